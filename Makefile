@@ -11,7 +11,7 @@ CORES  ?= all
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet -r requirements.lock
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 run: $(STAMP)  ## the paper's experiments (config/config.yaml)

@@ -1,0 +1,1 @@
+"""Online algorithms, one file each; every module here is imported by the registry."""

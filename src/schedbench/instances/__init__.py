@@ -1,0 +1,1 @@
+"""Instance families, one file each; every module here is imported by the registry."""

@@ -1,0 +1,6 @@
+"""Offline optima and lower bounds: the denominators of every competitive ratio."""
+
+from .makespan import makespan_lower_bound, opt_makespan
+from .result import OptResult
+
+__all__ = ["OptResult", "opt_makespan", "makespan_lower_bound"]
