@@ -1,0 +1,26 @@
+"""schedbench: online load balancing and scheduling with job rejection, benchmarked.
+
+Quick start::
+
+    import schedbench
+    inst = schedbench.Instance.from_lists(2, [0, 0, 0], [1, 1, 1], [[0], [0, 1], [1]])
+    res = schedbench.run("lb-unit-reject", inst, eps=0.25)
+    res.objective, res.valid, res.ratio
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .api import RunResult, run
+from .model import Instance, InstanceError, Outcome
+from .offline import OptResult, opt_makespan
+from .registry import algorithm_names, family_names, get_algorithm, get_family
+
+try:
+    __version__ = version("schedbench")
+except PackageNotFoundError:  # running from a source tree without installation
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "Instance", "InstanceError", "Outcome", "OptResult", "RunResult", "run", "opt_makespan",
+    "algorithm_names", "family_names", "get_algorithm", "get_family", "__version__",
+]

@@ -1,0 +1,28 @@
+# schedbench: every table and figure of the paper, from scratch.  Wiring only: the work is in
+# workflow/scripts (thin) and the schedbench package.  Run: snakemake --cores all
+from snakemake.utils import min_version, validate
+
+min_version("9.14.8")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/instances.smk"
+include: "workflow/rules/offline.smk"
+include: "workflow/rules/online.smk"
+include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/paper.smk"
+
+
+rule all:
+    input:
+        "results/runs.parquet",
+        "paper/figures/ratio_vs_eps.pdf",
+        "paper/tables/ratios.tex",
+        "paper/macros.tex",
+    default_target: True

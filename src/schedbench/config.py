@@ -1,0 +1,76 @@
+"""Checks of an experiment config that a JSON schema cannot express.
+
+The Snakefile validates ``config`` against ``workflow/schemas/config.schema.yaml`` (unknown keys,
+types) and then calls :func:`check_config` before any job runs: families and algorithms must be
+registered, their parameters must exist and be in range, unit-size-only algorithms may not run
+on sized families. Every error names the offending key path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from typing import Any
+
+from .algorithms.base import ParameterError
+from .instances.base import FamilyParameterError
+from .registry import UnknownNameError, get_algorithm, get_family
+
+__all__ = ["ConfigError", "check_config", "algorithm_grid", "config_hash", "batches"]
+
+
+class ConfigError(ValueError):
+    """The config is wrong; the message names the key."""
+
+
+def algorithm_grid(values: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The cartesian product of a ``{param: value or [values]}`` mapping, in a stable order."""
+    values = values or {}
+    keys = sorted(values)
+    lists = [v if isinstance(v, list) else [v] for v in (values[k] for k in keys)]
+    return [dict(zip(keys, combo)) for combo in itertools.product(*lists)]
+
+
+def batches(n_instances: int, batch_size: int) -> list[list[int]]:
+    """Instance indices split into consecutive batches (one Snakemake job each)."""
+    return [list(range(a, min(a + batch_size, n_instances))) for a in range(0, n_instances, batch_size)]
+
+
+def config_hash(config: dict) -> str:
+    """SHA-256 (first 16 hex digits) of the config in canonical JSON."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def check_config(config: dict) -> None:
+    """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable."""
+    for exp_name, exp in config["experiments"].items():
+        where = f"experiments.{exp_name}"
+        try:
+            family = get_family(exp["family"])
+        except UnknownNameError as exc:
+            raise ConfigError(f"{where}.family: {exc}") from None
+        try:
+            family.resolve(exp.get("params", {}))
+        except FamilyParameterError as exc:
+            raise ConfigError(f"{where}.params: {exc}") from None
+        unit = family.unit_sizes(exp.get("params", {}))
+        for eps in exp.get("eps", config["eps"]):
+            if not 0 < eps < 1:
+                raise ConfigError(f"{where}.eps: every eps must be in (0, 1), got {eps}")
+        for alg_name, values in (exp.get("algorithms") or {}).items():
+            at = f"{where}.algorithms.{alg_name}"
+            try:
+                cls = get_algorithm(alg_name)
+            except UnknownNameError as exc:
+                raise ConfigError(f"{at}: {exc}") from None
+            if cls.unit_sizes_only and not unit:
+                raise ConfigError(
+                    f"{at}: {alg_name!r} is defined for unit sizes only, but family "
+                    f"{exp['family']!r} with these params produces sizes > 1"
+                )
+            for params in algorithm_grid(values):
+                try:
+                    cls.resolve_params(params)
+                except ParameterError as exc:
+                    raise ConfigError(f"{at}: {exc}") from None

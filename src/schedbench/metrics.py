@@ -1,0 +1,41 @@
+"""Derived columns shared by figures and tables (they read only the tidy results table)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["add_labels", "broadcast_over_eps", "successful"]
+
+
+def add_labels(df: pd.DataFrame) -> pd.DataFrame:
+    """Add ``label``: the algorithm name plus its non-default-free parameters, e.g.
+    ``lb-unit-reject (alpha_rule=safe)``. Cast to ``object`` (seaborn 0.13.2 hue-order pitfall)."""
+    pcols = sorted(c for c in df.columns if c.startswith("p_"))
+
+    def label(row) -> str:
+        parts = [f"{c[2:]}={row[c]}" for c in pcols if row[c] is not None and not
+                 (isinstance(row[c], float) and np.isnan(row[c]))]
+        return row["algorithm"] + (f" ({', '.join(parts)})" if parts else "")
+
+    out = df.copy()
+    out["label"] = pd.Series([label(r) for _, r in out.iterrows()], index=out.index, dtype=object)
+    return out
+
+
+def successful(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows whose outcome passed the validator (status ``ok``)."""
+    return df[df["status"] == "ok"]
+
+
+def broadcast_over_eps(df: pd.DataFrame) -> pd.DataFrame:
+    """Repeat each ε-free (plain) row once per ε of its experiment (or, for an experiment with
+    only plain algorithms, once per ε of the whole table) so it draws as a flat line."""
+    parts = [df[df["eps"].notna()]]
+    plain = df[df["eps"].isna()]
+    everywhere = sorted(df["eps"].dropna().unique())
+    for exp, rows in plain.groupby("experiment", sort=True):
+        grid = sorted(df.loc[(df["experiment"] == exp) & df["eps"].notna(), "eps"].unique()) or everywhere
+        for eps in grid:
+            parts.append(rows.assign(eps=eps))
+    return pd.concat(parts, ignore_index=True)

@@ -1,0 +1,13 @@
+rule collect_runs:
+    """The tidy results table: all runs, provenance, checked against its schema."""
+    input:
+        parts=online_parts(),
+        schema="workflow/schemas/results.schema.yaml",
+    output:
+        "results/runs.parquet",
+    params:
+        config_hash=CONFIG_HASH,
+    log:
+        "results/logs/collect_runs.log",
+    script:
+        "../scripts/collect_runs.py"

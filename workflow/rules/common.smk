@@ -1,0 +1,78 @@
+# Targets from the config, wildcard constraints and the package sources each stage depends on.
+import inspect
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+
+import schedbench.engine
+import schedbench.experiment
+import schedbench.model
+import schedbench.offline
+import schedbench.validate
+from schedbench.config import ConfigError, batches, check_config, config_hash
+from schedbench.registry import get_algorithm, get_family
+
+try:
+    check_config(config)
+except ConfigError as exc:
+    raise WorkflowError(f"config: {exc}")
+
+EXPERIMENTS = sorted(config["experiments"])
+BATCH_SIZE = int(config.get("batch_size", 10))
+CONFIG_HASH = config_hash(config)
+
+
+wildcard_constraints:
+    experiment=r"[A-Za-z0-9_]+",
+    algorithm=r"[a-z0-9-]+",
+    batch=r"\d+",
+
+
+def _source(obj):
+    return str(Path(inspect.getsourcefile(obj)).resolve())
+
+
+def _package_dir(module):
+    return sorted(str(p) for p in Path(_source(module)).parent.glob("*.py"))
+
+
+# Sources whose edits must rerun a stage (Snakemake tracks only a rule's own code).
+CORE_SOURCES = sorted(
+    {_source(m) for m in (schedbench.model, schedbench.validate, schedbench.experiment)}
+    | set(_package_dir(schedbench.engine))
+)
+OFFLINE_SOURCES = _package_dir(schedbench.offline)
+
+
+def exp_cfg(experiment):
+    return config["experiments"][experiment]
+
+
+def exp_batches(experiment):
+    return batches(int(exp_cfg(experiment)["instances"]), BATCH_SIZE)
+
+
+def batch_indices(wildcards):
+    return exp_batches(wildcards.experiment)[int(wildcards.batch)]
+
+
+def exp_eps(experiment):
+    return exp_cfg(experiment).get("eps", config["eps"])
+
+
+def family_source(wildcards):
+    return _source(inspect.getmodule(get_family(exp_cfg(wildcards.experiment)["family"]).generator))
+
+
+def algorithm_sources(wildcards):
+    cls = get_algorithm(wildcards.algorithm)
+    return sorted({_source(c) for c in inspect.getmro(cls) if c.__module__.startswith("schedbench")})
+
+
+def online_parts(wildcards=None):
+    return [
+        f"results/{exp}/online/{alg}/batch-{b}.parquet"
+        for exp in EXPERIMENTS
+        for alg in sorted(exp_cfg(exp)["algorithms"])
+        for b in range(len(exp_batches(exp)))
+    ]

@@ -1,0 +1,15 @@
+rule make_instances:
+    """One batch of instances of an experiment, one .npz file each."""
+    input:
+        family_source,
+        schedbench.model.__file__,
+    output:
+        directory("results/{experiment}/instances/batch-{batch}"),
+    params:
+        indices=batch_indices,
+        exp_cfg=lambda wc: exp_cfg(wc.experiment),
+        seed=config["seed"],
+    log:
+        "results/logs/make_instances/{experiment}-{batch}.log",
+    script:
+        "../scripts/make_instances.py"

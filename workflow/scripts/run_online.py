@@ -1,0 +1,14 @@
+# Thin: one algorithm (all parameters, all eps) on one batch -> validated rows.
+from pathlib import Path
+
+from schedbench.experiment import run_online
+from schedbench.io import read_parquet, write_parquet
+from schedbench.logs import logged
+
+with logged(snakemake.log[0], "run_online") as log:
+    paths = sorted(Path(snakemake.input.instances).glob("*.npz"))
+    table = run_online(paths, read_parquet(snakemake.input.opt), snakemake.wildcards.algorithm,
+                       snakemake.params.grid, snakemake.params.eps, int(snakemake.params.seed),
+                       n_jobs=snakemake.threads)
+    log.info("%d runs: %s", len(table), table["status"].value_counts().to_dict())
+    write_parquet(table, snakemake.output[0])

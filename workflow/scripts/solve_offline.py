@@ -1,0 +1,13 @@
+# Thin: offline optimum of every instance of a batch -> one parquet row each.
+from pathlib import Path
+
+from schedbench.experiment import solve_offline
+from schedbench.io import write_parquet
+from schedbench.logs import logged
+
+with logged(snakemake.log[0], "solve_offline") as log:
+    paths = sorted(Path(snakemake.input.instances).glob("*.npz"))
+    table = solve_offline(paths, float(snakemake.params.time_limit), int(snakemake.params.seed),
+                          n_jobs=snakemake.threads)
+    log.info("%d instances: %s", len(table), table["opt_status"].value_counts().to_dict())
+    write_parquet(table, snakemake.output[0])
