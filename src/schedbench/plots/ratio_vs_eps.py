@@ -14,11 +14,11 @@ import seaborn as sns  # noqa: E402
 from ..metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
 
 
-def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
-    """Mean ratio with 95 % bootstrap CI bands, log₂ x axis. Plain algorithms (no ε) are flat.
+def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
+    """The figure as a seaborn FacetGrid (left open; :func:`plot_ratio_vs_eps` saves and closes).
 
-    Ratios over a non-proven OPT divide by its lower bound; the caption says how many.
-    Returns the hue order (legend order) used.
+    Mean ratio with 95 % bootstrap CI bands, log₂ x axis, legend sorted by label. Plain
+    algorithms (no ε) are drawn flat. Only validated runs (status ``ok``) are drawn.
     """
     data = broadcast_over_eps(add_labels(successful(df)))
     data = data.astype({"label": object, "experiment": object})
@@ -36,6 +36,13 @@ def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int
     grid.set_axis_labels("ε (rejection fraction)", "ALG / OPT")
     grid.set_titles("{col_name}")
     grid.legend.set_title("algorithm")
+    return grid
+
+
+def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
+    """Write the figure to ``path`` atomically; return the legend order."""
+    grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed)
+    hue_order = [t.get_text() for t in grid.legend.texts]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")

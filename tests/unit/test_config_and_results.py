@@ -1,0 +1,123 @@
+"""Config checks, the results-table schema, provenance, tables and the figure's legend order."""
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from schedbench.config import ConfigError, algorithm_grid, batches, check_config, config_hash
+from schedbench.experiment import make_instances, run_online, solve_offline
+from schedbench.io import ResultsSchemaError, check_results, provenance, write_parquet
+from schedbench.plots import ratio_vs_eps_grid
+from schedbench.results import assemble
+from schedbench.tables import macros_tex, ratio_table_tex
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "workflow/schemas/results.schema.yaml"
+SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+
+
+def test_shipped_configs_pass_the_checks():
+    for name in ("config.yaml", "smoke.yaml"):
+        check_config(yaml.safe_load((ROOT / "config" / name).read_text()))
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda c: c["experiments"]["random_unit"].update(family="nope"), "experiments.random_unit.family: unknown instance family 'nope'"),
+    (lambda c: c["experiments"]["random_unit"]["params"].update(dd=3), "experiments.random_unit.params: family 'random-restricted' has no parameter 'dd'"),
+    (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rul": "safe"}}), "experiments.random_unit.algorithms.lb-unit-reject: algorithm 'lb-unit-reject' has no parameter 'alpha_rul'"),
+    (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rule": ["paper", "bold"]}}), "must be one of"),
+    (lambda c: c["experiments"]["random_pow2"]["algorithms"].update({"lb-unit-reject": None}), "experiments.random_pow2.algorithms.lb-unit-reject: 'lb-unit-reject' is defined for unit sizes only"),
+    (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"greedyy": None}), "experiments.random_unit.algorithms.greedyy: unknown algorithm 'greedyy'"),
+])
+def test_config_errors_name_the_key(mutate, message):
+    cfg = copy.deepcopy(SMOKE)
+    mutate(cfg)
+    with pytest.raises(ConfigError) as info:
+        check_config(cfg)
+    assert message in str(info.value)
+
+
+def test_grid_batches_and_hash():
+    assert algorithm_grid({"b": [1, 2], "a": "x"}) == [{"a": "x", "b": 1}, {"a": "x", "b": 2}]
+    assert algorithm_grid(None) == [{}]
+    assert batches(7, 3) == [[0, 1, 2], [3, 4, 5], [6]]
+    assert config_hash({"a": 1, "b": 2}) == config_hash({"b": 2, "a": 1})
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """A small results table built through the same functions the pipeline calls."""
+    tmp = tmp_path_factory.mktemp("runs")
+    parts = []
+    for exp in ("anr_tree", "random_unit", "random_pow2"):
+        cfg = SMOKE["experiments"][exp]
+        paths = make_instances(exp, cfg, 7, range(cfg["instances"]), tmp / exp)
+        opt = solve_offline(paths, 10.0, 7)
+        for alg, grid in cfg["algorithms"].items():
+            parts.append(run_online(paths, opt, alg, grid, SMOKE["eps"], 7))
+    return assemble(parts, provenance(config_hash(SMOKE)))
+
+
+def test_results_table_passes_schema_and_is_well_formed(runs):
+    check_results(runs, SCHEMA)
+    assert (runs["status"] == "ok").all()
+    assert runs["git_commit"].str.len().min() > 0
+    plain = runs[runs["model"] == "plain"]
+    assert plain["eps"].isna().all() and plain["p_alpha_rule"].isna().all()
+
+
+def test_results_are_independent_of_batching(runs, tmp_path):
+    cfg = SMOKE["experiments"]["random_unit"]
+    one_by_one = []
+    for idx in range(cfg["instances"]):
+        paths = make_instances("random_unit", cfg, 7, [idx], tmp_path / str(idx))
+        one_by_one.append(run_online(paths, solve_offline(paths, 10.0, 7), "greedy", None, SMOKE["eps"], 7))
+    alone = pd.concat(one_by_one)
+    batched = runs[(runs["experiment"] == "random_unit") & (runs["algorithm"] == "greedy")]
+    cols = ["instance", "seed", "objective", "opt", "ratio"]
+    pd.testing.assert_frame_equal(alone[cols].reset_index(drop=True), batched[cols].reset_index(drop=True))
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda d: d.drop(columns=["ratio"]), "column 'ratio' is missing"),
+    (lambda d: d.assign(status="fine"), "column 'status'"),
+    (lambda d: d.assign(extra=1), "'extra' does not match"),
+    (lambda d: pd.concat([d, d.iloc[:1]]), "rows share identity columns"),
+    (lambda d: d.assign(ratio=np.where(d["model"] == "plain", 0.5, d["ratio"])), "ALG < OPT"),
+])
+def test_schema_catches_corrupt_tables(runs, corrupt, message):
+    with pytest.raises(ResultsSchemaError, match=message):
+        check_results(corrupt(runs.copy()), SCHEMA)
+
+
+def test_legend_order_is_sorted_labels(runs):
+    # seaborn 0.13.2 mis-orders hue_order with pandas string columns; the legend must be sorted.
+    grid = ratio_vs_eps_grid(runs, n_boot=100)
+    labels = [t.get_text() for t in grid.legend.texts]
+    assert labels == ["greedy", "lb-unit-reject (alpha_rule=paper)", "lb-unit-reject (alpha_rule=safe)"]
+    assert [ax.get_title() for ax in grid.axes.flat] == ["anr_tree", "random_pow2", "random_unit"]
+    assert all(ax.get_xscale() == "log" for ax in grid.axes.flat)
+
+
+def test_table_and_macros(runs):
+    tex = ratio_table_tex(runs)
+    assert tex.count("\\\\") >= 7 and "lb-unit-reject (alpha\\_rule=safe)" in tex
+    # ANR tree K=5: greedy ratio K+1 = 6 exactly
+    assert "anr\\_tree & greedy & 6.000 [6.000, 6.000]" in tex
+    macros = macros_tex(runs)
+    assert f"\\newcommand{{\\NumRuns}}{{{len(runs)}}}" in macros
+
+
+def test_write_parquet_is_atomic(tmp_path, runs):
+    target = tmp_path / "t.parquet"
+    write_parquet(runs, target)
+    bad = runs.assign(errors=[object()] * len(runs))  # not serialisable
+    with pytest.raises(Exception):
+        write_parquet(bad, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.parquet"]
+    pd.testing.assert_frame_equal(pd.read_parquet(target), runs)
