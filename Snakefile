@@ -5,7 +5,12 @@ from snakemake.utils import min_version, validate
 min_version("9.14.8")
 
 
-configfile: "config/config.yaml"
+# The default config, unless config files are given: `--configfile config/smoke.yaml` replaces
+# it instead of being merged into it, so a smaller config never inherits the paper's experiments
+# (`--config key=value` still overrides single keys of whichever config is used).
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
 
 
 validate(config, "workflow/schemas/config.schema.yaml")
