@@ -41,8 +41,9 @@ def ratio_table_tex(df: pd.DataFrame) -> str:
                 cells.append("" if sel.empty else f"{_fmt(mean)} [{_fmt(lo)}, {_fmt(hi)}]")
             rej = alg_rows["rejected_frac_max_prefix"].max()
             lines.append(" & ".join([_tex(exp), _tex(label)] + cells + [_fmt(rej)]) + " \\\\")
-        counts = df[df["experiment"] == exp].drop_duplicates("instance")["opt_status"].value_counts()
-        note = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+        inst = df[df["experiment"] == exp].drop_duplicates("instance")
+        note = ", ".join(f"{v} {k}" for k, v in sorted(inst["opt_status"].value_counts().items()))
+        note += f"; {int(inst['opt_is_trivial'].sum())} of {len(inst)} equal to the trivial bound"
         lines.append(f"\\multicolumn{{{len(eps_grid) + 4}}}{{l}}{{\\footnotesize {_tex(exp)}: OPT {note}}} \\\\")
         lines.append("\\midrule")
     lines[-1] = "\\bottomrule"

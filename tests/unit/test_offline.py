@@ -61,3 +61,9 @@ def test_time_limit_reports_timeout_with_consistent_bounds():
     assert res.status == "timeout", res
     assert res.lower_bound <= res.value
     assert res.denominator == res.lower_bound
+
+
+def test_solver_banner_does_not_reach_stdout(capfd):
+    inst = Instance.from_lists(2, [0] * 5, [3, 3, 2, 2, 2], [[0, 1]] * 5)
+    assert opt_makespan(inst).solver == "highs-milp"
+    assert "HiGHS" not in capfd.readouterr().out
