@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import joblib
-import numpy as np
 import pandas as pd
 
 from .api import oracle_value
@@ -28,7 +27,7 @@ from .algorithms.base import ParameterError
 from .config import algorithm_grid
 from .engine import simulate_dispatch
 from .model import Instance
-from .offline import OptResult, opt_makespan
+from .offline import OptResult, opt_makespan, trivial_bound
 from .registry import get_algorithm, get_family
 from .seeds import derived_seed
 from .validate import validate_dispatch
@@ -57,10 +56,6 @@ def make_instances(experiment: str, exp_cfg: dict, base_seed: int, indices: Iter
     return paths
 
 
-def _trivial_bound(inst: Instance) -> float:
-    return float(max(int(inst.size.max()), math.ceil(int(inst.size.sum()) / inst.m)))
-
-
 def solve_offline(paths: Iterable[str | Path], time_limit: float, base_seed: int,
                   n_jobs: int = 1) -> pd.DataFrame:
     """Offline optimum (LoadBalancing makespan) of each instance file: one row each."""
@@ -72,7 +67,7 @@ def solve_offline(paths: Iterable[str | Path], time_limit: float, base_seed: int
             "instance": inst.meta["instance"], "opt": res.value, "opt_status": res.status,
             "opt_lower_bound": res.lower_bound, "opt_solver": res.solver,
             "opt_seconds": res.seconds, "opt_is_trivial": res.status == "optimal"
-            and res.value == _trivial_bound(inst),
+            and res.value == trivial_bound(inst),
         }
 
     rows = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(one)(p) for p in paths)

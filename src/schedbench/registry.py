@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any, Callable
+from typing import Any
 
 __all__ = [
     "register_algorithm", "register_family", "get_algorithm", "get_family",

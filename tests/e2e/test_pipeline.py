@@ -1,6 +1,5 @@
 """End to end: Snakemake on config/smoke.yaml in a temporary copy of the workflow."""
 
-import os
 import re
 import shutil
 import subprocess

@@ -1,8 +1,6 @@
 """Greedy and lb-unit-reject against constructed optima and hand-checked runs."""
 
-import math
 
-import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 

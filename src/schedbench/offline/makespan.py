@@ -29,7 +29,7 @@ from scipy.sparse.csgraph import maximum_flow
 from ..model import Instance
 from .result import OptResult
 
-__all__ = ["opt_makespan", "makespan_lower_bound"]
+__all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound"]
 
 
 @njit(cache=True)
@@ -78,7 +78,8 @@ class _FlowBound:
         return maximum_flow(graph, self.src, self.sink).flow_value == self.total
 
 
-def _trivial_bound(inst: Instance) -> int:
+def trivial_bound(inst: Instance) -> int:
+    """max(p_max, ⌈Σp/m⌉): what OPT equals on easy instances (figures say when it does)."""
     return max(int(inst.size.max()), math.ceil(int(inst.size.sum()) / inst.m))
 
 
@@ -86,7 +87,7 @@ def makespan_lower_bound(inst: Instance, upper: int | None = None) -> int:
     """The LP (= max-flow) lower bound on the optimal makespan; exact for unit sizes."""
     if inst.n == 0:
         return 0
-    lo = _trivial_bound(inst)
+    lo = trivial_bound(inst)
     if upper is None:
         upper = int(_largest_first_schedule(inst.size, inst.indptr, inst.indices, inst.m)[1])
     flow = _FlowBound(inst)
