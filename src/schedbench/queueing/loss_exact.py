@@ -20,7 +20,7 @@ from scipy.stats import hypergeom
 
 from .formulas import mean_response_given_split
 
-__all__ = ["LossExact", "solve_loss_exact"]
+__all__ = ["LossExact", "solve_loss_exact", "FullAccessExact", "solve_full_access"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,20 @@ class LossExact:
     mean_busy: float
     mean_jobs: float  # NaN for independent sub-jobs (jobs are not part of the state)
     n_states: int
+
+
+def _stationary(rates: sp.csr_matrix, ref: int = 0) -> np.ndarray:
+    """π with πQ = 0, Σπ = 1, for the generator with off-diagonal ``rates``: fix π_ref = 1 and solve
+    the other balance equations (keeps the matrix sparse and banded). ``ref`` must be recurrent;
+    choose a likely state so that no other π overflows relative to it."""
+    Q = rates - sp.diags(np.asarray(rates.sum(axis=1)).ravel())
+    At = Q.T.tocsc()
+    keep = np.flatnonzero(np.arange(Q.shape[0]) != ref)
+    pi = np.ones(Q.shape[0])
+    if keep.size:
+        pi[keep] = spsolve(At[keep][:, keep], -At[keep][:, [ref]].toarray().ravel())
+    pi = np.maximum(pi, 0.0)
+    return pi / pi.sum()
 
 
 def _states(n: int, d: int, independent: bool) -> list[tuple[int, ...]]:
@@ -86,15 +100,7 @@ def solve_loss_exact(n: int, k: int, d: int, lam: float, mu: float = 1.0,
                     t[j - 1] -= j
                     rate = mu * c[j - 1]  # x_j = c_j/j jobs, each at rate jμ
                 rows.append(i); cols.append(index[tuple(t)]); vals.append(rate)
-    Q = sp.csr_matrix((vals, (rows, cols)), shape=(S, S))
-    Q = Q - sp.diags(np.asarray(Q.sum(axis=1)).ravel())
-    A = Q.T.tolil()
-    A[0, :] = 1.0
-    rhs = np.zeros(S)
-    rhs[0] = 1.0
-    pi = spsolve(A.tocsc(), rhs)
-    pi = np.maximum(pi, 0.0)
-    pi /= pi.sum()
+    pi = _stationary(sp.csr_matrix((vals, (rows, cols)), shape=(S, S)))
     blocking = float(pi @ split[idle_of, 0])
     accepted = pi @ split[idle_of, 1:]
     f = accepted / accepted.sum()
@@ -104,3 +110,51 @@ def solve_loss_exact(n: int, k: int, d: int, lam: float, mu: float = 1.0,
         mean_busy=float(pi @ busy), mean_jobs=float("nan") if independent else float(pi @ jobs),
         n_states=S,
     )
+
+
+@dataclass(frozen=True)
+class FullAccessExact:
+    blocking: float
+    mean_response: float
+    excess_response: float  # E[T] − 1/(dμ)
+    fraction_r_jobs: float  # fraction of accepted jobs split r = n mod d ways
+
+
+def solve_full_access(n: int, d: int, lam: float, mu: float = 1.0) -> FullAccessExact:
+    """Exact P_B and E[T] for k = n, any n, linear speed-up (spec §1.3 item 5).
+
+    From the empty state the chain only holds d-jobs plus at most one r-job (r = n mod d): a
+    two-phase birth–death chain on (x_d, z) with 2(⌊n/d⌋ + 1) states, solved sparsely, so n up
+    to 10⁷ is cheap. With d | n it is Erlang-B with n/d servers of rate dμ.
+    """
+    N, r = divmod(n, d)
+    phases = 2 if r else 1
+    S = (N + 1) * phases
+
+    def idx(x, z):
+        return z * (N + 1) + x
+
+    rows, cols, vals = [], [], []
+    lam_tot = n * lam
+    for z in range(phases):
+        for x in range(N + 1):
+            i = idx(x, z)
+            idle = n - d * x - z * r
+            if idle >= d:
+                rows.append(i); cols.append(idx(x + 1, z)); vals.append(lam_tot)
+            elif idle > 0:  # idle = r, z = 0: an r-job starts
+                rows.append(i); cols.append(idx(x, 1)); vals.append(lam_tot)
+            if x > 0:
+                rows.append(i); cols.append(idx(x - 1, z)); vals.append(d * mu * x)
+            if z == 1:
+                rows.append(i); cols.append(idx(x, 0)); vals.append(r * mu)
+    likely = idx(min(N, int(lam_tot / (d * mu))), 0)  # near the mode: x_d ≈ nλ/(dμ)
+    pi = _stationary(sp.csr_matrix((vals, (rows, cols)), shape=(S, S)), ref=likely)
+    blocked = pi[idx(N, 0)] if r == 0 else pi[idx(N, 1)]
+    r_rate = pi[idx(N, 0)] if r else 0.0  # arrival rate into r-jobs / (nλ)
+    accepted = 1.0 - blocked
+    f_r = r_rate / accepted
+    t_d = 1.0 / (d * mu)
+    excess = f_r * (1.0 / (r * mu) - t_d) if r else 0.0
+    return FullAccessExact(blocking=float(blocked), mean_response=t_d + excess,
+                           excess_response=float(excess), fraction_r_jobs=float(f_r))
