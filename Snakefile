@@ -22,6 +22,7 @@ include: "workflow/rules/offline.smk"
 include: "workflow/rules/online.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/paper.smk"
+include: "workflow/rules/loss.smk"
 
 
 rule all:
@@ -30,4 +31,5 @@ rule all:
         "paper/figures/ratio_vs_eps.pdf",
         "paper/tables/ratios.tex",
         "paper/macros.tex",
+        loss_targets(),
     default_target: True

@@ -44,6 +44,7 @@ def config_hash(config: dict) -> str:
 
 def check_config(config: dict) -> None:
     """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable."""
+    _check_loss(config.get("loss"))
     for exp_name, exp in config["experiments"].items():
         where = f"experiments.{exp_name}"
         try:
@@ -74,3 +75,25 @@ def check_config(config: dict) -> None:
                     cls.resolve_params(params)
                 except ParameterError as exc:
                     raise ConfigError(f"{at}: {exc}") from None
+
+
+def _check_loss(loss: dict | None) -> None:
+    """The loss-system section (seed 002): k-rule parameters and a positive λ(n) at every point."""
+    if not loss:
+        return
+    from .queueing.loss_experiments import K_RULE_KEYS, expand_points
+
+    for name, exp in loss["experiments"].items():
+        where = f"loss.experiments.{name}"
+        for i, rule in enumerate(exp["k"]):
+            extra = sorted(set(rule) - {"rule"} - K_RULE_KEYS[rule["rule"]])
+            if extra:
+                raise ConfigError(f"{where}.k[{i}]: rule {rule['rule']!r} takes no '{extra[0]}' "
+                                  f"(it takes: {', '.join(sorted(K_RULE_KEYS[rule['rule']])) or 'nothing'})")
+            missing = sorted(K_RULE_KEYS[rule["rule"]] - set(rule))
+            if missing and rule["rule"] in ("const", "fraction"):
+                raise ConfigError(f"{where}.k[{i}]: rule {rule['rule']!r} needs '{missing[0]}'")
+        try:
+            expand_points(name, exp)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None

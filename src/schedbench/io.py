@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-__all__ = ["write_parquet", "read_parquet", "provenance", "check_results", "ResultsSchemaError",
+__all__ = ["write_parquet", "read_parquet", "provenance", "check_results", "check_table", "ResultsSchemaError",
            "atomic_write_text"]
 
 _PACKAGES = ("numpy", "pandas", "scipy", "highspy", "numba", "joblib", "seaborn", "snakemake")
@@ -92,25 +92,30 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def check_table(df: pd.DataFrame, schema_path: str | os.PathLike, name: str = "results table") -> None:
+    """Check every row of ``df`` against the JSON schema at ``schema_path`` (errors name row and column)."""
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    missing = [c for c in schema.get("required", []) if c not in df.columns]
+    if missing:
+        raise ResultsSchemaError(f"{name}: column '{missing[0]}' is missing")
+    for i, record in enumerate(df.to_dict("records")):
+        record = {k: _jsonable(v) for k, v in record.items()}
+        err = jsonschema.exceptions.best_match(validator.iter_errors(record))
+        if err is not None:
+            col = err.path[0] if err.path else "(row)"
+            raise ResultsSchemaError(f"{name} row {i}, column '{col}': {err.message}")
+
+
 def check_results(df: pd.DataFrame, schema_path: str | os.PathLike) -> None:
-    """Check every row against the JSON schema, then the table-level invariants:
+    """Check the online-runs table: its schema, then the table-level invariants:
 
     * the identity columns are unique;
     * ALG ≥ OPT: a successful run that rejected nothing, on an instance with a proven optimum,
       has ratio ≥ 1 (OPT serves every job; a run that rejects may go below it);
     * a successful rejection-free run has rejected_frac = 0.
     """
-    schema = yaml.safe_load(Path(schema_path).read_text())
-    validator = jsonschema.Draft202012Validator(schema)
-    missing = [c for c in schema.get("required", []) if c not in df.columns]
-    if missing:
-        raise ResultsSchemaError(f"results table: column '{missing[0]}' is missing")
-    for i, record in enumerate(df.to_dict("records")):
-        record = {k: _jsonable(v) for k, v in record.items()}
-        err = jsonschema.exceptions.best_match(validator.iter_errors(record))
-        if err is not None:
-            col = err.path[0] if err.path else "(row)"
-            raise ResultsSchemaError(f"results table row {i}, column '{col}': {err.message}")
+    check_table(df, schema_path, "results table")
     ident = ["instance", "algorithm", "eps", "seed"] + sorted(c for c in df.columns if c.startswith("p_"))
     dup = df.astype({c: object for c in ident}).duplicated(subset=ident, keep=False)
     if dup.any():

@@ -30,11 +30,13 @@ def lam_of_n(n: int, beta: float, alpha: float) -> float:
 
 
 def k_schedule(n: int, rule: str, c: float = 1.0, alpha: float = 0.5, gamma: float = 0.5,
-               k: int | None = None) -> int:
+               k: int | None = None, fraction: float = 1.0) -> int:
     """Sample size k(n) (issue 3): ``full`` (k = n), ``log`` (⌈c·n^α·ln n⌉), ``power``
-    (⌈n^γ⌉), ``const`` (k). Always clipped to 1..n."""
+    (⌈n^γ⌉), ``const`` (k), ``fraction`` (⌈fraction·n⌉). Always clipped to 1..n."""
     if rule == "full":
         value = n
+    elif rule == "fraction":
+        value = math.ceil(fraction * n - 1e-9)
     elif rule == "log":
         value = math.ceil(c * n**alpha * math.log(n))
     elif rule == "power":
@@ -44,7 +46,7 @@ def k_schedule(n: int, rule: str, c: float = 1.0, alpha: float = 0.5, gamma: flo
             raise ValueError("k_schedule rule 'const' needs k")
         value = int(k)
     else:
-        raise ValueError(f"unknown k rule {rule!r}; use full, log, power or const")
+        raise ValueError(f"unknown k rule {rule!r}; use full, log, power, const or fraction")
     return int(min(max(value, 1), n))
 
 

@@ -1,0 +1,82 @@
+# Loss system with adaptive multiserver jobs (seed 002): experiments A1-A5.
+import schedbench.queueing
+from schedbench.queueing.loss_experiments import chunks, expand_points
+
+LOSS = config.get("loss") or {}
+LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
+LOSS_SOURCES = _package_dir(schedbench.queueing)
+
+
+def loss_chunks(experiment):
+    exp = LOSS["experiments"][experiment]
+    return chunks(expand_points(experiment, exp), int(LOSS.get("points_per_job", 12)))
+
+
+def loss_targets():
+    if not LOSS_EXPERIMENTS:
+        return []
+    return (
+        ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"]
+        + [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
+    )
+
+
+rule loss_points:
+    """Simulate one chunk of points of a loss experiment (joblib over points)."""
+    input:
+        LOSS_SOURCES,
+    output:
+        "results/loss/{experiment}/chunk-{chunk}.parquet",
+    params:
+        points=lambda wc: loss_chunks(wc.experiment)[int(wc.chunk)],
+        settings={k: v for k, v in LOSS.items() if k != "experiments"},
+    log:
+        "results/logs/loss_points/{experiment}-{chunk}.log",
+    script:
+        "../scripts/loss_points.py"
+
+
+rule loss_collect:
+    """The tidy loss table and the fitted log-log slopes."""
+    input:
+        parts=[
+            f"results/loss/{e}/chunk-{i}.parquet"
+            for e in LOSS_EXPERIMENTS
+            for i in range(len(loss_chunks(e)))
+        ],
+        schema="workflow/schemas/loss.schema.yaml",
+    output:
+        table="results/loss.parquet",
+        slopes="results/loss_slopes.parquet",
+    params:
+        config_hash=CONFIG_HASH,
+        fit_min_n=LOSS.get("fit_min_n", 1000),
+    log:
+        "results/logs/loss_collect.log",
+    script:
+        "../scripts/loss_collect.py"
+
+
+rule loss_figure:
+    input:
+        "results/loss.parquet",
+    output:
+        report("paper/figures/loss_{experiment}.pdf", caption="../report/loss.rst", category="Loss system"),
+    params:
+        figure=lambda wc: LOSS["experiments"][wc.experiment]["figure"],
+    log:
+        "results/logs/loss_figure/{experiment}.log",
+    script:
+        "../scripts/loss_figure.py"
+
+
+rule loss_tables:
+    input:
+        "results/loss_slopes.parquet",
+    output:
+        table="paper/tables/loss_slopes.tex",
+        macros="paper/macros_loss.tex",
+    log:
+        "results/logs/loss_tables.log",
+    script:
+        "../scripts/loss_tables.py"
