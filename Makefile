@@ -28,6 +28,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
 	$(BIN)/python benchmarks/bench_skeleton.py
+	$(BIN)/python benchmarks/bench_loss.py
 
 lock:  ## re-resolve requirements.in into requirements.lock (needs network)
 	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock

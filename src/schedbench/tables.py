@@ -90,6 +90,8 @@ def loss_slopes_tex(slopes: pd.DataFrame) -> str:
         claim = r["claim"] if not math.isfinite(r["claimed_slope"]) else f"{r['claimed_slope']:.3g}"
         if r["consistent"] is not None and not (isinstance(r["consistent"], float) and math.isnan(r["consistent"])):
             claim += " \\checkmark" if r["consistent"] else " $\\times$"
+            if r["judged_on"] == "exact":
+                claim += " (exact)"
         slope = _slope_cell(r["slope_lo"], r["slope"], r["slope_hi"])
         if r["points"] < 3:
             slope = f"-- ({int(r['points'])} points $>0$)"

@@ -10,10 +10,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.io import check_results
+from schedbench.io import check_results, check_table
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMING = ["seconds", "opt_seconds"]
 pytestmark = pytest.mark.e2e
 
 
@@ -54,12 +53,26 @@ def test_outputs_exist_and_pass_schema(pipeline):
     assert (pipeline / "results/logs/collect_runs.log").read_text()
 
 
-def test_rerun_gives_identical_table(pipeline):
-    before = pd.read_parquet(pipeline / "results/runs.parquet")
+def test_loss_outputs(pipeline):
+    smoke = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+    loss = pd.read_parquet(pipeline / "results/loss.parquet")
+    check_table(loss, pipeline / "workflow/schemas/loss.schema.yaml", "loss table")
+    assert set(loss["experiment"]) == set(smoke["loss"]["experiments"])
+    for name in smoke["loss"]["experiments"]:
+        fig = (pipeline / f"paper/figures/loss_{name}.pdf").read_bytes()
+        assert fig.startswith(b"%PDF")
+    slopes = (pipeline / "paper/tables/loss_slopes.tex").read_text()
+    assert "A1\\_full\\_access" in slopes and "\\LossSeries" in (pipeline / "paper/macros_loss.tex").read_text()
+
+
+def test_rerun_gives_identical_tables(pipeline):
+    tables = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"]}
+    before = {path: pd.read_parquet(pipeline / path) for path in tables}
     proc = snakemake(pipeline, "--configfile", "config/smoke.yaml", "--forceall")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    after = pd.read_parquet(pipeline / "results/runs.parquet")
-    pd.testing.assert_frame_equal(before.drop(columns=TIMING), after.drop(columns=TIMING))
+    for path, timing in tables.items():
+        after = pd.read_parquet(pipeline / path)
+        pd.testing.assert_frame_equal(before[path].drop(columns=timing), after.drop(columns=timing))
 
 
 def test_each_online_job_depends_on_its_algorithm_source(pipeline):

@@ -1,10 +1,14 @@
 # Loss system with adaptive multiserver jobs (seed 002): experiments A1-A5.
 import schedbench.queueing
+import schedbench.seeds
 from schedbench.queueing.loss_experiments import chunks, expand_points
 
 LOSS = config.get("loss") or {}
 LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
-LOSS_SOURCES = _package_dir(schedbench.queueing)
+# the simulation's sources (slope fitting lives apart, in loss_slopes.py, and reruns only collect)
+LOSS_SOURCES = [p for p in _package_dir(schedbench.queueing) if not p.endswith("loss_slopes.py")] + [
+    _source(schedbench.seeds)
+]
 
 
 def loss_chunks(experiment):
@@ -45,6 +49,7 @@ rule loss_collect:
             for i in range(len(loss_chunks(e)))
         ],
         schema="workflow/schemas/loss.schema.yaml",
+        slopes_source=[p for p in _package_dir(schedbench.queueing) if p.endswith("loss_slopes.py")],
     output:
         table="results/loss.parquet",
         slopes="results/loss_slopes.parquet",

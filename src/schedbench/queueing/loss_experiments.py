@@ -1,5 +1,6 @@
 """Experiments A1–A5 of spec ``queueing-models.md`` §1.6 (seed 002): expand a config section
-into points, simulate each point, attach the exact value where one exists, fit log–log slopes.
+into points, simulate each point and attach the exact value where one exists (slope fits are in
+:mod:`.loss_slopes`, so editing them does not rerun the simulations).
 
 A point is (n, d, α, β, k-rule). Its seed is derived from the point itself, so results do not
 depend on how points are batched into Snakemake jobs.
@@ -11,16 +12,12 @@ import itertools
 import math
 from typing import Any
 
-import numpy as np
-import pandas as pd
-from scipy import stats
-
 from .formulas import erlang_b, k_schedule, lam_of_n
 from .loss import simulate_loss
 from .loss_exact import solve_full_access
 from ..seeds import derived_seed
 
-__all__ = ["expand_points", "chunks", "point_seed", "run_point", "fit_loglog", "slope_table", "K_RULE_KEYS", "SLOPE_TOL"]
+__all__ = ["expand_points", "chunks", "point_seed", "run_point", "K_RULE_KEYS"]
 
 #: the parameters each k rule accepts (lists are swept)
 K_RULE_KEYS = {"full": set(), "log": {"c"}, "power": {"gamma_offset"}, "const": {"k"},
@@ -28,9 +25,6 @@ K_RULE_KEYS = {"full": set(), "log": {"c"}, "power": {"gamma_offset"}, "const": 
 
 #: largest n for which the exact full-access chain is solved (about 2 s at n = 10^6)
 EXACT_MAX_N = 2_000_000
-
-#: tolerance on a claimed rate (spec §6: "slope ≤ −1/2 + 0.05")
-SLOPE_TOL = 0.05
 
 
 def _listify(v) -> list:
@@ -98,54 +92,3 @@ def run_point(point: dict[str, Any], settings: dict[str, Any], seed: int) -> dic
             fa = solve_full_access(n, d, lam)
             row["exact_blocking"], row["exact_excess"] = fa.blocking, fa.excess_response
     return row
-
-
-def fit_loglog(n: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    """OLS fit of log y = a + b log n over the points with y > 0: slope b with a 95 % CI."""
-    n, y = np.asarray(n, float), np.asarray(y, float)
-    keep = np.isfinite(y) & (y > 0)
-    out = {"points": int(keep.sum()), "slope": math.nan, "slope_lo": math.nan, "slope_hi": math.nan}
-    if keep.sum() < 3:
-        return out
-    fit = stats.linregress(np.log(n[keep]), np.log(y[keep]))
-    half = stats.t.ppf(0.975, keep.sum() - 2) * fit.stderr
-    out.update(slope=float(fit.slope), slope_lo=float(fit.slope - half), slope_hi=float(fit.slope + half))
-    return out
-
-
-def claimed_slope(row: pd.Series, quantity: str) -> tuple[float, str]:
-    """The seed's claimed rate for this series (upper bound on the slope), or NaN if none."""
-    if row["k_rule"] == "full":
-        if quantity == "blocking":
-            return -0.5, "O(n^-1/2)"
-        return -1.0, "O(1/n)"
-    if row["k_rule"] == "log":
-        return -(1 - row["alpha"]) / 2, "O(n^-(1-α)/2)"
-    return math.nan, "no convergence claimed"
-
-
-def slope_table(df: pd.DataFrame, min_n: int = 1000) -> pd.DataFrame:
-    """One row per (experiment, d, α, k rule, quantity): fitted slope (and the exact slope)."""
-    rows = []
-    keys = ["experiment", "d", "alpha", "beta", "k_label", "k_rule"]
-    for key, g in df[df["n"] >= min_n].groupby(keys, sort=True):
-        g = g.sort_values("n")
-        if g["n"].nunique() < 2:
-            continue  # not a scaling series (A5 varies k at fixed n)
-        for quantity in ("blocking", "excess_response"):
-            if quantity == "excess_response" and (g["d"].iloc[0] == 1 or
-                                                  (g["k_rule"].iloc[0] == "full" and (g["n"] % g["d"] == 0).all())):
-                continue  # identically 0
-            fit = fit_loglog(g["n"], g[quantity])
-            exact_col = "exact_blocking" if quantity == "blocking" else "exact_excess"
-            exact = fit_loglog(g["n"], g[exact_col]) if g[exact_col].notna().all() else None
-            claim, claim_text = claimed_slope(g.iloc[0], quantity)
-            rows.append({
-                **dict(zip(keys, key)), "quantity": quantity, **fit,
-                "exact_slope": math.nan if exact is None else exact["slope"],
-                "claimed_slope": claim, "claim": claim_text,
-                "value_at_max_n": float(g[quantity].iloc[-1]), "max_n": int(g["n"].iloc[-1]),
-                "consistent": (bool(fit["points"] >= 3 and fit["slope"] <= claim + SLOPE_TOL)
-                               if np.isfinite(claim) else None),
-            })
-    return pd.DataFrame(rows)
