@@ -17,6 +17,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+#: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
+FLOOR = 1e-12
+
 QUANTITY = {"blocking": "blocking probability $P_B$", "excess_response": "$E[T] - 1/d$",
             "mean_response": "$E[T]$"}
 
@@ -35,6 +38,7 @@ def _series(ax, g, x, y, label, color, exact=None, marker="o"):
     lo, hi = g[f"{y}_ci_lo"].to_numpy(), g[f"{y}_ci_hi"].to_numpy()
     val = g[y].to_numpy()
     pos = val > 0
+    lo = np.maximum(lo, val / 10)  # log axes: a CI reaching below a tenth of the estimate is cut there
     ax.errorbar(g[x][pos], val[pos], yerr=[np.maximum(val - lo, 0)[pos], np.maximum(hi - val, 0)[pos]],
                 fmt=marker, ms=4, capsize=2, color=color, label=label)
     ax.plot(g[x][pos], val[pos], "-", color=color, lw=0.8, alpha=0.6)
@@ -73,6 +77,8 @@ def _by_hue_panels(df, panel_col, hue_col, quantity, path, title, ref_slope=None
             _series(ax, sub[sub[hue_col] == h], "n", quantity, f"{h}", colors[h], exact)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        bottom, top = ax.get_ylim()
+        ax.set_ylim(max(bottom, FLOOR), min(top, 1.5) if quantity == "blocking" else top)
         slope = ref_slope(p) if callable(ref_slope) else ref_slope
         pos = sub[sub[quantity] > 0]
         if slope is not None and not pos.empty:
