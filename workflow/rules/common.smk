@@ -6,10 +6,19 @@ from snakemake.exceptions import WorkflowError
 
 import schedbench.engine
 import schedbench.experiment
+import schedbench.io
+import schedbench.metrics
 import schedbench.model
 import schedbench.offline
+import schedbench.plots
+import schedbench.queueing
+import schedbench.results
+import schedbench.seeds
+import schedbench.stats
+import schedbench.tables
 import schedbench.validate
 from schedbench.config import ConfigError, batches, check_config, config_hash
+from schedbench.queueing.loss_experiments import chunks, expand_points
 from schedbench.registry import get_algorithm, get_family
 
 try:
@@ -42,6 +51,8 @@ CORE_SOURCES = sorted(
     | set(_package_dir(schedbench.engine))
 )
 OFFLINE_SOURCES = _package_dir(schedbench.offline)
+FIGURE_SOURCES = _package_dir(schedbench.plots) + [_source(schedbench.metrics)]
+TABLE_SOURCES = [_source(m) for m in (schedbench.tables, schedbench.stats, schedbench.metrics)]
 
 
 def exp_cfg(experiment):
@@ -76,3 +87,27 @@ def online_parts(wildcards=None):
         for alg in sorted(exp_cfg(exp)["algorithms"])
         for b in range(len(exp_batches(exp)))
     ]
+
+
+# ---- loss system with adaptive multiserver jobs (seed 002) ----
+
+LOSS = config.get("loss") or {}
+LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
+# the simulation's sources (slope fitting lives apart, in loss_slopes.py, and reruns only collect)
+LOSS_SOURCES = [p for p in _package_dir(schedbench.queueing) if not p.endswith("loss_slopes.py")] + [
+    _source(schedbench.seeds)
+]
+
+
+def loss_chunks(experiment):
+    exp = LOSS["experiments"][experiment]
+    return chunks(expand_points(experiment, exp), int(LOSS.get("points_per_job", 12)))
+
+
+def loss_targets():
+    if not LOSS_EXPERIMENTS:
+        return []
+    return (
+        ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"]
+        + [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
+    )

@@ -1,28 +1,4 @@
-# Loss system with adaptive multiserver jobs (seed 002): experiments A1-A5.
-import schedbench.queueing
-import schedbench.seeds
-from schedbench.queueing.loss_experiments import chunks, expand_points
-
-LOSS = config.get("loss") or {}
-LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
-# the simulation's sources (slope fitting lives apart, in loss_slopes.py, and reruns only collect)
-LOSS_SOURCES = [p for p in _package_dir(schedbench.queueing) if not p.endswith("loss_slopes.py")] + [
-    _source(schedbench.seeds)
-]
-
-
-def loss_chunks(experiment):
-    exp = LOSS["experiments"][experiment]
-    return chunks(expand_points(experiment, exp), int(LOSS.get("points_per_job", 12)))
-
-
-def loss_targets():
-    if not LOSS_EXPERIMENTS:
-        return []
-    return (
-        ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"]
-        + [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
-    )
+# Loss system with adaptive multiserver jobs (seed 002): experiments A1-A5 (helpers in common.smk).
 
 
 rule loss_points:
@@ -65,6 +41,7 @@ rule loss_collect:
 rule loss_figure:
     input:
         "results/loss.parquet",
+        FIGURE_SOURCES,
     output:
         report("paper/figures/loss_{experiment}.pdf", caption="../report/loss.rst", category="Loss system"),
     params:
@@ -78,6 +55,7 @@ rule loss_figure:
 rule loss_tables:
     input:
         "results/loss_slopes.parquet",
+        TABLE_SOURCES,
     output:
         table="paper/tables/loss_slopes.tex",
         macros="paper/macros_loss.tex",

@@ -1,6 +1,7 @@
 rule figure_ratio_vs_eps:
     input:
         "results/runs.parquet",
+        FIGURE_SOURCES,
     output:
         report("paper/figures/ratio_vs_eps.pdf", caption="../report/ratio_vs_eps.rst", category="Figures"),
     params:
@@ -14,6 +15,7 @@ rule figure_ratio_vs_eps:
 rule paper_tables:
     input:
         "results/runs.parquet",
+        TABLE_SOURCES,
     output:
         table="paper/tables/ratios.tex",
         macros="paper/macros.tex",
