@@ -30,6 +30,17 @@ N_FIXED = 8  # then: accepted with J = j (j = 1..d), then time-weighted P(J = j 
 
 
 @njit(cache=True, inline="always")
+def _next_batch(batch, in_batch, clock, warmup_time, batch_arrivals):
+    """After an arrival: leave the warm-up (batch -1) once ``clock`` reaches ``warmup_time``, then
+    start a new batch every ``batch_arrivals`` arrivals. Returns (batch, arrivals in batch)."""
+    if batch < 0:
+        return (0, 0) if clock >= warmup_time else (batch, in_batch)
+    if in_batch == batch_arrivals:
+        return batch + 1, 0
+    return batch, in_batch
+
+
+@njit(cache=True, inline="always")
 def _split_probabilities(n, idle, k, d, logfact, out):
     """out[s] = P(min(d, I_s) = s), s = 0..d, for I_s ~ Hypergeometric(n, idle, k)."""
     for s in range(d + 1):
@@ -122,14 +133,10 @@ def aggregated_kernel(n, k, d, lam_tot, mu, independent, c0, warmup_time, n_batc
             if s > 0:
                 c[s - 1] += s
                 busy += s
-            if batch < 0 and clock >= warmup_time:
-                batch = 0
-                arrivals_in_batch = 0
-            elif batch >= 0 and arrivals_in_batch == batch_arrivals:
-                batch += 1
-                arrivals_in_batch = 0
-                if batch == n_batches:
-                    break
+            batch, arrivals_in_batch = _next_batch(batch, arrivals_in_batch, clock, warmup_time,
+                                                   batch_arrivals)
+            if batch == n_batches:
+                break
         else:  # departure of class j, chosen with probability ∝ rate[j]
             u -= lam_tot
             j = 0
@@ -290,12 +297,7 @@ def event_kernel(n, k, d, lam_tot, mu, independent, deterministic, warmup_time, 
                 hsize = _heap_push(ht, hid, hsize, t + size / found, slot)
             if counting:
                 acc[batch, N_FIXED + found - 1] += 1.0
-        if batch < 0 and t >= warmup_time:
-            batch = 0
-            arrivals_in_batch = 0
-        elif batch >= 0 and arrivals_in_batch == batch_arrivals:
-            batch += 1
-            arrivals_in_batch = 0
-            if batch == n_batches:
-                break
+        batch, arrivals_in_batch = _next_batch(batch, arrivals_in_batch, t, warmup_time, batch_arrivals)
+        if batch == n_batches:
+            break
     return acc, events
