@@ -104,10 +104,12 @@ def simulate_bipartite(mu: Sequence[float], lam: Sequence[float], neighbors, pol
                        arrivals: int, seed: int = 0, warmup: float = 20.0, d: int | None = None,
                        buffers: Sequence[int] | int | None = None, batches: int = 20,
                        ties: str = "random", jfiq_fallback: str = "random",
-                       tokens: Sequence[int] | None = None) -> BipartiteResult:
+                       tokens: Sequence[int] | None = None, fast_complete: bool = True) -> BipartiteResult:
     """Simulate ``policy`` (see the module table); ``arrivals`` post-warm-up arrivals in
     ``batches`` batch means; ``warmup`` in time units. For ``token-oldest``, ``tokens`` (per
-    server, default 1) are the buffers and the result has blocking."""
+    server, default 1) are the buffers and the result has blocking. ``fast_complete=False``
+    makes a complete graph use the neighbour scan instead of the O(#classes) structures (the
+    two must agree; tests compare them)."""
     mu = np.asarray(mu, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
     N, M = mu.size, lam.size
@@ -150,7 +152,8 @@ def simulate_bipartite(mu: Sequence[float], lam: Sequence[float], neighbors, pol
             if np.any(buf < 1):
                 raise ValueError("buffers: every server needs room for at least one job")
             qcap = int(buf.max())
-        acc, events, status = queue_kernel(mu, cls, C, lam_tot, lam_cum, indptr, indices, complete,
+        acc, events, status = queue_kernel(mu, cls, C, lam_tot, lam_cum, indptr, indices,
+                                           complete and fast_complete,
                                            POLICY_CODES[policy], int(d or 1), ties == "random",
                                            1 if jfiq_fallback == "jfsq" else 0, buf, qcap,
                                            float(warmup), int(batches), per_batch, kseed)
