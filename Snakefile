@@ -23,6 +23,7 @@ include: "workflow/rules/online.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/loss.smk"
+include: "workflow/rules/bipartite.smk"
 
 
 rule all:
@@ -32,4 +33,5 @@ rule all:
         "paper/tables/ratios.tex",
         "paper/macros.tex",
         loss_targets(),
+        bip_targets(),
     default_target: True

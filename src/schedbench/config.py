@@ -45,6 +45,7 @@ def config_hash(config: dict) -> str:
 def check_config(config: dict) -> None:
     """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable."""
     _check_loss(config.get("loss"))
+    _check_bipartite(config.get("bipartite"))
     for exp_name, exp in config["experiments"].items():
         where = f"experiments.{exp_name}"
         try:
@@ -95,5 +96,28 @@ def _check_loss(loss: dict | None) -> None:
                 raise ConfigError(f"{where}.k[{i}]: rule {rule['rule']!r} needs '{missing[0]}'")
         try:
             expand_points(name, exp)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+
+
+def _check_bipartite(section: dict | None) -> None:
+    """The bipartite section (seed 003): one load key, class fractions, degree-rule parameters."""
+    if not section:
+        return
+    from .queueing.bipartite_experiments import DEGREE_RULES, expand_groups
+
+    for name, exp in section["experiments"].items():
+        where = f"bipartite.experiments.{name}"
+        if ("rho" in exp) == ("load" in exp):
+            raise ConfigError(f"{where}: give exactly one of 'rho' (fixed) and 'load' (ρ_N = 1 − βN^−α)")
+        mu, frac = exp["classes"]["mu"], exp["classes"]["fractions"]
+        if len(mu) != len(frac) or abs(sum(frac) - 1.0) > 1e-9:
+            raise ConfigError(f"{where}.classes: 'mu' and 'fractions' need the same length and fractions summing to 1")
+        for i, rule in enumerate(exp["degree"]):
+            extra = sorted(set(rule) - {"rule"} - DEGREE_RULES[rule["rule"]])
+            if extra:
+                raise ConfigError(f"{where}.degree[{i}]: rule {rule['rule']!r} takes no '{extra[0]}'")
+        try:
+            expand_groups(name, exp)
         except ValueError as exc:
             raise ConfigError(f"{where}: {exc}") from None

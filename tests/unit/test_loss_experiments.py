@@ -12,7 +12,7 @@ import yaml
 from schedbench.config import ConfigError, check_config
 from schedbench.queueing import erlang_b
 from schedbench.queueing.loss_experiments import chunks, expand_points, point_seed, run_point
-from schedbench.queueing.loss_slopes import fit_loglog, slope_table
+from schedbench.queueing.loss_slopes import fit_loglog, slope_table  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())

@@ -12,12 +12,17 @@ import schedbench.model
 import schedbench.offline
 import schedbench.plots
 import schedbench.queueing
+import schedbench.queueing.bipartite_checks
+import schedbench.queueing.bipartite_experiments
+import schedbench.queueing.fits
+import schedbench.queueing.loss_slopes
 import schedbench.results
 import schedbench.seeds
 import schedbench.stats
 import schedbench.tables
 import schedbench.validate
 from schedbench.config import ConfigError, batches, check_config, config_hash
+from schedbench.queueing.bipartite_experiments import expand_groups
 from schedbench.queueing.loss_experiments import chunks, expand_points
 from schedbench.registry import get_algorithm, get_family
 
@@ -93,10 +98,20 @@ def online_parts(wildcards=None):
 
 LOSS = config.get("loss") or {}
 LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
-# the simulation's sources (slope fitting lives apart, in loss_slopes.py, and reruns only collect)
-LOSS_SOURCES = [p for p in _package_dir(schedbench.queueing) if not p.endswith("loss_slopes.py")] + [
-    _source(schedbench.seeds)
-]
+# the simulation's sources (slope fitting lives apart and reruns only the collection step)
+LOSS_SOURCES = sorted(
+    _source(m)
+    for m in (
+        schedbench.queueing.formulas,
+        schedbench.queueing.estimators,
+        schedbench.queueing.loss,
+        schedbench.queueing.loss_kernels,
+        schedbench.queueing.loss_exact,
+        schedbench.queueing.loss_experiments,
+        schedbench.seeds,
+    )
+)
+LOSS_FIT_SOURCES = [_source(schedbench.queueing.loss_slopes), _source(schedbench.queueing.fits)]
 
 
 def loss_chunks(experiment):
@@ -111,3 +126,46 @@ def loss_targets():
         ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"]
         + [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
     )
+
+
+# ---- bipartite load balancing with heterogeneous servers (seed 003) ----
+
+BIP = config.get("bipartite") or {}
+BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))
+BIP_SOURCES = sorted(
+    _source(m)
+    for m in (
+        schedbench.queueing.bipartite,
+        schedbench.queueing.bipartite_kernels,
+        schedbench.queueing.bipartite_oracles,
+        schedbench.queueing.bipartite_experiments,
+        schedbench.queueing.graphs,
+        schedbench.queueing.estimators,
+        schedbench.queueing.formulas,
+        schedbench.seeds,
+    )
+)
+
+
+def bip_chunks(experiment):
+    groups = expand_groups(experiment, BIP["experiments"][experiment])
+    per_job = int(BIP.get("groups_per_job", 8))
+    n_jobs = max(1, -(-len(groups) // per_job))
+    ordered = sorted(groups, key=lambda g: (-g["N"], g["degree_label"], g["rho"]))
+    return [ordered[i::n_jobs] for i in range(n_jobs)]
+
+
+def bip_figures():
+    return sorted(
+        (exp, fig) for exp in BIP_EXPERIMENTS for fig in BIP["experiments"][exp]["figures"]
+    )
+
+
+def bip_targets():
+    if not BIP_EXPERIMENTS:
+        return []
+    return [
+        "results/bipartite.parquet",
+        "paper/tables/bipartite_checks.tex",
+        "paper/tables/bipartite_rates.tex",
+    ] + [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in bip_figures()]

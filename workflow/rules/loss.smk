@@ -25,7 +25,7 @@ rule loss_collect:
             for i in range(len(loss_chunks(e)))
         ],
         schema="workflow/schemas/loss.schema.yaml",
-        slopes_source=[p for p in _package_dir(schedbench.queueing) if p.endswith("loss_slopes.py")],
+        fit_sources=LOSS_FIT_SOURCES,
     output:
         table="results/loss.parquet",
         slopes="results/loss_slopes.parquet",

@@ -34,7 +34,7 @@ import numpy as np
 from ..seeds import derived_seed
 from .bipartite_kernels import (B_ARRIVALS, B_BLOCKED, B_FIXED, B_JOBS, B_TIME, OVERFLOW, POLICY_CODES,
                                 queue_kernel, token_kernel)
-from .loss import batch_ci
+from .estimators import batch_ci
 
 __all__ = ["BipartiteResult", "simulate_bipartite", "POLICIES", "neighbors_csr"]
 

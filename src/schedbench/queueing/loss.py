@@ -24,16 +24,16 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from ..seeds import derived_seed
+from .estimators import batch_ci
 from .formulas import lam_of_n, log_binom_table, mean_response_given_split
 from .loss_kernels import (
     A_ARRIVALS, A_BLOCKED, A_BUSY, A_DONE, A_JOBS, A_P0, A_RESP, A_TIME, N_FIXED,
     aggregated_kernel, event_kernel,
 )
 
-__all__ = ["LossResult", "simulate_loss", "batch_ci"]
+__all__ = ["LossResult", "simulate_loss"]
 
 
 @dataclass
@@ -73,16 +73,6 @@ class LossResult:
         for j, f in enumerate(fr, start=1):
             row[f"f_{j}"] = float(f)
         return row
-
-
-def batch_ci(values: np.ndarray, level: float = 0.95) -> tuple[float, tuple[float, float]]:
-    """Mean and Student-t confidence interval over batch estimates."""
-    v = np.asarray(values, dtype=np.float64)
-    mean = float(v.mean())
-    if v.size < 2:
-        return mean, (math.nan, math.nan)
-    half = float(stats.t.ppf(0.5 + level / 2, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
-    return mean, (mean - half, mean + half)
 
 
 def _resolve_load(n: int, load) -> float:

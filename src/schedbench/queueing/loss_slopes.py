@@ -8,25 +8,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-__all__ = ["fit_loglog", "slope_table", "claimed_slope", "SLOPE_TOL"]
+from .fits import fit_loglog
+
+__all__ = ["slope_table", "claimed_slope", "SLOPE_TOL", "fit_loglog"]
 
 #: tolerance on a claimed rate (spec §6: "slope ≤ −1/2 + 0.05")
 SLOPE_TOL = 0.05
-
-
-def fit_loglog(n: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    """OLS fit of log y = a + b log n over the points with y > 0: slope b with a 95 % CI."""
-    n, y = np.asarray(n, float), np.asarray(y, float)
-    keep = np.isfinite(y) & (y > 0)
-    out = {"points": int(keep.sum()), "slope": math.nan, "slope_lo": math.nan, "slope_hi": math.nan}
-    if keep.sum() < 3:
-        return out
-    fit = stats.linregress(np.log(n[keep]), np.log(y[keep]))
-    half = stats.t.ppf(0.975, keep.sum() - 2) * fit.stderr
-    out.update(slope=float(fit.slope), slope_lo=float(fit.slope - half), slope_hi=float(fit.slope + half))
-    return out
 
 
 def claimed_slope(row: pd.Series, quantity: str) -> tuple[float, str]:

@@ -1,0 +1,81 @@
+# Bipartite load balancing with heterogeneous servers (seed 003): B1-B5 and the exact checks T2
+# (helpers in common.smk).
+
+
+rule bipartite_groups:
+    """Simulate every policy on one chunk of (N, load, graph) groups of an experiment."""
+    input:
+        BIP_SOURCES,
+    output:
+        "results/bipartite/{experiment}/chunk-{chunk}.parquet",
+    params:
+        groups=lambda wc: bip_chunks(wc.experiment)[int(wc.chunk)],
+        exp_cfg=lambda wc: BIP["experiments"][wc.experiment],
+        settings={k: v for k, v in BIP.items() if k != "experiments"},
+    log:
+        "results/logs/bipartite_groups/{experiment}-{chunk}.log",
+    script:
+        "../scripts/bipartite_groups.py"
+
+
+rule bipartite_collect:
+    input:
+        parts=[
+            f"results/bipartite/{e}/chunk-{i}.parquet"
+            for e in BIP_EXPERIMENTS
+            for i in range(len(bip_chunks(e)))
+        ],
+        schema="workflow/schemas/bipartite.schema.yaml",
+    output:
+        "results/bipartite.parquet",
+    params:
+        config_hash=CONFIG_HASH,
+    log:
+        "results/logs/bipartite_collect.log",
+    script:
+        "../scripts/bipartite_collect.py"
+
+
+rule bipartite_checks:
+    """Table T2: the simulator against exact values (3 SE) and limits (spec tolerance)."""
+    input:
+        BIP_SOURCES,
+        _source(schedbench.queueing.bipartite_checks),
+    output:
+        "results/bipartite_checks.parquet",
+    params:
+        seed=BIP.get("seed", 0),
+        arrivals=BIP.get("check_arrivals", 2000000),
+    log:
+        "results/logs/bipartite_checks.log",
+    script:
+        "../scripts/bipartite_checks.py"
+
+
+rule bipartite_figure:
+    input:
+        "results/bipartite.parquet",
+        FIGURE_SOURCES,
+    output:
+        report("paper/figures/bipartite_{experiment}_{figure}.pdf", caption="../report/bipartite.rst",
+               category="Bipartite load balancing"),
+    wildcard_constraints:
+        figure=r"B[1-5]",
+    log:
+        "results/logs/bipartite_figure/{experiment}-{figure}.log",
+    script:
+        "../scripts/bipartite_figure.py"
+
+
+rule bipartite_tables:
+    input:
+        table="results/bipartite.parquet",
+        checks="results/bipartite_checks.parquet",
+        sources=TABLE_SOURCES + [_source(schedbench.queueing.fits)],
+    output:
+        checks="paper/tables/bipartite_checks.tex",
+        rates="paper/tables/bipartite_rates.tex",
+    log:
+        "results/logs/bipartite_tables.log",
+    script:
+        "../scripts/bipartite_tables.py"

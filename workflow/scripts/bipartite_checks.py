@@ -1,0 +1,11 @@
+# Thin: table T2, the simulator against exact values and limits.
+import pandas as pd
+
+from schedbench.io import write_parquet
+from schedbench.logs import logged
+from schedbench.queueing.bipartite_checks import run_checks
+
+with logged(snakemake.log[0], "bipartite_checks") as log:
+    table = pd.DataFrame(run_checks(int(snakemake.params.seed), int(snakemake.params.arrivals)))
+    log.info("%d checks, %d passed", len(table), int(table["passed"].sum()))
+    write_parquet(table, snakemake.output[0])

@@ -1,0 +1,9 @@
+# Thin: results/bipartite.parquet -> one figure (B1..B5) for one experiment.
+from schedbench.io import read_parquet
+from schedbench.logs import logged
+from schedbench.plots.bipartite import BIPARTITE_FIGURES
+
+with logged(snakemake.log[0], "bipartite_figure"):
+    table = read_parquet(snakemake.input[0])
+    BIPARTITE_FIGURES[snakemake.wildcards.figure](table[table["experiment"] == snakemake.wildcards.experiment],
+                                                  snakemake.output[0])

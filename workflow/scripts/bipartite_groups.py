@@ -1,0 +1,18 @@
+# Thin: simulate one chunk of bipartite groups (every policy on each group's graph) -> rows.
+import joblib
+import pandas as pd
+
+from schedbench.io import write_parquet
+from schedbench.logs import logged
+from schedbench.queueing.bipartite_experiments import run_group
+
+with logged(snakemake.log[0], "bipartite_groups") as log:
+    settings = snakemake.params.settings
+    parts = joblib.Parallel(n_jobs=snakemake.threads)(
+        joblib.delayed(run_group)(g, snakemake.params.exp_cfg, settings, int(settings["seed"]))
+        for g in snakemake.params.groups
+    )
+    table = pd.DataFrame([row for part in parts for row in part])
+    log.info("%d rows, %d events in %.1f s; status %s", len(table), table["events"].sum(),
+             table["seconds"].sum(), table["status"].value_counts().to_dict())
+    write_parquet(table, snakemake.output[0])
