@@ -18,6 +18,7 @@ import schedbench.queueing.fits
 import schedbench.queueing.loss_slopes
 import schedbench.results
 import schedbench.seeds
+import schedbench.solvers
 import schedbench.stats
 import schedbench.tables
 import schedbench.validate
@@ -55,7 +56,7 @@ CORE_SOURCES = sorted(
     {_source(m) for m in (schedbench.model, schedbench.validate, schedbench.experiment)}
     | set(_package_dir(schedbench.engine))
 )
-OFFLINE_SOURCES = _package_dir(schedbench.offline)
+OFFLINE_SOURCES = _package_dir(schedbench.offline) + [_source(schedbench.solvers)]
 FIGURE_SOURCES = _package_dir(schedbench.plots) + [_source(schedbench.metrics)]
 TABLE_SOURCES = [_source(m) for m in (schedbench.tables, schedbench.stats, schedbench.metrics)]
 
@@ -143,6 +144,7 @@ BIP_SOURCES = sorted(
         schedbench.queueing.estimators,
         schedbench.queueing.formulas,
         schedbench.seeds,
+        schedbench.solvers,
     )
 )
 

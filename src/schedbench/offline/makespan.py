@@ -16,8 +16,6 @@ OPT serves every job at speed 1 and rejects nothing (spec §1.2).
 from __future__ import annotations
 
 import math
-import os
-import sys
 import time
 
 import highspy
@@ -27,6 +25,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
 from ..model import Instance
+from ..solvers import quiet_highs
 from .result import OptResult
 
 __all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound"]
@@ -127,8 +126,7 @@ def opt_makespan(inst: Instance, time_limit: float = 60.0, seed: int = 0) -> Opt
 def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, time_limit: float,
           seed: int) -> tuple[float, float, bool]:
     n, m, nnz = inst.n, inst.m, inst.indices.size
-    h = _new_highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     h.setOptionValue("time_limit", float(time_limit))
     h.setOptionValue("random_seed", int(seed))
     h.setOptionValue("threads", 1)
@@ -186,20 +184,6 @@ def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, time_limit:
     if optimal:
         bound_int = round(value)
     return round(value), bound_int, optimal
-
-
-def _new_highs() -> highspy.Highs:
-    """A HiGHS instance, without the banner it prints to the process's stdout on creation."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 1)
-            h = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    return h
 
 
 def _position_in_row(inst: Instance, machine: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq
 from scipy.sparse.linalg import spsolve
 
+from ..solvers import quiet_highs
 from .formulas import erlang_b
 
 __all__ = ["t_star_greedy", "t_star_graph", "jiq_fluid", "random_exact", "pod_mean_field",
@@ -48,8 +49,7 @@ def t_star_graph(mu: Sequence[float], lam: Sequence[float], indptr: np.ndarray, 
     mu = np.asarray(mu, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
     N, M, E = mu.size, lam.size, indices.size
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     # columns: f_e (E of them), then p_n (N)
     cost = np.r_[np.zeros(E), np.ones(N)]
     lower = np.zeros(E + N)
