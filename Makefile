@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 CORES  ?= all
 
-.PHONY: run smoke test lint bench lock clean-results
+.PHONY: run smoke test lint bench bench-compare lock clean-results
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ lint: $(STAMP)
 bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
 	$(BIN)/python benchmarks/bench_skeleton.py
 	$(BIN)/python benchmarks/bench_loss.py
+
+bench-compare: $(STAMP)  ## schedbench vs Ciw vs SimPy on the same JSQ model (benchmarks/README.md)
+	$(BIN)/pip install --quiet -r requirements-bench.txt
+	$(BIN)/python benchmarks/bench_bipartite.py
 
 lock:  ## re-resolve requirements.in into requirements.lock (needs network)
 	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
