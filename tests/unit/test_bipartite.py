@@ -9,7 +9,7 @@ from scipy import stats
 
 from schedbench.queueing.bipartite import neighbors_csr, simulate_bipartite
 from schedbench.queueing.bipartite_oracles import (erlang_c, jiq_fluid, pod_mean_field, policy_ctmc,
-                                                   random_exact, t_star_graph, t_star_greedy,
+                                                   random_exact, t_star_graph, t_star_graph_flow, t_star_greedy,
                                                    token_product_form, token_single_type)
 from schedbench.queueing.formulas import erlang_b
 from schedbench.queueing.graphs import erdos_renyi, random_degree, regular
@@ -43,6 +43,23 @@ def test_graph_lp_bound():
     ip, ix, _ = neighbors_csr([[0, 1, 2], [2]], 3, 2, mu)
     assert t_star_graph(mu, [1.0, 0.5], ip, ix) == pytest.approx((1.0 / 4 + 0.5 / 1) / 1.5)
     assert t_star_graph(mu, [1.0, 0.5], ip, ix) >= t_star_greedy(mu, 1.5)
+
+
+@pytest.mark.parametrize("N, D, rho, seed", [(40, 2, 0.6, 1), (60, 3, 0.8, 2), (100, 4, 0.7, 3),
+                                             (100, 4, 1 - 100 ** -0.3, 4), (30, 1, 0.3, 5)])
+def test_graph_bound_by_max_flow_equals_the_lp(N, D, rho, seed):
+    mu = np.r_[np.full(N // 2, 2.0), np.full(N - N // 2, 1.0)]
+    ip, ix = random_degree(N, N, D, rng(seed, "lp"))
+    ip, ix, _ = neighbors_csr((ip, ix), N, N, mu)
+    lam = np.full(N, rho * mu.sum() / N)
+    try:
+        lp = t_star_graph(mu, lam, ip, ix)
+    except ValueError:
+        with pytest.raises(ValueError, match="cannot carry the load"):
+            t_star_graph_flow(mu, lam, ip, ix)
+        return
+    assert t_star_graph_flow(mu, lam, ip, ix) == pytest.approx(lp, rel=1e-5)
+    assert lp >= t_star_greedy(mu, lam.sum()) - 1e-12
 
 
 def test_power_of_d_and_erlang_c_reference_values():  # spec §5.4, §5.5

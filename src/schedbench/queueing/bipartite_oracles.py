@@ -29,7 +29,8 @@ from ..solvers import quiet_highs
 from .formulas import erlang_b
 
 __all__ = ["t_star_greedy", "t_star_graph", "jiq_fluid", "random_exact", "pod_mean_field",
-           "TokenExact", "token_product_form", "token_single_type", "policy_ctmc", "erlang_c"]
+           "TokenExact", "token_product_form", "token_single_type", "policy_ctmc", "erlang_c",
+           "t_star_graph_flow"]
 
 
 def t_star_greedy(mu: Sequence[float], lam_tot: float) -> float:
@@ -248,3 +249,53 @@ def token_single_type(mu: Sequence[float], lam_tot: float, tokens: Sequence[int]
     L = ell - mean_y
     return TokenExact(blocking=blocking, blocking_by_type=np.array([blocking]), mean_jobs=L, idle=idle,
                       mean_response=float(L.sum() / (lam_tot * (1 - blocking))))
+
+
+def _integer_scale(values: np.ndarray, limit: float) -> tuple[float, bool]:
+    """A factor making every value an integer (exact) if a small one exists, else the largest
+    factor that keeps ``limit``·factor inside int32 (rates are then rounded)."""
+    top = (2**31 - 2) / limit
+    for scale in (1, 2, 4, 5, 8, 10, 20, 25, 40, 50, 100, 200, 250, 500, 1000, 10**4, 10**5, 10**6):
+        if scale <= top and np.allclose(values * scale, np.round(values * scale), rtol=0, atol=1e-9):
+            return float(scale), True
+    return float(top), False
+
+
+def t_star_graph_flow(mu: Sequence[float], lam: Sequence[float], indptr: np.ndarray,
+                      indices: np.ndarray) -> float:
+    """The graph-constrained bound of :func:`t_star_graph` without an LP solver.
+
+    The server loads reachable by routing every type's rate form the base of a polymatroid whose
+    rank f(S) is the max flow from the types into the servers S (capacities μ_n). Minimising
+    Σ_n load_n/μ_n over it is solved greedily (Edmonds): fill the speed classes fastest first,
+    class c receiving f(fastest c classes) − f(faster classes). One max flow per class
+    (scipy, integer capacities: rates are scaled to multiples of ``resolution``·Λ, so the
+    bound is exact up to that relative resolution)."""
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import maximum_flow
+
+    mu = np.asarray(mu, dtype=np.float64)
+    lam = np.asarray(lam, dtype=np.float64)
+    N, M = mu.size, lam.size
+    lam_tot = float(lam.sum())
+    scale, exact = _integer_scale(np.concatenate([lam, mu]), 2.0 * (lam_tot + mu.sum()))
+    cap_lam = np.round(lam * scale).astype(np.int64)
+    cap_mu = np.round(mu * scale).astype(np.int64)
+    big = int(cap_lam.sum())
+    src, t0, s0, sink = 0, 1, 1 + M, 1 + M + N
+    counts = np.diff(indptr)
+    tails = np.concatenate([np.full(M, src), t0 + np.repeat(np.arange(M), counts), s0 + np.arange(N)])
+    heads = np.concatenate([t0 + np.arange(M), s0 + indices, np.full(N, sink)])
+    base = np.concatenate([cap_lam, np.full(indices.size, big), np.zeros(N, np.int64)])
+    speeds = np.unique(mu)[::-1]
+    total, prev, served = 0.0, 0, 0
+    for speed in speeds:
+        caps = base.copy()
+        caps[M + indices.size:] = np.where(mu >= speed, cap_mu, 0)
+        graph = csr_array((caps.astype(np.int32), (tails, heads)), shape=(sink + 1, sink + 1))
+        f = int(maximum_flow(graph, src, sink).flow_value)
+        total += (f - prev) / scale / speed
+        prev = served = f
+    if served < big - (0 if exact else M):  # rounded rates: slack of one unit per type
+        raise ValueError("graph bound: the graph cannot carry the load (max flow < Λ)")
+    return total / lam_tot
