@@ -65,8 +65,22 @@ def test_loss_outputs(pipeline):
     assert "A1\\_full\\_access" in slopes and "\\LossSeries" in (pipeline / "paper/macros_loss.tex").read_text()
 
 
+def test_bipartite_outputs(pipeline):
+    smoke = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+    table = pd.read_parquet(pipeline / "results/bipartite.parquet")
+    check_table(table, pipeline / "workflow/schemas/bipartite.schema.yaml", "bipartite table")
+    assert set(table["experiment"]) == set(smoke["bipartite"]["experiments"])
+    for name, exp in smoke["bipartite"]["experiments"].items():
+        for fig in exp["figures"]:
+            assert (pipeline / f"paper/figures/bipartite_{name}_{fig}.pdf").read_bytes().startswith(b"%PDF")
+    checks = pd.read_parquet(pipeline / "results/bipartite_checks.parquet")
+    assert (checks.loc[checks["kind"] == "exact", "passed"]).all()  # limits need longer runs than smoke
+    assert "token" in (pipeline / "paper/tables/bipartite_checks.tex").read_text()
+
+
 def test_rerun_gives_identical_tables(pipeline):
-    tables = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"]}
+    tables = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"],
+              "results/bipartite.parquet": ["seconds"]}
     before = {path: pd.read_parquet(pipeline / path) for path in tables}
     proc = snakemake(pipeline, "--configfile", "config/smoke.yaml", "--forceall")
     assert proc.returncode == 0, proc.stderr[-3000:]
