@@ -35,6 +35,15 @@ def _errorbars(ax, g, x, y, lo, hi, color, label, marker="o", ls="-"):
                 fmt=marker, ls=ls, lw=0.9, ms=3.5, capsize=2, color=color, label=label)
 
 
+def _legend(fig, axes, fontsize=6):
+    """One legend for the figure, with every label drawn in any panel (first occurrence order)."""
+    seen = {}
+    for ax in np.ravel(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    fig.legend(list(seen.values()), list(seen), fontsize=fontsize, loc="outside right upper")
+
+
 def _panels(df, row_key, col_key):
     rows = sorted(df[row_key].unique()) if row_key else [None]
     cols = sorted(df[col_key].unique()) if col_key else [None]
@@ -62,7 +71,7 @@ def plot_b1(df, path):
             ax.set_title(f"ρ = {rho:g}, D_N: {dl}", fontsize=8)
             ax.set_xlabel("N (servers)")
             ax.set_ylabel("E[T]")
-    axes[0][-1].legend(fontsize=6)
+    _legend(fig, axes)
     fig.suptitle("B1: mean response time vs N (unstable policy/load pairs omitted)", fontsize=9)
     _save(fig, path)
 
@@ -87,7 +96,7 @@ def plot_b2(df, path):
             ax.set_title(f"ρ = {rho:g}, D_N: {dl}", fontsize=8)
             ax.set_xlabel("N (servers)")
             ax.set_ylabel("E[T] − T*_N")
-    axes[0][-1].legend(fontsize=6)
+    _legend(fig, axes)
     fig.suptitle("B2: distance to the lower bound T*_N (graph LP); CIs cut at a tenth of the estimate", fontsize=9)
     _save(fig, path)
 
@@ -104,6 +113,7 @@ def plot_b3(df, path):
     ax.axhline(ok["t_star"].iloc[0], color="k", ls="--", lw=1, label="T*_N (no graph)")
     ax.axhline(ok["jiq_fluid"].iloc[0], color="k", ls=":", lw=1, label="JIQ fluid")
     ax.set_xscale("log")
+    ax.set_yscale("log")
     ax.set_xlabel("degree D_N (servers per job type)")
     ax.set_ylabel("E[T]")
     ax.legend(fontsize=6)
@@ -136,7 +146,7 @@ def plot_b4(df, path):
         ax.set_title(f"α = {alpha:g}", fontsize=8)
         ax.set_xlabel("N (servers)")
         ax.set_ylabel("E[T] − T*_N")
-    axes[0][-1].legend(fontsize=5)
+    _legend(fig, axes, fontsize=5)
     fig.suptitle("B4: sub-Halfin–Whitt load ρ_N = 1 − βN^(−α)", fontsize=9)
     _save(fig, path)
 
