@@ -15,6 +15,7 @@ import schedbench.queueing
 import schedbench.queueing.bipartite_checks
 import schedbench.queueing.bipartite_experiments
 import schedbench.queueing.fits
+import schedbench.queueing.kernel_common
 import schedbench.queueing.loss_slopes
 import schedbench.results
 import schedbench.seeds
@@ -107,6 +108,7 @@ LOSS_SOURCES = sorted(
         schedbench.queueing.estimators,
         schedbench.queueing.loss,
         schedbench.queueing.loss_kernels,
+        schedbench.queueing.kernel_common,
         schedbench.queueing.loss_exact,
         schedbench.queueing.loss_experiments,
         schedbench.seeds,
@@ -138,6 +140,7 @@ BIP_SOURCES = sorted(
     for m in (
         schedbench.queueing.bipartite,
         schedbench.queueing.bipartite_kernels,
+        schedbench.queueing.kernel_common,
         schedbench.queueing.bipartite_oracles,
         schedbench.queueing.bipartite_experiments,
         schedbench.queueing.graphs,

@@ -35,6 +35,12 @@ def _errorbars(ax, g, x, y, lo, hi, color, label, marker="o", ls="-"):
                 fmt=marker, ls=ls, lw=0.9, ms=3.5, capsize=2, color=color, label=label)
 
 
+def _excess_bars(ax, g, color, label, marker="o", ls="-"):
+    """E[T] − T*_N against N on log axes; a CI reaching below a tenth of the estimate is cut there."""
+    g = g.assign(excess_ci_lo=np.maximum(g["excess_ci_lo"], g["excess_over_t_star"] / 10))
+    _errorbars(ax, g, "N", "excess_over_t_star", "excess_ci_lo", "excess_ci_hi", color, label, marker, ls)
+
+
 def _legend(fig, axes, fontsize=6):
     """One legend for the figure, with every label drawn in any panel (first occurrence order)."""
     seen = {}
@@ -89,8 +95,7 @@ def plot_b2(df, path):
             for p in order:
                 g = sub[(sub["policy"] == p) & (sub["excess_over_t_star"] > 0)]
                 if not g.empty:
-                    _errorbars(ax, g.assign(excess_ci_lo=np.maximum(g["excess_ci_lo"], g["excess_over_t_star"] / 10)),
-                               "N", "excess_over_t_star", "excess_ci_lo", "excess_ci_hi", colors[p], p)
+                    _excess_bars(ax, g, colors[p], p)
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_title(f"ρ = {rho:g}, D_N: {dl}", fontsize=8)
@@ -101,25 +106,33 @@ def plot_b2(df, path):
     _save(fig, path)
 
 
-def plot_b3(df, path):
-    """B3: E[T] vs graph degree D_N at fixed N, per policy; dashed: T*_N of the complete graph."""
+def _response_vs(df, x, xlabel, title, path, refs):
+    """One panel of E[T] against ``x`` per policy, with horizontal or curved reference lines."""
     ok = df[df["status"] == "ok"]
     fig, axes = _grid(1, 1, w=5.0, h=3.2)
     ax = axes[0][0]
     order, colors = _colors(ok["policy"])
     for p in order:
-        g = ok[ok["policy"] == p]
-        _errorbars(ax, g, "degree", "mean_response", "mean_response_ci_lo", "mean_response_ci_hi", colors[p], p)
-    ax.axhline(ok["t_star"].iloc[0], color="k", ls="--", lw=1, label="T*_N (no graph)")
-    ax.axhline(ok["jiq_fluid"].iloc[0], color="k", ls=":", lw=1, label="JIQ fluid")
-    ax.set_xscale("log")
+        _errorbars(ax, ok[ok["policy"] == p], x, "mean_response", "mean_response_ci_lo",
+                   "mean_response_ci_hi", colors[p], p)
+    ref = ok.drop_duplicates(x).sort_values(x)
+    for column, style, label in refs:
+        ax.plot(ref[x], ref[column], style, color="k", lw=1, label=label)
     ax.set_yscale("log")
-    ax.set_xlabel("degree D_N (servers per job type)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("E[T]")
     ax.legend(fontsize=6)
-    n = ", ".join(str(v) for v in sorted(ok["N"].unique()))
-    rho = ", ".join(f"{v:g}" for v in sorted(ok["rho"].unique()))
-    ax.set_title(f"B3: sparsity threshold (N = {n}, ρ = {rho})", fontsize=9)
+    ns = ", ".join(str(v) for v in sorted(ok["N"].unique()))
+    ax.set_title(title.format(N=ns, rho=", ".join(f"{v:g}" for v in sorted(ok["rho"].unique()))), fontsize=9)
+    return fig, ax
+
+
+def plot_b3(df, path):
+    """B3: E[T] vs graph degree D_N at fixed N, per policy; dashed: T*_N (graph bound)."""
+    fig, ax = _response_vs(df, "degree", "degree D_N (servers per job type)",
+                           "B3: sparsity threshold (N = {N}, ρ = {rho})", path,
+                           [("t_star_graph", "--", "T*_N (graph bound)"), ("jiq_fluid", ":", "JIQ fluid")])
+    ax.set_xscale("log")
     _save(fig, path)
 
 
@@ -138,9 +151,7 @@ def plot_b4(df, path):
             for dl, ls in styles.items():
                 g = sub[(sub["policy"] == p) & (sub["degree_label"] == dl) & (sub["excess_over_t_star"] > 0)]
                 if not g.empty:
-                    _errorbars(ax, g.assign(excess_ci_lo=np.maximum(g["excess_ci_lo"], g["excess_over_t_star"] / 10)),
-                               "N", "excess_over_t_star", "excess_ci_lo", "excess_ci_hi", colors[p],
-                               f"{p}, D_N: {dl}", marker=markers[dl], ls=ls)
+                    _excess_bars(ax, g, colors[p], f"{p}, D_N: {dl}", marker=markers[dl], ls=ls)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(f"α = {alpha:g}", fontsize=8)
@@ -153,22 +164,8 @@ def plot_b4(df, path):
 
 def plot_b5(df, path):
     """B5: E[T] vs ρ per policy; dashed: T*_N; dotted: JIQ fluid."""
-    ok = df[df["status"] == "ok"]
-    fig, axes = _grid(1, 1, w=5.0, h=3.2)
-    ax = axes[0][0]
-    order, colors = _colors(ok["policy"])
-    for p in order:
-        _errorbars(ax, ok[ok["policy"] == p], "rho", "mean_response", "mean_response_ci_lo",
-                   "mean_response_ci_hi", colors[p], p)
-    ref = ok.drop_duplicates("rho").sort_values("rho")
-    ax.plot(ref["rho"], ref["t_star_graph"], "k--", lw=1, label="T*_N")
-    ax.plot(ref["rho"], ref["jiq_fluid"], "k:", lw=1, label="JIQ fluid")
-    ax.set_yscale("log")
-    ax.set_xlabel("load ρ = Λ/Σμ")
-    ax.set_ylabel("E[T]")
-    ax.legend(fontsize=6)
-    n = ", ".join(str(v) for v in sorted(ok["N"].unique()))
-    ax.set_title(f"B5: E[T] vs load (N = {n})", fontsize=9)
+    fig, _ = _response_vs(df, "rho", "load ρ = Λ/Σμ", "B5: E[T] vs load (N = {N})", path,
+                          [("t_star_graph", "--", "T*_N"), ("jiq_fluid", ":", "JIQ fluid")])
     _save(fig, path)
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .kernel_common import draw_index, next_batch
+
 # policy codes
 RANDOM, RANDOM_MU, JSQ, JFSQ, JIQ, JFIQ, JSQD = range(7)
 POLICY_CODES = {"random": RANDOM, "random-mu": RANDOM_MU, "jsq": JSQ, "jfsq": JFSQ, "jiq": JIQ,
@@ -208,7 +210,6 @@ def queue_kernel(mu, cls, C, lam_tot, lam_cum, nbr_ptr, nbr, complete, policy, d
     """Simulate the dispatching system; returns (acc[n_batches, 4 + C], events, status)."""
     np.random.seed(seed)
     N = mu.shape[0]
-    M = lam_cum.shape[0]
     Q = np.zeros(N, dtype=np.int64)
     # class segments of `order`, blocks by queue length
     cstart = np.zeros(C, dtype=np.int64)
@@ -260,16 +261,7 @@ def queue_kernel(mu, cls, C, lam_tot, lam_cum, nbr_ptr, nbr, complete, policy, d
         events += 1
         u = np.random.random() * q_tot
         if u < lam_tot:
-            # arrival of a type drawn ∝ λ_m
-            v = np.random.random()
-            a, b = 0, M - 1
-            while a < b:
-                mid = (a + b) // 2
-                if lam_cum[mid] < v:
-                    a = mid + 1
-                else:
-                    b = mid
-            m = a
+            m = draw_index(lam_cum, np.random.random())  # a type drawn ∝ λ_m
             if complete and ties_random:
                 s = _choose_complete(policy, N, C, Q, order, cstart, cend, first, d, jfiq_fallback)
             else:
@@ -286,15 +278,9 @@ def queue_kernel(mu, cls, C, lam_tot, lam_cum, nbr_ptr, nbr, complete, policy, d
                 if blocked:
                     acc[batch, B_BLOCKED] += 1.0
                 in_batch += 1
-            if batch < 0:
-                if clock >= warmup_time:
-                    batch = 0
-                    in_batch = 0
-            elif in_batch == batch_arrivals:
-                batch += 1
-                in_batch = 0
-                if batch == n_batches:
-                    return acc, events, 0
+            batch, in_batch = next_batch(batch, in_batch, clock, warmup_time, batch_arrivals)
+            if batch == n_batches:
+                return acc, events, 0
         else:
             u -= lam_tot
             c = 0
@@ -316,7 +302,6 @@ def token_kernel(mu, tokens, lam_tot, lam_cum, compat, warmup_time, n_batches, b
     tail. Returns (acc[n_batches, 4 + N], events) with per-server busy-time columns."""
     np.random.seed(seed)
     N = mu.shape[0]
-    M = lam_cum.shape[0]
     L = 0
     for i in range(N):
         L += tokens[i]
@@ -368,15 +353,7 @@ def token_kernel(mu, tokens, lam_tot, lam_cum, compat, warmup_time, n_batches, b
         events += 1
         u = np.random.random() * q_tot
         if u < lam_tot:
-            v = np.random.random()
-            a, b = 0, M - 1
-            while a < b:
-                mid = (a + b) // 2
-                if lam_cum[mid] < v:
-                    a = mid + 1
-                else:
-                    b = mid
-            k = a
+            k = draw_index(lam_cum, np.random.random())
             t = head
             while t >= 0 and not compat[k, owner[t]]:
                 t = nxt[t]
@@ -399,15 +376,9 @@ def token_kernel(mu, tokens, lam_tot, lam_cum, compat, warmup_time, n_batches, b
                 if blocked:
                     acc[batch, B_BLOCKED] += 1.0
                 in_batch += 1
-            if batch < 0:
-                if clock >= warmup_time:
-                    batch = 0
-                    in_batch = 0
-            elif in_batch == batch_arrivals:
-                batch += 1
-                in_batch = 0
-                if batch == n_batches:
-                    return acc, events
+            batch, in_batch = next_batch(batch, in_batch, clock, warmup_time, batch_arrivals)
+            if batch == n_batches:
+                return acc, events
         else:
             u -= lam_tot
             i = 0

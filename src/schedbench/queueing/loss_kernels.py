@@ -24,20 +24,11 @@ import math
 import numpy as np
 from numba import njit
 
+from .kernel_common import next_batch
+
 # accumulator columns (per batch) ------------------------------------------------------------
 A_ARRIVALS, A_BLOCKED, A_TIME, A_P0, A_BUSY, A_JOBS, A_RESP, A_DONE = range(8)
 N_FIXED = 8  # then: accepted with J = j (j = 1..d), then time-weighted P(J = j | I) (j = 1..d)
-
-
-@njit(cache=True, inline="always")
-def _next_batch(batch, in_batch, clock, warmup_time, batch_arrivals):
-    """After an arrival: leave the warm-up (batch -1) once ``clock`` reaches ``warmup_time``, then
-    start a new batch every ``batch_arrivals`` arrivals. Returns (batch, arrivals in batch)."""
-    if batch < 0:
-        return (0, 0) if clock >= warmup_time else (batch, in_batch)
-    if in_batch == batch_arrivals:
-        return batch + 1, 0
-    return batch, in_batch
 
 
 @njit(cache=True, inline="always")
@@ -133,7 +124,7 @@ def aggregated_kernel(n, k, d, lam_tot, mu, independent, c0, warmup_time, n_batc
             if s > 0:
                 c[s - 1] += s
                 busy += s
-            batch, arrivals_in_batch = _next_batch(batch, arrivals_in_batch, clock, warmup_time,
+            batch, arrivals_in_batch = next_batch(batch, arrivals_in_batch, clock, warmup_time,
                                                    batch_arrivals)
             if batch == n_batches:
                 break
@@ -297,7 +288,7 @@ def event_kernel(n, k, d, lam_tot, mu, independent, deterministic, warmup_time, 
                 hsize = _heap_push(ht, hid, hsize, t + size / found, slot)
             if counting:
                 acc[batch, N_FIXED + found - 1] += 1.0
-        batch, arrivals_in_batch = _next_batch(batch, arrivals_in_batch, t, warmup_time, batch_arrivals)
+        batch, arrivals_in_batch = next_batch(batch, arrivals_in_batch, t, warmup_time, batch_arrivals)
         if batch == n_batches:
             break
     return acc, events
