@@ -7,11 +7,15 @@ import sys
 
 import highspy
 
-__all__ = ["quiet_highs"]
+__all__ = ["quiet_highs", "run_checked"]
 
 
 def quiet_highs() -> highspy.Highs:
-    """A HiGHS instance with output off, without the banner it prints to fd 1 on creation."""
+    """A HiGHS instance with output off, without the banner it prints to fd 1 on creation.
+
+    Every instance runs single-threaded: HiGHS keeps one global thread pool per process, and a
+    run asking for a different ``threads`` than the first run of the process fails (measured: the
+    makespan MILP then returned an error status after a bipartite LP in the same process)."""
     sys.stdout.flush()
     saved = os.dup(1)
     try:
@@ -22,4 +26,13 @@ def quiet_highs() -> highspy.Highs:
         os.dup2(saved, 1)
         os.close(saved)
     h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
     return h
+
+
+def run_checked(h: highspy.Highs, what: str) -> highspy.HighsModelStatus:
+    """Run ``h``; return its model status, or raise if HiGHS reports an error instead of a result."""
+    status = h.run()
+    if status == highspy.HighsStatus.kError:
+        raise RuntimeError(f"{what}: HiGHS failed ({h.modelStatusToString(h.getModelStatus())})")
+    return h.getModelStatus()

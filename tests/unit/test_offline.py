@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 from hypothesis import given
 
 from schedbench.model import Instance
@@ -65,3 +67,17 @@ def test_solver_banner_does_not_reach_stdout(capfd):
     inst = Instance.from_lists(2, [0] * 5, [3, 3, 2, 2, 2], [[0, 1]] * 5)
     assert opt_makespan(inst).solver == "highs-milp"
     assert "HiGHS" not in capfd.readouterr().out
+
+
+def test_milp_after_another_highs_model_in_the_same_process():
+    # Regression: HiGHS's global thread pool made the MILP fail (reported as 'timeout') when an
+    # LP with a different thread setting had run first in the process.
+    from schedbench.queueing.bipartite import neighbors_csr
+    from schedbench.queueing.bipartite_oracles import t_star_graph
+
+    mu = np.array([4.0, 1.0, 1.0])
+    ip, ix, _ = neighbors_csr("complete", 3, 2, mu)
+    assert t_star_graph(mu, [1.0, 1.0], ip, ix) == 0.25
+    inst = Instance.from_lists(2, [0] * 5, [3, 3, 2, 2, 2], [[0, 1]] * 5)
+    res = opt_makespan(inst)
+    assert (res.status, res.value) == ("optimal", 6.0)

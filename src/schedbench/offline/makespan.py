@@ -25,7 +25,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
 from ..model import Instance
-from ..solvers import quiet_highs
+from ..solvers import quiet_highs, run_checked
 from .result import OptResult
 
 __all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound"]
@@ -129,7 +129,6 @@ def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, time_limit:
     h = quiet_highs()
     h.setOptionValue("time_limit", float(time_limit))
     h.setOptionValue("random_seed", int(seed))
-    h.setOptionValue("threads", 1)
     h.setOptionValue("mip_rel_gap", 0.0)
     h.setOptionValue("mip_abs_gap", 1.0 - 1e-6)  # the objective is integral
     inf = highspy.kHighsInf
@@ -172,9 +171,10 @@ def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, time_limit:
     sol.col_value = x0.tolist()
     sol.value_valid = True
     h.setSolution(sol)
-    h.run()
+    status = run_checked(h, "makespan MILP")
+    if status not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit):
+        raise RuntimeError(f"makespan MILP: unexpected HiGHS status {h.modelStatusToString(status)}")
     info = h.getInfo()
-    status = h.getModelStatus()
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
     value = float(info.objective_function_value) if has_solution else float(upper)
     value = min(value, float(upper))

@@ -25,7 +25,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq
 from scipy.sparse.linalg import spsolve
 
-from ..solvers import quiet_highs
+from ..solvers import quiet_highs, run_checked
 from .formulas import erlang_b
 
 __all__ = ["t_star_greedy", "t_star_graph", "jiq_fluid", "random_exact", "pod_mean_field",
@@ -74,9 +74,9 @@ def t_star_graph(mu: Sequence[float], lam: Sequence[float], indptr: np.ndarray, 
         idx[s + counts[n]] = E + n
         val[s + counts[n]] = -mu[n]
     h.addRows(N, np.zeros(N), np.zeros(N), E + N, starts[:-1].astype(np.int32), idx, val)
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        raise ValueError(f"graph LP: {h.modelStatusToString(h.getModelStatus())} (is the load feasible on this graph?)")
+    status = run_checked(h, "graph LP")
+    if status != highspy.HighsModelStatus.kOptimal:
+        raise ValueError(f"graph LP: {h.modelStatusToString(status)} (is the load feasible on this graph?)")
     return float(h.getInfo().objective_function_value) / float(lam.sum())
 
 
