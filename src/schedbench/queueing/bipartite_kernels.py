@@ -60,33 +60,40 @@ def _uniform_in(a, b):
 
 
 @njit(cache=True)
+def _shortest_of_sample(pool, lo, hi, d, Q):
+    """JSQ(d): min(d, hi − lo) distinct servers of pool[lo:hi] drawn uniformly (by rejection,
+    fine for d << hi − lo), the one with the fewest jobs, ties uniform."""
+    m = d if d < hi - lo else hi - lo
+    picked = np.empty(m, dtype=np.int64)
+    best = -1
+    ties = 0
+    for r in range(m):
+        while True:
+            s = pool[lo + int(np.random.random() * (hi - lo))]
+            fresh = True
+            for t in range(r):
+                if picked[t] == s:
+                    fresh = False
+                    break
+            if fresh:
+                break
+        picked[r] = s
+        if best < 0 or Q[s] < Q[best]:
+            best, ties = s, 1
+        elif Q[s] == Q[best]:
+            ties += 1
+            if np.random.random() * ties < 1.0:
+                best = s
+    return best
+
+
+@njit(cache=True)
 def _choose_complete(policy, N, C, Q, order, cstart, cend, first, d, jfiq_fallback):
     """The server for an arriving job on a complete graph (all servers eligible)."""
     if policy == RANDOM:
         return int(np.random.random() * N)
     if policy == JSQD:
-        best = -1
-        best_q = 0
-        ties = 0
-        picked = np.empty(d, dtype=np.int64)
-        for r in range(d):
-            while True:  # distinct servers, uniform: rejection (d << N)
-                s = int(np.random.random() * N)
-                fresh = True
-                for t in range(r):
-                    if picked[t] == s:
-                        fresh = False
-                        break
-                if fresh:
-                    break
-            picked[r] = s
-            if best < 0 or Q[s] < best_q:
-                best, best_q, ties = s, Q[s], 1
-            elif Q[s] == best_q:
-                ties += 1
-                if np.random.random() * ties < 1.0:
-                    best = s
-        return best
+        return _shortest_of_sample(order, 0, N, d, Q)  # `order` holds every server once
     if policy == JIQ or policy == JFIQ:
         total_idle = 0
         for c in range(C):
@@ -165,31 +172,7 @@ def _choose_scan(policy, nbr, lo, hi, Q, mu, d, ties_random, jfiq_fallback):
         else:
             return nbr[lo + int(np.random.random() * size)]
     if policy == JSQD:
-        lo2 = lo
-        hi2 = hi
-        # sample min(d, size) distinct neighbours by rejection, then shortest among them
-        m = d if d < size else size
-        picked = np.empty(m, dtype=np.int64)
-        best = -1
-        ties = 0
-        for r in range(m):
-            while True:
-                s = nbr[lo2 + int(np.random.random() * (hi2 - lo2))]
-                fresh = True
-                for t in range(r):
-                    if picked[t] == s:
-                        fresh = False
-                        break
-                if fresh:
-                    break
-            picked[r] = s
-            if best < 0 or Q[s] < Q[best]:
-                best, ties = s, 1
-            elif Q[s] == Q[best]:
-                ties += 1
-                if np.random.random() * ties < 1.0:
-                    best = s
-        return best
+        return _shortest_of_sample(nbr, lo, hi, d, Q)
     # JSQ / JFSQ
     best = -1
     ties = 0
