@@ -57,7 +57,7 @@ def _panels(df, row_key, col_key):
 
 
 def plot_b1(df, path):
-    """B1: E[T] vs N per policy; dashed: T*_N (graph LP), dotted: JIQ fluid limit."""
+    """B1: E[T] vs N per policy; dashed: T*_N (graph bound), dotted: JIQ fluid limit."""
     ok = df[df["status"] == "ok"]
     rows, cols = _panels(ok, "degree_label", "rho")
     fig, axes = _grid(len(rows), len(cols))
@@ -71,7 +71,7 @@ def plot_b1(df, path):
                 if not g.empty:
                     _errorbars(ax, g, "N", "mean_response", "mean_response_ci_lo", "mean_response_ci_hi", colors[p], p)
             ref = sub.drop_duplicates("N").sort_values("N")
-            ax.plot(ref["N"], ref["t_star_graph"], "k--", lw=1, label="T*_N (LP)")
+            ax.plot(ref["N"], ref["t_star_graph"], "k--", lw=1, label="T*_N (graph bound)")
             ax.plot(ref["N"], ref["jiq_fluid"], "k:", lw=1, label="JIQ fluid")
             ax.set_xscale("log")
             ax.set_title(f"ρ = {rho:g}, D_N: {dl}", fontsize=8)
@@ -102,7 +102,7 @@ def plot_b2(df, path):
             ax.set_xlabel("N (servers)")
             ax.set_ylabel("E[T] − T*_N")
     _legend(fig, axes)
-    fig.suptitle("B2: distance to the lower bound T*_N (graph LP); CIs cut at a tenth of the estimate", fontsize=9)
+    fig.suptitle("B2: distance to the lower bound T*_N (graph bound); CIs cut at a tenth of the estimate", fontsize=9)
     _save(fig, path)
 
 

@@ -1,7 +1,8 @@
 """Exact and limiting values for the bipartite model (spec ``queueing-models.md`` §2.4, §5.3–§5.10).
 
 * :func:`t_star_greedy` — the lower bound T*_N without a graph (greedy fill of the fastest servers);
-* :func:`t_star_graph` — the graph-constrained LP bound (HiGHS via highspy), ≥ T*_N;
+* :func:`t_star_graph` — the graph-constrained LP bound (HiGHS via highspy), ≥ T*_N, and
+  :func:`t_star_graph_flow`, the same bound by max flows (fast; used by the pipeline);
 * :func:`jiq_fluid` — many-server limit of speed-unaware JIQ/JSQ with speed classes;
 * :func:`random_exact` — Random dispatch: an M/M/1 per server, exact for every N;
 * :func:`pod_mean_field` — power-of-d mean field (homogeneous, μ = 1);
