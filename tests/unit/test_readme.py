@@ -16,3 +16,15 @@ def test_readme_python_example(tmp_path, monkeypatch):
     # the comment in the README: 2.0, 1.0, 'optimal'
     assert (res.objective, res.ratio, res.opt.status) == (2.0, 1.0, "optimal")
     assert res.valid and (tmp_path / "inst.npz").exists()
+
+
+def test_every_python_block_of_the_readme_runs(tmp_path, monkeypatch):
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 3  # the LoadBalancing API, the loss system, the bipartite model
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        namespace: dict = {}
+        exec(compile(block, "README.md", "exec"), namespace)
+    r = namespace["r"]  # the bipartite example: JFIQ near T* on 1000 servers at ρ = 0.8
+    assert abs(r.mean_response - 0.5833) < 0.03
