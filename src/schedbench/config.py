@@ -17,7 +17,7 @@ from .algorithms.base import ParameterError
 from .instances.base import FamilyParameterError
 from .registry import UnknownNameError, get_algorithm, get_family
 
-__all__ = ["ConfigError", "check_config", "algorithm_grid", "config_hash", "batches"]
+__all__ = ["ConfigError", "check_config", "algorithm_grid", "config_hash", "batches", "balanced_chunks"]
 
 
 class ConfigError(ValueError):
@@ -35,6 +35,14 @@ def algorithm_grid(values: dict[str, Any] | None) -> list[dict[str, Any]]:
 def batches(n_instances: int, batch_size: int) -> list[list[int]]:
     """Instance indices split into consecutive batches (one Snakemake job each)."""
     return [list(range(a, min(a + batch_size, n_instances))) for a in range(0, n_instances, batch_size)]
+
+
+def balanced_chunks(items: list, per_job: int, key) -> list[list]:
+    """Split ``items`` into about len/per_job jobs of similar cost: sort by ``key`` (costliest
+    first) and deal them round-robin. Results never depend on this split (seeds are per item)."""
+    ordered = sorted(items, key=key)
+    n_jobs = max(1, -(-len(items) // per_job))
+    return [ordered[i::n_jobs] for i in range(n_jobs)]
 
 
 def config_hash(config: dict) -> str:

@@ -9,7 +9,7 @@ __all__ = ["add_labels", "broadcast_over_eps", "successful"]
 
 
 def add_labels(df: pd.DataFrame) -> pd.DataFrame:
-    """Add ``label``: the algorithm name plus its non-default-free parameters, e.g.
+    """Add ``label``: the algorithm name plus the parameters it has (``p_*`` not null), e.g.
     ``lb-unit-reject (alpha_rule=safe)``. Cast to ``object`` (seaborn 0.13.2 hue-order pitfall)."""
     pcols = sorted(c for c in df.columns if c.startswith("p_"))
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["assemble", "IDENTITY", "TIMING_COLUMNS"]
+__all__ = ["assemble", "IDENTITY"]
 
 IDENTITY = ["experiment", "instance", "algorithm", "eps", "seed"]
-TIMING_COLUMNS = ["seconds", "opt_seconds"]
 
 
 def assemble(parts: list[pd.DataFrame], provenance: dict[str, str]) -> pd.DataFrame:

@@ -11,7 +11,8 @@ import yaml
 
 from schedbench.config import ConfigError, check_config
 from schedbench.queueing import erlang_b
-from schedbench.queueing.loss_experiments import chunks, expand_points, point_seed, run_point
+from schedbench.config import balanced_chunks
+from schedbench.queueing.loss_experiments import expand_points, point_seed, run_point
 from schedbench.queueing.loss_slopes import fit_loglog, slope_table  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +37,7 @@ def test_chunks_cover_every_point_once_and_seeds_ignore_chunking():
     exp = SMOKE["loss"]["experiments"]["A4_small_samples"]
     pts = expand_points("A4", exp)
     for per_job in (1, 2, 5, 100):
-        flat = [p for c in chunks(pts, per_job) for p in c]
+        flat = [p for c in balanced_chunks(pts, per_job, key=lambda p: (-p["n"], p["k"])) for p in c]
         assert sorted(map(str, flat)) == sorted(map(str, pts))
     seeds = {point_seed(3, p) for p in pts}
     assert len(seeds) == len(pts)

@@ -23,9 +23,9 @@ import schedbench.solvers
 import schedbench.stats
 import schedbench.tables
 import schedbench.validate
-from schedbench.config import ConfigError, batches, check_config, config_hash
+from schedbench.config import ConfigError, balanced_chunks, batches, check_config, config_hash
 from schedbench.queueing.bipartite_experiments import expand_groups
-from schedbench.queueing.loss_experiments import chunks, expand_points
+from schedbench.queueing.loss_experiments import expand_points
 from schedbench.registry import get_algorithm, get_family
 
 try:
@@ -118,8 +118,8 @@ LOSS_FIT_SOURCES = [_source(schedbench.queueing.loss_slopes), _source(schedbench
 
 
 def loss_chunks(experiment):
-    exp = LOSS["experiments"][experiment]
-    return chunks(expand_points(experiment, exp), int(LOSS.get("points_per_job", 12)))
+    points = expand_points(experiment, LOSS["experiments"][experiment])
+    return balanced_chunks(points, int(LOSS.get("points_per_job", 12)), key=lambda p: (-p["n"], p["k"]))
 
 
 def loss_targets():
@@ -154,10 +154,8 @@ BIP_SOURCES = sorted(
 
 def bip_chunks(experiment):
     groups = expand_groups(experiment, BIP["experiments"][experiment])
-    per_job = int(BIP.get("groups_per_job", 8))
-    n_jobs = max(1, -(-len(groups) // per_job))
-    ordered = sorted(groups, key=lambda g: (-g["N"], g["degree_label"], g["rho"]))
-    return [ordered[i::n_jobs] for i in range(n_jobs)]
+    return balanced_chunks(groups, int(BIP.get("groups_per_job", 8)),
+                           key=lambda g: (-g["N"], g["degree_label"], g["rho"]))
 
 
 def bip_figures():

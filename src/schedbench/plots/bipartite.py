@@ -56,8 +56,9 @@ def _panels(df, row_key, col_key):
     return rows, cols
 
 
-def plot_b1(df, path):
-    """B1: E[T] vs N per policy; dashed: T*_N (graph bound), dotted: JIQ fluid limit."""
+def _policy_panels(df, path, title, ylabel, draw, ylog=False, refs=True):
+    """A panel per (degree rule, ρ), a series per policy drawn by ``draw(ax, rows, color, policy)``;
+    optionally the T*_N (dashed) and JIQ-fluid (dotted) references."""
     ok = df[df["status"] == "ok"]
     rows, cols = _panels(ok, "degree_label", "rho")
     fig, axes = _grid(len(rows), len(cols))
@@ -69,41 +70,38 @@ def plot_b1(df, path):
             for p in order:
                 g = sub[sub["policy"] == p]
                 if not g.empty:
-                    _errorbars(ax, g, "N", "mean_response", "mean_response_ci_lo", "mean_response_ci_hi", colors[p], p)
-            ref = sub.drop_duplicates("N").sort_values("N")
-            ax.plot(ref["N"], ref["t_star_graph"], "k--", lw=1, label="T*_N (graph bound)")
-            ax.plot(ref["N"], ref["jiq_fluid"], "k:", lw=1, label="JIQ fluid")
+                    draw(ax, g, colors[p], p)
+            if refs:
+                ref = sub.drop_duplicates("N").sort_values("N")
+                ax.plot(ref["N"], ref["t_star_graph"], "k--", lw=1, label="T*_N (graph bound)")
+                ax.plot(ref["N"], ref["jiq_fluid"], "k:", lw=1, label="JIQ fluid")
             ax.set_xscale("log")
+            if ylog:
+                ax.set_yscale("log")
             ax.set_title(f"ρ = {rho:g}, D_N: {dl}", fontsize=8)
             ax.set_xlabel("N (servers)")
-            ax.set_ylabel("E[T]")
+            ax.set_ylabel(ylabel)
     _legend(fig, axes)
-    fig.suptitle("B1: mean response time vs N (unstable policy/load pairs omitted)", fontsize=9)
+    fig.suptitle(title, fontsize=9)
     _save(fig, path)
+
+
+def plot_b1(df, path):
+    """B1: E[T] vs N per policy; dashed: T*_N (graph bound), dotted: JIQ fluid limit."""
+    _policy_panels(df, path, "B1: mean response time vs N (unstable policy/load pairs omitted)", "E[T]",
+                   lambda ax, g, color, p: _errorbars(ax, g, "N", "mean_response", "mean_response_ci_lo",
+                                                      "mean_response_ci_hi", color, p))
 
 
 def plot_b2(df, path):
     """B2: E[T] − T*_N vs N, log–log, per policy (convergence of JFSQ/JFIQ only)."""
-    ok = df[(df["status"] == "ok")]
-    rows, cols = _panels(ok, "degree_label", "rho")
-    fig, axes = _grid(len(rows), len(cols))
-    order, colors = _colors(ok["policy"])
-    for i, dl in enumerate(rows):
-        for j, rho in enumerate(cols):
-            ax = axes[i][j]
-            sub = ok[(ok["degree_label"] == dl) & (ok["rho"] == rho)]
-            for p in order:
-                g = sub[(sub["policy"] == p) & (sub["excess_over_t_star"] > 0)]
-                if not g.empty:
-                    _excess_bars(ax, g, colors[p], p)
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_title(f"ρ = {rho:g}, D_N: {dl}", fontsize=8)
-            ax.set_xlabel("N (servers)")
-            ax.set_ylabel("E[T] − T*_N")
-    _legend(fig, axes)
-    fig.suptitle("B2: distance to the lower bound T*_N (graph bound); CIs cut at a tenth of the estimate", fontsize=9)
-    _save(fig, path)
+    def draw(ax, g, color, p):
+        g = g[g["excess_over_t_star"] > 0]
+        if not g.empty:
+            _excess_bars(ax, g, color, p)
+
+    _policy_panels(df, path, "B2: distance to the lower bound T*_N (graph bound); CIs cut at a tenth of the estimate",
+                   "E[T] − T*_N", draw, ylog=True, refs=False)
 
 
 def _response_vs(df, x, xlabel, title, path, refs):

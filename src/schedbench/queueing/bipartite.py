@@ -24,7 +24,6 @@ the time-average number of jobs.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Sequence

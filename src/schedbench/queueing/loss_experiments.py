@@ -17,7 +17,7 @@ from .loss import simulate_loss
 from .loss_exact import solve_full_access
 from ..seeds import derived_seed
 
-__all__ = ["expand_points", "chunks", "point_seed", "run_point", "K_RULE_KEYS"]
+__all__ = ["expand_points", "point_seed", "run_point", "K_RULE_KEYS"]
 
 #: the parameters each k rule accepts (lists are swept)
 K_RULE_KEYS = {"full": set(), "log": {"c"}, "power": {"gamma_offset"}, "const": {"k"},
@@ -57,13 +57,6 @@ def expand_points(name: str, exp: dict[str, Any]) -> list[dict[str, Any]]:
                            "beta": float(exp["beta"]), "k_rule": kind, "k_label": label,
                            "k_param": float(next(iter(params.values()), math.nan)), "k": k})
     return points
-
-
-def chunks(points: list[dict[str, Any]], per_job: int) -> list[list[dict[str, Any]]]:
-    """Split points into jobs of about equal cost: round-robin over the points sorted by n."""
-    ordered = sorted(points, key=lambda p: (-p["n"], p["k"]))
-    n_jobs = max(1, math.ceil(len(points) / per_job))
-    return [ordered[i::n_jobs] for i in range(n_jobs)]
 
 
 def point_seed(base_seed: int, point: dict[str, Any]) -> int:

@@ -180,6 +180,16 @@ def _heap_pop(ht, hid, size):
     return t, ident, size
 
 
+@njit(cache=True, inline="always")
+def _finish_job(acc, batch, t, arrival, slot, free_slots, n_free):
+    """A job completes at t: record its response time if it was measured, free its slot."""
+    if batch >= 0 and arrival >= 0:
+        acc[batch, A_RESP] += t - arrival
+        acc[batch, A_DONE] += 1.0
+    free_slots[n_free] = slot
+    return n_free + 1
+
+
 @njit(cache=True)
 def event_kernel(n, k, d, lam_tot, mu, independent, deterministic, warmup_time, n_batches,
                  batch_arrivals, seed):
@@ -234,22 +244,14 @@ def event_kernel(n, k, d, lam_tot, mu, independent, deterministic, warmup_time, 
                 job_left[slot] -= 1
                 if job_left[slot] == 0:
                     jobs -= 1
-                    if batch >= 0 and job_arrival[slot] >= 0:
-                        acc[batch, A_RESP] += t - job_arrival[slot]
-                        acc[batch, A_DONE] += 1.0
-                    free_slots[n_free] = slot
-                    n_free += 1
+                    n_free = _finish_job(acc, batch, t, job_arrival[slot], slot, free_slots, n_free)
             else:
                 slot = ident
                 for r in range(job_split[slot]):
                     idle[job_servers[slot, r]] = True
                 busy -= job_split[slot]
                 jobs -= 1
-                if batch >= 0 and job_arrival[slot] >= 0:
-                    acc[batch, A_RESP] += t - job_arrival[slot]
-                    acc[batch, A_DONE] += 1.0
-                free_slots[n_free] = slot
-                n_free += 1
+                n_free = _finish_job(acc, batch, t, job_arrival[slot], slot, free_slots, n_free)
             continue
         # an arrival: sample k servers by partial Fisher–Yates, keep up to d idle ones
         next_arrival = t + np.random.exponential(1.0 / lam_tot)
