@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from schedbench.queueing.bipartite import simulate_bipartite
+from schedbench.queueing.bipartite.simulate import simulate_bipartite
 
 N, MU, RHO, BATCHES = 100, 1.0, 0.9, 20
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 
 import schedbench
-from schedbench.engine import simulate_dispatch
-from schedbench.offline import makespan_lower_bound
-from schedbench.offline.makespan import _FlowBound, _largest_first_schedule
-from schedbench.registry import get_algorithm, get_family
-from schedbench.validate import validate_dispatch
+from schedbench.scheduling.engine import simulate_dispatch
+from schedbench.scheduling.offline import makespan_lower_bound
+from schedbench.scheduling.offline.makespan import _FlowBound, _largest_first_schedule
+from schedbench.scheduling.registry import get_algorithm, get_family
+from schedbench.scheduling.validate import validate_dispatch
 
 
 def best_of(fn, repeat: int) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from schedbench.model import Instance
+from schedbench.scheduling.model import Instance
 
 
 @st.composite

@@ -10,10 +10,10 @@ Quick start::
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .api import RunResult, run
-from .model import Instance, InstanceError, Outcome
-from .offline import OptResult, opt_makespan
-from .registry import algorithm_names, family_names, get_algorithm, get_family
+from schedbench.api import RunResult, run
+from schedbench.scheduling.model import Instance, InstanceError, Outcome
+from schedbench.scheduling.offline import OptResult, opt_makespan
+from schedbench.scheduling.registry import algorithm_names, family_names, get_algorithm, get_family
 
 try:
     __version__ = version("schedbench")

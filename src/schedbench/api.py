@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .algorithms.base import OnlineAlgorithm, ParameterError
-from .engine import simulate_dispatch
-from .model import Instance, Outcome
-from .offline import OptResult, opt_makespan
-from .registry import get_algorithm
-from .validate import validate_dispatch
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
+from schedbench.scheduling.engine import simulate_dispatch
+from schedbench.scheduling.model import Instance, Outcome
+from schedbench.scheduling.offline import OptResult, opt_makespan
+from schedbench.scheduling.registry import get_algorithm
+from schedbench.scheduling.validate import validate_dispatch
 
 __all__ = ["RunResult", "run", "oracle_value"]
 
@@ -60,7 +60,7 @@ def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float |
 
     ``eps`` is the rejection fraction (rejection model) or the extra speed (speed model); plain
     algorithms ignore it. ``opt`` is the offline optimum (an :class:`OptResult` or a number); it
-    is computed with :func:`~schedbench.offline.opt_makespan` when the algorithm needs T* and
+    is computed with :func:`~schedbench.scheduling.offline.opt_makespan` when the algorithm needs T* and
     none is given. ``fast=False`` forces the step-by-step path.
     """
     cls = get_algorithm(algorithm) if isinstance(algorithm, str) else algorithm

@@ -15,10 +15,10 @@ import json
 import sys
 from typing import Any
 
-from .api import run
-from .model import Instance, InstanceError
-from .offline import opt_makespan
-from .registry import algorithm_names, family_names, get_algorithm, get_family
+from schedbench.api import run
+from schedbench.scheduling.model import Instance, InstanceError
+from schedbench.scheduling.offline import opt_makespan
+from schedbench.scheduling.registry import algorithm_names, family_names, get_algorithm, get_family
 
 
 def _value(text: str) -> Any:

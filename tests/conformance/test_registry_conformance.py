@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 import schedbench
-from schedbench.algorithms.base import OnlineAlgorithm
-from schedbench.offline import opt_makespan
-from schedbench.registry import algorithm_names, get_algorithm, get_family
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm
+from schedbench.scheduling.offline import opt_makespan
+from schedbench.scheduling.registry import algorithm_names, get_algorithm, get_family
 
 from ..strategies import instances
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.io import check_results, check_table
+from schedbench.pipeline.io import check_results, check_table
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from schedbench.registry import get_family
+from schedbench.scheduling.registry import get_family
 
 GOLDEN = Path(__file__).with_name("instances.json")
 CASES = {

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 import schedbench
-from schedbench.algorithms.lb_unit_reject import alpha_for
-from schedbench.model import Instance
-from schedbench.offline import opt_makespan
-from schedbench.registry import get_family
+from schedbench.scheduling.algorithms.lb_unit_reject import alpha_for
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.offline import opt_makespan
+from schedbench.scheduling.registry import get_family
 
 from ..strategies import instances
 

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from schedbench.queueing.bipartite import neighbors_csr, simulate_bipartite
-from schedbench.queueing.bipartite_oracles import (erlang_c, jiq_fluid, pod_mean_field, policy_ctmc,
+from schedbench.queueing.bipartite.simulate import neighbors_csr, simulate_bipartite
+from schedbench.queueing.bipartite.oracles import (erlang_c, jiq_fluid, pod_mean_field, policy_ctmc,
                                                    random_exact, t_star_graph, t_star_graph_flow, t_star_greedy,
                                                    token_product_form, token_single_type)
 from schedbench.queueing.formulas import erlang_b
-from schedbench.queueing.graphs import erdos_renyi, random_degree, regular
+from schedbench.queueing.bipartite.graphs import erdos_renyi, random_degree, regular
 from schedbench.seeds import rng
 
 T975 = stats.t.ppf(0.975, 19)

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.config import ConfigError, check_config
-from schedbench.queueing.bipartite_experiments import degree_for, expand_groups, run_group, server_rates
+from schedbench.pipeline.config import ConfigError, check_config
+from schedbench.queueing.bipartite.experiments import degree_for, expand_groups, run_group, server_rates
 from schedbench.queueing.fits import bipartite_rates
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.config import ConfigError, algorithm_grid, batches, check_config, config_hash
-from schedbench.experiment import make_instances, run_online, solve_offline
-from schedbench.io import ResultsSchemaError, check_results, provenance, write_parquet
+from schedbench.pipeline.config import ConfigError, algorithm_grid, batches, check_config, config_hash
+from schedbench.pipeline.experiment import make_instances, run_online, solve_offline
+from schedbench.pipeline.io import ResultsSchemaError, check_results, provenance, write_parquet
 from schedbench.plots import ratio_vs_eps_grid
-from schedbench.results import assemble
-from schedbench.tables import macros_tex, ratio_table_tex
+from schedbench.pipeline.results import assemble
+from schedbench.pipeline.tables import macros_tex, ratio_table_tex
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow/schemas/results.schema.yaml"

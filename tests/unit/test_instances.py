@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from schedbench.instances.base import FamilyParameterError
-from schedbench.registry import get_family
+from schedbench.scheduling.instances.base import FamilyParameterError
+from schedbench.scheduling.registry import get_family
 
 RR = get_family("random-restricted")
 

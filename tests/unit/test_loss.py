@@ -9,7 +9,7 @@ from scipy import stats
 
 from schedbench.queueing import (erlang_b, k_schedule, lam_of_n, sampled_birth_death_d1,
                                  simulate_loss, solve_loss_exact)
-from schedbench.queueing.loss_exact import solve_full_access
+from schedbench.queueing.loss.exact import solve_full_access
 
 T975 = stats.t.ppf(0.975, 19)  # 20 batches
 

@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.config import ConfigError, check_config
+from schedbench.pipeline.config import ConfigError, check_config
 from schedbench.queueing import erlang_b
-from schedbench.config import balanced_chunks
-from schedbench.queueing.loss_experiments import expand_points, point_seed, run_point
-from schedbench.queueing.loss_slopes import fit_loglog, slope_table  # noqa: F401
+from schedbench.pipeline.config import balanced_chunks
+from schedbench.queueing.loss.experiments import expand_points, point_seed, run_point
+from schedbench.queueing.loss.slopes import fit_loglog, slope_table  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from schedbench.model import Instance, InstanceError
+from schedbench.scheduling.model import Instance, InstanceError
 
 
 def test_from_lists_builds_csr(tiny_instance):

@@ -6,9 +6,9 @@ import numpy as np
 
 from hypothesis import given
 
-from schedbench.model import Instance
-from schedbench.offline import makespan_lower_bound, opt_makespan
-from schedbench.registry import get_family
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.offline import makespan_lower_bound, opt_makespan
+from schedbench.scheduling.registry import get_family
 
 from ..conftest import brute_force_makespan
 from ..strategies import instances
@@ -72,8 +72,8 @@ def test_solver_banner_does_not_reach_stdout(capfd):
 def test_milp_after_another_highs_model_in_the_same_process():
     # Regression: HiGHS's global thread pool made the MILP fail (reported as 'timeout') when an
     # LP with a different thread setting had run first in the process.
-    from schedbench.queueing.bipartite import neighbors_csr
-    from schedbench.queueing.bipartite_oracles import t_star_graph
+    from schedbench.queueing.bipartite.simulate import neighbors_csr
+    from schedbench.queueing.bipartite.oracles import t_star_graph
 
     mu = np.array([4.0, 1.0, 1.0])
     ip, ix, _ = neighbors_csr("complete", 3, 2, mu)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import schedbench
-from schedbench.model import Instance, Outcome
-from schedbench.validate import validate_dispatch
+from schedbench.scheduling.model import Instance, Outcome
+from schedbench.scheduling.validate import validate_dispatch
 
 
 def outcome(machine, reject_event=None, reject_time=None, claimed=None, inst=None):

@@ -3,7 +3,7 @@ rule collect_runs:
     input:
         parts=online_parts(),
         schema="workflow/schemas/results.schema.yaml",
-        sources=[_source(schedbench.results), _source(schedbench.io)],
+        sources=[_source(schedbench.pipeline.results), _source(schedbench.pipeline.io)],
     output:
         "results/runs.parquet",
     params:

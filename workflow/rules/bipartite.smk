@@ -40,7 +40,7 @@ rule bipartite_checks:
     """Table T2: the simulator against exact values (3 SE) and limits (spec tolerance)."""
     input:
         BIP_SOURCES,
-        _source(schedbench.queueing.bipartite_checks),
+        _source(schedbench.queueing.bipartite.checks),
     output:
         "results/bipartite_checks.parquet",
     params:

@@ -4,29 +4,29 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-import schedbench.engine
-import schedbench.experiment
-import schedbench.io
-import schedbench.metrics
-import schedbench.model
-import schedbench.offline
+import schedbench.scheduling.engine
+import schedbench.pipeline.experiment
+import schedbench.pipeline.io
+import schedbench.pipeline.metrics
+import schedbench.scheduling.model
+import schedbench.scheduling.offline
 import schedbench.plots
 import schedbench.queueing
-import schedbench.queueing.bipartite_checks
-import schedbench.queueing.bipartite_experiments
+import schedbench.queueing.bipartite.checks
+import schedbench.queueing.bipartite.experiments
 import schedbench.queueing.fits
 import schedbench.queueing.kernel_common
-import schedbench.queueing.loss_slopes
-import schedbench.results
+import schedbench.queueing.loss.slopes
+import schedbench.pipeline.results
 import schedbench.seeds
 import schedbench.solvers
 import schedbench.stats
-import schedbench.tables
-import schedbench.validate
-from schedbench.config import ConfigError, balanced_chunks, batches, check_config, config_hash
-from schedbench.queueing.bipartite_experiments import expand_groups
-from schedbench.queueing.loss_experiments import expand_points
-from schedbench.registry import get_algorithm, get_family
+import schedbench.pipeline.tables
+import schedbench.scheduling.validate
+from schedbench.pipeline.config import ConfigError, balanced_chunks, batches, check_config, config_hash
+from schedbench.queueing.bipartite.experiments import expand_groups
+from schedbench.queueing.loss.experiments import expand_points
+from schedbench.scheduling.registry import get_algorithm, get_family
 
 try:
     check_config(config)
@@ -54,12 +54,12 @@ def _package_dir(module):
 
 # Sources whose edits must rerun a stage (Snakemake tracks only a rule's own code).
 CORE_SOURCES = sorted(
-    {_source(m) for m in (schedbench.model, schedbench.validate, schedbench.experiment)}
-    | set(_package_dir(schedbench.engine))
+    {_source(m) for m in (schedbench.scheduling.model, schedbench.scheduling.validate, schedbench.pipeline.experiment)}
+    | set(_package_dir(schedbench.scheduling.engine))
 )
-OFFLINE_SOURCES = _package_dir(schedbench.offline) + [_source(schedbench.solvers)]
-FIGURE_SOURCES = _package_dir(schedbench.plots) + [_source(schedbench.metrics)]
-TABLE_SOURCES = [_source(m) for m in (schedbench.tables, schedbench.stats, schedbench.metrics)]
+OFFLINE_SOURCES = _package_dir(schedbench.scheduling.offline) + [_source(schedbench.solvers)]
+FIGURE_SOURCES = _package_dir(schedbench.plots) + [_source(schedbench.pipeline.metrics)]
+TABLE_SOURCES = [_source(m) for m in (schedbench.pipeline.tables, schedbench.stats, schedbench.pipeline.metrics)]
 
 
 def exp_cfg(experiment):
@@ -106,15 +106,15 @@ LOSS_SOURCES = sorted(
     for m in (
         schedbench.queueing.formulas,
         schedbench.queueing.estimators,
-        schedbench.queueing.loss,
-        schedbench.queueing.loss_kernels,
+        schedbench.queueing.loss.simulate,
+        schedbench.queueing.loss.kernels,
         schedbench.queueing.kernel_common,
-        schedbench.queueing.loss_exact,
-        schedbench.queueing.loss_experiments,
+        schedbench.queueing.loss.exact,
+        schedbench.queueing.loss.experiments,
         schedbench.seeds,
     )
 )
-LOSS_FIT_SOURCES = [_source(schedbench.queueing.loss_slopes), _source(schedbench.queueing.fits)]
+LOSS_FIT_SOURCES = [_source(schedbench.queueing.loss.slopes), _source(schedbench.queueing.fits)]
 
 
 def loss_chunks(experiment):
@@ -138,12 +138,12 @@ BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))
 BIP_SOURCES = sorted(
     _source(m)
     for m in (
-        schedbench.queueing.bipartite,
-        schedbench.queueing.bipartite_kernels,
+        schedbench.queueing.bipartite.simulate,
+        schedbench.queueing.bipartite.kernels,
         schedbench.queueing.kernel_common,
-        schedbench.queueing.bipartite_oracles,
-        schedbench.queueing.bipartite_experiments,
-        schedbench.queueing.graphs,
+        schedbench.queueing.bipartite.oracles,
+        schedbench.queueing.bipartite.experiments,
+        schedbench.queueing.bipartite.graphs,
         schedbench.queueing.estimators,
         schedbench.queueing.formulas,
         schedbench.seeds,

@@ -2,7 +2,7 @@ rule make_instances:
     """One batch of instances of an experiment, one .npz file each."""
     input:
         family_source,
-        schedbench.model.__file__,
+        schedbench.scheduling.model.__file__,
     output:
         directory("results/{experiment}/instances/batch-{batch}"),
     params:

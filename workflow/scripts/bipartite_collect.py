@@ -1,8 +1,8 @@
 # Thin: concatenate bipartite chunks, add provenance, check the schema.
 import pandas as pd
 
-from schedbench.io import check_table, provenance, read_parquet, write_parquet
-from schedbench.logs import logged
+from schedbench.pipeline.io import check_table, provenance, read_parquet, write_parquet
+from schedbench.pipeline.logs import logged
 
 with logged(snakemake.log[0], "bipartite_collect") as log:
     table = pd.concat([read_parquet(p) for p in snakemake.input.parts], ignore_index=True)

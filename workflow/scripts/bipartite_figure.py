@@ -1,6 +1,6 @@
 # Thin: results/bipartite.parquet -> one figure (B1..B5) for one experiment.
-from schedbench.io import read_parquet
-from schedbench.logs import logged
+from schedbench.pipeline.io import read_parquet
+from schedbench.pipeline.logs import logged
 from schedbench.plots.bipartite import BIPARTITE_FIGURES
 
 with logged(snakemake.log[0], "bipartite_figure"):

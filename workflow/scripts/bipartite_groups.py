@@ -2,9 +2,9 @@
 import joblib
 import pandas as pd
 
-from schedbench.io import write_parquet
-from schedbench.logs import logged
-from schedbench.queueing.bipartite_experiments import run_group
+from schedbench.pipeline.io import write_parquet
+from schedbench.pipeline.logs import logged
+from schedbench.queueing.bipartite.experiments import run_group
 
 with logged(snakemake.log[0], "bipartite_groups") as log:
     settings = snakemake.params.settings

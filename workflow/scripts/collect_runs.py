@@ -1,7 +1,7 @@
 # Thin: concatenate the online parts, add provenance, check the schema, write runs.parquet.
-from schedbench.io import check_results, provenance, read_parquet, write_parquet
-from schedbench.logs import logged
-from schedbench.results import assemble
+from schedbench.pipeline.io import check_results, provenance, read_parquet, write_parquet
+from schedbench.pipeline.logs import logged
+from schedbench.pipeline.results import assemble
 
 with logged(snakemake.log[0], "collect_runs") as log:
     table = assemble([read_parquet(p) for p in snakemake.input.parts],

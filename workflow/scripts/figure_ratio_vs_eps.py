@@ -1,6 +1,6 @@
 # Thin: runs.parquet -> paper/figures/ratio_vs_eps.pdf
-from schedbench.io import read_parquet
-from schedbench.logs import logged
+from schedbench.pipeline.io import read_parquet
+from schedbench.pipeline.logs import logged
 from schedbench.plots import plot_ratio_vs_eps
 
 with logged(snakemake.log[0], "figure_ratio_vs_eps") as log:

@@ -1,6 +1,6 @@
 # Thin: results/loss.parquet -> one figure (A1..A5) for one experiment.
-from schedbench.io import read_parquet
-from schedbench.logs import logged
+from schedbench.pipeline.io import read_parquet
+from schedbench.pipeline.logs import logged
 from schedbench.plots.loss import LOSS_FIGURES
 
 with logged(snakemake.log[0], "loss_figure"):

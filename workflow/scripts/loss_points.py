@@ -2,9 +2,9 @@
 import joblib
 import pandas as pd
 
-from schedbench.io import write_parquet
-from schedbench.logs import logged
-from schedbench.queueing.loss_experiments import point_seed, run_point
+from schedbench.pipeline.io import write_parquet
+from schedbench.pipeline.logs import logged
+from schedbench.queueing.loss.experiments import point_seed, run_point
 
 with logged(snakemake.log[0], "loss_points") as log:
     settings = snakemake.params.settings

@@ -1,6 +1,6 @@
 # Thin: one batch of instances -> one .npz per instance.
-from schedbench.experiment import make_instances
-from schedbench.logs import logged
+from schedbench.pipeline.experiment import make_instances
+from schedbench.pipeline.logs import logged
 
 with logged(snakemake.log[0], "make_instances") as log:
     paths = make_instances(snakemake.wildcards.experiment, snakemake.params.exp_cfg,

@@ -1,7 +1,7 @@
 # Thin: runs.parquet -> paper/tables/ratios.tex and paper/macros.tex
-from schedbench.io import atomic_write_text, read_parquet
-from schedbench.logs import logged
-from schedbench.tables import macros_tex, ratio_table_tex
+from schedbench.pipeline.io import atomic_write_text, read_parquet
+from schedbench.pipeline.logs import logged
+from schedbench.pipeline.tables import macros_tex, ratio_table_tex
 
 with logged(snakemake.log[0], "paper_tables"):
     runs = read_parquet(snakemake.input[0])

@@ -1,9 +1,9 @@
 # Thin: one algorithm (all parameters, all eps) on one batch -> validated rows.
 from pathlib import Path
 
-from schedbench.experiment import run_online
-from schedbench.io import read_parquet, write_parquet
-from schedbench.logs import logged
+from schedbench.pipeline.experiment import run_online
+from schedbench.pipeline.io import read_parquet, write_parquet
+from schedbench.pipeline.logs import logged
 
 with logged(snakemake.log[0], "run_online") as log:
     paths = sorted(Path(snakemake.input.instances).glob("*.npz"))

@@ -1,9 +1,9 @@
 # Thin: offline optimum of every instance of a batch -> one parquet row each.
 from pathlib import Path
 
-from schedbench.experiment import solve_offline
-from schedbench.io import write_parquet
-from schedbench.logs import logged
+from schedbench.pipeline.experiment import solve_offline
+from schedbench.pipeline.io import write_parquet
+from schedbench.pipeline.logs import logged
 
 with logged(snakemake.log[0], "solve_offline") as log:
     paths = sorted(Path(snakemake.input.instances).glob("*.npz"))

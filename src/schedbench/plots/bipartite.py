@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from .loss import _save  # noqa: E402  (atomic save shared by the queueing figures)
+from schedbench.plots.loss import _save  # noqa: E402  (atomic save shared by the queueing figures)
 
 POLICY_ORDER = ["jfsq", "jfiq", "jsq", "jiq", "jsq-d", "random", "random-mu"]
 

@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from ..metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
+from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
 
 
 def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:

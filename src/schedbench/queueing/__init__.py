@@ -1,12 +1,12 @@
-"""Stochastic models: the loss system with adaptive multiserver jobs (seed 002).
+"""Stochastic wings: the loss system with adaptive multiserver jobs (seed 002, :mod:`.loss`)
+and bipartite load balancing with heterogeneous servers (seed 003, :mod:`.bipartite`).
 
-Simulators are numba kernels (:mod:`.loss_kernels`); exact oracles are in :mod:`.formulas`
-and :mod:`.loss_exact`.
+Shared by both: closed forms (:mod:`.formulas`), batch-means estimators (:mod:`.estimators`),
+numba helpers (:mod:`.kernel_common`) and log-log fits (:mod:`.fits`).
 """
 
-from .formulas import erlang_b, k_schedule, lam_of_n, min_response, sampled_birth_death_d1
-from .loss import LossResult, simulate_loss
-from .loss_exact import LossExact, solve_loss_exact
+from schedbench.queueing.formulas import erlang_b, k_schedule, lam_of_n, min_response, sampled_birth_death_d1
+from schedbench.queueing.loss import LossExact, LossResult, simulate_loss, solve_loss_exact
 
 __all__ = ["simulate_loss", "LossResult", "solve_loss_exact", "LossExact", "erlang_b",
            "sampled_birth_death_d1", "lam_of_n", "k_schedule", "min_response"]

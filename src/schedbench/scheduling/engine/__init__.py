@@ -1,0 +1,5 @@
+"""Online simulation engines. Only the dispatch-only engine (LoadBalancing) exists so far."""
+
+from schedbench.scheduling.engine.dispatch import AlgorithmError, simulate_dispatch
+
+__all__ = ["AlgorithmError", "simulate_dispatch"]

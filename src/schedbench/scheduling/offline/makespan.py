@@ -1,0 +1,194 @@
+"""Restricted-assignment makespan (the LoadBalancing optimum), spec §8.1.
+
+OPT serves every job at speed 1 and rejects nothing (spec §1.2).
+
+* **Lower bound** = the LP relaxation, computed as a max-flow feasibility test
+  (``scipy.sparse.csgraph.maximum_flow``): source→job (cap p_j), job→eligible machine
+  (cap p_j), machine→sink (cap T); T is feasible iff the flow saturates Σp. The smallest
+  feasible integer T, found by bisection between ``max(p_max, ⌈Σp/m⌉)`` and a greedy schedule,
+  is the bound.
+* **Unit sizes**: the flow is integral, so that T is the exact optimum (b-matching).
+* **Otherwise**: exact MILP with HiGHS (highspy) — min T s.t. Σ_{i∈S_j} x_ij = 1,
+  Σ_j p_j x_ij ≤ T, x binary, T integer — under a time limit, warm-started with the
+  largest-first greedy schedule and skipped when that schedule already meets the bound.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import highspy
+import numpy as np
+from numba import njit
+from scipy.sparse import csr_array
+from scipy.sparse.csgraph import maximum_flow
+
+from schedbench.scheduling.model import Instance
+from schedbench.solvers import quiet_highs, run_checked
+from schedbench.scheduling.offline.result import OptResult
+
+__all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound"]
+
+
+@njit(cache=True)
+def _largest_first_schedule(size, indptr, indices, m):
+    """Largest job first to the least-loaded eligible machine: a feasible upper bound."""
+    n = size.shape[0]
+    order = np.argsort(-size, kind="mergesort")
+    load = np.zeros(m, dtype=np.int64)
+    machine = np.empty(n, dtype=np.int64)
+    for j in order:
+        best = indices[indptr[j]]
+        for k in range(indptr[j] + 1, indptr[j + 1]):
+            i = indices[k]
+            if load[i] < load[best] or (load[i] == load[best] and i < best):
+                best = i
+        machine[j] = best
+        load[best] += size[j]
+    return machine, load.max()
+
+
+class _FlowBound:
+    """Max-flow feasibility of makespan T, reusing one graph for every T tried."""
+
+    def __init__(self, inst: Instance) -> None:
+        n, m = inst.n, inst.m
+        self.total = int(inst.size.sum())
+        if self.total >= 2**31 - 1:
+            raise ValueError("total size exceeds the int32 capacities of scipy's maximum_flow")
+        counts = np.diff(inst.indptr)
+        src, job0, mach0, sink = 0, 1, 1 + n, 1 + n + m
+        self.sink_edge_start = n + inst.indices.size  # machine->sink edges come last
+        tails = np.concatenate([
+            np.full(n, src), job0 + np.repeat(np.arange(n), counts), mach0 + np.arange(m),
+        ])
+        heads = np.concatenate([job0 + np.arange(n), mach0 + inst.indices, np.full(m, sink)])
+        caps = np.concatenate([inst.size, np.repeat(inst.size, counts), np.zeros(m, np.int64)])
+        self.shape = (sink + 1, sink + 1)
+        self.tails, self.heads = tails, heads
+        self.caps = caps.astype(np.int32)
+        self.src, self.sink = src, sink
+
+    def feasible(self, T: int) -> bool:
+        caps = self.caps.copy()
+        caps[self.sink_edge_start:] = min(T, 2**31 - 1)
+        graph = csr_array((caps, (self.tails, self.heads)), shape=self.shape)
+        return maximum_flow(graph, self.src, self.sink).flow_value == self.total
+
+
+def trivial_bound(inst: Instance) -> int:
+    """max(p_max, ⌈Σp/m⌉): what OPT equals on easy instances (figures say when it does)."""
+    return max(int(inst.size.max()), math.ceil(int(inst.size.sum()) / inst.m))
+
+
+def makespan_lower_bound(inst: Instance, upper: int | None = None) -> int:
+    """The LP (= max-flow) lower bound on the optimal makespan; exact for unit sizes."""
+    if inst.n == 0:
+        return 0
+    lo = trivial_bound(inst)
+    if upper is None:
+        upper = int(_largest_first_schedule(inst.size, inst.indptr, inst.indices, inst.m)[1])
+    flow = _FlowBound(inst)
+    hi = upper  # feasible: an integral schedule of makespan `upper` exists
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if flow.feasible(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def opt_makespan(inst: Instance, time_limit: float = 60.0, seed: int = 0) -> OptResult:
+    """Optimal restricted-assignment makespan of ``inst`` (no rejection, speed 1).
+
+    Returns ``status="optimal"`` with the proven optimum, or ``"timeout"`` with the best
+    schedule found as ``value`` and the best proven bound as ``lower_bound``.
+    """
+    t0 = time.perf_counter()
+    if inst.n == 0:
+        return OptResult(0.0, "optimal", 0.0, "trivial", time.perf_counter() - t0)
+    machine, upper = _largest_first_schedule(inst.size, inst.indptr, inst.indices, inst.m)
+    upper = int(upper)
+    lower = makespan_lower_bound(inst, upper)
+    if inst.unit_sizes:
+        return OptResult(float(lower), "optimal", float(lower), "maxflow", time.perf_counter() - t0)
+    if lower == upper:
+        return OptResult(float(upper), "optimal", float(lower), "maxflow+greedy", time.perf_counter() - t0)
+    remaining = max(0.1, time_limit - (time.perf_counter() - t0))
+    value, bound, optimal = _milp(inst, lower, upper, machine, remaining, seed)
+    status = "optimal" if optimal else "timeout"
+    return OptResult(float(value), status, float(max(lower, bound)), "highs-milp",
+                     time.perf_counter() - t0)
+
+
+def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, time_limit: float,
+          seed: int) -> tuple[float, float, bool]:
+    n, m, nnz = inst.n, inst.m, inst.indices.size
+    h = quiet_highs()
+    h.setOptionValue("time_limit", float(time_limit))
+    h.setOptionValue("random_seed", int(seed))
+    h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 1.0 - 1e-6)  # the objective is integral
+    inf = highspy.kHighsInf
+    # Columns 0..nnz-1: x_(j,i) for each CSR entry; column nnz: T.
+    counts = np.diff(inst.indptr)
+    owner = np.repeat(np.arange(n), counts)
+    cost = np.zeros(nnz + 1)
+    cost[nnz] = 1.0
+    lo_col = np.zeros(nnz + 1)
+    hi_col = np.ones(nnz + 1)
+    lo_col[nnz], hi_col[nnz] = lower, upper
+    h.addVars(nnz + 1, lo_col, hi_col)
+    h.changeColsCost(nnz + 1, np.arange(nnz + 1, dtype=np.int32), cost)
+    h.changeColsIntegrality(nnz + 1, np.arange(nnz + 1, dtype=np.int32),
+                            np.full(nnz + 1, highspy.HighsVarType.kInteger))
+    # Assignment rows: sum_i x_ji = 1 (CSR rows are exactly the instance's CSR).
+    h.addRows(n, np.ones(n), np.ones(n), nnz, inst.indptr[:-1].astype(np.int32),
+              np.arange(nnz, dtype=np.int32), np.ones(nnz))
+    # Machine rows: sum_j p_j x_ji - T <= 0.
+    by_machine = np.argsort(inst.indices, kind="stable")
+    mcounts = np.bincount(inst.indices, minlength=m)
+    starts = np.zeros(m + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(mcounts + 1)
+    idx = np.empty(nnz + m, dtype=np.int32)
+    val = np.empty(nnz + m)
+    for i, (a, b) in enumerate(zip(np.r_[0, np.cumsum(mcounts)[:-1]], np.cumsum(mcounts))):
+        cols = by_machine[a:b]
+        s = starts[i]
+        idx[s : s + (b - a)] = cols
+        val[s : s + (b - a)] = inst.size[owner[cols]]
+        idx[s + (b - a)] = nnz
+        val[s + (b - a)] = -1.0
+    h.addRows(m, np.full(m, -inf), np.zeros(m), nnz + m, starts[:-1].astype(np.int32), idx, val)
+    # Warm start from the largest-first schedule.
+    x0 = np.zeros(nnz + 1)
+    chosen = inst.indptr[:-1] + _position_in_row(inst, start)
+    x0[chosen] = 1.0
+    x0[nnz] = upper
+    sol = highspy.HighsSolution()
+    sol.col_value = x0.tolist()
+    sol.value_valid = True
+    h.setSolution(sol)
+    status = run_checked(h, "makespan MILP")
+    if status not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit):
+        raise RuntimeError(f"makespan MILP: unexpected HiGHS status {h.modelStatusToString(status)}")
+    info = h.getInfo()
+    has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
+    value = float(info.objective_function_value) if has_solution else float(upper)
+    value = min(value, float(upper))
+    bound = float(info.mip_dual_bound) if math.isfinite(info.mip_dual_bound) else float(lower)
+    bound_int = math.ceil(bound - 1e-6)
+    optimal = status == highspy.HighsModelStatus.kOptimal or bound_int >= round(value)
+    if optimal:
+        bound_int = round(value)
+    return round(value), bound_int, optimal
+
+
+def _position_in_row(inst: Instance, machine: np.ndarray) -> np.ndarray:
+    """For each job, the offset of its chosen machine inside its CSR row."""
+    pos = np.empty(inst.n, dtype=np.int64)
+    for j in range(inst.n):
+        pos[j] = int(np.flatnonzero(inst.eligible(j) == machine[j])[0])
+    return pos
