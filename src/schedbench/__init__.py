@@ -10,10 +10,11 @@ Quick start::
 
 from importlib.metadata import PackageNotFoundError, version
 
-from schedbench.api import RunResult, run
+from schedbench.api import RunResult, run, run_adversary
 from schedbench.scheduling.model import Instance, InstanceError, Outcome
-from schedbench.scheduling.offline import OptResult, opt_makespan
-from schedbench.scheduling.registry import algorithm_names, family_names, get_algorithm, get_family
+from schedbench.scheduling.offline import OptResult, opt_makespan, solve_opt
+from schedbench.scheduling.registry import (adversary_names, algorithm_names, family_names, get_adversary,
+                                           get_algorithm, get_family)
 
 try:
     __version__ = version("schedbench")
@@ -21,6 +22,7 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+unknown"
 
 __all__ = [
-    "Instance", "InstanceError", "Outcome", "OptResult", "RunResult", "run", "opt_makespan",
-    "algorithm_names", "family_names", "get_algorithm", "get_family", "__version__",
+    "Instance", "InstanceError", "Outcome", "OptResult", "RunResult", "run", "run_adversary", "opt_makespan",
+    "solve_opt", "algorithm_names", "family_names", "adversary_names", "get_algorithm", "get_family",
+    "get_adversary", "__version__",
 ]

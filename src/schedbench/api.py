@@ -1,23 +1,28 @@
-"""The Python API: run one online algorithm on one instance and validate the outcome."""
+"""The Python API: run one online algorithm on an instance, or against an adaptive
+adversary, through the one run path (:func:`schedbench.scheduling.play.execute`)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
-from schedbench.scheduling.engine import simulate_dispatch
+from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance, Outcome
-from schedbench.scheduling.offline import OptResult, opt_makespan
-from schedbench.scheduling.registry import get_algorithm
-from schedbench.scheduling.validate import validate_dispatch
+from schedbench.scheduling.offline import OptResult, solve_opt
+from schedbench.scheduling.play import Played, execute
+from schedbench.scheduling.registry import get_adversary, get_algorithm
 
-__all__ = ["RunResult", "run", "oracle_value"]
+__all__ = ["RunResult", "run", "run_adversary", "oracle_value"]
 
 
 @dataclass
 class RunResult:
-    """A validated online run. ``valid`` is False for an illegal or over-budget outcome."""
+    """A validated online run. ``valid`` is False for an illegal or over-budget outcome.
+
+    ``instance`` is the instance played (for an adversary, the realised one, whose ``meta``
+    names the adversary, its parameters, the algorithm, the seed and the claimed OPT);
+    ``claimed_opt`` is the adversary's constructed OPT (None for a given instance)."""
 
     algorithm: str
     eps: float | None
@@ -26,12 +31,15 @@ class RunResult:
     rejected_frac: float
     rejected_frac_max_prefix: float
     budget_violations: int
+    wasted_work: float
     valid: bool
     status: str
     errors: list[str]
     seconds: float
+    instance: Instance = field(repr=False)
     outcome: Outcome = field(repr=False)
     opt: OptResult | None = None
+    claimed_opt: float | None = None
 
     @property
     def ratio(self) -> float:
@@ -40,6 +48,13 @@ class RunResult:
             return math.nan
         den = self.opt.denominator
         return self.objective / den if den > 0 else math.nan
+
+    @classmethod
+    def from_played(cls, p: Played, opt: OptResult | None) -> "RunResult":
+        v = p.validation
+        return cls(p.algorithm, p.eps, p.params, v.objective, v.rejected_frac, v.rejected_frac_max_prefix,
+                   v.budget_violations, v.wasted_work, v.valid, v.status, v.errors, p.outcome.seconds,
+                   p.instance, p.outcome, opt, p.claimed_opt)
 
 
 def oracle_value(opt: OptResult | float) -> float:
@@ -53,29 +68,44 @@ def oracle_value(opt: OptResult | float) -> float:
     return float(opt)
 
 
+def _cls(algorithm: str | type[OnlineAlgorithm]) -> type[OnlineAlgorithm]:
+    return get_algorithm(algorithm) if isinstance(algorithm, str) else algorithm
+
+
 def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float | None = None,
         seed: int = 0, opt: OptResult | float | None = None, fast: bool = True,
         time_limit: float = 60.0, **params) -> RunResult:
     """Run ``algorithm`` (a registered name or class) on ``instance`` and validate the outcome.
 
-    ``eps`` is the rejection fraction (rejection model) or the extra speed (speed model); plain
-    algorithms ignore it. ``opt`` is the offline optimum (an :class:`OptResult` or a number); it
-    is computed with :func:`~schedbench.scheduling.offline.opt_makespan` when the algorithm needs T* and
-    none is given. ``fast=False`` forces the step-by-step path.
+    ``eps`` is the rejection fraction (rejection model) or the extra speed (speed model); a
+    plain algorithm takes none. ``opt`` is the offline optimum (an :class:`OptResult` or a
+    number); it is computed (:func:`~schedbench.scheduling.offline.solve_opt`) when the
+    algorithm assumes T* and none is given. ``fast=False`` forces the step path.
     """
-    cls = get_algorithm(algorithm) if isinstance(algorithm, str) else algorithm
-    if cls.unit_sizes_only and not instance.unit_sizes:
-        raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
+    cls = _cls(algorithm)
     if opt is None and cls.needs_opt:
-        opt = opt_makespan(instance, time_limit=time_limit)
-    alg = cls(instance.m, eps=eps if cls.model != "plain" else None,
-              opt=None if opt is None else oracle_value(opt), seed=seed, **params)
-    outcome = simulate_dispatch(alg, instance, fast=fast)
-    check = validate_dispatch(instance, outcome, alg.eps, cls.model)
-    return RunResult(
-        algorithm=cls.name, eps=alg.eps, params=dict(alg.params), objective=check.objective,
-        rejected_frac=check.rejected_frac, rejected_frac_max_prefix=check.rejected_frac_max_prefix,
-        budget_violations=check.budget_violations, valid=check.valid, status=check.status,
-        errors=check.errors, seconds=outcome.seconds, outcome=outcome,
-        opt=opt if isinstance(opt, OptResult) else None,
-    )
+        opt = solve_opt(instance, cls.problem, time_limit=time_limit)
+    oracle = oracle_value(opt) if (opt is not None and cls.needs_opt) else None
+    played = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast)
+    return RunResult.from_played(played, opt if isinstance(opt, OptResult) else None)
+
+
+def run_adversary(adversary: str | type[Adversary], algorithm: str | type[OnlineAlgorithm],
+                  eps: float | None = None, seed: int = 0, adversary_params: dict | None = None,
+                  algorithm_params: dict | None = None, opt: OptResult | None = None) -> RunResult:
+    """Play ``adversary`` against ``algorithm`` through the engine and validate the outcome.
+
+    The adversary chooses each batch of jobs from the algorithm's earlier decisions; the
+    realised instance is ``result.instance`` (its ``meta`` records adversary, parameters,
+    algorithm, seed and claimed OPT) so that the offline solver can confirm ``claimed_opt``.
+    Algorithms that assume T* receive the adversary's constructed OPT.
+    """
+    adv_cls = get_adversary(adversary) if isinstance(adversary, str) else adversary
+    cls = _cls(algorithm)
+    adv = adv_cls(eps=eps, seed=seed, **(adversary_params or {}))
+    played = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
+    played.instance.meta.update({
+        "adversary": adv_cls.name, "adversary_params": dict(adv.params), "algorithm": cls.name,
+        "algorithm_params": dict(played.params), "eps": eps, "seed": int(seed), "claimed_opt": adv.opt,
+    })
+    return RunResult.from_played(played, opt)

@@ -11,7 +11,8 @@ from hypothesis import given, strategies as st
 import schedbench
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.offline import opt_makespan
-from schedbench.scheduling.registry import algorithm_names, get_algorithm, get_family
+from schedbench.scheduling.problems import PROBLEMS
+from schedbench.scheduling.registry import adversary_names, algorithm_names, get_adversary, get_algorithm, get_family
 
 from ..strategies import instances
 
@@ -20,7 +21,7 @@ EPS = [0.5, 0.2, 0.05]
 
 
 def eps_values(cls):
-    return EPS if cls.model != "plain" else [None]
+    return cls.eps_values(EPS)
 
 
 def small_instances(cls):
@@ -34,13 +35,29 @@ def small_instances(cls):
 
 def test_registry_is_not_empty_and_names_are_unique():
     assert {"greedy", "lb-unit-reject"} <= set(ALGORITHMS)
+    classes = [get_algorithm(n) for n in ALGORITHMS]
+    assert [c.name for c in classes] == ALGORITHMS  # each name maps to the class declaring it
+    assert len({id(c) for c in classes}) == len(classes)  # no class registered under two names
+    adversaries = [get_adversary(n) for n in adversary_names()]
+    assert "anr-tree" in adversary_names() and [a.name for a in adversaries] == adversary_names()
+
+
+def test_registering_a_second_class_under_a_taken_name_fails():
+    from schedbench.scheduling.registry import register_adversary, register_algorithm
+
+    clone = type("GreedyClone", (get_algorithm("greedy"),), {})
+    with pytest.raises(ValueError, match="registered twice"):
+        register_algorithm(clone)
+    adv = type("AnrClone", (get_adversary("anr-tree"),), {})
+    with pytest.raises(ValueError, match="registered twice"):
+        register_adversary(adv)
 
 
 @pytest.mark.parametrize("name", ALGORITHMS)
 def test_declares_the_contract(name):
     cls = get_algorithm(name)
     assert issubclass(cls, OnlineAlgorithm)
-    assert cls.problem in {"load"} and cls.model in {"rejection", "speed", "plain"}
+    assert cls.problem in PROBLEMS and cls.model in {"rejection", "speed", "plain"}
     assert cls.rule_label in {"Q", "R", "R✓"}
     assert cls.reference and (cls.__doc__ or inspect.getmodule(cls).__doc__)
     # one file per algorithm: the module defines exactly one registered algorithm
@@ -62,7 +79,8 @@ def test_runs_valid_deterministic_and_fast_path_agrees(name):
             assert a.status != "invalid", a.errors
             for r in (b, slow):
                 np.testing.assert_array_equal(a.outcome.machine, r.outcome.machine)
-                np.testing.assert_array_equal(a.outcome.reject_event, r.outcome.reject_event)
+                np.testing.assert_array_equal(a.outcome.rejected, r.outcome.rejected)
+                np.testing.assert_array_equal(a.outcome.reject_time, r.outcome.reject_time)
                 assert a.objective == r.objective
             if a.rejected_frac == 0:
                 assert a.objective >= opt.value

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from schedbench.queueing.bipartite.simulate import neighbors_csr, simulate_bipartite
+from schedbench.queueing.bipartite.simulate import POLICIES, neighbors_csr, simulate_bipartite
+from schedbench.queueing.bipartite.kernels import POLICY_CODES
 from schedbench.queueing.bipartite.oracles import (erlang_c, jiq_fluid, pod_mean_field, policy_ctmc,
                                                    random_exact, t_star_graph, t_star_graph_flow, t_star_greedy,
                                                    token_product_form, token_single_type)
@@ -177,14 +178,31 @@ def test_finite_buffers_mm1b_and_erlang_b():
     assert close(r.blocking, r.blocking_ci, erlang_b(8, 6.0))
 
 
-@pytest.mark.parametrize("policy", ["jsq", "jfsq", "jiq", "jfiq", "jsq-d", "random"])
+@pytest.mark.parametrize("fast_complete", [True, False])
+def test_random_mu_on_a_complete_graph_matches_mm1_decomposition(fast_complete):
+    # routing ∝ μ makes every server an M/M/1 at load ρ; the fast path once fell through to JSQ
+    # here (E[T] 0.45 instead of 1.333)
+    mu = np.r_[np.full(20, 4.0), np.full(20, 1.0)]
+    lam = np.full(40, 0.7 * mu.sum() / 40)
+    ip, ix, _ = neighbors_csr("complete", 40, 40, mu)
+    exact = random_exact(mu, lam, ip, ix, weights="mu")
+    assert exact == pytest.approx(40 * (0.7 / 0.3) / lam.sum())  # N·ρ/(1−ρ) jobs, Little
+    r = simulate_bipartite(mu, lam, "complete", "random-mu", arrivals=400_000, seed=13,
+                           fast_complete=fast_complete)
+    assert close(r.mean_response, r.mean_response_ci, exact), (r.mean_response, r.mean_response_ci, exact)
+    # each class is busy a fraction ρ of the time
+    np.testing.assert_allclose(r.busy_fraction, [0.7, 0.7], atol=0.02)
+
+
+@pytest.mark.parametrize("policy", list(POLICY_CODES))  # every queue policy has a fast path
 def test_complete_graph_fast_path_agrees_with_the_neighbour_scan(policy):
     mu = np.r_[np.full(20, 2.0), np.full(20, 1.0)]
     lam = np.full(40, 0.7 * mu.sum() / 40)
     if policy == "random":
         lam = np.full(40, 0.6 * 40 / 40)  # every server stable under uniform routing
-    a = simulate_bipartite(mu, lam, "complete", policy, arrivals=300_000, seed=8, d=2)
-    b = simulate_bipartite(mu, lam, "complete", policy, arrivals=300_000, seed=9, d=2, fast_complete=False)
+    kw = {"d": 2} if policy == "jsq-d" else {}
+    a = simulate_bipartite(mu, lam, "complete", policy, arrivals=300_000, seed=8, **kw)
+    b = simulate_bipartite(mu, lam, "complete", policy, arrivals=300_000, seed=9, fast_complete=False, **kw)
     z = abs(a.mean_response - b.mean_response) / math.hypot(se(a.mean_response_ci), se(b.mean_response_ci))
     assert z < 3, (policy, a.mean_response, b.mean_response)
 
@@ -242,3 +260,74 @@ def test_bad_parameters_are_named(kwargs, message):
 def test_unstable_system_is_reported():
     with pytest.raises(RuntimeError, match="unstable"):
         simulate_bipartite([1.0], [1.5], "complete", "jsq", arrivals=2_000_000, seed=0)
+
+
+# ------------------------------------------------------------------ parameters of other policies
+SMALL = dict(mu=[1.0, 2.0], lam=[0.5, 0.5], neighbors=[[0, 1], [1]], arrivals=2000, seed=0)
+NOT_APPLICABLE = [  # (parameter, value, policy): the policy's kernel path never reads it
+    ("buffers", 3, "token-oldest"),
+    ("buffers", [2, 3], "token-oldest"),
+    ("tokens", [2, 1], "jsq"),
+    ("tokens", [1, 1], "random"),
+    ("ties", "index", "random"),
+    ("ties", "index", "random-mu"),
+    ("ties", "index", "jsq-d"),
+    ("ties", "index", "token-oldest"),
+    ("jfiq_fallback", "jfsq", "jiq"),
+    ("jfiq_fallback", "jfsq", "jsq"),
+    ("jfiq_fallback", "jfsq", "jfsq"),
+    ("jfiq_fallback", "jfsq", "random"),
+    ("jfiq_fallback", "jfsq", "random-mu"),
+    ("jfiq_fallback", "jfsq", "jsq-d"),
+    ("jfiq_fallback", "jfsq", "token-oldest"),
+    ("fast_complete", False, "token-oldest"),
+    ("d", 2, "jsq"),
+    ("d", 2, "random-mu"),
+    ("d", 1, "jiq"),
+    ("d", 0, "random"),
+    ("d", 2, "token-oldest"),
+]
+
+
+@pytest.mark.parametrize("name, value, policy", NOT_APPLICABLE,
+                         ids=[f"{n}={v!r}-{p}" for n, v, p in NOT_APPLICABLE])
+def test_parameter_of_another_policy_is_an_error_naming_it(name, value, policy):
+    extra = {"d": 2} if policy == "jsq-d" else {}
+    with pytest.raises(ValueError, match=f"parameter '{name}' does not apply to policy '{policy}'"):
+        simulate_bipartite(**SMALL, policy=policy, **{name: value}, **extra)
+
+
+def test_d_is_only_for_jsq_d():
+    with pytest.raises(ValueError, match=r"parameter 'd' does not apply to policy 'jfsq' \(only 'jsq-d' "
+                                         r"samples d servers\); got d=2"):
+        simulate_bipartite(**SMALL, policy="jfsq", d=2)
+    assert simulate_bipartite(**SMALL, policy="jsq-d", d=2).arrivals > 0
+
+
+def test_token_policy_rejects_buffers_and_points_to_tokens():
+    with pytest.raises(ValueError, match=r"'buffers' does not apply to policy 'token-oldest' \(it uses 'tokens'\)"):
+        simulate_bipartite(**SMALL, policy="token-oldest", buffers=2)
+
+
+@pytest.mark.parametrize("policy, kwargs", [
+    ("token-oldest", dict(tokens=[2, 1])),
+    ("jiq", dict(buffers=[2, 3])),
+    ("random", dict(buffers=2)),
+    ("jsq", dict(ties="index", fast_complete=False)),
+    ("jfsq", dict(ties="index")),
+    ("jiq", dict(ties="index")),
+    ("jfiq", dict(ties="index", jfiq_fallback="jfsq")),
+    ("jsq-d", dict(d=2, buffers=4, fast_complete=False)),
+    ("random-mu", dict(buffers=5)),
+])
+def test_applicable_parameters_still_run(policy, kwargs):
+    r = simulate_bipartite(**SMALL, policy=policy, **kwargs)
+    assert r.arrivals > 0 and math.isfinite(r.mean_response)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_explicit_defaults_are_accepted_by_every_policy(policy):
+    extra = {"d": 2} if policy == "jsq-d" else {"d": None}  # d's default is None
+    r = simulate_bipartite(**SMALL, policy=policy, buffers=None, tokens=None, ties="random",
+                           jfiq_fallback="random", fast_complete=True, **extra)
+    assert r.arrivals > 0

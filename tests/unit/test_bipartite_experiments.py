@@ -57,6 +57,18 @@ def test_run_group_records_unstable_pairs_and_bounds():
     assert again["jfsq"]["mean_response"] == by["jfsq"]["mean_response"]
 
 
+def test_run_group_passes_d_only_to_jsq_d():
+    # simulate_bipartite rejects d for any other policy, so a group mixing jsq-d with others runs
+    # only if run_group keeps d to jsq-d
+    exp = {"classes": {"mu": [2.0, 1.0], "fractions": [0.5, 0.5]}, "policies": ["jsq-d", "jfsq", "random-mu"],
+           "d": 3}
+    group = {"experiment": "X", "N": 20, "M": 20, "rho": 0.6, "alpha": math.nan, "beta": math.nan,
+             "graph": "complete", "degree_label": "full", "degree": 20}
+    by = {r["policy"]: r for r in run_group(group, exp, SETTINGS, seed=5)}
+    assert [by[p]["status"] for p in exp["policies"]] == ["ok"] * 3
+    assert (by["jsq-d"]["d"], by["jfsq"]["d"], by["random-mu"]["d"]) == (3, 0, 0)
+
+
 def test_sparse_group_uses_the_graph_lp():
     exp = {"classes": {"mu": [2.0, 1.0], "fractions": [0.5, 0.5]}, "policies": ["jfiq"]}
     group = {"experiment": "X", "N": 60, "M": 60, "rho": 0.6, "alpha": math.nan, "beta": math.nan,

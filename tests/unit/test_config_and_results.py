@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from schedbench.pipeline.config import ConfigError, algorithm_grid, batches, check_config, config_hash
-from schedbench.pipeline.experiment import make_instances, run_online, solve_offline
+from schedbench.pipeline.experiment import make_instances, run_adversary, run_online, solve_offline
 from schedbench.pipeline.io import ResultsSchemaError, check_results, provenance, write_parquet
 from schedbench.plots import ratio_vs_eps_grid
 from schedbench.pipeline.results import assemble
@@ -52,14 +52,19 @@ def test_grid_batches_and_hash():
 def runs(tmp_path_factory):
     """A small results table built through the same functions the pipeline calls."""
     tmp = tmp_path_factory.mktemp("runs")
-    parts = []
+    parts, opts = [], []
     for exp in ("anr_tree", "random_unit", "random_pow2"):
         cfg = SMOKE["experiments"][exp]
         paths = make_instances(exp, cfg, 7, range(cfg["instances"]), tmp / exp)
-        opt = solve_offline(paths, 10.0, 7)
+        opt = solve_offline(paths, "load", 10.0, 7)
+        opts.append(opt)
         for alg, grid in cfg["algorithms"].items():
             parts.append(run_online(paths, opt, alg, grid, SMOKE["eps"], 7))
-    return assemble(parts, provenance(config_hash(SMOKE)))
+    cfg = SMOKE["experiments"]["anr_adaptive"]
+    for alg, grid in cfg["algorithms"].items():
+        parts.append(run_adversary("anr_adaptive", cfg, alg, grid, SMOKE["eps"], 7, tmp / "anr_adaptive" / alg))
+        opts.append(solve_offline(sorted((tmp / "anr_adaptive" / alg).glob("*.npz")), "load", 10.0, 7))
+    return assemble(parts, opts, provenance(config_hash(SMOKE)))
 
 
 def test_results_table_passes_schema_and_is_well_formed(runs):
@@ -75,7 +80,8 @@ def test_results_are_independent_of_batching(runs, tmp_path):
     one_by_one = []
     for idx in range(cfg["instances"]):
         paths = make_instances("random_unit", cfg, 7, [idx], tmp_path / str(idx))
-        one_by_one.append(run_online(paths, solve_offline(paths, 10.0, 7), "greedy", None, SMOKE["eps"], 7))
+        opt = solve_offline(paths, "load", 10.0, 7)
+        one_by_one.append(assemble([run_online(paths, opt, "greedy", None, SMOKE["eps"], 7)], [opt], {}))
     alone = pd.concat(one_by_one)
     batched = runs[(runs["experiment"] == "random_unit") & (runs["algorithm"] == "greedy")]
     cols = ["instance", "seed", "objective", "opt", "ratio"]
@@ -88,6 +94,7 @@ def test_results_are_independent_of_batching(runs, tmp_path):
     (lambda d: d.assign(extra=1), "'extra' does not match"),
     (lambda d: pd.concat([d, d.iloc[:1]]), "rows share identity columns"),
     (lambda d: d.assign(ratio=np.where(d["model"] == "plain", 0.5, d["ratio"])), "ALG < OPT"),
+    (lambda d: d.assign(claimed_opt=np.where(d["claimed_opt"].notna(), 2.0, np.nan)), "claims OPT = 2.0"),
 ])
 def test_schema_catches_corrupt_tables(runs, corrupt, message):
     with pytest.raises(ResultsSchemaError, match=message):
@@ -98,8 +105,10 @@ def test_legend_order_is_sorted_labels(runs):
     # seaborn 0.13.2 mis-orders hue_order with pandas string columns; the legend must be sorted.
     grid = ratio_vs_eps_grid(runs, n_boot=100)
     labels = [t.get_text() for t in grid.legend.texts]
-    assert labels == ["greedy", "lb-unit-reject (alpha_rule=paper)", "lb-unit-reject (alpha_rule=safe)"]
-    assert [ax.get_title() for ax in grid.axes.flat] == ["anr_tree", "random_pow2", "random_unit"]
+    assert labels == ["greedy (ties=index)", "greedy (ties=random)", "lb-unit-reject (alpha_rule=paper)",
+                      "lb-unit-reject (alpha_rule=safe)"]
+    assert [ax.get_title() for ax in grid.axes.flat] == ["anr_adaptive", "anr_tree", "random_pow2", "random_unit"]
+    assert all(ax.get_xlabel() == "ε (rejected fraction)" for ax in grid.axes.flat)
     assert all(ax.get_xscale() == "log" for ax in grid.axes.flat)
 
 
@@ -107,7 +116,9 @@ def test_table_and_macros(runs):
     tex = ratio_table_tex(runs)
     assert tex.count("\\\\") >= 7 and "lb-unit-reject (alpha\\_rule=safe)" in tex
     # ANR tree K=5: greedy ratio K+1 = 6 exactly
-    assert "anr\\_tree & greedy & 6.000 [6.000, 6.000]" in tex
+    assert "anr\\_tree & greedy (ties=index) & 6.000 [6.000, 6.000]" in tex
+    # the adaptive tree with m = 32 forces log2(m) + 1 = 6 on greedy with either tie rule
+    assert "anr\\_adaptive & greedy (ties=random) & 6.000 [6.000, 6.000]" in tex
     macros = macros_tex(runs)
     assert f"\\newcommand{{\\NumRuns}}{{{len(runs)}}}" in macros
 

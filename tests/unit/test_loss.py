@@ -157,8 +157,33 @@ def test_sampled_load_law_and_determinism():
     (dict(n=10, k=5, d=2, load=-1.0, arrivals=100), "λ must be > 0"),
     (dict(n=10, k=5, d=2, load={"beta": 2.0, "alpha": 0.0}, arrivals=100), "is not positive"),
     (dict(n=10, k=5, d=2, load=0.5, arrivals=100, method="fast"), "method must be"),
-    (dict(n=10, k=5, d=2, load=0.5, arrivals=100, method="event", estimator="conditional"), "not available"),
+    (dict(n=10, k=5, d=2, load=0.5, arrivals=100, estimator="mean"), "estimator must be 'conditional' or 'count'"),
+    (dict(n=10, k=5, d=2, load=0.5, arrivals=100, method="event", service="gamma"), "service must be 'exp' or 'det'"),
 ])
 def test_bad_parameters_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         simulate_loss(**kwargs)
+
+
+# ------------------------------------------------------------------ parameters of the other method
+@pytest.mark.parametrize("kwargs, name, method", [
+    (dict(method="event", estimator="conditional"), "estimator", "event"),
+    (dict(method="aggregated", service="det"), "service", "aggregated"),
+    (dict(service="det"), "service", "aggregated"),  # aggregated is the default method
+])
+def test_parameter_of_the_other_method_is_an_error_naming_it(kwargs, name, method):
+    with pytest.raises(ValueError, match=f"parameter '{name}' = '[a-z]+' does not apply to method '{method}'"):
+        simulate_loss(10, 5, 2, 0.5, arrivals=100, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(method="event", service="det"),
+    dict(method="event", estimator="count", service="exp"),
+    dict(method="aggregated", estimator="count"),
+    dict(method="aggregated", estimator="conditional", service="exp"),
+    dict(method="aggregated", independent=True, mu=2.0),
+    dict(method="event", independent=True, mu=2.0, service="det"),
+])
+def test_applicable_method_parameters_still_run(kwargs):
+    r = simulate_loss(10, 5, 2, 0.5, arrivals=2000, **kwargs)
+    assert r.arrivals > 0 and math.isfinite(r.blocking)

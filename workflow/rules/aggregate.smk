@@ -1,9 +1,11 @@
 rule collect_runs:
-    """The tidy results table: all runs, provenance, checked against its schema."""
+    """The tidy results table: all runs joined with their instances' OPT, provenance, checked
+    against its schema."""
     input:
         parts=online_parts(),
+        opts=opt_parts(),
         schema="workflow/schemas/results.schema.yaml",
-        sources=[_source(schedbench.pipeline.results), _source(schedbench.pipeline.io)],
+        sources=sources_of("collect_runs.py"),
     output:
         "results/runs.parquet",
     params:

@@ -5,7 +5,7 @@
 rule bipartite_groups:
     """Simulate every policy on one chunk of (N, load, graph) groups of an experiment."""
     input:
-        BIP_SOURCES,
+        sources=sources_of("bipartite_groups.py"),
     output:
         "results/bipartite/{experiment}/chunk-{chunk}.parquet",
     params:
@@ -26,6 +26,7 @@ rule bipartite_collect:
             for i in range(len(bip_chunks(e)))
         ],
         schema="workflow/schemas/bipartite.schema.yaml",
+        sources=sources_of("bipartite_collect.py"),
     output:
         "results/bipartite.parquet",
     params:
@@ -39,8 +40,7 @@ rule bipartite_collect:
 rule bipartite_checks:
     """Table T2: the simulator against exact values (3 SE) and limits (spec tolerance)."""
     input:
-        BIP_SOURCES,
-        _source(schedbench.queueing.bipartite.checks),
+        sources=sources_of("bipartite_checks.py"),
     output:
         "results/bipartite_checks.parquet",
     params:
@@ -55,7 +55,7 @@ rule bipartite_checks:
 rule bipartite_figure:
     input:
         "results/bipartite.parquet",
-        FIGURE_SOURCES,
+        sources=sources_of("bipartite_figure.py"),
     output:
         report("paper/figures/bipartite_{experiment}_{figure}.pdf", caption="../report/bipartite.rst",
                category="Bipartite load balancing"),
@@ -71,7 +71,7 @@ rule bipartite_tables:
     input:
         table="results/bipartite.parquet",
         checks="results/bipartite_checks.parquet",
-        sources=TABLE_SOURCES + [_source(schedbench.queueing.fits)],
+        sources=sources_of("bipartite_tables.py"),
     output:
         checks="paper/tables/bipartite_checks.tex",
         rates="paper/tables/bipartite_rates.tex",

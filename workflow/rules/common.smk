@@ -1,32 +1,13 @@
 # Targets from the config, wildcard constraints and the package sources each stage depends on.
-import inspect
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-import schedbench.scheduling.engine
-import schedbench.pipeline.experiment
-import schedbench.pipeline.io
-import schedbench.pipeline.metrics
-import schedbench.scheduling.model
-import schedbench.scheduling.offline
-import schedbench.plots
-import schedbench.queueing
-import schedbench.queueing.bipartite.checks
-import schedbench.queueing.bipartite.experiments
-import schedbench.queueing.fits
-import schedbench.queueing.kernel_common
-import schedbench.queueing.loss.slopes
-import schedbench.pipeline.results
-import schedbench.seeds
-import schedbench.solvers
-import schedbench.stats
-import schedbench.pipeline.tables
-import schedbench.scheduling.validate
 from schedbench.pipeline.config import ConfigError, balanced_chunks, batches, check_config, config_hash
+from schedbench.pipeline.sources import script_sources
 from schedbench.queueing.bipartite.experiments import expand_groups
 from schedbench.queueing.loss.experiments import expand_points
-from schedbench.scheduling.registry import get_algorithm, get_family
+from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 
 try:
     check_config(config)
@@ -34,6 +15,8 @@ except ConfigError as exc:
     raise WorkflowError(f"config: {exc}")
 
 EXPERIMENTS = sorted(config["experiments"])
+FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"][e]]
+ADVERSARY_EXPERIMENTS = [e for e in EXPERIMENTS if "adversary" in config["experiments"][e]]
 BATCH_SIZE = int(config.get("batch_size", 10))
 CONFIG_HASH = config_hash(config)
 
@@ -42,24 +25,13 @@ wildcard_constraints:
     experiment=r"[A-Za-z0-9_]+",
     algorithm=r"[a-z0-9-]+",
     batch=r"\d+",
+    part=r"batch-\d+|realised-[a-z0-9-]+",
 
 
-def _source(obj):
-    return str(Path(inspect.getsourcefile(obj)).resolve())
-
-
-def _package_dir(module):
-    return sorted(str(p) for p in Path(_source(module)).parent.glob("*.py"))
-
-
-# Sources whose edits must rerun a stage (Snakemake tracks only a rule's own code).
-CORE_SOURCES = sorted(
-    {_source(m) for m in (schedbench.scheduling.model, schedbench.scheduling.validate, schedbench.pipeline.experiment)}
-    | set(_package_dir(schedbench.scheduling.engine))
-)
-OFFLINE_SOURCES = _package_dir(schedbench.scheduling.offline) + [_source(schedbench.solvers)]
-FIGURE_SOURCES = _package_dir(schedbench.plots) + [_source(schedbench.pipeline.metrics)]
-TABLE_SOURCES = [_source(m) for m in (schedbench.pipeline.tables, schedbench.stats, schedbench.pipeline.metrics)]
+def sources_of(script, *plugins):
+    """Every src/schedbench file the workflow script imports, transitively (derived from the
+    imports, never listed by hand), plus the named plug-in modules and theirs."""
+    return script_sources(str(Path(workflow.main_snakefile).parent / "workflow" / "scripts" / script), *plugins)
 
 
 def exp_cfg(experiment):
@@ -78,45 +50,57 @@ def exp_eps(experiment):
     return exp_cfg(experiment).get("eps", config["eps"])
 
 
-def family_source(wildcards):
-    return _source(inspect.getmodule(get_family(exp_cfg(wildcards.experiment)["family"]).generator))
+def family_module(wildcards):
+    return get_family(exp_cfg(wildcards.experiment)["family"]).generator.__module__
 
 
-def algorithm_sources(wildcards):
-    cls = get_algorithm(wildcards.algorithm)
-    return sorted({_source(c) for c in inspect.getmro(cls) if c.__module__.startswith("schedbench")})
+def adversary_module(wildcards):
+    return get_adversary(exp_cfg(wildcards.experiment)["adversary"]).__module__
+
+
+def algorithm_module(wildcards):
+    return get_algorithm(wildcards.algorithm).__module__
+
+
+def exp_algorithms(experiment):
+    return sorted(exp_cfg(experiment)["algorithms"])
 
 
 def online_parts(wildcards=None):
+    """Every run table: per (family experiment, algorithm, batch) and per (adversary experiment, algorithm)."""
     return [
         f"results/{exp}/online/{alg}/batch-{b}.parquet"
-        for exp in EXPERIMENTS
-        for alg in sorted(exp_cfg(exp)["algorithms"])
+        for exp in FAMILY_EXPERIMENTS
+        for alg in exp_algorithms(exp)
         for b in range(len(exp_batches(exp)))
-    ]
+    ] + [f"results/{exp}/online/{alg}/adversary.parquet" for exp in ADVERSARY_EXPERIMENTS for alg in exp_algorithms(exp)]
+
+
+def opt_parts(wildcards=None):
+    """Every OPT table: per family batch and per (adversary experiment, algorithm) realised set."""
+    return [
+        f"results/{exp}/opt/batch-{b}.parquet" for exp in FAMILY_EXPERIMENTS for b in range(len(exp_batches(exp)))
+    ] + [f"results/{exp}/opt/realised-{alg}.parquet" for exp in ADVERSARY_EXPERIMENTS for alg in exp_algorithms(exp)]
+
+
+def offline_input(wildcards):
+    """The instance set an OPT table is for: a family batch or the instances an adversary realised."""
+    part = wildcards.part
+    if part.startswith("batch-"):
+        return f"results/{wildcards.experiment}/instances/{part}"
+    return f"results/{wildcards.experiment}/realised/{part[len('realised-'):]}"
+
+
+def exp_problem(wildcards):
+    from schedbench.pipeline.config import experiment_problem
+
+    return experiment_problem(exp_cfg(wildcards.experiment))
 
 
 # ---- loss system with adaptive multiserver jobs (seed 002) ----
 
 LOSS = config.get("loss") or {}
 LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
-# the simulation's sources (slope fitting lives apart and reruns only the collection step)
-LOSS_SOURCES = sorted(
-    _source(m)
-    for m in (
-        schedbench.queueing.formulas,
-        schedbench.queueing.estimators,
-        schedbench.queueing.loss.simulate,
-        schedbench.queueing.loss.kernels,
-        schedbench.queueing.kernel_common,
-        schedbench.queueing.loss.exact,
-        schedbench.queueing.loss.experiments,
-        schedbench.seeds,
-    )
-)
-LOSS_FIT_SOURCES = [_source(schedbench.queueing.loss.slopes), _source(schedbench.queueing.fits)]
-
-
 def loss_chunks(experiment):
     points = expand_points(experiment, LOSS["experiments"][experiment])
     return balanced_chunks(points, int(LOSS.get("points_per_job", 12)), key=lambda p: (-p["n"], p["k"]))
@@ -135,23 +119,6 @@ def loss_targets():
 
 BIP = config.get("bipartite") or {}
 BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))
-BIP_SOURCES = sorted(
-    _source(m)
-    for m in (
-        schedbench.queueing.bipartite.simulate,
-        schedbench.queueing.bipartite.kernels,
-        schedbench.queueing.kernel_common,
-        schedbench.queueing.bipartite.oracles,
-        schedbench.queueing.bipartite.experiments,
-        schedbench.queueing.bipartite.graphs,
-        schedbench.queueing.estimators,
-        schedbench.queueing.formulas,
-        schedbench.seeds,
-        schedbench.solvers,
-    )
-)
-
-
 def bip_chunks(experiment):
     groups = expand_groups(experiment, BIP["experiments"][experiment])
     return balanced_chunks(groups, int(BIP.get("groups_per_job", 8)),

@@ -1,8 +1,7 @@
 rule make_instances:
-    """One batch of instances of an experiment, one .npz file each."""
+    """One batch of instances of a family experiment, one .npz file each."""
     input:
-        family_source,
-        schedbench.scheduling.model.__file__,
+        sources=lambda wc: sources_of("make_instances.py", family_module(wc)),
     output:
         directory("results/{experiment}/instances/batch-{batch}"),
     params:

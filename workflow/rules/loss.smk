@@ -4,7 +4,7 @@
 rule loss_points:
     """Simulate one chunk of points of a loss experiment (joblib over points)."""
     input:
-        LOSS_SOURCES,
+        sources=sources_of("loss_points.py"),
     output:
         "results/loss/{experiment}/chunk-{chunk}.parquet",
     params:
@@ -25,7 +25,7 @@ rule loss_collect:
             for i in range(len(loss_chunks(e)))
         ],
         schema="workflow/schemas/loss.schema.yaml",
-        fit_sources=LOSS_FIT_SOURCES,
+        sources=sources_of("loss_collect.py"),
     output:
         table="results/loss.parquet",
         slopes="results/loss_slopes.parquet",
@@ -41,7 +41,7 @@ rule loss_collect:
 rule loss_figure:
     input:
         "results/loss.parquet",
-        FIGURE_SOURCES,
+        sources=sources_of("loss_figure.py"),
     output:
         report("paper/figures/loss_{experiment}.pdf", caption="../report/loss.rst", category="Loss system"),
     params:
@@ -55,7 +55,7 @@ rule loss_figure:
 rule loss_tables:
     input:
         "results/loss_slopes.parquet",
-        TABLE_SOURCES,
+        sources=sources_of("loss_tables.py"),
     output:
         table="paper/tables/loss_slopes.tex",
         macros="paper/macros_loss.tex",

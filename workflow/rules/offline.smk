@@ -1,14 +1,16 @@
 rule solve_offline:
-    """Offline optimum (HiGHS MILP / max-flow bound) of each instance of a batch."""
+    """OPT (HiGHS MILP / max-flow) or a bound for each instance of a family batch, or of the
+    instances an adversary realised against one algorithm."""
     input:
-        instances="results/{experiment}/instances/batch-{batch}",
-        sources=OFFLINE_SOURCES,
+        instances=offline_input,
+        sources=sources_of("solve_offline.py"),
     output:
-        "results/{experiment}/opt/batch-{batch}.parquet",
+        "results/{experiment}/opt/{part}.parquet",
     params:
+        problem=exp_problem,
         time_limit=config.get("opt", {}).get("time_limit", 60),
         seed=config["seed"],
     log:
-        "results/logs/solve_offline/{experiment}-{batch}.log",
+        "results/logs/solve_offline/{experiment}-{part}.log",
     script:
         "../scripts/solve_offline.py"

@@ -3,8 +3,7 @@ rule run_online:
     input:
         instances="results/{experiment}/instances/batch-{batch}",
         opt="results/{experiment}/opt/batch-{batch}.parquet",
-        sources=CORE_SOURCES,
-        algorithm=algorithm_sources,
+        sources=lambda wc: sources_of("run_online.py", algorithm_module(wc)),
     output:
         "results/{experiment}/online/{algorithm}/batch-{batch}.parquet",
     params:
@@ -15,3 +14,22 @@ rule run_online:
         "results/logs/run_online/{experiment}-{algorithm}-{batch}.log",
     script:
         "../scripts/run_online.py"
+
+
+rule run_adversary:
+    """An adaptive adversary against one algorithm (all parameters, eps, seeds); every outcome
+    validated, every realised instance saved for the offline solver."""
+    input:
+        sources=lambda wc: sources_of("run_adversary.py", algorithm_module(wc), adversary_module(wc)),
+    output:
+        runs="results/{experiment}/online/{algorithm}/adversary.parquet",
+        realised=directory("results/{experiment}/realised/{algorithm}"),
+    params:
+        exp_cfg=lambda wc: exp_cfg(wc.experiment),
+        grid=lambda wc: exp_cfg(wc.experiment)["algorithms"][wc.algorithm] or {},
+        eps=lambda wc: exp_eps(wc.experiment),
+        seed=config["seed"],
+    log:
+        "results/logs/run_adversary/{experiment}-{algorithm}.log",
+    script:
+        "../scripts/run_adversary.py"

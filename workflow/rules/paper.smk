@@ -1,7 +1,7 @@
 rule figure_ratio_vs_eps:
     input:
         "results/runs.parquet",
-        FIGURE_SOURCES,
+        sources=sources_of("figure_ratio_vs_eps.py"),
     output:
         report("paper/figures/ratio_vs_eps.pdf", caption="../report/ratio_vs_eps.rst", category="Figures"),
     params:
@@ -15,7 +15,7 @@ rule figure_ratio_vs_eps:
 rule paper_tables:
     input:
         "results/runs.parquet",
-        TABLE_SOURCES,
+        sources=sources_of("paper_tables.py"),
     output:
         table="paper/tables/ratios.tex",
         macros="paper/macros.tex",

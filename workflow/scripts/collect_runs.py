@@ -1,10 +1,11 @@
-# Thin: concatenate the online parts, add provenance, check the schema, write runs.parquet.
+# Thin: join the online parts with the OPT parts, add provenance, check the schema, write runs.parquet.
 from schedbench.pipeline.io import check_results, provenance, read_parquet, write_parquet
 from schedbench.pipeline.logs import logged
 from schedbench.pipeline.results import assemble
 
 with logged(snakemake.log[0], "collect_runs") as log:
     table = assemble([read_parquet(p) for p in snakemake.input.parts],
+                     [read_parquet(p) for p in snakemake.input.opts],
                      provenance(snakemake.params.config_hash))
     check_results(table, snakemake.input.schema)
     log.info("%d rows; status %s", len(table), table["status"].value_counts().to_dict())

@@ -7,7 +7,8 @@ from schedbench.pipeline.logs import logged
 
 with logged(snakemake.log[0], "solve_offline") as log:
     paths = sorted(Path(snakemake.input.instances).glob("*.npz"))
-    table = solve_offline(paths, float(snakemake.params.time_limit), int(snakemake.params.seed),
+    table = solve_offline(paths, snakemake.params.problem, float(snakemake.params.time_limit),
+                          int(snakemake.params.seed),
                           n_jobs=snakemake.threads)
     log.info("%d instances: %s", len(table), table["opt_status"].value_counts().to_dict())
     write_parquet(table, snakemake.output[0])

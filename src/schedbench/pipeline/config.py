@@ -9,40 +9,20 @@ on sized families. Every error names the offending key path.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 from typing import Any
 
+from schedbench.pipeline.grids import algorithm_grid, balanced_chunks, batches  # noqa: F401 (re-exported)
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
-from schedbench.scheduling.registry import UnknownNameError, get_algorithm, get_family
+from schedbench.scheduling.registry import UnknownNameError, get_adversary, get_algorithm, get_family
 
-__all__ = ["ConfigError", "check_config", "algorithm_grid", "config_hash", "batches", "balanced_chunks"]
+__all__ = ["ConfigError", "check_config", "algorithm_grid", "config_hash", "batches", "balanced_chunks",
+           "experiment_problem"]
 
 
 class ConfigError(ValueError):
     """The config is wrong; the message names the key."""
-
-
-def algorithm_grid(values: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The cartesian product of a ``{param: value or [values]}`` mapping, in a stable order."""
-    values = values or {}
-    keys = sorted(values)
-    lists = [v if isinstance(v, list) else [v] for v in (values[k] for k in keys)]
-    return [dict(zip(keys, combo)) for combo in itertools.product(*lists)]
-
-
-def batches(n_instances: int, batch_size: int) -> list[list[int]]:
-    """Instance indices split into consecutive batches (one Snakemake job each)."""
-    return [list(range(a, min(a + batch_size, n_instances))) for a in range(0, n_instances, batch_size)]
-
-
-def balanced_chunks(items: list, per_job: int, key) -> list[list]:
-    """Split ``items`` into about len/per_job jobs of similar cost: sort by ``key`` (costliest
-    first) and deal them round-robin. Results never depend on this split (seeds are per item)."""
-    ordered = sorted(items, key=key)
-    n_jobs = max(1, -(-len(items) // per_job))
-    return [ordered[i::n_jobs] for i in range(n_jobs)]
 
 
 def config_hash(config: dict) -> str:
@@ -55,35 +35,70 @@ def check_config(config: dict) -> None:
     _check_loss(config.get("loss"))
     _check_bipartite(config.get("bipartite"))
     for exp_name, exp in config["experiments"].items():
-        where = f"experiments.{exp_name}"
+        _check_experiment(f"experiments.{exp_name}", exp, config["eps"])
+
+
+def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
+    """One seed-000 experiment: its family or adversary, its ε grid, its algorithms."""
+    if ("family" in exp) == ("adversary" in exp):
+        raise ConfigError(f"{where}: give exactly one of 'family' (with 'instances') and 'adversary'")
+    if "family" in exp:
+        if "instances" not in exp:
+            raise ConfigError(f"{where}.instances: a family experiment needs the number of instances")
         try:
             family = get_family(exp["family"])
+            family.resolve(exp.get("params", {}))
         except UnknownNameError as exc:
             raise ConfigError(f"{where}.family: {exc}") from None
-        try:
-            family.resolve(exp.get("params", {}))
         except FamilyParameterError as exc:
             raise ConfigError(f"{where}.params: {exc}") from None
-        unit = family.unit_sizes(exp.get("params", {}))
-        for eps in exp.get("eps", config["eps"]):
-            if not 0 < eps < 1:
-                raise ConfigError(f"{where}.eps: every eps must be in (0, 1), got {eps}")
-        for alg_name, values in (exp.get("algorithms") or {}).items():
-            at = f"{where}.algorithms.{alg_name}"
+        unit, source_problem = family.unit_sizes(exp.get("params", {})), None
+    else:
+        for key in ("instances",):
+            if key in exp:
+                raise ConfigError(f"{where}.{key}: does not apply to an adversary experiment (use 'seeds')")
+        try:
+            adv = get_adversary(exp["adversary"])
+            adv.resolve_params(exp.get("params", {}))
+        except UnknownNameError as exc:
+            raise ConfigError(f"{where}.adversary: {exc}") from None
+        except ParameterError as exc:
+            raise ConfigError(f"{where}.params: {exc}") from None
+        unit, source_problem = True, adv.problem
+    if "seeds" in exp and "family" in exp:
+        raise ConfigError(f"{where}.seeds: applies to adversary experiments only")
+    for eps in exp.get("eps", default_eps):
+        if not 0 < eps < 1:
+            raise ConfigError(f"{where}.eps: every eps must be in (0, 1), got {eps}")
+    problems = set()
+    for alg_name, values in (exp.get("algorithms") or {}).items():
+        at = f"{where}.algorithms.{alg_name}"
+        try:
+            cls = get_algorithm(alg_name)
+        except UnknownNameError as exc:
+            raise ConfigError(f"{at}: {exc}") from None
+        if cls.unit_sizes_only and not unit:
+            raise ConfigError(
+                f"{at}: {alg_name!r} is defined for unit sizes only, but family "
+                f"{exp['family']!r} with these params produces sizes > 1"
+            )
+        if source_problem is not None and cls.problem != source_problem:
+            raise ConfigError(f"{at}: solves {cls.problem!r}, but adversary {exp['adversary']!r} builds "
+                              f"{source_problem!r} instances")
+        problems.add(cls.problem)
+        for params in algorithm_grid(values):
             try:
-                cls = get_algorithm(alg_name)
-            except UnknownNameError as exc:
+                cls.resolve_params(params)
+            except ParameterError as exc:
                 raise ConfigError(f"{at}: {exc}") from None
-            if cls.unit_sizes_only and not unit:
-                raise ConfigError(
-                    f"{at}: {alg_name!r} is defined for unit sizes only, but family "
-                    f"{exp['family']!r} with these params produces sizes > 1"
-                )
-            for params in algorithm_grid(values):
-                try:
-                    cls.resolve_params(params)
-                except ParameterError as exc:
-                    raise ConfigError(f"{at}: {exc}") from None
+    if len(problems) > 1:
+        raise ConfigError(f"{where}.algorithms: one experiment, one problem (OPT is per problem); got "
+                          f"{', '.join(sorted(problems))}")
+
+
+def experiment_problem(exp: dict) -> str:
+    """The problem every algorithm of a (checked) experiment solves."""
+    return get_algorithm(sorted(exp["algorithms"])[0]).problem
 
 
 def _check_loss(loss: dict | None) -> None:

@@ -1,15 +1,16 @@
-"""The work behind each pipeline stage, callable without Snakemake.
+"""The work behind each seed-000 pipeline stage, callable without Snakemake.
 
-Stages (one Snakemake job per experiment × batch, or experiment × algorithm × batch):
+1. :func:`make_instances` — generate a batch of a family's instances, one ``.npz`` each;
+2. :func:`run_online` — one algorithm, all its parameter combinations and all ε, on a batch
+   (joblib over instances); :func:`run_adversary` — one algorithm against an adaptive
+   adversary, every combination and replication, saving each realised instance;
+3. :func:`solve_offline` — OPT (or a bound) of each instance file, for the experiment's problem;
+4. collection (:mod:`schedbench.pipeline.results`) joins the runs with the OPT rows, so ratios
+   are formed once, at collect time, for family and adversary runs alike.
 
-1. :func:`make_instances` — generate a batch of instances, one ``.npz`` file each;
-2. :func:`solve_offline` — the offline optimum of each instance (one row per instance);
-3. :func:`run_online` — one algorithm, all its parameter combinations and all ε, on a batch
-   (joblib over instances), every outcome validated; one row per run;
-4. :func:`collect` — concatenate the parts, add provenance, check the results schema.
-
-Seeds are derived from (base seed, experiment, instance index, algorithm), so a row does not
-depend on how instances are batched or on how many workers run.
+Every run goes through :func:`schedbench.scheduling.play.execute` (the one run path) and the
+validator. Seeds are derived from (base seed, experiment, instance or replication, algorithm),
+so a row does not depend on how work is batched or on how many workers run.
 """
 
 from __future__ import annotations
@@ -22,21 +23,21 @@ from typing import Any, Iterable
 import joblib
 import pandas as pd
 
-from schedbench.api import oracle_value
+from schedbench.pipeline.grids import algorithm_grid
 from schedbench.scheduling.algorithms.base import ParameterError
-from schedbench.pipeline.config import algorithm_grid
-from schedbench.scheduling.engine import simulate_dispatch
+from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
-from schedbench.scheduling.offline import OptResult, opt_makespan, trivial_bound
-from schedbench.scheduling.registry import get_algorithm, get_family
+from schedbench.scheduling.offline import OptResult, is_trivial, solve_opt
+from schedbench.scheduling.play import Played, execute
+from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 from schedbench.seeds import derived_seed
-from schedbench.scheduling.validate import validate_dispatch
 
-__all__ = ["make_instances", "solve_offline", "run_online", "instance_id"]
+__all__ = ["make_instances", "solve_offline", "run_online", "run_adversary", "instance_id", "oracle_from_row"]
 
 
-def instance_id(experiment: str, index: int) -> str:
-    return f"{experiment}/{index:04d}"
+def instance_id(experiment: str, index: int, algorithm: str | None = None) -> str:
+    """``experiment/0007``, or ``experiment/algorithm/0007`` for an instance an adversary realised."""
+    return f"{experiment}/{index:04d}" if algorithm is None else f"{experiment}/{algorithm}/{index:04d}"
 
 
 def make_instances(experiment: str, exp_cfg: dict, base_seed: int, indices: Iterable[int],
@@ -56,88 +57,107 @@ def make_instances(experiment: str, exp_cfg: dict, base_seed: int, indices: Iter
     return paths
 
 
-def solve_offline(paths: Iterable[str | Path], time_limit: float, base_seed: int,
+def solve_offline(paths: Iterable[str | Path], problem: str, time_limit: float, base_seed: int,
                   n_jobs: int = 1) -> pd.DataFrame:
-    """Offline optimum (LoadBalancing makespan) of each instance file: one row each."""
+    """OPT (or a bound) of each instance file for ``problem``: one row each."""
     def one(path: str | Path) -> dict[str, Any]:
         inst = Instance.load(path)
-        res = opt_makespan(inst, time_limit=time_limit,
-                           seed=derived_seed(base_seed, "opt", inst.meta["instance"]))
+        res = solve_opt(inst, problem, time_limit=time_limit,
+                        seed=derived_seed(base_seed, "opt", inst.meta["instance"]))
         return {
             "instance": inst.meta["instance"], "opt": res.value, "opt_status": res.status,
             "opt_lower_bound": res.lower_bound, "opt_solver": res.solver,
-            "opt_seconds": res.seconds, "opt_is_trivial": res.status == "optimal"
-            and res.value == trivial_bound(inst),
+            "opt_seconds": res.seconds, "opt_is_trivial": is_trivial(inst, problem, res),
         }
 
     rows = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(one)(p) for p in paths)
     return pd.DataFrame(rows)
 
 
-def _opt_from_row(row: dict[str, Any]) -> OptResult:
-    return OptResult(float(row["opt"]), str(row["opt_status"]), float(row["opt_lower_bound"]),
-                     str(row["opt_solver"]), float(row["opt_seconds"]))
+def oracle_from_row(row: dict[str, Any]) -> float:
+    """T* for algorithms that assume it: the proven OPT, else ⌈lower bound⌉ (see api.oracle_value)."""
+    from schedbench.api import oracle_value
+
+    return oracle_value(OptResult(float(row["opt"]), str(row["opt_status"]), float(row["opt_lower_bound"]),
+                                  str(row["opt_solver"]), float(row["opt_seconds"])))
 
 
-def run_online(paths: Iterable[str | Path], opt_table: pd.DataFrame, algorithm: str,
+def run_online(paths: Iterable[str | Path], opt_table: pd.DataFrame | None, algorithm: str,
                grid: dict[str, Any] | None, eps_values: list[float], base_seed: int,
                n_jobs: int = 1) -> pd.DataFrame:
-    """Run ``algorithm`` with every parameter combination of ``grid`` (and every ε for
-    rejection/speed algorithms; once with ε = NaN for plain ones) on each instance file."""
+    """Run ``algorithm`` with every combination of ``grid`` and every ε it takes on each
+    instance file. ``opt_table`` supplies T* to algorithms that assume it."""
     cls = get_algorithm(algorithm)
     combos = algorithm_grid(grid)
-    eps_list = [float(e) for e in eps_values] if cls.model != "plain" else [None]
-    opt_rows = {r["instance"]: r for r in opt_table.to_dict("records")}
+    eps_list = cls.eps_values(eps_values)
+    opt_rows = {} if opt_table is None else {r["instance"]: r for r in opt_table.to_dict("records")}
 
     def one(path: str | Path) -> list[dict[str, Any]]:
         inst = Instance.load(path)
-        opt_row = opt_rows[inst.meta["instance"]]
-        opt = _opt_from_row(opt_row)
-        seed = derived_seed(base_seed, "online", inst.meta["instance"], algorithm)
-        rows = []
-        for params in combos:
-            for eps in eps_list:
-                row = _one_run(cls, inst, opt, eps, seed, params)
-                row.update({k: v for k, v in opt_row.items() if k.startswith("opt")})
-                rows.append(row)
-        return rows
+        meta = inst.meta
+        oracle = oracle_from_row(opt_rows[meta["instance"]]) if cls.needs_opt else None
+        seed = derived_seed(base_seed, "online", meta["instance"], algorithm)
+        ident = {"experiment": meta["experiment"], "family": meta["family"], "instance": meta["instance"],
+                 "instance_index": int(meta["index"])}
+        return [_run_row(cls, inst, ident, eps, seed, params, oracle)[0] for params in combos for eps in eps_list]
 
     parts = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(one)(p) for p in paths)
     return pd.DataFrame([row for part in parts for row in part])
 
 
-def _one_run(cls, inst: Instance, opt: OptResult, eps: float | None, seed: int,
-             params: dict[str, Any]) -> dict[str, Any]:
-    meta = inst.meta
+def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str, Any] | None,
+                  eps_values: list[float], base_seed: int, outdir: str | Path) -> pd.DataFrame:
+    """Play the experiment's adversary against ``algorithm`` for every parameter combination,
+    ε and replication (``seeds``); save each realised instance to ``outdir`` for the offline
+    solver and return one row per run."""
+    adv_cls = get_adversary(exp_cfg["adversary"])
+    cls = get_algorithm(algorithm)
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    rows, k = [], 0
+    for params in algorithm_grid(grid):
+        for eps in cls.eps_values(eps_values):
+            for rep in range(int(exp_cfg.get("seeds", 1))):
+                seed = derived_seed(base_seed, "adversary", experiment, algorithm, k)
+                iid = instance_id(experiment, k, algorithm)
+                ident = {"experiment": experiment, "family": adv_cls.name, "instance": iid, "instance_index": k}
+                adv = adv_cls(eps=eps, seed=seed, **exp_cfg.get("params", {}))
+                row, played = _run_row(cls, adv, ident, eps, seed, params, None)
+                if played is not None:
+                    played.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
+                                                 "index": k, "adversary_params": dict(adv.params),
+                                                 "algorithm": algorithm, "claimed_opt": adv.opt})
+                    played.instance.save(outdir / f"{k:04d}.npz")
+                rows.append(row)
+                k += 1
+    return pd.DataFrame(rows)
+
+
+def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
+             params: dict[str, Any], oracle: float | None) -> tuple[dict[str, Any], Played | None]:
+    """One validated run as a results row (a failed run is a row with status ``error``)."""
     row: dict[str, Any] = {
-        "experiment": meta["experiment"], "family": meta["family"], "instance": meta["instance"],
-        "instance_index": int(meta["index"]), "n_jobs": inst.n, "m": inst.m,
-        "algorithm": cls.name, "problem": cls.problem, "model": cls.model, "rule": cls.rule_label,
+        **ident, "n_jobs": getattr(source, "n", 0), "m": source.m, "algorithm": cls.name,
+        "problem": cls.problem, "model": cls.model, "rule": cls.rule_label,
         "eps": math.nan if eps is None else eps, "seed": seed,
     }
     t0 = time.perf_counter()
     try:
-        alg = cls(inst.m, eps=eps, opt=oracle_value(opt) if cls.needs_opt else None, seed=seed, **params)
-        row.update({f"p_{k}": v for k, v in alg.params.items()})
-        outcome = simulate_dispatch(alg, inst)
-        check = validate_dispatch(inst, outcome, alg.eps, cls.model)
-    except (ParameterError, RuntimeError, ValueError) as exc:  # a failed run is a row, not a crash
+        played: Played = execute(cls, source, eps=eps, seed=seed, params=params, oracle=oracle)
+    except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
         row.update({f"p_{k}": v for k, v in params.items()})
-        row.update({"objective": math.nan, "ratio": math.nan, "rejected_frac": math.nan,
-                    "rejected_frac_max_prefix": math.nan, "budget_violations": 0,
-                    "wasted_work": math.nan, "seconds": time.perf_counter() - t0,
-                    "status": "error", "errors": f"{type(exc).__name__}: {exc}"})
-        return row
-    den = opt.denominator
+        row.update({"objective": math.nan, "rejected_frac": math.nan, "rejected_frac_max_prefix": math.nan,
+                    "budget_violations": 0, "wasted_work": math.nan, "claimed_opt": math.nan,
+                    "seconds": time.perf_counter() - t0, "status": "error",
+                    "errors": f"{type(exc).__name__}: {exc}"})
+        return row, None
+    v = played.validation
+    row.update({f"p_{k}": val for k, val in played.params.items()})
     row.update({
-        "objective": check.objective,
-        "ratio": check.objective / den if den > 0 else math.nan,
-        "rejected_frac": check.rejected_frac,
-        "rejected_frac_max_prefix": check.rejected_frac_max_prefix,
-        "budget_violations": check.budget_violations,
-        "wasted_work": math.nan,  # no processing in LoadBalancing
-        "seconds": outcome.seconds,
-        "status": check.status,
-        "errors": "; ".join(check.errors),
+        "n_jobs": played.instance.n, "objective": v.objective, "rejected_frac": v.rejected_frac,
+        "rejected_frac_max_prefix": v.rejected_frac_max_prefix, "budget_violations": v.budget_violations,
+        "wasted_work": v.wasted_work,
+        "claimed_opt": math.nan if played.claimed_opt is None else float(played.claimed_opt),
+        "seconds": played.outcome.seconds, "status": v.status, "errors": "; ".join(v.errors),
     })
-    return row
+    return row, played

@@ -113,7 +113,8 @@ def check_results(df: pd.DataFrame, schema_path: str | os.PathLike) -> None:
     * the identity columns are unique;
     * ALG ≥ OPT: a successful run that rejected nothing, on an instance with a proven optimum,
       has ratio ≥ 1 (OPT serves every job; a run that rejects may go below it);
-    * a successful rejection-free run has rejected_frac = 0.
+    * a successful rejection-free run has rejected_frac = 0;
+    * an adversary's claimed OPT equals the proven optimum of the instance it realised.
     """
     check_table(df, schema_path, "results table")
     ident = ["instance", "algorithm", "eps", "seed"] + sorted(c for c in df.columns if c.startswith("p_"))
@@ -131,3 +132,11 @@ def check_results(df: pd.DataFrame, schema_path: str | os.PathLike) -> None:
     stray = ok & (df["model"] != "rejection") & (df["rejected_frac"] > 0)
     if stray.any():
         raise ResultsSchemaError("results table: a non-rejection algorithm rejected jobs")
+    claimed = df["claimed_opt"].notna() & (df["opt_status"] == "optimal")
+    wrong = claimed & ((df["claimed_opt"] - df["opt"]).abs() > 1e-9)
+    if wrong.any():
+        r = df[wrong].iloc[0]
+        raise ResultsSchemaError(
+            f"results table: adversary {r['family']} claims OPT = {r['claimed_opt']} on {r['instance']}, "
+            f"the offline solver proves {r['opt']}"
+        )

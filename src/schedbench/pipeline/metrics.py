@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["add_labels", "broadcast_over_eps", "successful"]
+__all__ = ["add_labels", "broadcast_over_eps", "eps_axis_label", "successful"]
 
 
 def add_labels(df: pd.DataFrame) -> pd.DataFrame:
@@ -39,3 +39,14 @@ def broadcast_over_eps(df: pd.DataFrame) -> pd.DataFrame:
         for eps in grid:
             parts.append(rows.assign(eps=eps))
     return pd.concat(parts, ignore_index=True)
+
+
+def eps_axis_label(models) -> str:
+    """What ε means on an axis, from the models of the rows drawn there: the rejected fraction
+    (rejection model), the extra speed 1+ε (speed model), or both."""
+    kinds = set(models) - {"plain"}
+    if kinds == {"speed"}:
+        return "ε (machines at speed 1+ε)"
+    if kinds == {"rejection", "speed"}:
+        return "ε (rejected fraction; speed 1+ε for speed-model rows)"
+    return "ε (rejected fraction)"

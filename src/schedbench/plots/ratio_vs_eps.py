@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
+from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, eps_axis_label, successful  # noqa: E402
 
 
 def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
@@ -33,8 +33,10 @@ def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
     )
     for ax in grid.axes.flat:
         ax.set_xscale("log", base=2)
-    grid.set_axis_labels("ε (rejection fraction)", "ALG / OPT")
     grid.set_titles("{col_name}")
+    for exp, ax in zip(experiments, grid.axes.flat):
+        ax.set_xlabel(eps_axis_label(data.loc[data["experiment"] == exp, "model"]))
+    grid.set_ylabels("ALG / OPT")
     grid.legend.set_title("algorithm")
     return grid
 

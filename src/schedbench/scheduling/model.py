@@ -13,20 +13,33 @@ An :class:`Outcome` is what an online run decided, per job; the validator
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-__all__ = ["Instance", "InstanceError", "Outcome", "REJECT"]
+__all__ = ["Instance", "InstanceError", "JobSpec", "Outcome", "REJECT", "HOLD"]
 
 #: The machine index an algorithm returns to reject a job on arrival.
 REJECT = -1
+#: What an algorithm that declares deferred dispatch returns to keep a job and assign it later.
+HOLD = -2
 
 _FORMAT_VERSION = 1
+
+
+class JobSpec(NamedTuple):
+    """One job as a driver (instance replay or adversary) releases it to the engine."""
+
+    release: int
+    size: int
+    eligible: Sequence[int]
+    w_flow: float = 1.0
+    w_reject: float = 1.0
 
 
 class InstanceError(ValueError):
@@ -248,29 +261,83 @@ class Instance:
 
 @dataclass
 class Outcome:
-    """What one online run decided (dispatch-only problems; flow time adds a trace later).
+    """What one online run did, as compact arrays; :mod:`schedbench.scheduling.validate`
+    re-derives every objective from it.
 
-    Per job j (original index):
+    The engine numbers its decision points **steps**: each arrival is one step, each call of
+    an algorithm's slot hook is one step; ``step_time[s]`` is the slot of step s
+    (non-decreasing). Per job j (original index):
 
-    * ``machine[j]``: the machine it was dispatched to, or ``-1`` if rejected on arrival;
-    * ``reject_event[j]``: position in the arrival sequence (0-based) of the arrival after which
-      j was rejected, or ``-1`` if never rejected. An immediate rejection has
-      ``reject_event[j]`` equal to j's own arrival position; a late rejection a later one;
-    * ``reject_time[j]``: the time of that rejection (``nan`` if never).
+    * ``arrival_step[j]``; ``dispatch_step[j]`` and ``machine[j]`` (``-1`` if never
+      dispatched); ``reject_step[j]`` (``-1`` if never rejected). An immediate rejection has
+      ``reject_step == arrival_step``;
+    * ``completion[j]``: the instant the last unit of work was done (``nan`` if not completed;
+      always ``nan`` for LoadBalancing, where nothing is processed).
+
+    The processing trace is one row per maximal interval in which one machine worked on one
+    job at its full speed: ``trace_machine``, ``trace_job``, ``trace_start``, ``trace_end``
+    (instants, fractional at speed s ∉ ℕ) and ``trace_work`` (units done). :meth:`slot_log`
+    cuts it into (slot, machine, job, work) rows.
 
     ``claimed_objective`` is the engine's own bookkeeping; the validator recomputes it.
     """
 
     algorithm: str
     problem: str
-    eps: float | None
-    params: dict
+    speed: float
     machine: np.ndarray
-    reject_event: np.ndarray
-    reject_time: np.ndarray
+    arrival_step: np.ndarray
+    dispatch_step: np.ndarray
+    reject_step: np.ndarray
+    completion: np.ndarray
+    step_time: np.ndarray
+    trace_machine: np.ndarray
+    trace_job: np.ndarray
+    trace_start: np.ndarray
+    trace_end: np.ndarray
+    trace_work: np.ndarray
     claimed_objective: float
     seconds: float = 0.0
 
     @property
     def rejected(self) -> np.ndarray:
-        return self.reject_event >= 0
+        return self.reject_step >= 0
+
+    @property
+    def reject_time(self) -> np.ndarray:
+        """Slot of each rejection (``nan`` if never rejected)."""
+        return _time_of(self.reject_step, self.step_time)
+
+    @property
+    def dispatch_time(self) -> np.ndarray:
+        """Slot of each dispatch (``nan`` if never dispatched)."""
+        return _time_of(self.dispatch_step, self.step_time)
+
+    @property
+    def wasted_work(self) -> float:
+        """Units processed on jobs that were rejected later (spec §8.4)."""
+        rejected = self.reject_step[self.trace_job] >= 0 if self.trace_job.size else np.zeros(0, bool)
+        return float(self.trace_work[rejected].sum())
+
+    def slot_log(self) -> list[tuple[int, int, int, float]]:
+        """The trace as (slot, machine, job, work) rows, sorted; work split at slot borders."""
+        rows: dict[tuple[int, int, int], float] = {}
+        for i, j, a, b, w in zip(self.trace_machine.tolist(), self.trace_job.tolist(),
+                                 self.trace_start.tolist(), self.trace_end.tolist(),
+                                 self.trace_work.tolist()):
+            rate = w / (b - a) if b > a else 0.0
+            t = math.floor(a)
+            while t < b:
+                lo, hi = max(a, t), min(b, t + 1)
+                if hi > lo:
+                    key = (t, i, j)
+                    rows[key] = rows.get(key, 0.0) + rate * (hi - lo)
+                t += 1
+        return [(t, i, j, round(w, 12)) for (t, i, j), w in sorted(rows.items())]
+
+
+def _time_of(step: np.ndarray, step_time: np.ndarray) -> np.ndarray:
+    out = np.full(step.shape, np.nan)
+    hit = step >= 0
+    out[hit] = step_time[step[hit]]
+    return out

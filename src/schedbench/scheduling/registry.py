@@ -1,8 +1,8 @@
-"""Look up online algorithms and instance families by name.
+"""Look up online algorithms, instance families and adversaries by name.
 
-A plug-in registers itself with :func:`register_algorithm` (a class decorator) or
-:func:`register_family`; the packages :mod:`schedbench.scheduling.algorithms` and
-:mod:`schedbench.scheduling.instances` import every module they contain, so adding one file is enough.
+A plug-in registers itself with :func:`register_algorithm`, :func:`register_adversary` (class decorators) or
+:func:`register_family`; the packages :mod:`schedbench.scheduling.algorithms`,
+:mod:`schedbench.scheduling.instances` and :mod:`schedbench.scheduling.adversaries` import every module they contain, so adding one file is enough.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ import pkgutil
 from typing import Any
 
 __all__ = [
-    "register_algorithm", "register_family", "get_algorithm", "get_family",
-    "algorithm_names", "family_names", "UnknownNameError",
+    "register_algorithm", "register_family", "register_adversary", "get_algorithm", "get_family",
+    "get_adversary", "algorithm_names", "family_names", "adversary_names", "UnknownNameError",
 ]
 
 _ALGORITHMS: dict[str, type] = {}
 _FAMILIES: dict[str, Any] = {}
+_ADVERSARIES: dict[str, type] = {}
 _LOADED = False
 
 
@@ -33,7 +34,8 @@ def _load_plugins() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for pkg_name in ("schedbench.scheduling.algorithms", "schedbench.scheduling.instances"):
+    for pkg_name in ("schedbench.scheduling.algorithms", "schedbench.scheduling.instances",
+                     "schedbench.scheduling.adversaries"):
         pkg = importlib.import_module(pkg_name)
         for info in pkgutil.iter_modules(pkg.__path__):
             if not info.name.startswith("_"):
@@ -45,7 +47,16 @@ def register_algorithm(cls: type) -> type:
     name = cls.name
     if name in _ALGORITHMS and _ALGORITHMS[name] is not cls:
         raise ValueError(f"algorithm name {name!r} registered twice")
+    cls.check_declaration()
     _ALGORITHMS[name] = cls
+    return cls
+
+
+def register_adversary(cls: type) -> type:
+    """Class decorator: make an adaptive adversary available under ``cls.name``."""
+    if cls.name in _ADVERSARIES and _ADVERSARIES[cls.name] is not cls:
+        raise ValueError(f"adversary name {cls.name!r} registered twice")
+    _ADVERSARIES[cls.name] = cls
     return cls
 
 
@@ -72,6 +83,15 @@ def get_algorithm(name: str) -> type:
 
 def get_family(name: str) -> Any:
     return _lookup(_FAMILIES, name, "instance family")
+
+
+def get_adversary(name: str) -> type:
+    return _lookup(_ADVERSARIES, name, "adversary")
+
+
+def adversary_names() -> list[str]:
+    _load_plugins()
+    return sorted(_ADVERSARIES)
 
 
 def algorithm_names() -> list[str]:

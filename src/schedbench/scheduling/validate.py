@@ -1,16 +1,25 @@
-"""Independent checker of online outcomes. It imports no algorithm and no engine code.
+"""Independent checker of online outcomes: it imports the model and the problem table (data)
+only — no algorithm, no engine — and replays what the outcome claims.
 
-For a dispatch-only (LoadBalancing) outcome it checks, from the instance and the recorded
-decisions alone:
+Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
 
-* every job is dispatched to a machine of its eligible set, or rejected on arrival;
-* every rejection happens at or after the job's arrival, is recorded once, with the time of
-  the arrival at which it happened; algorithms outside the rejection model reject nothing;
-* the objective: max over arrival events and machines of the load, where the load of machine i
-  after event e counts the jobs dispatched to i by e and not rejected by e (paper §2: jobs
-  rejected later still count until they are rejected). It must equal the engine's claim;
-* the rejection budget at **every prefix** of the arrival sequence (finer than every time t):
-  rejected(e) ≤ ε · arrived(e), counting jobs (LoadBalancing is count-based, spec §1.1).
+* **shape**: every per-job array has one entry per job; steps are numbered 0..S−1 with
+  non-decreasing integer slots;
+* **arrival**: jobs arrive in instance order (release, ties by index), one step each, at the
+  slot of their release;
+* **decisions**: a dispatch is to an eligible machine, at or after arrival; every job is
+  dispatched or rejected; a rejection is at or after arrival; algorithms outside the
+  rejection model reject nothing;
+* **trace** (flow-time problems; LoadBalancing has none): work only on the job's own machine
+  (no migration), not before release or dispatch, not after rejection; at most ``speed``
+  units per machine per unit of time (intervals on a machine do not overlap, each at rate
+  ≤ speed); a completed job got exactly its size and completes at the end of its last
+  interval; every job not rejected completes;
+* **objective**: re-derived from the decisions (max load over machines and steps, load
+  counting jobs dispatched and not yet rejected, spec §1.1) or from the completions (max of
+  flow weight × (C_j − r_j) over jobs not rejected) and compared with the engine's claim;
+* **budget**: at **every** step, rejected weight ≤ ε · arrived weight, with the problem's
+  budget weight (count, w or w^r; spec §1.1).
 
 Structural errors make an outcome ``invalid``; a budget overrun alone makes it
 ``budget_violated``. Either way ``valid`` is False and the run is not counted as a success.
@@ -23,11 +32,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from schedbench.scheduling.model import Instance, Outcome
+from schedbench.scheduling.problems import PROBLEMS
 
-__all__ = ["Validation", "validate_dispatch", "BUDGET_TOL"]
+__all__ = ["Validation", "validate", "BUDGET_TOL", "WORK_TOL"]
 
-#: Slack allowed in the budget comparison (floating point only; counts are integers).
+#: Slack in the budget comparison (floating-point sums of weights).
 BUDGET_TOL = 1e-9
+#: Slack in work and time comparisons (fractional speeds).
+WORK_TOL = 1e-6
 
 
 @dataclass
@@ -39,137 +51,237 @@ class Validation:
     rejected_frac: float = float("nan")
     rejected_frac_max_prefix: float = float("nan")
     budget_violations: int = 0
+    wasted_work: float = float("nan")
 
 
-def _fail(errors: list[str]) -> Validation:
+def _invalid(errors: list[str]) -> Validation:
     return Validation(valid=False, status="invalid", errors=errors)
 
 
-def validate_dispatch(inst: Instance, out: Outcome, eps: float | None, model: str) -> Validation:
-    """Check a LoadBalancing outcome; ``model`` is the algorithm's model (rejection/speed/plain)."""
+def _first(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def validate(inst: Instance, out: Outcome, eps: float | None, model: str, problem: str) -> Validation:
+    """Check ``out`` against ``inst``; ``model`` and ``problem`` are the algorithm's declarations."""
+    if problem not in PROBLEMS:
+        return _invalid([f"unknown problem {problem!r}"])
+    prob = PROBLEMS[problem]
+    processes = prob.objective == "max_weighted_flow"
     n, m = inst.n, inst.m
-    errors: list[str] = []
-    machine = np.asarray(out.machine)
-    reject_event = np.asarray(out.reject_event)
-    reject_time = np.asarray(out.reject_time, dtype=np.float64)
-    for name, arr in (("machine", machine), ("reject_event", reject_event), ("reject_time", reject_time)):
-        if arr.shape != (n,):
-            errors.append(f"outcome field '{name}' has shape {arr.shape}, expected ({n},)")
+    per_job = ("machine", "arrival_step", "dispatch_step", "reject_step", "completion")
+    errors = [f"outcome field '{k}' has shape {np.shape(getattr(out, k))}, expected ({n},)"
+              for k in per_job if np.shape(getattr(out, k)) != (n,)]
+    tr = ("trace_machine", "trace_job", "trace_start", "trace_end", "trace_work")
+    k = np.shape(out.trace_job)
+    errors += [f"outcome field '{f}' has shape {np.shape(getattr(out, f))}, trace has {k}"
+               for f in tr if np.shape(getattr(out, f)) != k or len(k) != 1]
     if errors:
-        return _fail(errors)
-    machine = machine.astype(np.int64)
-    reject_event = reject_event.astype(np.int64)
+        return _invalid(errors)
+    machine = np.asarray(out.machine, dtype=np.int64)
+    arrive = np.asarray(out.arrival_step, dtype=np.int64)
+    dstep = np.asarray(out.dispatch_step, dtype=np.int64)
+    rstep = np.asarray(out.reject_step, dtype=np.int64)
+    completion = np.asarray(out.completion, dtype=np.float64)
+    step_time = np.asarray(out.step_time, dtype=np.float64)
+    S = step_time.shape[0]
 
-    # Arrival positions, derived here (release time, ties by array index).
-    order = np.lexsort((np.arange(n), inst.release))
-    position = np.empty(n, dtype=np.int64)
-    position[order] = np.arange(n)
-
-    def first(mask: np.ndarray) -> int:
-        return int(np.flatnonzero(mask)[0])
-
+    # -- shape of the step sequence
+    if step_time.ndim != 1 or (S and (np.any(np.diff(step_time) < 0) or np.any(step_time < 0)
+                                      or np.any(step_time != np.round(step_time)))):
+        return _invalid(["step_time must be non-decreasing integer slots >= 0"])
+    for name, arr, lo in (("arrival_step", arrive, 0), ("dispatch_step", dstep, -1), ("reject_step", rstep, -1)):
+        bad = (arr < lo) | (arr >= S)
+        if bad.any():
+            j = _first(bad)
+            errors.append(f"job {j}: {name} {arr[j]} is not a step (0..{S - 1}{' or -1' if lo < 0 else ''})")
     bad = (machine < -1) | (machine >= m)
     if bad.any():
-        j = first(bad)
-        errors.append(f"job {j}: machine {machine[j]} out of range -1..{m - 1}")
-        return _fail(errors)
+        errors.append(f"job {_first(bad)}: machine {machine[_first(bad)]} out of range -1..{m - 1}")
+    if errors:
+        return _invalid(errors)
 
-    dispatched = machine >= 0
-    rejected = reject_event >= 0
-    if (reject_event < -1).any():
-        errors.append(f"job {first(reject_event < -1)}: reject_event must be -1 or an arrival position")
+    # -- arrivals: instance order, one step each, at the release slot
+    order = np.lexsort((np.arange(n), inst.release))
+    if n and (np.any(np.diff(arrive[order]) <= 0)):
+        j = int(order[1:][np.diff(arrive[order]) <= 0][0])
+        errors.append(f"job {j}: arrives at step {arrive[j]}, not after the job before it in arrival order")
+    late = step_time[arrive] != inst.release
+    if late.any():
+        j = _first(late)
+        errors.append(f"job {j}: arrives at slot {step_time[arrive[j]]:g}, but its release is {inst.release[j]}")
+
+    # -- decisions
+    dispatched = dstep >= 0
+    rejected = rstep >= 0
+    if np.any(dispatched != (machine >= 0)):
+        j = _first(dispatched != (machine >= 0))
+        errors.append(f"job {j}: machine {machine[j]} but dispatch_step {dstep[j]} (both or neither)")
+    early = dispatched & (dstep < arrive)
+    if early.any():
+        j = _first(early)
+        errors.append(f"job {j}: dispatched at step {dstep[j]}, before it arrived (step {arrive[j]})")
+    early = rejected & ((rstep < arrive) | (dispatched & (rstep < dstep)))
+    if early.any():
+        j = _first(early)
+        errors.append(f"job {j}: rejected at step {rstep[j]}, before it arrived or was dispatched")
     never = ~dispatched & ~rejected
     if never.any():
-        errors.append(f"job {first(never)}: neither dispatched nor rejected")
-    not_immediate = ~dispatched & rejected & (reject_event != position)
-    if not_immediate.any():
-        j = first(not_immediate)
-        errors.append(
-            f"job {j}: not dispatched, so it must be rejected on its own arrival "
-            f"(position {position[j]}), but reject_event = {reject_event[j]}"
-        )
-    early = rejected & (reject_event < position)
-    if early.any():
-        j = first(early)
-        errors.append(f"job {j}: rejected at arrival {reject_event[j]}, before it arrived (position {position[j]})")
-    late = rejected & (reject_event >= n)
-    if late.any():
-        errors.append(f"job {first(late)}: reject_event {reject_event[first(late)]} beyond the last arrival")
-    if errors:
-        return _fail(errors)
-
-    # Rejection time = release time of the arrival at which it happened.
-    expected_time = inst.release[order[reject_event[rejected]]].astype(np.float64)
-    wrong_time = np.flatnonzero(rejected)[reject_time[rejected] != expected_time]
-    if wrong_time.size:
-        j = int(wrong_time[0])
-        errors.append(f"job {j}: reject_time {reject_time[j]} but it was rejected at an arrival at time "
-                      f"{inst.release[order[reject_event[j]]]}")
-    stray_time = ~rejected & ~np.isnan(reject_time)
-    if stray_time.any():
-        errors.append(f"job {first(stray_time)}: has a reject_time but was never rejected")
-
-    # Eligibility of every dispatched job: the pair (j, machine[j]) must be a CSR entry.
+        errors.append(f"job {_first(never)}: neither dispatched nor rejected")
+    if model != "rejection" and rejected.any():
+        errors.append(f"job {_first(rejected)}: rejected, but a {model!r} algorithm may not reject")
     owner = np.repeat(np.arange(n, dtype=np.int64), np.diff(inst.indptr))
     pair_keys = np.sort(owner * m + inst.indices)
-    want = np.flatnonzero(dispatched)
+    want = np.flatnonzero(machine >= 0)
     keys = want * m + machine[want]
     hit = np.searchsorted(pair_keys, keys)
-    ok = (hit < pair_keys.size) & (pair_keys[np.minimum(hit, pair_keys.size - 1)] == keys)
+    ok = (hit < pair_keys.size) & (pair_keys[np.minimum(hit, max(pair_keys.size - 1, 0))] == keys)
     if not ok.all():
         j = int(want[~ok][0])
         errors.append(f"job {j}: dispatched to machine {machine[j]}, not in its eligible set "
                       f"{inst.eligible(j).tolist()}")
+    if errors:
+        return _invalid(errors)
 
-    if model != "rejection" and rejected.any():
-        errors.append(f"job {first(rejected)}: rejected, but a {model!r} algorithm may not reject")
+    # -- trace and objective
+    if processes:
+        work_done, trace_errors = _check_trace(inst, out, machine, dstep, rstep, step_time, completion,
+                                               rejected, float(out.speed))
+        errors += trace_errors
+        weight = _flow_weight(prob.flow_weight, inst)
+        done = ~rejected
+        objective = float(np.max(weight[done] * (completion[done] - inst.release[done]), initial=0.0))
+        wasted = float(work_done[rejected].sum())
+    else:
+        if np.shape(out.trace_job)[0]:
+            errors.append(f"problem {problem!r} processes nothing, but the outcome has a trace")
+        if np.any(~np.isnan(completion)):
+            errors.append(f"job {_first(~np.isnan(completion))}: has a completion time, but problem "
+                          f"{problem!r} processes nothing")
+        objective = _max_load(machine, dstep, rstep, inst.size, S)
+        wasted = 0.0
+    if not errors and not np.isclose(objective, out.claimed_objective, rtol=1e-9, atol=WORK_TOL):
+        errors.append(f"objective: the engine claims {out.claimed_objective}, the outcome gives {objective}")
 
-    # Objective: loads after each arrival event, per machine.
-    objective = _max_load(machine, rejected, reject_event, position, inst.size, n)
-    if not np.isclose(objective, out.claimed_objective, rtol=0, atol=1e-9):
-        errors.append(f"objective: the engine claims {out.claimed_objective}, the decisions give {objective}")
-
-    # Rejection budget at every prefix of the arrival sequence (count-based).
-    rejections_at = np.bincount(reject_event[rejected], minlength=n)
-    rejected_by = np.cumsum(rejections_at)
-    arrived_by = np.arange(1, n + 1)
-    frac = rejected_by / arrived_by if n else np.zeros(0)
-    max_prefix = float(frac.max()) if n else 0.0
+    # -- budget at every step
+    bw = _budget_weight(prob.budget_weight, inst)
+    arrived_by = np.cumsum(np.bincount(arrive, weights=bw, minlength=S))
+    rejected_by = np.cumsum(np.bincount(rstep[rejected], weights=bw[rejected], minlength=S))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frac = np.where(arrived_by > 0, rejected_by / arrived_by, 0.0)
+    max_prefix = float(frac.max()) if S else 0.0
     violations = 0
     if model == "rejection":
         if eps is None:
             errors.append("rejection-model outcome without eps")
         else:
-            violations = int(np.count_nonzero(rejected_by > eps * arrived_by + BUDGET_TOL))
+            violations = int(np.count_nonzero(rejected_by > eps * arrived_by + BUDGET_TOL * (1 + arrived_by)))
 
     if errors:
-        v = _fail(errors)
+        v = _invalid(errors)
     elif violations:
         v = Validation(valid=False, status="budget_violated",
-                       errors=[f"rejection budget exceeded at {violations} of {n} arrival prefixes "
-                               f"(max rejected fraction {max_prefix:.4g} > eps = {eps})"])
+                       errors=[f"rejection budget exceeded at {violations} of {S} steps "
+                               f"(max rejected fraction {max_prefix:.4g} > eps = {eps}, by {prob.budget_weight})"])
     else:
         v = Validation(valid=True, status="ok")
     v.objective = objective
-    v.rejected_frac = float(rejected.sum() / n) if n else 0.0
+    v.rejected_frac = float(bw[rejected].sum() / bw.sum()) if n else 0.0
     v.rejected_frac_max_prefix = max_prefix
     v.budget_violations = violations
+    v.wasted_work = wasted
     return v
 
 
-def _max_load(machine, rejected, reject_event, position, size, n) -> float:
-    """Max over (machine, arrival event) of the load after that event's decisions."""
+def _flow_weight(rule: str, inst: Instance) -> np.ndarray:
+    if rule == "one":
+        return np.ones(inst.n)
+    if rule == "w_flow":
+        return np.asarray(inst.w_flow, dtype=np.float64)
+    return 1.0 / np.asarray(inst.size, dtype=np.float64)  # "inverse_size" (stretch)
+
+
+def _budget_weight(rule: str, inst: Instance) -> np.ndarray:
+    return np.ones(inst.n) if rule == "count" else np.asarray(getattr(inst, rule), dtype=np.float64)
+
+
+def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, rejected, speed):
+    """Replay the processing trace; return work done per job and the errors found."""
+    n = inst.n
+    errors: list[str] = []
+    tm = np.asarray(out.trace_machine, dtype=np.int64)
+    tj = np.asarray(out.trace_job, dtype=np.int64)
+    ts = np.asarray(out.trace_start, dtype=np.float64)
+    te = np.asarray(out.trace_end, dtype=np.float64)
+    tw = np.asarray(out.trace_work, dtype=np.float64)
+    work = np.zeros(n)
+    if tj.size:
+        if np.any((tj < 0) | (tj >= n)) or not np.all(np.isfinite(ts) & np.isfinite(te) & np.isfinite(tw)):
+            return work, ["trace: a row names no job or has a non-finite time or work"]
+        row = lambda mask: int(np.flatnonzero(mask)[0])  # noqa: E731
+        bad = tm != machine[tj]
+        if bad.any():
+            r = row(bad)
+            errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was dispatched to "
+                          f"{machine[tj[r]]} (migration or undispatched work)")
+        bad = (te < ts) | (tw < 0) | (tw > speed * (te - ts) + WORK_TOL)
+        if bad.any():
+            r = row(bad)
+            errors.append(f"job {tj[r]}: {tw[r]:g} units in [{ts[r]:g}, {te[r]:g}) on machine {tm[r]}, more "
+                          f"than speed {speed:g} allows")
+        start_ok = np.maximum(inst.release[tj], np.where(machine[tj] >= 0, step_time[np.maximum(dstep[tj], 0)], 0))
+        bad = ts < start_ok - WORK_TOL
+        if bad.any():
+            r = row(bad)
+            errors.append(f"job {tj[r]}: processed from {ts[r]:g}, before its release or dispatch ({start_ok[r]:g})")
+        rt = np.where(rejected[tj], step_time[np.maximum(rstep[tj], 0)], np.inf)
+        bad = te > rt + WORK_TOL
+        if bad.any():
+            r = row(bad)
+            errors.append(f"job {tj[r]}: processed until {te[r]:g}, after its rejection at slot {rt[r]:g}")
+        by_machine = np.lexsort((ts, tm))
+        sm, ss, se = tm[by_machine], ts[by_machine], te[by_machine]
+        overlap = (sm[1:] == sm[:-1]) & (ss[1:] < se[:-1] - WORK_TOL)
+        if overlap.any():
+            r = row(overlap)
+            errors.append(f"machine {sm[r]}: two jobs at once around {ss[r + 1]:g} (more than speed {speed:g} "
+                          "units in a slot)")
+        work = np.bincount(tj, weights=tw, minlength=n)
+        last_end = np.full(n, -np.inf)
+        np.maximum.at(last_end, tj, te)
+    else:
+        last_end = np.full(n, -np.inf)
+    completed = ~np.isnan(completion)
+    bad = completed & rejected
+    if bad.any():
+        errors.append(f"job {_first(bad)}: both completed and rejected")
+    bad = ~completed & ~rejected
+    if bad.any():
+        errors.append(f"job {_first(bad)}: never completed and never rejected")
+    bad = completed & (np.abs(work - inst.size) > WORK_TOL * np.maximum(1, inst.size))
+    if bad.any():
+        j = _first(bad)
+        errors.append(f"job {j}: completed with {work[j]:g} units of work, its size is {inst.size[j]}")
+    bad = completed & (np.abs(completion - last_end) > WORK_TOL)
+    if bad.any():
+        j = _first(bad)
+        errors.append(f"job {j}: completion {completion[j]:g}, but its last work ends at {last_end[j]:g}")
+    return work, errors
+
+
+def _max_load(machine, dstep, rstep, size, S) -> float:
+    """Max over (machine, step) of the load after that step's decisions."""
     on = machine >= 0
-    late = on & rejected
+    late = on & (rstep >= 0)
     mach = np.concatenate([machine[on], machine[late]])
-    when = np.concatenate([position[on], reject_event[late]])
+    when = np.concatenate([dstep[on], rstep[late]])
     delta = np.concatenate([size[on], -size[late]]).astype(np.float64)
     if mach.size == 0:
         return 0.0
-    key = mach * (n + 1) + when
+    key = mach * (S + 1) + when
     uniq, inverse = np.unique(key, return_inverse=True)
     step = np.bincount(inverse, weights=delta)
-    seg_machine = uniq // (n + 1)
+    seg_machine = uniq // (S + 1)
     total = np.cumsum(step)
     starts = np.flatnonzero(np.r_[True, seg_machine[1:] != seg_machine[:-1]])
     offset = np.repeat(np.r_[0.0, total[starts[1:] - 1]], np.diff(np.r_[starts, total.size]))

@@ -106,7 +106,8 @@ def run_group(group: dict[str, Any], exp: dict[str, Any], settings: dict[str, An
     arrivals = max(int(settings["min_arrivals"]), int(settings["arrivals_per_server"] * N))
     rows = []
     for policy in exp["policies"]:
-        row = {**group, "policy": policy, "d": int(exp.get("d", 2)) if policy == "jsq-d" else 0,
+        d_kw = {"d": int(exp.get("d", 2))} if policy == "jsq-d" else {}  # only jsq-d reads d
+        row = {**group, "policy": policy, "d": d_kw.get("d", 0),
                "t_star": t_star, "t_star_graph": t_graph, "jiq_fluid": fluid,
                "mean_degree": float(np.diff(indptr).mean()), "random_exact": math.nan}
         if policy == "random":
@@ -122,7 +123,7 @@ def run_group(group: dict[str, Any], exp: dict[str, Any], settings: dict[str, An
             r = simulate_bipartite(mu, lam, (indptr, indices), policy, arrivals=arrivals,
                                    seed=derived_seed(seed, "policy", *key, policy),
                                    warmup=float(settings["warmup"]), batches=int(settings["batches"]),
-                                   d=int(exp.get("d", 2)))
+                                   **d_kw)
         except RuntimeError as exc:
             rows.append({**row, **_unstable(str(exc))})
             continue

@@ -88,10 +88,24 @@ def _shortest_of_sample(pool, lo, hi, d, Q):
 
 
 @njit(cache=True)
-def _choose_complete(policy, N, C, Q, order, cstart, cend, first, d, jfiq_fallback):
-    """The server for an arriving job on a complete graph (all servers eligible)."""
+def _choose_complete(policy, N, C, Q, order, cstart, cend, first, mu_c, d, jfiq_fallback):
+    """The server for an arriving job on a complete graph (all servers eligible); ``mu_c[c]`` is
+    the rate of speed class c (the servers of order[cstart[c]:cend[c]])."""
     if policy == RANDOM:
         return int(np.random.random() * N)
+    if policy == RANDOM_MU:  # a class ∝ μ_c·(its size), then a uniform server of the class
+        total = 0.0
+        for c in range(C):
+            total += mu_c[c] * (cend[c] - cstart[c])
+        u = np.random.random() * total
+        for c in range(C):
+            w = mu_c[c] * (cend[c] - cstart[c])
+            if u < w:
+                return order[_uniform_in(cstart[c], cend[c])]
+            u -= w
+        for c in range(C - 1, -1, -1):  # rounding guard: the last non-empty class
+            if cend[c] > cstart[c]:
+                return order[_uniform_in(cstart[c], cend[c])]
     if policy == JSQD:
         return _shortest_of_sample(order, 0, N, d, Q)  # `order` holds every server once
     if policy == JIQ or policy == JFIQ:
@@ -246,7 +260,8 @@ def queue_kernel(mu, cls, C, lam_tot, lam_cum, nbr_ptr, nbr, complete, policy, d
         if u < lam_tot:
             m = draw_index(lam_cum, np.random.random())  # a type drawn ∝ λ_m
             if complete and ties_random:
-                s = _choose_complete(policy, N, C, Q, order, cstart, cend, first, d, jfiq_fallback)
+                s = _choose_complete(policy, N, C, Q, order, cstart, cend, first, mu_c, d,
+                                     jfiq_fallback)
             else:
                 s = _choose_scan(policy, nbr, nbr_ptr[m], nbr_ptr[m + 1], Q, mu, d, ties_random,
                                  jfiq_fallback)

@@ -99,6 +99,36 @@ def _speed_classes(mu: np.ndarray) -> tuple[np.ndarray, int]:
     return cls.astype(np.int64), int(speeds.size)
 
 
+# Keyword parameters that only some policies read (checked against the kernels): name ->
+# (the policies that read it, its default, why the others do not). A non-default value for any
+# other policy is an error that names it, never silently ignored.
+_QUEUE_POLICIES = frozenset(POLICY_CODES)
+_POLICY_PARAMETERS = {
+    # token_kernel never sees `buffers`; queue_kernel never sees `tokens`
+    "buffers": (_QUEUE_POLICIES, None, "it uses 'tokens'"),
+    "tokens": (frozenset({"token-oldest"}), None, "it uses 'buffers'"),
+    # ties_random is read only in the JSQ/JFSQ and JIQ/JFIQ branches; JSQ(d) always breaks the
+    # ties of its sample uniformly; random, random-mu and the token policy have no ties
+    "ties": (frozenset({"jsq", "jfsq", "jiq", "jfiq"}), "random",
+             "only 'jsq', 'jfsq', 'jiq' and 'jfiq' break ties by it"),
+    # read only under `policy == JFIQ`
+    "jfiq_fallback": (frozenset({"jfiq"}), "random", "only 'jfiq' has a fallback"),
+    # the token kernel has no complete-graph fast path
+    "fast_complete": (_QUEUE_POLICIES, True, "only the queue policies have a complete-graph fast path"),
+    # the kernels read `d` only under `policy == JSQD` (the sample size of JSQ(d))
+    "d": (frozenset({"jsq-d"}), None, "only 'jsq-d' samples d servers"),
+}
+
+
+def _check_policy_parameters(policy: str, values: dict) -> None:
+    for name, (policies, default, why) in _POLICY_PARAMETERS.items():
+        value = values[name]
+        is_default = value is None if default is None else (value is not None and value == default)
+        if policy not in policies and not is_default:
+            raise ValueError(f"simulate_bipartite: parameter {name!r} does not apply to policy "
+                             f"{policy!r} ({why}); got {name}={value!r}")
+
+
 def simulate_bipartite(mu: Sequence[float], lam: Sequence[float], neighbors, policy: str,
                        arrivals: int, seed: int = 0, warmup: float = 20.0, d: int | None = None,
                        buffers: Sequence[int] | int | None = None, batches: int = 20,
@@ -108,7 +138,9 @@ def simulate_bipartite(mu: Sequence[float], lam: Sequence[float], neighbors, pol
     ``batches`` batch means; ``warmup`` in time units. For ``token-oldest``, ``tokens`` (per
     server, default 1) are the buffers and the result has blocking. ``fast_complete=False``
     makes a complete graph use the neighbour scan instead of the O(#classes) structures (the
-    two must agree; tests compare them)."""
+    two must agree; tests compare them). A non-default ``d``, ``buffers``, ``tokens``, ``ties``,
+    ``jfiq_fallback`` or ``fast_complete`` for a policy that does not read it is a ValueError
+    (``d`` is for ``jsq-d`` only; its default ``None`` is accepted by every policy)."""
     mu = np.asarray(mu, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
     N, M = mu.size, lam.size
@@ -120,6 +152,8 @@ def simulate_bipartite(mu: Sequence[float], lam: Sequence[float], neighbors, pol
         raise ValueError(f"ties must be 'random' or 'index', got {ties!r}")
     if jfiq_fallback not in ("random", "jfsq"):
         raise ValueError(f"jfiq_fallback must be 'random' or 'jfsq', got {jfiq_fallback!r}")
+    _check_policy_parameters(policy, dict(buffers=buffers, tokens=tokens, ties=ties, d=d,
+                                          jfiq_fallback=jfiq_fallback, fast_complete=fast_complete))
     if policy == "jsq-d" and (d is None or d < 1):
         raise ValueError(f"policy 'jsq-d' needs d >= 1, got d={d!r}")
     for name, value, low in (("arrivals", arrivals, 1), ("batches", batches, 2)):

@@ -107,10 +107,17 @@ def simulate_loss(n: int, k: int, d: int, load, arrivals: int, seed: int = 0,
         raise ValueError(f"method must be 'aggregated' or 'event', got {method!r}")
     if estimator is None:
         estimator = "conditional" if method == "aggregated" else "count"
-    if estimator not in ("conditional", "count") or (method == "event" and estimator != "count"):
-        raise ValueError(f"estimator {estimator!r} is not available with method {method!r}")
-    if service not in ("exp", "det") or (service == "det" and method != "event"):
-        raise ValueError(f"service {service!r}: 'exp', or 'det' with method 'event'")
+    if estimator not in ("conditional", "count"):
+        raise ValueError(f"estimator must be 'conditional' or 'count', got {estimator!r}")
+    if service not in ("exp", "det"):
+        raise ValueError(f"service must be 'exp' or 'det', got {service!r}")
+    # event_kernel records no P(I_s = 0 | state) columns; aggregated_kernel is never given `service`
+    if method == "event" and estimator == "conditional":
+        raise ValueError("simulate_loss: parameter 'estimator' = 'conditional' does not apply to method "
+                         "'event' (it only counts: use estimator='count')")
+    if method == "aggregated" and service == "det":
+        raise ValueError("simulate_loss: parameter 'service' = 'det' does not apply to method "
+                         "'aggregated' (its CTMC needs exponential job sizes: use method='event')")
     if not (mu > 0 and warmup >= 0):
         raise ValueError(f"need mu > 0 and warmup >= 0, got mu={mu}, warmup={warmup}")
     lam = _resolve_load(n, load)

@@ -1,48 +1,61 @@
-"""The online-algorithm plug-in contract.
+"""The online-algorithm plug-in contract, one for every problem of seed 000.
 
 One file per algorithm, one class per file, decorated with
 :func:`schedbench.scheduling.registry.register_algorithm`. A class declares:
 
-``name``         registry name (``kebab-case``), also the ``algorithm`` column of the results;
-``problem``      ``"load"`` (LoadBalancing); flow-time problems come with the slotted engine;
-``model``        ``"rejection"`` (may reject an ε fraction), ``"speed"`` (speed 1+ε) or ``"plain"``;
-``rule_label``   how faithful the rule is to its source: ``Q`` quoted, ``R`` reconstructed,
-                 ``R✓`` reconstructed and checked (labels of ``shared/specs``);
-``needs_opt``    whether it assumes the oracle T* (the offline optimum) is given;
-``unit_sizes_only`` whether it is only defined for unit sizes;
-``parameters``   ``{name: Param(default, choices)}``: the grid a config may sweep;
-``reference``    the paper and section it implements.
+``name``          registry name (``kebab-case``), also the ``algorithm`` column of the results;
+``problem``       a key of :data:`schedbench.scheduling.problems.PROBLEMS`;
+``model``         ``"rejection"`` (may reject an ε fraction), ``"speed"`` (machines run at
+                  speed 1+ε, applied by the engine) or ``"plain"`` (neither);
+``rule_label``    ``Q`` quoted, ``R`` reconstructed, ``R✓`` reconstructed and checked;
+``needs_opt``     whether it assumes the oracle T* (the offline optimum) is given;
+``unit_sizes_only``  whether it is only defined for unit sizes;
+``deferred_dispatch`` whether it may answer :data:`HOLD` and dispatch the job later;
+``late_reject``   whether it may reject a job after dispatching it;
+``parameters``    ``{name: Param(default, choices)}``: the grid a config may sweep;
+``reference``     the paper and section it implements.
 
-At run time the engine calls :meth:`OnlineAlgorithm.on_arrival` once per job, in arrival
-order, with a :class:`JobView` (the job and nothing of the future) and expects a machine of
-the job's eligible set or :data:`~schedbench.scheduling.model.REJECT`. After each arrival it calls
-:meth:`late_rejections` for jobs dispatched earlier that the algorithm now rejects (only
-algorithms whose paper rule allows late rejection return anything).
+The engine calls, in each slot t (spec §1.3):
 
-An algorithm may also implement the optional fast path :meth:`dispatch_all`: the same
-decisions for a whole instance in one (numba) call. The conformance tests check that the fast
-path and the step-by-step path agree on every instance they try.
+1. :meth:`on_arrival` once per job released at t, in arrival order, with a :class:`JobView`
+   and the engine's read-only view; the answer is a machine of the job's eligible set,
+   :data:`REJECT`, or :data:`HOLD`. Right after each arrival, :meth:`after_arrival` may name
+   dispatched jobs to reject now (LoadBalancing overload rules act here);
+2. :meth:`on_slot` (only if the class overrides it) after the arrivals of t, in every slot
+   where something changed (a release, a completion in the previous slot, or a wake-up the
+   algorithm asked for): a :class:`SlotPlan` may dispatch held jobs, reject unfinished ones,
+   give machines a processing order, and ask to be woken at a later slot;
+3. the engine, not the algorithm, spends s units of work per machine in the slot along each
+   machine's order (FIFO by dispatch unless the algorithm reordered it).
+
+The view (:class:`schedbench.scheduling.engine.EngineView`) shows the time, the speed, queues,
+remaining work, held jobs, rejections so far and the budget left, and never the future.
+
+An algorithm may also offer the fast path :meth:`dispatch_all` (LoadBalancing, no late
+rejection): the same decisions for a whole instance in one numba call. The conformance tests
+check that the fast path and the step path agree on every instance they try.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, NamedTuple
 
 import numpy as np
 
-from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.model import HOLD, REJECT
+from schedbench.scheduling.problems import get_problem
 
-__all__ = ["OnlineAlgorithm", "JobView", "Param", "ParameterError", "REJECT"]
+__all__ = ["OnlineAlgorithm", "JobView", "SlotPlan", "Param", "ParameterError", "REJECT", "HOLD"]
 
 
 class ParameterError(ValueError):
-    """An algorithm parameter (or ε, or the oracle T*) is missing or out of range."""
+    """An algorithm parameter (or ε, or the oracle T*) is missing, out of range or does not apply."""
 
 
 class JobView(NamedTuple):
-    """What an online algorithm sees of one arriving job."""
+    """What an online algorithm sees of one arrived job."""
 
     id: int
     release: int
@@ -50,6 +63,22 @@ class JobView(NamedTuple):
     eligible: np.ndarray
     w_flow: float
     w_reject: float
+
+
+@dataclass
+class SlotPlan:
+    """An algorithm's decisions in one slot (all optional).
+
+    ``dispatch``: {held job: machine}; ``reject``: unfinished jobs (held or dispatched) to
+    reject now; ``priority``: {machine: jobs first, in this order} (the machine's other jobs
+    follow in their current order; an order persists until changed); ``wake_at``: a later
+    slot at which to call :meth:`OnlineAlgorithm.on_slot` again even if nothing happens.
+    """
+
+    dispatch: dict[int, int] = field(default_factory=dict)
+    reject: Iterable[int] = ()
+    priority: dict[int, Iterable[int]] = field(default_factory=dict)
+    wake_at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +106,7 @@ class OnlineAlgorithm:
     rule_label: ClassVar[str] = "R"
     needs_opt: ClassVar[bool] = False
     unit_sizes_only: ClassVar[bool] = False
+    deferred_dispatch: ClassVar[bool] = False
     late_reject: ClassVar[bool] = False
     parameters: ClassVar[dict[str, Param]] = {}
     reference: ClassVar[str] = ""
@@ -87,18 +117,42 @@ class OnlineAlgorithm:
         self.m = int(m)
         self.seed = int(seed)
         self.params = cls.resolve_params(params)
-        if cls.model in ("rejection", "speed"):
-            if eps is None or not (isinstance(eps, (int, float)) and 0.0 < float(eps) < 1.0):
-                raise ParameterError(f"algorithm {cls.name!r}: eps must be a number in (0, 1), got {eps!r}")
-            self.eps = float(eps)
-        else:
-            self.eps = None
+        self.eps = cls.check_eps(eps)
         if cls.needs_opt:
-            if opt is None or not math.isfinite(opt) or opt <= 0:
+            if opt is None or not isinstance(opt, (int, float)) or not math.isfinite(opt) or opt <= 0:
                 raise ParameterError(
                     f"algorithm {cls.name!r} assumes the oracle T* (opt > 0), got opt={opt!r}"
                 )
+        elif opt is not None:
+            raise ParameterError(f"algorithm {cls.name!r} does not use the oracle T*: 'opt' does not apply")
         self.opt = opt
+
+    # ---------------------------------------------------------------- declared model
+    @classmethod
+    def check_eps(cls, eps: float | None) -> float | None:
+        """The one place that says what ε means per model: the rejected fraction (rejection,
+        0 < ε < 1), the extra speed (speed, ε ≥ 0; ε = 0 is the speed-1 reference row), and
+        nothing for plain algorithms (an ε given to one is an error)."""
+        if cls.model == "plain":
+            if eps is not None:
+                raise ParameterError(f"algorithm {cls.name!r} is plain: 'eps' does not apply (give none)")
+            return None
+        ok = isinstance(eps, (int, float)) and not isinstance(eps, bool) and math.isfinite(eps)
+        if cls.model == "rejection" and not (ok and 0.0 < eps < 1.0):
+            raise ParameterError(f"algorithm {cls.name!r}: eps must be a number in (0, 1), got {eps!r}")
+        if cls.model == "speed" and not (ok and 0.0 <= eps <= 16.0):
+            raise ParameterError(f"algorithm {cls.name!r}: eps (extra speed) must be in [0, 16], got {eps!r}")
+        return float(eps)
+
+    @classmethod
+    def eps_values(cls, eps_list: Iterable[float]) -> list[float | None]:
+        """The ε values an experiment runs this algorithm at: each given ε, or once (None) if plain."""
+        return [None] if cls.model == "plain" else [float(e) for e in eps_list]
+
+    @classmethod
+    def speed_for(cls, eps: float | None) -> float:
+        """Machine speed the engine applies: 1 + ε for speed-model algorithms, else 1."""
+        return 1.0 + float(eps) if cls.model == "speed" else 1.0
 
     @classmethod
     def resolve_params(cls, params: dict[str, Any]) -> dict[str, Any]:
@@ -111,13 +165,21 @@ class OnlineAlgorithm:
             )
         return {k: p.check(cls.name, k, params.get(k, p.default)) for k, p in cls.parameters.items()}
 
-    # ---------------------------------------------------------------- step-by-step contract
-    def on_arrival(self, job: JobView) -> int:
+    @classmethod
+    def has_slot_hook(cls) -> bool:
+        return cls.on_slot is not OnlineAlgorithm.on_slot
+
+    # ---------------------------------------------------------------- step contract
+    def on_arrival(self, job: JobView, view) -> int:
         raise NotImplementedError
 
-    def late_rejections(self) -> list[int]:
-        """Jobs dispatched earlier that are rejected now (default: none)."""
-        return []
+    def after_arrival(self, view) -> Iterable[int]:
+        """Dispatched jobs to reject right after an arrival (default: none)."""
+        return ()
+
+    def on_slot(self, view) -> SlotPlan | None:
+        """Decisions once per slot where something changed (override to use it)."""
+        return None
 
     # ---------------------------------------------------------------- optional fast path
     def dispatch_all(self, size: np.ndarray, indptr: np.ndarray, indices: np.ndarray,
@@ -131,6 +193,16 @@ class OnlineAlgorithm:
             "name": cls.name, "problem": cls.problem, "model": cls.model,
             "rule": cls.rule_label, "needs_opt": cls.needs_opt,
             "unit_sizes_only": cls.unit_sizes_only,
+            "deferred_dispatch": cls.deferred_dispatch, "late_reject": cls.late_reject,
             "parameters": {k: p.default for k, p in cls.parameters.items()},
             "reference": cls.reference,
         }
+
+    @classmethod
+    def check_declaration(cls) -> None:
+        """Raise if the class declaration is inconsistent (called by the registry)."""
+        get_problem(cls.problem)
+        if cls.model not in ("rejection", "speed", "plain"):
+            raise ValueError(f"algorithm {cls.name!r}: model must be rejection, speed or plain")
+        if cls.late_reject and cls.model != "rejection":
+            raise ValueError(f"algorithm {cls.name!r}: only rejection-model algorithms may reject late")

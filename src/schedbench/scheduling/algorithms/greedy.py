@@ -1,18 +1,19 @@
 """Greedy least-loaded dispatch (Azar, Naor, Rom, "The competitiveness of on-line assignments",
 J. Algorithms 1995); baseline B1 of ``shared/specs/rejection-model.md`` §7.
 
-Each job goes to the eligible machine with the smallest current load, ties to the lowest
-machine index; nothing is rejected. ⌈log₂ m⌉ + 1 competitive for restricted assignment, tight
-up to the +1 (the ANR tree, spec §6.6).
+Each job goes to the eligible machine with the smallest current load; nothing is rejected.
+Ties go to the lowest machine index (``ties="index"``, default) or to a uniformly random one
+of the tied machines (``ties="random"``, seeded by the run's seed). ⌈log₂ m⌉ + 1 competitive
+for restricted assignment, tight up to the +1 with either tie rule (the ANR tree, spec §6.6).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from schedbench.scheduling.registry import register_algorithm
 from schedbench.scheduling.algorithms._kernels import least_loaded_with_cap
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.registry import register_algorithm
 
 
 @register_algorithm
@@ -21,17 +22,24 @@ class Greedy(OnlineAlgorithm):
     problem = "load"
     model = "plain"
     rule_label = "Q"
+    parameters = {
+        "ties": Param("index", ("index", "random"), "index: lowest machine index; random: uniform, seeded"),
+    }
     reference = "Azar–Naor–Rom 1995; spec §7 B1"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
         self.load = np.zeros(self.m, dtype=np.float64)
+        self.rng = np.random.default_rng(self.seed) if self.params["ties"] == "random" else None
 
-    def on_arrival(self, job: JobView) -> int:
+    def on_arrival(self, job: JobView, view) -> int:
         loads = self.load[job.eligible]
-        i = int(job.eligible[loads == loads.min()].min())
+        tied = job.eligible[loads == loads.min()]
+        i = int(tied.min()) if self.rng is None else int(tied[self.rng.integers(tied.size)])
         self.load[i] += job.size
         return i
 
     def dispatch_all(self, size, indptr, indices, order):
+        if self.rng is not None:
+            return None  # random ties: step path only
         return least_loaded_with_cap(size, indptr, indices, order, self.m, np.inf)

@@ -51,7 +51,7 @@ class LbUnitReject(OnlineAlgorithm):
         self.cap = self.alpha * self.opt
         self.load = np.zeros(self.m, dtype=np.float64)
 
-    def on_arrival(self, job: JobView) -> int:
+    def on_arrival(self, job: JobView, view) -> int:
         loads = self.load[job.eligible]
         i = int(job.eligible[loads == loads.min()].min())
         if self.load[i] >= self.cap:

@@ -37,6 +37,5 @@ FAMILY = register_family(Family(
     },
     generator=_generate,
     sized=lambda p: False,
-    deterministic=True,
     doc=__doc__.split("\n\n")[0],
 ))

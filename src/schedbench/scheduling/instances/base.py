@@ -38,7 +38,7 @@ class Family:
     generator: Callable[..., Instance]
     sized: Callable[[dict], bool]  # True if the family may produce a size > 1
     doc: str = ""
-    deterministic: bool = False  # the instance does not depend on the seed
+    check: Callable[[dict], None] | None = None  # cross-parameter checks (raise FamilyParameterError)
 
     def resolve(self, params: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(params) - set(self.parameters))
@@ -70,6 +70,8 @@ class Family:
                     f"family {self.name!r}: parameter '{key}' must be >= {spec.minimum}, got {value!r}"
                 )
             out[key] = value
+        if self.check is not None:
+            self.check(out)
         return out
 
     def unit_sizes(self, params: dict[str, Any]) -> bool:

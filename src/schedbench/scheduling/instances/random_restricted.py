@@ -13,7 +13,7 @@ import numpy as np
 
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
-from schedbench.scheduling.instances.base import Family, FamilyParam, csr_from_fixed_degree
+from schedbench.scheduling.instances.base import Family, FamilyParam, FamilyParameterError, csr_from_fixed_degree
 
 
 def random_subsets(rng: np.random.Generator, n: int, m: int, d: int) -> np.ndarray:
@@ -32,9 +32,6 @@ def random_subsets(rng: np.random.Generator, n: int, m: int, d: int) -> np.ndarr
 
 def _generate(rng: np.random.Generator, m: int, n: int, d: int, sizes: str, max_size_exp: int,
               arrivals: str, rate: float) -> Instance:
-    if d > m:
-        from schedbench.scheduling.instances.base import FamilyParameterError
-        raise FamilyParameterError(f"family 'random-restricted': parameter 'd' = {d} exceeds 'm' = {m}")
     eligible = random_subsets(rng, n, m, d)
     if sizes == "unit":
         size = np.ones(n, dtype=np.int64)
@@ -52,6 +49,11 @@ def _generate(rng: np.random.Generator, m: int, n: int, d: int, sizes: str, max_
     return Instance(m, release, size, indptr, indices, None, None)
 
 
+def _check(p: dict) -> None:
+    if p["d"] > p["m"]:
+        raise FamilyParameterError(f"family 'random-restricted': parameter 'd' = {p['d']} exceeds 'm' = {p['m']}")
+
+
 FAMILY = register_family(Family(
     name="random-restricted",
     parameters={
@@ -65,5 +67,6 @@ FAMILY = register_family(Family(
     },
     generator=_generate,
     sized=lambda p: p["sizes"] != "unit",
+    check=_check,
     doc=__doc__.split("\n\n")[0],
 ))

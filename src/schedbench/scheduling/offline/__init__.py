@@ -1,6 +1,28 @@
-"""Offline optima and lower bounds: the denominators of every competitive ratio."""
+"""Offline optima and lower bounds: the denominators of every competitive ratio.
 
+:func:`solve_opt` picks the solver from the problem's objective (the problem table), so no
+caller branches on a problem's name.
+"""
+
+from schedbench.scheduling.offline.flow_bound import flow_lower_bound
 from schedbench.scheduling.offline.makespan import makespan_lower_bound, opt_makespan, trivial_bound
 from schedbench.scheduling.offline.result import OptResult
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.problems import get_problem
 
-__all__ = ["OptResult", "opt_makespan", "makespan_lower_bound", "trivial_bound"]
+__all__ = ["OptResult", "opt_makespan", "makespan_lower_bound", "trivial_bound", "flow_lower_bound",
+           "solve_opt", "is_trivial"]
+
+
+def solve_opt(inst: Instance, problem: str, time_limit: float = 60.0, seed: int = 0) -> OptResult:
+    """OPT (or a bound, see ``status``) of ``inst`` for ``problem``."""
+    if get_problem(problem).objective == "max_load":
+        return opt_makespan(inst, time_limit=time_limit, seed=seed)
+    return flow_lower_bound(inst, problem)
+
+
+def is_trivial(inst: Instance, problem: str, res: OptResult) -> bool:
+    """Whether a proven OPT equals its trivial bound (such instances do not test OPT)."""
+    if get_problem(problem).objective != "max_load":
+        return False
+    return res.status == "optimal" and res.value == trivial_bound(inst)

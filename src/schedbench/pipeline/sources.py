@@ -1,0 +1,78 @@
+"""The package sources a pipeline job depends on, derived from the imports (never by hand).
+
+Snakemake tracks only a rule's own code, so every ``src/schedbench`` file a job's script
+imports — directly or through other schedbench modules — is declared as an input: an edit to
+any of them reruns the job. The closure is computed from the source text (``ast``), without
+importing anything. Plug-ins are loaded by name at run time (the registry imports every
+algorithm, family and adversary module, but a job's rows come from the one it names), so a rule
+adds the named plug-in's module with :func:`module_sources`.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["script_sources", "module_sources", "module_file"]
+
+_SRC = Path(__file__).resolve().parents[2]  # .../src
+_PKG = "schedbench"
+
+
+def module_file(module: str) -> Path | None:
+    """The file of a ``schedbench`` module (package → its ``__init__.py``), or None."""
+    if module != _PKG and not module.startswith(_PKG + "."):
+        return None
+    base = _SRC.joinpath(*module.split("."))
+    for cand in (base.with_suffix(".py"), base / "__init__.py"):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _imports(path: Path) -> set[str]:
+    """Schedbench modules named by the imports of one file (``from a import b`` counts
+    ``a.b`` when that is a module, and ``a`` itself plus the packages on the way)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    out = set()
+    for name in found:
+        parts = name.split(".")
+        for k in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__ too
+            prefix = ".".join(parts[:k])
+            if module_file(prefix) is not None:
+                out.add(prefix)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _closure(module: str) -> frozenset[str]:
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        seen.add(mod)
+        f = module_file(mod)
+        if f is not None:
+            todo.extend(_imports(f) - seen)
+    return frozenset(seen)
+
+
+def module_sources(*modules: str) -> list[str]:
+    """Every schedbench file the given modules import, transitively (sorted paths)."""
+    mods = set().union(*(_closure(m) for m in modules)) if modules else set()
+    return sorted(str(module_file(m)) for m in mods if module_file(m) is not None)
+
+
+def script_sources(script: str | Path, *extra_modules: str) -> list[str]:
+    """The sources a workflow script depends on (plus ``extra_modules``, e.g. a plug-in)."""
+    return module_sources(*sorted(_imports(Path(script))), *extra_modules)

@@ -1,0 +1,1 @@
+"""Adaptive adversaries, one file each; every module here is imported by the registry."""

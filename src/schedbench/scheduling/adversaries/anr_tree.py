@@ -1,0 +1,72 @@
+"""The Azar–Naor–Rom tree as an adaptive adversary (spec §6.6; Azar, Naor, Rom, "The
+competitiveness of on-line assignments", J. Algorithms 1995).
+
+m = 2^K machines. Round r = 1..K pairs the survivors of round r−1 consecutively and releases
+one unit job restricted to each pair, at time 0; whichever machine of a pair the algorithm
+loaded survives (if it rejected the job, the member with the larger load, ties to the lower
+index — spec §6.1's rule). With ``final_job`` one more job is restricted to the last survivor.
+OPT = 1: each pair's job goes to the member that does not survive (it never gets another job),
+the final job to the last survivor. Any deterministic or randomised algorithm that accepts
+everything ends with load K + 1 = ⌈log₂ m⌉ + 1 on the last survivor.
+"""
+
+from __future__ import annotations
+
+from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.algorithms.base import Param, ParameterError
+from schedbench.scheduling.model import JobSpec
+from schedbench.scheduling.registry import register_adversary
+
+
+@register_adversary
+class AnrTree(Adversary):
+    name = "anr-tree"
+    problem = "load"
+    rule_label = "R✓"
+    parameters = {
+        "m": Param(None, doc="machines, a power of two"),
+        "final_job": Param(True, (True, False), "add the final job restricted to the last survivor"),
+    }
+    reference = "Azar–Naor–Rom 1995; spec §6.6"
+
+    @classmethod
+    def check_params(cls, params):
+        m = params["m"]
+        if isinstance(m, bool) or not isinstance(m, int) or m < 1 or m & (m - 1):
+            raise ParameterError(f"adversary {cls.name!r}: parameter 'm' must be a power of two >= 1, got {m!r}")
+
+    def __init__(self, eps=None, seed=0, **params):
+        super().__init__(eps, seed, **params)
+        self.survivors = list(range(self.params["m"]))
+        self.pairs: list[tuple[int, int]] = []
+        self.done = False
+
+    @property
+    def m(self) -> int:
+        return self.params["m"]
+
+    @property
+    def opt(self) -> float:
+        return 1.0
+
+    def next_jobs(self, view):
+        if len(self.survivors) > 1:
+            s = self.survivors
+            self.pairs = [(s[k], s[k + 1]) for k in range(0, len(s), 2)]
+            return [JobSpec(view.time, 1, pair) for pair in self.pairs]
+        if self.params["final_job"] and not self.done:
+            self.done = True
+            self.pairs = []
+            return [JobSpec(view.time, 1, [self.survivors[0]])]
+        return None
+
+    def observe(self, view, ids):
+        if not self.pairs:
+            return
+        survivors = []
+        for (a, b), j in zip(self.pairs, ids):
+            chosen = view.machine_of(j)
+            if chosen < 0 or view.is_rejected(j):
+                chosen = a if view.load(a) >= view.load(b) else b
+            survivors.append(chosen)
+        self.survivors = survivors

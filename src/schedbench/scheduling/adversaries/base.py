@@ -1,0 +1,75 @@
+"""The adversary plug-in contract (spec ``shared/specs/rejection-model.md`` §6: "an interactive
+object with two methods").
+
+One file per adversary, one class per file, decorated with
+:func:`schedbench.scheduling.registry.register_adversary`. A class declares ``name``,
+``problem``, ``rule_label``, ``parameters`` (``{name: Param}``) and ``reference``, and
+implements:
+
+* :meth:`next_jobs` — the next batch of jobs (``JobSpec`` rows, release ≥ the view's time),
+  chosen from what the view shows of the algorithm's decisions so far; ``None`` or an empty
+  list ends the game;
+* :meth:`observe` — called after the batch was released, with the jobs' ids;
+* :attr:`m` — the number of machines, and :attr:`opt` — the optimum it constructs (known
+  before the game: the adversary builds its instance around it, so algorithms that assume T*
+  receive it). The offline solver must agree on the realised instance (tests, pipeline).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from schedbench.scheduling.algorithms.base import Param, ParameterError
+
+__all__ = ["Adversary"]
+
+
+class Adversary:
+    name: ClassVar[str]
+    problem: ClassVar[str] = "load"
+    rule_label: ClassVar[str] = "R"
+    parameters: ClassVar[dict[str, Param]] = {}
+    reference: ClassVar[str] = ""
+
+    def __init__(self, eps: float | None = None, seed: int = 0, **params: Any) -> None:
+        self.eps = eps
+        self.seed = int(seed)
+        self.params = type(self).resolve_params(params)
+
+    @classmethod
+    def resolve_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(params) - set(cls.parameters))
+        if unknown:
+            known = ", ".join(sorted(cls.parameters)) or "none"
+            raise ParameterError(f"adversary {cls.name!r} has no parameter '{unknown[0]}' (its parameters: {known})")
+        out = {}
+        for k, p in cls.parameters.items():
+            value = params.get(k, p.default)
+            if value is None:
+                raise ParameterError(f"adversary {cls.name!r}: parameter '{k}' is required")
+            out[k] = p.check(f"adversary {cls.name}", k, value)
+        cls.check_params(out)
+        return out
+
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> None:
+        """Cross-parameter checks; raise ParameterError naming the parameter."""
+
+    @property
+    def m(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def opt(self) -> float:
+        raise NotImplementedError
+
+    def next_jobs(self, view) -> list | None:
+        raise NotImplementedError
+
+    def observe(self, view, ids: list[int]) -> None:
+        """See the ids the engine gave the last batch (default: nothing to remember)."""
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        return {"name": cls.name, "problem": cls.problem, "rule": cls.rule_label,
+                "parameters": {k: p.default for k, p in cls.parameters.items()}, "reference": cls.reference}

@@ -1,0 +1,439 @@
+"""The one stepping engine of seed 000 (spec ``shared/specs/rejection-model.md`` §1.3).
+
+Time runs in unit slots [t, t+1). In each slot: arrivals in order (the algorithm answers a
+machine, REJECT or HOLD; right after each arrival it may reject dispatched jobs), then the
+algorithm's slot hook (dispatch held jobs, reject unfinished jobs, reorder machines, ask for a
+wake-up), then processing: each machine does ``speed`` units of work per slot along its order
+(non-migratory, preemptive; fractional work and completion instants when the speed is not an
+integer). Speed is 1 + ε for speed-model algorithms and 1 otherwise, applied here.
+
+Processing is computed lazily per machine and exactly (a machine's order only changes at a
+decision), so slots where nothing can change — no release, no completion, no wake-up — cost
+nothing. The slot hook is called only where something changed; algorithms without a hook never
+stop the clock at all. LoadBalancing (``Problem.processes`` false) only collects loads.
+
+Drivers feed the engine: :meth:`Engine.release` (jobs at a time ≥ the current one),
+:meth:`Engine.run_until`, :meth:`Engine.finish` → :class:`~schedbench.scheduling.model.Outcome`.
+An illegal decision raises :class:`AlgorithmError` naming the job: a broken plug-in fails loudly.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from typing import Iterable
+
+import numpy as np
+
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
+from schedbench.scheduling.model import HOLD, REJECT, Instance, JobSpec, Outcome
+from schedbench.scheduling.problems import get_problem
+
+__all__ = ["Engine", "EngineView", "JobSpec", "AlgorithmError"]
+
+_TOL = 1e-9  # work below this is treated as done (floating point at fractional speeds)
+
+
+class AlgorithmError(RuntimeError):
+    """An algorithm made an illegal decision."""
+
+
+class Engine:
+    """Runs one algorithm on jobs released by a driver (an instance replay or an adversary)."""
+
+    def __init__(self, alg: OnlineAlgorithm, m: int) -> None:
+        self.alg = alg
+        self.name = type(alg).name
+        self.problem = get_problem(type(alg).problem)
+        self.m = int(m)
+        self.speed = type(alg).speed_for(alg.eps)
+        self.now = 0
+        self._hook = type(alg).has_slot_hook()
+        # per job, indexed by arrival position
+        self.release_: list[int] = []
+        self.size_: list[int] = []
+        self.elig: list[np.ndarray] = []
+        self.w_flow: list[float] = []
+        self.w_reject: list[float] = []
+        self.bweight: list[float] = []
+        self.machine: list[int] = []
+        self.arrival_step: list[int] = []
+        self.dispatch_step: list[int] = []
+        self.reject_step: list[int] = []
+        self.completion: list[float] = []
+        self.rem: list[float] = []
+        self.step_time: list[int] = []
+        # per machine
+        self.queue: list[list[int]] = [[] for _ in range(self.m)]
+        self.t_last = [0.0] * self.m
+        self.work_left = [0.0] * self.m
+        self.load = [0.0] * self.m
+        self.version = [0] * self.m
+        self.best_load = 0.0
+        self._touched: set[int] = set()
+        self.held: dict[int, None] = {}
+        self.arrived_weight = 0.0
+        self.rejected_weight = 0.0
+        self.trace: list[list] = [[], [], [], [], []]  # machine, job, start, end, work
+        self._events: list[tuple[int, int, int]] = []  # (slot, machine or -1 for wake, version)
+        self.view = EngineView(self)
+
+    # ------------------------------------------------------------------ driver interface
+    def release(self, jobs: Iterable[JobSpec]) -> list[int]:
+        """Release jobs (non-decreasing times ≥ now, in arrival order); returns their ids."""
+        ids = []
+        for spec in jobs:
+            r = int(spec.release)
+            if r < self.now:
+                raise ValueError(f"job released at {r}, but the engine is already at slot {self.now}")
+            if r > self.now:
+                self.run_until(r)
+            ids.append(self._arrive(spec))
+        return ids
+
+    def run_until(self, t: int) -> None:
+        """Advance the clock to slot ``t`` (hooks and processing of every slot before it)."""
+        t = int(t)
+        while self._events and self._events[0][0] < t:
+            slot = self._events[0][0]
+            self.now = max(self.now, slot)
+            fire = False
+            while self._events and self._events[0][0] == slot:
+                _, i, ver = heapq.heappop(self._events)
+                if i < 0:
+                    fire = True
+                elif ver == self.version[i]:
+                    self._advance(i, slot)
+                    self._schedule_completion(i)
+                    fire = True
+            if fire:
+                self._call_hook()
+        self.now = max(self.now, t)
+
+    def finish(self, horizon: int | None = None) -> Outcome:
+        """Run to the end (every job done or rejected) and return the outcome."""
+        if horizon is None:
+            total = sum(self.rem) / min(self.speed, 1.0)
+            horizon = (max(self.release_, default=0) + int(math.ceil(total)) + len(self.rem) + 2)
+        while self._events:
+            if self._events[0][0] > horizon:
+                raise AlgorithmError(f"{self.name!r}: still active at slot {self._events[0][0]}, past the "
+                                     f"horizon {horizon} (jobs held or waking forever)")
+            self.run_until(self._events[0][0] + 1)
+        if self.held:
+            j = next(iter(self.held))
+            raise AlgorithmError(f"{self.name!r}: job {j} is still held at the end (never dispatched)")
+        if self.problem.processes:
+            for i in range(self.m):
+                self._advance(i, self.t_last[i] + self.work_left[i] / self.speed + 1.0)
+        return self._outcome()
+
+    # ------------------------------------------------------------------ arrivals and decisions
+    def _arrive(self, spec: JobSpec) -> int:
+        j = len(self.release_)
+        elig = np.asarray(spec.eligible, dtype=np.int64)
+        elig.setflags(write=False)
+        size = int(spec.size)
+        self.release_.append(int(spec.release))
+        self.size_.append(size)
+        self.elig.append(elig)
+        self.w_flow.append(float(spec.w_flow))
+        self.w_reject.append(float(spec.w_reject))
+        bw = self.problem.budget_weight_of(size, float(spec.w_flow), float(spec.w_reject))
+        self.bweight.append(bw)
+        self.machine.append(REJECT)
+        self.dispatch_step.append(-1)
+        self.reject_step.append(-1)
+        self.completion.append(math.nan)
+        self.rem.append(float(size))
+        step = self._new_step()
+        self.arrival_step.append(step)
+        self.arrived_weight += bw
+        view = JobView(j, int(spec.release), size, elig, float(spec.w_flow), float(spec.w_reject))
+        answer = self.alg.on_arrival(view, self.view)
+        if answer == REJECT:
+            self._reject(j, step, on_arrival=True)
+        elif answer == HOLD:
+            if not type(self.alg).deferred_dispatch:
+                raise AlgorithmError(f"{self.name!r}: job {j} held, but the algorithm does not declare "
+                                     "deferred_dispatch")
+            self.held[j] = None
+        else:
+            self._dispatch(j, answer, step)
+        for k in self.alg.after_arrival(self.view):
+            self._reject(k, step)
+        self._end_step()
+        if self._hook:
+            heapq.heappush(self._events, (self.now, -1, 0))
+        return j
+
+    def _call_hook(self) -> None:
+        step = self._new_step()
+        plan = self.alg.on_slot(self.view)
+        if plan is not None:
+            if not isinstance(plan, SlotPlan):
+                raise AlgorithmError(f"{self.name!r}: on_slot returned {type(plan).__name__}, not a SlotPlan")
+            for j, i in plan.dispatch.items():
+                if j not in self.held:
+                    raise AlgorithmError(f"{self.name!r}: slot {self.now}: dispatch of job {j}, which is not held")
+                del self.held[j]
+                self._dispatch(j, i, step)
+            for j in plan.reject:
+                self._reject(j, step)
+            for i, jobs in plan.priority.items():
+                self._reorder(i, list(jobs))
+            if plan.wake_at is not None:
+                if int(plan.wake_at) <= self.now:
+                    raise AlgorithmError(f"{self.name!r}: wake_at {plan.wake_at} is not after slot {self.now}")
+                heapq.heappush(self._events, (int(plan.wake_at), -1, 0))
+        self._end_step()
+
+    def _dispatch(self, j: int, i, step: int) -> None:
+        elig = self.elig[j]
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or int(i) not in elig:
+            raise AlgorithmError(f"{self.name!r}: job {j} sent to machine {i!r}, not in its eligible set "
+                                 f"{elig.tolist()}")
+        i = int(i)
+        self.machine[j] = i
+        self.dispatch_step[j] = step
+        self.load[i] += self.size_[j]
+        self._touched.add(i)
+        if self.problem.processes:
+            self._advance(i, self.now)
+            self.queue[i].append(j)
+            self.work_left[i] += self.rem[j]
+            self._changed(i)
+
+    def _reject(self, j, step: int, on_arrival: bool = False) -> None:
+        cls = type(self.alg)
+        if cls.model != "rejection":
+            raise AlgorithmError(f"{self.name!r}: rejected job {j}, but a {cls.model!r} algorithm may not reject")
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < len(self.rem):
+            raise AlgorithmError(f"{self.name!r}: rejection of {j!r}, which is not a job that has arrived")
+        j = int(j)
+        if self.reject_step[j] >= 0:
+            raise AlgorithmError(f"{self.name!r}: job {j} rejected twice")
+        if j in self.held:
+            del self.held[j]
+        elif self.machine[j] >= 0:
+            if not cls.late_reject:
+                raise AlgorithmError(f"{self.name!r}: late rejection of job {j}, but the algorithm does not "
+                                     "declare late_reject")
+            i = self.machine[j]
+            if self.problem.processes:
+                self._advance(i, self.now)
+                if not math.isnan(self.completion[j]):
+                    raise AlgorithmError(f"{self.name!r}: job {j} rejected at slot {self.now}, after it "
+                                         f"completed at {self.completion[j]}")
+                self.queue[i].remove(j)
+                self.work_left[i] -= self.rem[j]
+                self._changed(i)
+            self.load[i] -= self.size_[j]
+            self._touched.add(i)
+        elif not on_arrival:
+            raise AlgorithmError(f"{self.name!r}: job {j} rejected after arrival without being dispatched or held")
+        self.reject_step[j] = step
+        self.rejected_weight += self.bweight[j]
+
+    def _reorder(self, i, jobs: list[int]) -> None:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.m:
+            raise AlgorithmError(f"{self.name!r}: priority for machine {i!r}, out of range 0..{self.m - 1}")
+        if not self.problem.processes:
+            raise AlgorithmError(f"{self.name!r}: a processing order means nothing for problem "
+                                 f"{self.problem.name!r}")
+        self._advance(i, self.now)
+        q = self.queue[i]
+        if len(set(jobs)) != len(jobs) or not set(jobs) <= set(q):
+            bad = next((j for j in jobs if j not in q), jobs[0] if jobs else None)
+            raise AlgorithmError(f"{self.name!r}: slot {self.now}: priority for machine {i} names job {bad}, "
+                                 f"not an unfinished job of that machine (or twice)")
+        first = set(jobs)
+        self.queue[i] = list(jobs) + [j for j in q if j not in first]
+        self._changed(i)
+
+    # ------------------------------------------------------------------ processing
+    def _advance(self, i: int, t: float) -> None:
+        """Process machine ``i`` from where it stands up to instant ``t`` along its order."""
+        cur = self.t_last[i]
+        if t <= cur:
+            return
+        q, s, rem = self.queue[i], self.speed, self.rem
+        while q and cur < t:
+            j = q[0]
+            r = rem[j]
+            if r <= (t - cur) * s + _TOL:
+                end = min(cur + r / s, t)
+                self._trace(i, j, cur, end, r)
+                rem[j] = 0.0
+                self.completion[j] = end
+                self.work_left[i] -= r
+                q.pop(0)
+                cur = end
+            else:
+                w = (t - cur) * s
+                self._trace(i, j, cur, t, w)
+                rem[j] = r - w
+                self.work_left[i] -= w
+                cur = t
+        if not q:
+            self.work_left[i] = 0.0
+        self.t_last[i] = t
+
+    def _trace(self, i: int, j: int, a: float, b: float, w: float) -> None:
+        tm, tj, ts, te, tw = self.trace
+        if tm and tm[-1] == i and tj[-1] == j and te[-1] == a:
+            te[-1] = b
+            tw[-1] += w
+        else:
+            tm.append(i); tj.append(j); ts.append(a); te.append(b); tw.append(w)
+
+    def _changed(self, i: int) -> None:
+        self.version[i] += 1
+        if self._hook:
+            self._schedule_completion(i)
+
+    def _schedule_completion(self, i: int) -> None:
+        """Queue a hook call for the slot after machine i's next completion."""
+        q = self.queue[i]
+        if q:
+            c = self.t_last[i] + self.rem[q[0]] / self.speed
+            heapq.heappush(self._events, (int(math.ceil(c - _TOL)), i, self.version[i]))
+
+    # ------------------------------------------------------------------ steps and outcome
+    def _new_step(self) -> int:
+        self.step_time.append(self.now)
+        return len(self.step_time) - 1
+
+    def _end_step(self) -> None:
+        if self._touched:
+            self.best_load = max(self.best_load, max(self.load[i] for i in self._touched))
+            self._touched.clear()
+
+    def claimed_objective(self) -> float:
+        if not self.problem.processes:
+            return self.best_load
+        best = 0.0
+        for j, c in enumerate(self.completion):
+            if not math.isnan(c):
+                best = max(best, self._flow_weight(j) * (c - self.release_[j]))
+        return best
+
+    def _flow_weight(self, j: int) -> float:
+        rule = self.problem.flow_weight
+        return 1.0 if rule == "one" else self.w_flow[j] if rule == "w_flow" else 1.0 / self.size_[j]
+
+    def instance(self, meta: dict | None = None) -> Instance:
+        """The jobs released so far, in arrival order, as an instance."""
+        counts = [len(e) for e in self.elig]
+        indptr = np.zeros(len(counts) + 1, dtype=np.int64)
+        indptr[1:] = np.cumsum(counts)
+        indices = np.concatenate(self.elig) if self.elig else np.zeros(0, np.int64)
+        return Instance(self.m, np.asarray(self.release_, dtype=np.int64), np.asarray(self.size_, dtype=np.int64),
+                        indptr, indices, np.asarray(self.w_flow), np.asarray(self.w_reject), meta=meta or {})
+
+    def _outcome(self) -> Outcome:
+        i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
+        f64 = lambda x: np.asarray(x, dtype=np.float64)  # noqa: E731
+        tm, tj, ts, te, tw = self.trace
+        return Outcome(
+            algorithm=self.name, problem=self.problem.name, speed=self.speed,
+            machine=i64(self.machine), arrival_step=i64(self.arrival_step),
+            dispatch_step=i64(self.dispatch_step), reject_step=i64(self.reject_step),
+            completion=f64(self.completion), step_time=f64(self.step_time),
+            trace_machine=i64(tm), trace_job=i64(tj), trace_start=f64(ts), trace_end=f64(te),
+            trace_work=f64(tw), claimed_objective=self.claimed_objective(),
+        )
+
+
+class EngineView:
+    """What an algorithm (or an adversary) may read: the present, never the future.
+
+    Every answer is a copy or an immutable value; nothing here changes the engine's state
+    except bringing a machine's lazy processing up to the current slot.
+    """
+
+    __slots__ = ("_e",)
+
+    def __init__(self, engine: Engine) -> None:
+        self._e = engine
+
+    @property
+    def time(self) -> int:
+        return self._e.now
+
+    @property
+    def speed(self) -> float:
+        return self._e.speed
+
+    @property
+    def m(self) -> int:
+        return self._e.m
+
+    @property
+    def eps(self) -> float | None:
+        return self._e.alg.eps
+
+    @property
+    def problem(self) -> str:
+        return self._e.problem.name
+
+    @property
+    def n_arrived(self) -> int:
+        return len(self._e.rem)
+
+    def job(self, j: int) -> JobView:
+        e = self._e
+        if not 0 <= j < len(e.rem):
+            raise AlgorithmError(f"job {j} has not arrived (jobs 0..{len(e.rem) - 1} have)")
+        return JobView(j, e.release_[j], e.size_[j], e.elig[j], e.w_flow[j], e.w_reject[j])
+
+    def queue(self, i: int) -> tuple[int, ...]:
+        """Machine i's unfinished jobs in processing order, at the start of this slot's processing."""
+        self._e._advance(i, self._e.now)
+        return tuple(self._e.queue[i])
+
+    def remaining(self, j: int) -> float:
+        e = self._e
+        if e.machine[j] >= 0:
+            e._advance(e.machine[j], e.now)
+        return e.rem[j]
+
+    def remaining_work(self, i: int) -> float:
+        self._e._advance(i, self._e.now)
+        return max(0.0, self._e.work_left[i])
+
+    def load(self, i: int) -> float:
+        """LoadBalancing load: sizes dispatched to i and not rejected (spec §1.1)."""
+        return self._e.load[i]
+
+    def machine_of(self, j: int) -> int:
+        return self._e.machine[j]
+
+    def is_rejected(self, j: int) -> bool:
+        return self._e.reject_step[j] >= 0
+
+    def is_completed(self, j: int) -> bool:
+        e = self._e
+        if e.machine[j] >= 0:
+            e._advance(e.machine[j], e.now)
+        return not math.isnan(e.completion[j])
+
+    def held(self) -> tuple[int, ...]:
+        return tuple(self._e.held)
+
+    @property
+    def arrived_weight(self) -> float:
+        """Budget weight of the jobs arrived so far (count, w or w^r, by problem)."""
+        return self._e.arrived_weight
+
+    @property
+    def rejected_weight(self) -> float:
+        return self._e.rejected_weight
+
+    @property
+    def budget_left(self) -> float:
+        """ε·(arrived weight) − (rejected weight); 0 for algorithms that may not reject."""
+        e = self._e
+        if type(e.alg).model != "rejection":
+            return 0.0
+        return e.alg.eps * e.arrived_weight - e.rejected_weight

@@ -1,0 +1,128 @@
+"""The one run path: an algorithm against a driver (an instance replay or an adaptive
+adversary) through the engine, then the independent validator.
+
+:func:`execute` is what :func:`schedbench.run`, :func:`schedbench.run_adversary` and the
+pipeline's runners all call; nothing else runs an algorithm.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
+from schedbench.scheduling.engine import AlgorithmError, Engine
+from schedbench.scheduling.model import REJECT, Instance, JobSpec, Outcome
+from schedbench.scheduling.problems import get_problem
+from schedbench.scheduling.validate import Validation, validate
+
+__all__ = ["Played", "execute", "play_instance", "play_adversary"]
+
+
+@dataclass
+class Played:
+    """One validated run: the (realised) instance, the outcome and its validation."""
+
+    algorithm: str
+    eps: float | None
+    seed: int
+    params: dict
+    instance: Instance
+    outcome: Outcome
+    validation: Validation
+    claimed_opt: float | None = None
+
+
+def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float | None = None,
+            seed: int = 0, params: dict[str, Any] | None = None, oracle: float | None = None,
+            fast: bool = True) -> Played:
+    """Run ``cls`` on ``source`` and validate. ``oracle`` is T* for algorithms that assume it
+    (an adversary supplies its constructed OPT when none is given)."""
+    params = dict(params or {})
+    if isinstance(source, Adversary):
+        if source.problem != cls.problem:
+            raise ParameterError(f"adversary {source.name!r} builds {source.problem!r} instances; algorithm "
+                                 f"{cls.name!r} solves {cls.problem!r}")
+        if cls.needs_opt and oracle is None:
+            oracle = source.opt
+        m = source.m
+    else:
+        m = source.m
+        if cls.unit_sizes_only and not source.unit_sizes:
+            raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
+    alg = cls(m, eps=eps, opt=oracle if cls.needs_opt else None, seed=seed, **params)
+    t0 = time.perf_counter()
+    if isinstance(source, Adversary):
+        inst, outcome = play_adversary(alg, source)
+        claimed = source.opt
+    else:
+        inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
+    outcome.seconds = time.perf_counter() - t0
+    check = validate(inst, outcome, alg.eps, cls.model, cls.problem)
+    return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed)
+
+
+def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:
+    """Replay ``inst`` (arrival order: release, ties by index) against ``alg``."""
+    cls = type(alg)
+    order = inst.arrival_order()
+    if fast and not get_problem(cls.problem).processes and not cls.late_reject and not cls.has_slot_hook():
+        machine = alg.dispatch_all(inst.size, inst.indptr, inst.indices, order)
+        if machine is not None:
+            return _from_fast_path(alg, inst, order, np.asarray(machine, dtype=np.int64))
+    engine = Engine(alg, inst.m)
+    engine.release(JobSpec(int(inst.release[j]), int(inst.size[j]), inst.eligible(j),
+                           float(inst.w_flow[j]), float(inst.w_reject[j])) for j in order.tolist())
+    return _to_instance_order(engine.finish(), order)
+
+
+def play_adversary(alg: OnlineAlgorithm, adversary: Adversary) -> tuple[Instance, Outcome]:
+    """Let ``adversary`` choose each batch of jobs from the decisions so far; return the
+    realised instance (jobs in arrival order) and the outcome."""
+    engine = Engine(alg, adversary.m)
+    while True:
+        batch = adversary.next_jobs(engine.view)
+        if not batch:
+            break
+        ids = engine.release(batch)
+        adversary.observe(engine.view, ids)
+    outcome = engine.finish()
+    return engine.instance(), outcome
+
+
+def _to_instance_order(out: Outcome, order: np.ndarray) -> Outcome:
+    """Engine arrays are indexed by arrival position; put them in the instance's job order."""
+    def back(arr):
+        res = np.empty_like(arr)
+        res[order] = arr
+        return res
+
+    out.machine, out.arrival_step = back(out.machine), back(out.arrival_step)
+    out.dispatch_step, out.reject_step = back(out.dispatch_step), back(out.reject_step)
+    out.completion = back(out.completion)
+    out.trace_job = order[out.trace_job] if out.trace_job.size else out.trace_job
+    return out
+
+
+def _from_fast_path(alg: OnlineAlgorithm, inst: Instance, order: np.ndarray, machine: np.ndarray) -> Outcome:
+    """Outcome of a whole-instance dispatch: one step per arrival, decisions at arrival."""
+    n = inst.n
+    if machine.shape != (n,):
+        raise AlgorithmError(f"{alg.name!r}: dispatch_all returned shape {machine.shape}, expected ({n},)")
+    position = np.empty(n, dtype=np.int64)
+    position[order] = np.arange(n)
+    kept = machine != REJECT
+    load = np.bincount(machine[kept], weights=inst.size[kept], minlength=inst.m)
+    empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
+    return Outcome(
+        algorithm=alg.name, problem=alg.problem, speed=type(alg).speed_for(alg.eps),
+        machine=machine, arrival_step=position, dispatch_step=np.where(kept, position, -1),
+        reject_step=np.where(kept, -1, position), completion=np.full(n, np.nan),
+        step_time=inst.release[order].astype(np.float64),
+        trace_machine=empty_i, trace_job=empty_i, trace_start=empty_f, trace_end=empty_f, trace_work=empty_f,
+        claimed_objective=float(load.max()) if load.size else 0.0,
+    )

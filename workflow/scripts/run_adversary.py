@@ -1,0 +1,11 @@
+# Thin: one algorithm against the experiment's adversary -> validated rows + realised instances.
+from schedbench.pipeline.experiment import run_adversary
+from schedbench.pipeline.io import write_parquet
+from schedbench.pipeline.logs import logged
+
+with logged(snakemake.log[0], "run_adversary") as log:
+    table = run_adversary(snakemake.wildcards.experiment, snakemake.params.exp_cfg, snakemake.wildcards.algorithm,
+                          snakemake.params.grid, snakemake.params.eps, int(snakemake.params.seed),
+                          snakemake.output.realised)
+    log.info("%d runs: %s", len(table), table["status"].value_counts().to_dict())
+    write_parquet(table, snakemake.output.runs)
