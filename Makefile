@@ -27,7 +27,7 @@ lint: $(STAMP)
 	PATH=$(BIN):$$PATH $(BIN)/snakemake --lint
 
 bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
-	$(BIN)/python benchmarks/bench_skeleton.py
+	$(BIN)/python benchmarks/bench_scheduling.py
 	$(BIN)/python benchmarks/bench_loss.py
 
 bench-compare: $(STAMP)  ## schedbench vs Ciw vs SimPy on the same JSQ model (benchmarks/README.md)

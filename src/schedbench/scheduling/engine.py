@@ -75,6 +75,7 @@ class Engine:
         self.arrived_weight = 0.0
         self.rejected_weight = 0.0
         self.trace: list[list] = [[], [], [], [], []]  # machine, job, start, end, work
+        self._last_row = [-1] * self.m
         self._events: list[tuple[int, int, int]] = []  # (slot, machine or -1 for wake, version)
         self.view = EngineView(self)
 
@@ -281,10 +282,12 @@ class Engine:
 
     def _trace(self, i: int, j: int, a: float, b: float, w: float) -> None:
         tm, tj, ts, te, tw = self.trace
-        if tm and tm[-1] == i and tj[-1] == j and te[-1] == a:
-            te[-1] = b
-            tw[-1] += w
+        k = self._last_row[i]  # extend the machine's last row when the same job simply continues
+        if k >= 0 and tj[k] == j and te[k] == a:
+            te[k] = b
+            tw[k] += w
         else:
+            self._last_row[i] = len(tm)
             tm.append(i); tj.append(j); ts.append(a); te.append(b); tw.append(w)
 
     def _changed(self, i: int) -> None:

@@ -1,4 +1,4 @@
-"""Performance figures of the skeleton (not a test; numbers go to benchmarks/README.md).
+"""Performance figures of the seed-000 wing (not a test; numbers go to benchmarks/README.md).
 
 1. Greedy dispatch throughput, m = 1000 machines, n = 10^6 unit jobs, d = 4 random eligible
    machines each (target >= 10^6 jobs/s): the numba fast path alone, the engine (fast path plus
@@ -6,8 +6,12 @@
 2. The LP (max-flow) lower bound on the makespan for n = 10^5 jobs (m = 1000, d = 2,
    power-of-two sizes up to 2^6): the whole bisection between the trivial bound and the
    largest-first schedule, and one max-flow feasibility test alone.
+3. The slotted engine (flow time) with a simple rule — least remaining work among 2 random
+   eligible machines, FIFO per machine — on n = 10^5 jobs, m = 100, load 0.9, integer sizes
+   uniform on 1..16, Poisson arrivals (target <= 2 s including validation, one core); the
+   per-slot cost is the time divided by the number of slots the run spans.
 
-Run:  make bench     (or: .venv/bin/python benchmarks/bench_skeleton.py [--repeat 3])
+Run:  make bench     (or: .venv/bin/python benchmarks/bench_scheduling.py [--repeat 3])
 """
 
 from __future__ import annotations
@@ -19,12 +23,41 @@ import time
 from pathlib import Path
 
 
+import numpy as np
+
 import schedbench
-from schedbench.scheduling.engine import simulate_dispatch
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm
+from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import makespan_lower_bound
 from schedbench.scheduling.offline.makespan import _FlowBound, _largest_first_schedule
+from schedbench.scheduling.play import execute, play_instance
 from schedbench.scheduling.registry import get_algorithm, get_family
-from schedbench.scheduling.validate import validate_dispatch
+
+
+class LeastWorkFifo(OnlineAlgorithm):
+    """Benchmark rule (not registered): least remaining work among the eligible machines, FIFO."""
+
+    name = "bench-least-work-fifo"
+    problem = "maxflow"
+    model = "plain"
+
+    def on_arrival(self, job, view):
+        best, best_w = -1, 0.0
+        for i in job.eligible.tolist():
+            w = view.remaining_work(i)
+            if best < 0 or w < best_w:
+                best, best_w = i, w
+        return best
+
+
+def flow_instance(n: int, m: int, load: float, seed: int) -> Instance:
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, 17, size=n)
+    rate = load * m / 8.5  # mean size of U{1..16}
+    counts = rng.poisson(rate, size=int(2 * n / rate) + 10)
+    release = np.repeat(np.arange(counts.size), counts)[:n]
+    elig = np.sort(np.stack([rng.choice(m, 2, replace=False) for _ in range(n)]), axis=1)
+    return Instance(m, release, size, np.arange(0, 2 * n + 1, 2), elig.reshape(-1), None, None)
 
 
 def best_of(fn, repeat: int) -> float:
@@ -48,11 +81,10 @@ def main() -> None:
     order = inst.arrival_order()
     greedy(inst.m).dispatch_all(inst.size, inst.indptr, inst.indices, order)  # JIT warm-up
     t_kernel = best_of(lambda: greedy(inst.m).dispatch_all(inst.size, inst.indptr, inst.indices, order), args.repeat)
-    t_engine = best_of(lambda: simulate_dispatch(greedy(inst.m), inst), args.repeat)
+    t_engine = best_of(lambda: play_instance(greedy(inst.m), inst), args.repeat)
 
     def validated():
-        out = simulate_dispatch(greedy(inst.m), inst)
-        assert validate_dispatch(inst, out, None, "plain").valid
+        assert execute(greedy, inst).validation.valid
 
     t_full = best_of(validated, args.repeat)
     for name, t in (("greedy kernel", t_kernel), ("greedy engine", t_engine), ("greedy engine + validator", t_full)):
@@ -69,15 +101,29 @@ def main() -> None:
     flow = _FlowBound(big)
     t_flow = best_of(lambda: flow.feasible(lb["value"]), args.repeat)
     results["one max-flow test n=1e5"] = {"seconds": t_flow}
+    flow = flow_instance(100_000, 100, 0.9, seed=5)
+    runs = {}
+    t_slot = best_of(lambda: runs.setdefault("p", execute(LeastWorkFifo, flow)), args.repeat)
+    played = runs["p"]
+    assert played.validation.valid, played.validation.errors
+    t_play = best_of(lambda: play_instance(LeastWorkFifo(flow.m), flow, fast=False), args.repeat)
+    slots = int(np.ceil(np.nanmax(played.outcome.completion)))
+    results["slotted engine n=1e5 m=100 + validator"] = {
+        "seconds": t_slot, "jobs_per_second": flow.n / t_slot, "engine_seconds": t_play,
+        "slots": slots, "us_per_slot": 1e6 * t_slot / slots, "trace_rows": int(played.outcome.trace_job.size),
+        "max_flow": played.validation.objective}
     meta = {"schedbench": schedbench.__version__, "platform": platform.platform(),
             "python": platform.python_version(), "repeat": args.repeat}
     out = Path(__file__).with_name("out")
     out.mkdir(exist_ok=True)
-    (out / "skeleton.json").write_text(json.dumps({"meta": meta, "results": results}, indent=2))
+    (out / "scheduling.json").write_text(json.dumps({"meta": meta, "results": results}, indent=2))
     print(f"{'benchmark':<30} {'seconds':>9} {'jobs/s':>14}")
     for name, r in results.items():
         rate = f"{r['jobs_per_second']:>14.3g}" if "jobs_per_second" in r else f"{'-':>14}"
         print(f"{name:<30} {r['seconds']:>9.3f} {rate}")
+    r = results["slotted engine n=1e5 m=100 + validator"]
+    print(f"slotted engine: {r['slots']} slots, {r['us_per_slot']:.1f} us/slot, engine alone {r['engine_seconds']:.3f} s, "
+          f"{r['trace_rows']} trace rows, max flow {r['max_flow']:g}")
     r = results["LP bound n=1e5 (bisection)"]
     print(f"LP bound {r['value']} (trivial bound {r['trivial_bound']}, largest-first {r['greedy_upper']})")
 

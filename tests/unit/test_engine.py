@@ -1,0 +1,187 @@
+"""The stepping engine against hand-checked event logs (spec §1.3: arrivals, slot hook, then
+``speed`` units of work per machine per slot), and the adaptive ANR adversary (spec §6.6)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import schedbench
+from schedbench import Instance
+from schedbench.scheduling.algorithms.base import HOLD, OnlineAlgorithm, ParameterError, SlotPlan
+from schedbench.scheduling.engine import AlgorithmError, Engine
+from schedbench.scheduling.model import JobSpec
+from schedbench.scheduling.play import execute
+
+
+class HoldRejectSrpt(OnlineAlgorithm):
+    """Test rule using every part of the contract: jobs of size >= 3 are HELD for one slot and
+    then dispatched to their last eligible machine; the others go to their first eligible
+    machine at once; every slot, each machine processes shortest-remaining first (ties by id);
+    a job waiting 4 slots or more is rejected late (one per machine per slot, within budget)."""
+
+    name = "test-hold-reject-srpt"
+    problem = "maxflow"
+    model = "rejection"
+    deferred_dispatch = True
+    late_reject = True
+
+    def on_arrival(self, job, view):
+        return HOLD if job.size >= 3 else int(job.eligible[0])
+
+    def on_slot(self, view):
+        t, plan = view.time, SlotPlan()
+        for j in view.held():
+            if t >= view.job(j).release + 1:
+                plan.dispatch[j] = int(view.job(j).eligible[-1])
+        rejected = []
+        if self.model == "rejection":
+            for i in range(view.m):
+                for j in view.queue(i):
+                    if t - view.job(j).release >= 4 and view.budget_left >= 1:
+                        rejected.append(j)
+                        break
+        plan.reject = rejected
+        for i in range(view.m):
+            plan.priority[i] = sorted((j for j in view.queue(i) if j not in rejected),
+                                      key=lambda j: (view.remaining(j), j))
+        if view.held():
+            plan.wake_at = t + 1
+        return plan
+
+
+class HoldSrptAtSpeed(HoldRejectSrpt):
+    name = "test-hold-srpt-speed"
+    model = "speed"
+    late_reject = False
+
+
+TINY = Instance.from_lists(2, release=[0, 0, 1, 2, 2, 3], size=[2, 3, 1, 4, 1, 2],
+                           eligible=[[0, 1], [0, 1], [0], [0, 1], [0], [1]])
+
+
+def test_hand_checked_log_at_speed_1():
+    # slot 0: j0 -> m0, j1 held; m0 works j0.        slot 1: j2 -> m0, j1 -> m1 (held 1 slot);
+    # m0 finishes j0 (SRPT tie 1/1 by id), m1 works j1.  slot 2: j3 held, j4 -> m0; m0 j2, m1 j1.
+    # slot 3: j5 -> m1 (size 2 < 3), j3 -> m1 after the listed jobs; m0 j4, m1 finishes j1.
+    # slot 4: m1 j5 (2 before 4).  slot 5: nothing changes, no hook; m1 finishes j5 at 6.
+    # slot 6: j3 has waited 4 slots with budget 0.5*6 = 3 left: rejected, never processed.
+    p = execute(HoldRejectSrpt, TINY, eps=0.5)
+    assert p.validation.status == "ok", p.validation.errors
+    out = p.outcome
+    assert out.slot_log() == [(0, 0, 0, 1.0), (1, 0, 0, 1.0), (1, 1, 1, 1.0), (2, 0, 2, 1.0), (2, 1, 1, 1.0),
+                              (3, 0, 4, 1.0), (3, 1, 1, 1.0), (4, 1, 5, 1.0), (5, 1, 5, 1.0)]
+    np.testing.assert_array_equal(out.machine, [0, 1, 0, 1, 0, 1])
+    np.testing.assert_array_equal(out.dispatch_time, [0, 1, 1, 3, 2, 3])
+    np.testing.assert_array_equal(np.isnan(out.reject_time), [True, True, True, False, True, True])
+    assert out.reject_time[3] == 6
+    np.testing.assert_array_equal(out.completion, [2, 4, 3, np.nan, 4, 6])
+    assert p.validation.objective == 4.0  # j1: released 0, completed 4
+    assert p.validation.wasted_work == 0.0 and p.validation.rejected_frac == pytest.approx(1 / 6)
+    # decision steps at the arrival slots 0..3 and the completion slots 4 and 6: slot 5 is skipped
+    assert sorted(set(out.step_time.tolist())) == [0, 1, 2, 3, 4, 6]
+
+
+def test_hand_checked_log_at_speed_1_5():
+    # eps = 0.5 for a speed-model rule: 1.5 units per slot, fractional completion instants.
+    # slot 1: j0 needs 0.5 (done at 1 + 1/3), then j2 gets the remaining 1.0 (done at 2).
+    # slot 4: j5 needs 0.5 (done at 4 + 1/3), j3 gets 1.0; j3 done at 7 (4 + 1 + 1.5 + 1.5).
+    p = execute(HoldSrptAtSpeed, TINY, eps=0.5)
+    assert p.validation.status == "ok", p.validation.errors
+    out = p.outcome
+    assert out.speed == 1.5
+    assert out.slot_log() == [(0, 0, 0, 1.5), (1, 0, 0, 0.5), (1, 0, 2, 1.0), (1, 1, 1, 1.5), (2, 0, 4, 1.0),
+                              (2, 1, 1, 1.5), (3, 1, 5, 1.5), (4, 1, 3, 1.0), (4, 1, 5, 0.5), (5, 1, 3, 1.5),
+                              (6, 1, 3, 1.5)]
+    np.testing.assert_allclose(out.completion, [4 / 3, 3, 2, 7, 8 / 3, 13 / 3])
+    assert p.validation.objective == pytest.approx(5.0)  # j3: released 2, completed 7
+    assert not out.rejected.any()
+
+
+def test_engine_refuses_illegal_decisions():
+    class Bad(OnlineAlgorithm):
+        name, problem, model = "test-bad", "maxflow", "plain"
+
+        def on_arrival(self, job, view):
+            return HOLD  # without deferred_dispatch
+
+    with pytest.raises(AlgorithmError, match="deferred_dispatch"):
+        execute(Bad, TINY)
+
+    class Ineligible(Bad):
+        def on_arrival(self, job, view):
+            return 7
+
+    with pytest.raises(AlgorithmError, match="not in its eligible set"):
+        execute(Ineligible, TINY)
+
+    class HoldsForever(HoldRejectSrpt):
+        def on_slot(self, view):
+            return SlotPlan(wake_at=view.time + 1) if view.held() else None
+
+    with pytest.raises(AlgorithmError, match="horizon|held"):
+        execute(HoldsForever, TINY, eps=0.5)
+
+
+def test_view_shows_no_future_and_the_budget():
+    seen = []
+
+    class Peek(OnlineAlgorithm):
+        name, problem, model = "test-peek", "maxflow", "rejection"
+
+        def on_arrival(self, job, view):
+            seen.append((view.time, view.n_arrived, view.budget_left))
+            with pytest.raises(AlgorithmError, match="has not arrived"):
+                view.job(view.n_arrived)
+            return int(job.eligible[0])
+
+    execute(Peek, TINY, eps=0.5)
+    assert seen == [(0, 1, 0.5), (0, 2, 1.0), (1, 3, 1.5), (2, 4, 2.0), (2, 5, 2.5), (3, 6, 3.0)]
+
+
+def test_plain_algorithm_refuses_eps_and_speed_model_allows_zero():
+    with pytest.raises(ParameterError, match="'eps' does not apply"):
+        schedbench.run("greedy", TINY, eps=0.5)
+    p = execute(HoldSrptAtSpeed, TINY, eps=0.0)
+    assert p.outcome.speed == 1.0 and p.validation.valid
+
+
+@pytest.mark.parametrize("ties", ["index", "random"])
+@pytest.mark.parametrize("m", [2, 4, 16, 128])
+def test_adaptive_anr_forces_log_m_plus_one_on_greedy_and_opt_is_one(m, ties):
+    res = schedbench.run_adversary("anr-tree", "greedy", seed=11, adversary_params={"m": m},
+                                   algorithm_params={"ties": ties})
+    assert res.valid and res.objective == math.log2(m) + 1
+    assert res.claimed_opt == 1.0 and res.instance.meta["adversary"] == "anr-tree"
+    assert res.instance.meta["algorithm_params"] == {"ties": ties}
+    opt = schedbench.opt_makespan(res.instance)
+    assert opt.status == "optimal" and opt.value == res.claimed_opt
+
+
+def test_random_ties_depend_on_the_seed_but_are_reproducible():
+    a = schedbench.run_adversary("anr-tree", "greedy", seed=1, adversary_params={"m": 64}, algorithm_params={"ties": "random"})
+    b = schedbench.run_adversary("anr-tree", "greedy", seed=1, adversary_params={"m": 64}, algorithm_params={"ties": "random"})
+    c = schedbench.run_adversary("anr-tree", "greedy", seed=2, adversary_params={"m": 64}, algorithm_params={"ties": "random"})
+    np.testing.assert_array_equal(a.outcome.machine, b.outcome.machine)
+    assert not np.array_equal(a.outcome.machine, c.outcome.machine)
+
+
+def test_anr_against_a_rejecting_algorithm_stays_within_budget():
+    res = schedbench.run_adversary("anr-tree", "lb-unit-reject", eps=0.25, adversary_params={"m": 256},
+                                   algorithm_params={"alpha_rule": "safe"})
+    assert res.status in ("ok", "budget_violated") and res.objective <= 4  # cap α·T* = 2·2·1
+    assert schedbench.opt_makespan(res.instance).value == 1.0
+
+
+def test_adversary_parameters_are_checked():
+    with pytest.raises(ParameterError, match="'m' must be a power of two"):
+        schedbench.run_adversary("anr-tree", "greedy", adversary_params={"m": 6})
+    with pytest.raises(ParameterError, match="has no parameter 'K'"):
+        schedbench.run_adversary("anr-tree", "greedy", adversary_params={"m": 4, "K": 2})
+
+
+def test_engine_release_refuses_the_past():
+    eng = Engine(schedbench.get_algorithm("greedy")(2), 2)
+    eng.release([JobSpec(3, 1, [0])])
+    with pytest.raises(ValueError, match="already at slot 3"):
+        eng.release([JobSpec(1, 1, [0])])
