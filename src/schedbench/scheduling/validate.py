@@ -3,8 +3,9 @@ only — no algorithm, no engine — and replays what the outcome claims.
 
 Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
 
-* **shape**: every per-job array has one entry per job; steps are numbered 0..S−1 with
-  non-decreasing integer slots;
+* **shape**: every per-job array has one entry per job; indices are integers; steps are
+  numbered 0..S−1 with non-decreasing integer slots; the speed is the model's (1 + ε for the
+  speed model, else 1), not whatever the outcome claims;
 * **arrival**: jobs arrive in instance order (release, ties by index), one step each, at the
   slot of their release;
 * **decisions**: a dispatch is to an eligible machine, at or after arrival; every job is
@@ -14,7 +15,7 @@ Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
   (no migration), not before release or dispatch, not after rejection; at most ``speed``
   units per machine per unit of time (intervals on a machine do not overlap, each at rate
   ≤ speed); a completed job got exactly its size and completes at the end of its last
-  interval; every job not rejected completes;
+  interval; a rejected job did not get all its work; every job not rejected completes;
 * **objective**: re-derived from the decisions (max load over machines and steps, load
   counting jobs dispatched and not yet rejected, spec §1.1) or from the completions (max of
   flow weight × (C_j − r_j) over jobs not rejected) and compared with the engine's claim;
@@ -78,18 +79,30 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
                for f in tr if np.shape(getattr(out, f)) != k or len(k) != 1]
     if errors:
         return _invalid(errors)
+    for name in ("machine", "arrival_step", "dispatch_step", "reject_step", "trace_machine", "trace_job"):
+        arr = np.asarray(getattr(out, name))
+        if arr.size and not (np.issubdtype(arr.dtype, np.integer)
+                             or (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr)))):
+            errors.append(f"outcome field '{name}' must hold integers (job, machine or step indices)")
+    if errors:
+        return _invalid(errors)
     machine = np.asarray(out.machine, dtype=np.int64)
     arrive = np.asarray(out.arrival_step, dtype=np.int64)
     dstep = np.asarray(out.dispatch_step, dtype=np.int64)
     rstep = np.asarray(out.reject_step, dtype=np.int64)
     completion = np.asarray(out.completion, dtype=np.float64)
     step_time = np.asarray(out.step_time, dtype=np.float64)
-    S = step_time.shape[0]
 
     # -- shape of the step sequence
-    if step_time.ndim != 1 or (S and (np.any(np.diff(step_time) < 0) or np.any(step_time < 0)
-                                      or np.any(step_time != np.round(step_time)))):
+    if step_time.ndim != 1:
+        return _invalid([f"step_time must be a 1-d array of slots, got shape {step_time.shape}"])
+    S = step_time.shape[0]
+    if S and (np.any(np.diff(step_time) < 0) or np.any(step_time < 0) or np.any(step_time != np.round(step_time))):
         return _invalid(["step_time must be non-decreasing integer slots >= 0"])
+    # -- the speed follows from the model, never from the outcome's claim
+    speed = 1.0 + float(eps) if (model == "speed" and eps is not None) else 1.0
+    if not np.isclose(float(out.speed), speed, rtol=0, atol=1e-12):
+        return _invalid([f"outcome claims speed {out.speed}, but a {model!r} algorithm at eps = {eps} runs at {speed:g}"])
     for name, arr, lo in (("arrival_step", arrive, 0), ("dispatch_step", dstep, -1), ("reject_step", rstep, -1)):
         bad = (arr < lo) | (arr >= S)
         if bad.any():
@@ -146,7 +159,7 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     # -- trace and objective
     if processes:
         work_done, trace_errors = _check_trace(inst, out, machine, dstep, rstep, step_time, completion,
-                                               rejected, float(out.speed))
+                                               rejected, speed)
         errors += trace_errors
         weight = _flow_weight(prob.flow_weight, inst)
         done = ~rejected
@@ -255,6 +268,10 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
     bad = completed & rejected
     if bad.any():
         errors.append(f"job {_first(bad)}: both completed and rejected")
+    bad = rejected & ~completed & (work >= inst.size - WORK_TOL * np.maximum(1, inst.size))
+    if bad.any():
+        j = _first(bad)
+        errors.append(f"job {j}: got all {inst.size[j]} units of work, so it completed before its rejection")
     bad = ~completed & ~rejected
     if bad.any():
         errors.append(f"job {_first(bad)}: never completed and never rejected")
