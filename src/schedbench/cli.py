@@ -18,7 +18,7 @@ from typing import Any
 from schedbench.api import run
 from schedbench.scheduling.model import Instance, InstanceError
 from schedbench.scheduling.offline import opt_makespan
-from schedbench.scheduling.registry import algorithm_names, family_names, get_algorithm, get_family
+from schedbench.scheduling.registry import adversary_names, algorithm_names, family_names, get_algorithm, get_family
 
 
 def _value(text: str) -> Any:
@@ -49,6 +49,7 @@ def _list(_: argparse.Namespace) -> int:
               f"{'yes' if d['needs_opt'] else 'no':<4} {params}")
     print("\nrule: Q = quoted from the source, R = reconstructed, R✓ = reconstructed and checked")
     print("\nfamilies: " + ", ".join(family_names()))
+    print("adversaries: " + ", ".join(adversary_names()))
     return 0
 
 
