@@ -185,3 +185,82 @@ def test_engine_release_refuses_the_past():
     eng.release([JobSpec(3, 1, [0])])
     with pytest.raises(ValueError, match="already at slot 3"):
         eng.release([JobSpec(1, 1, [0])])
+
+
+# --------------------------------------------------------------------------- independent slot simulator
+from fractions import Fraction  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from ..strategies import instances  # noqa: E402
+
+
+class CountDispatchSpt(OnlineAlgorithm):
+    """Speed-model test rule: each job to the eligible machine that got the fewest jobs so far
+    (ties to the lowest index); each machine processes shortest job first (ties by id)."""
+
+    name, problem, model = "test-count-spt", "maxflow", "speed"
+
+    def __init__(self, m, **kw):
+        super().__init__(m, **kw)
+        self.count = [0] * m
+
+    def on_arrival(self, job, view):
+        i = min(job.eligible.tolist(), key=lambda i: (self.count[i], i))
+        self.count[i] += 1
+        return i
+
+    def on_slot(self, view):
+        return SlotPlan(priority={i: sorted(view.queue(i), key=lambda j: (view.job(j).size, j))
+                                  for i in range(view.m)})
+
+
+def slot_by_slot(inst, machine, speed: Fraction):
+    """Naive reference: every slot, every machine spends `speed` units (exact fractions) down
+    its released jobs in (size, arrival position) order; returns exact completion instants.
+    Independent of the engine: no events, no laziness, no floats."""
+    order = inst.arrival_order().tolist()
+    pos = {j: k for k, j in enumerate(order)}
+    rem = {j: Fraction(int(inst.size[j])) for j in range(inst.n)}
+    done: dict[int, Fraction] = {}
+    t = 0
+    while len(done) < inst.n:
+        for i in range(inst.m):
+            ready = sorted((j for j in range(inst.n) if machine[j] == i and j not in done
+                            and inst.release[j] <= t), key=lambda j: (int(inst.size[j]), pos[j]))
+            budget, cur = speed, Fraction(t)
+            for j in ready:
+                if budget <= 0:
+                    break
+                w = min(budget, rem[j])
+                rem[j] -= w
+                budget -= w
+                cur += w / speed
+                if rem[j] == 0:
+                    done[j] = cur
+        t += 1
+    return [done[j] for j in range(inst.n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(inst=instances(max_m=3, max_n=8), speed=st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(2)]))
+def test_engine_matches_a_naive_slot_by_slot_simulation(inst, speed):
+    p = execute(CountDispatchSpt, inst, eps=float(speed - 1))
+    assert p.validation.status == "ok", p.validation.errors
+    expected = slot_by_slot(inst, p.outcome.machine, speed)
+    np.testing.assert_allclose(p.outcome.completion, [float(c) for c in expected], rtol=0, atol=1e-9)
+    assert p.validation.objective == pytest.approx(max(float(c) - r for c, r in zip(expected, inst.release)))
+
+
+def test_outcome_is_in_instance_order_when_array_order_is_not_arrival_order():
+    # same jobs, release groups stored last-first (arrival order within a release kept):
+    # the outcome must be the same per job, only indexed differently
+    perm = sorted(range(TINY.n), key=lambda j: (-TINY.release[j], j))
+    shuffled = Instance.from_lists(TINY.m, TINY.release[perm].tolist(), TINY.size[perm].tolist(),
+                                   [TINY.eligible(j).tolist() for j in perm])
+    a = execute(HoldRejectSrpt, TINY, eps=0.5)
+    b = execute(HoldRejectSrpt, shuffled, eps=0.5)
+    assert b.validation.status == "ok", b.validation.errors
+    for field in ("machine", "completion", "dispatch_time", "reject_time"):
+        np.testing.assert_array_equal(getattr(b.outcome, field), getattr(a.outcome, field)[perm])
+    assert sorted((t, i, perm[j], w) for t, i, j, w in b.outcome.slot_log()) == a.outcome.slot_log()
