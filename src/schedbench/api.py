@@ -40,6 +40,7 @@ class RunResult:
     outcome: Outcome = field(repr=False)
     opt: OptResult | None = None
     claimed_opt: float | None = None
+    counters: dict = field(default_factory=dict)
 
     @property
     def ratio(self) -> float:
@@ -54,7 +55,7 @@ class RunResult:
         v = p.validation
         return cls(p.algorithm, p.eps, p.params, v.objective, v.rejected_frac, v.rejected_frac_max_prefix,
                    v.budget_violations, v.wasted_work, v.valid, v.status, v.errors, p.outcome.seconds,
-                   p.instance, p.outcome, opt, p.claimed_opt)
+                   p.instance, p.outcome, opt, p.claimed_opt, dict(p.counters or {}))
 
 
 def oracle_value(opt: OptResult | float) -> float:
@@ -80,12 +81,13 @@ def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float |
     ``eps`` is the rejection fraction (rejection model) or the extra speed (speed model); a
     plain algorithm takes none. ``opt`` is the offline optimum (an :class:`OptResult` or a
     number); it is computed (:func:`~schedbench.scheduling.offline.solve_opt`) when the
-    algorithm assumes T* and none is given. ``fast=False`` forces the step path.
+    algorithm, with these parameters, assumes T* and none is given. ``fast=False`` forces the step path.
     """
     cls = _cls(algorithm)
-    if opt is None and cls.needs_opt:
+    wants_oracle = cls.uses_oracle(cls.resolve_params(params))
+    if opt is None and wants_oracle:
         opt = solve_opt(instance, cls.problem, time_limit=time_limit)
-    oracle = oracle_value(opt) if (opt is not None and cls.needs_opt) else None
+    oracle = oracle_value(opt) if (opt is not None and wants_oracle) else None
     played = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast)
     return RunResult.from_played(played, opt if isinstance(opt, OptResult) else None)
 

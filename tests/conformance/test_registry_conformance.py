@@ -3,6 +3,7 @@ its fast path (if any) agrees with the step-by-step contract, its outcome passes
 and ALG >= OPT whenever it rejects nothing. New plug-ins get these tests without writing any."""
 
 import inspect
+import itertools
 
 import numpy as np
 import pytest
@@ -67,15 +68,21 @@ def test_declares_the_contract(name):
     assert registered == [cls]
 
 
+def param_grid(cls):
+    """Every combination of the parameters that have a finite set of choices (others: default)."""
+    keys = sorted(k for k, p in cls.parameters.items() if p.choices)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(cls.parameters[k].choices for k in keys))]
+
+
 @pytest.mark.parametrize("name", ALGORITHMS)
 def test_runs_valid_deterministic_and_fast_path_agrees(name):
     cls = get_algorithm(name)
     for inst in small_instances(cls):
         opt = opt_makespan(inst)
-        for eps in eps_values(cls):
-            a = schedbench.run(name, inst, eps=eps, opt=opt, seed=3)
-            b = schedbench.run(name, inst, eps=eps, opt=opt, seed=3)
-            slow = schedbench.run(name, inst, eps=eps, opt=opt, seed=3, fast=False)
+        for eps, params in itertools.product(eps_values(cls), param_grid(cls)):
+            a = schedbench.run(name, inst, eps=eps, opt=opt, seed=3, **params)
+            b = schedbench.run(name, inst, eps=eps, opt=opt, seed=3, **params)
+            slow = schedbench.run(name, inst, eps=eps, opt=opt, seed=3, fast=False, **params)
             assert a.status != "invalid", a.errors
             for r in (b, slow):
                 np.testing.assert_array_equal(a.outcome.machine, r.outcome.machine)

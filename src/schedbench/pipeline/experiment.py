@@ -95,11 +95,15 @@ def run_online(paths: Iterable[str | Path], opt_table: pd.DataFrame | None, algo
     def one(path: str | Path) -> list[dict[str, Any]]:
         inst = Instance.load(path)
         meta = inst.meta
-        oracle = oracle_from_row(opt_rows[meta["instance"]]) if cls.needs_opt else None
         seed = derived_seed(base_seed, "online", meta["instance"], algorithm)
         ident = {"experiment": meta["experiment"], "family": meta["family"], "instance": meta["instance"],
                  "instance_index": int(meta["index"])}
-        return [_run_row(cls, inst, ident, eps, seed, params, oracle)[0] for params in combos for eps in eps_list]
+        rows = []
+        for params in combos:
+            wants = cls.uses_oracle(cls.resolve_params(params))
+            oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
+            rows += [_run_row(cls, inst, ident, eps, seed, params, oracle)[0] for eps in eps_list]
+        return rows
 
     parts = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(one)(p) for p in paths)
     return pd.DataFrame([row for part in parts for row in part])
@@ -147,7 +151,7 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
     except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
         row.update({f"p_{k}": v for k, v in params.items()})
         row.update({"objective": math.nan, "rejected_frac": math.nan, "rejected_frac_max_prefix": math.nan,
-                    "budget_violations": 0, "wasted_work": math.nan, "claimed_opt": math.nan,
+                    "budget_violations": 0, "wasted_work": math.nan, "claimed_opt": math.nan, "guard_fires": 0,
                     "seconds": time.perf_counter() - t0, "status": "error",
                     "errors": f"{type(exc).__name__}: {exc}"})
         return row, None
@@ -158,6 +162,7 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
         "rejected_frac_max_prefix": v.rejected_frac_max_prefix, "budget_violations": v.budget_violations,
         "wasted_work": v.wasted_work,
         "claimed_opt": math.nan if played.claimed_opt is None else float(played.claimed_opt),
+        "guard_fires": int((played.counters or {}).get("guard_fires", 0)),
         "seconds": played.outcome.seconds, "status": v.status, "errors": "; ".join(v.errors),
     })
     return row, played

@@ -9,13 +9,22 @@ __all__ = ["add_labels", "broadcast_over_eps", "eps_axis_label", "successful"]
 
 
 def add_labels(df: pd.DataFrame) -> pd.DataFrame:
-    """Add ``label``: the algorithm name plus the parameters it has (``p_*`` not null), e.g.
-    ``lb-unit-reject (alpha_rule=safe)``. Cast to ``object`` (seaborn 0.13.2 hue-order pitfall)."""
+    """Add ``label``: the algorithm name plus the parameters that take more than one value for
+    that algorithm in the table (``p_*``), e.g. ``lb-unit-reject (alpha_rule=safe)``; a parameter
+    held at one value throughout is left out (the method table gives it). Cast to ``object``
+    (seaborn 0.13.2 hue-order pitfall)."""
     pcols = sorted(c for c in df.columns if c.startswith("p_"))
 
+    def present(v) -> bool:
+        return v is not None and not (isinstance(v, float) and np.isnan(v))
+
+    varying = {
+        alg: [c for c in pcols if rows[c].map(present).any() and rows[c].astype(str).nunique() > 1]
+        for alg, rows in df.groupby("algorithm", sort=False)
+    }
+
     def label(row) -> str:
-        parts = [f"{c[2:]}={row[c]}" for c in pcols if row[c] is not None and not
-                 (isinstance(row[c], float) and np.isnan(row[c]))]
+        parts = [f"{c[2:]}={row[c]}" for c in varying.get(row["algorithm"], []) if present(row[c])]
         return row["algorithm"] + (f" ({', '.join(parts)})" if parts else "")
 
     out = df.copy()

@@ -35,6 +35,7 @@ class Played:
     outcome: Outcome
     validation: Validation
     claimed_opt: float | None = None
+    counters: dict = None  # what the algorithm counted (e.g. budget-guard fires)
 
 
 def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float | None = None,
@@ -43,18 +44,19 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     """Run ``cls`` on ``source`` and validate. ``oracle`` is T* for algorithms that assume it
     (an adversary supplies its constructed OPT when none is given)."""
     params = dict(params or {})
+    wants_oracle = cls.uses_oracle(cls.resolve_params(params))
     if isinstance(source, Adversary):
         if source.problem != cls.problem:
             raise ParameterError(f"adversary {source.name!r} builds {source.problem!r} instances; algorithm "
                                  f"{cls.name!r} solves {cls.problem!r}")
-        if cls.needs_opt and oracle is None:
+        if wants_oracle and oracle is None:
             oracle = source.opt
         m = source.m
     else:
         m = source.m
         if cls.unit_sizes_only and not source.unit_sizes:
             raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
-    alg = cls(m, eps=eps, opt=oracle if cls.needs_opt else None, seed=seed, **params)
+    alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, **params)
     t0 = time.perf_counter()
     if isinstance(source, Adversary):
         inst, outcome = play_adversary(alg, source)
@@ -63,17 +65,17 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
         inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
     outcome.seconds = time.perf_counter() - t0
     check = validate(inst, outcome, alg.eps, cls.model, cls.problem)
-    return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed)
+    return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed, dict(alg.counters))
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:
     """Replay ``inst`` (arrival order: release, ties by index) against ``alg``."""
     cls = type(alg)
     order = inst.arrival_order()
-    if fast and not get_problem(cls.problem).processes and not cls.late_reject and not cls.has_slot_hook():
-        machine = alg.dispatch_all(inst.size, inst.indptr, inst.indices, order)
-        if machine is not None:
-            return _from_fast_path(alg, inst, order, np.asarray(machine, dtype=np.int64))
+    if fast and not get_problem(cls.problem).processes and not cls.has_slot_hook():
+        fast_result = alg.dispatch_all(inst.size, inst.indptr, inst.indices, order)
+        if fast_result is not None:
+            return _from_fast_path(alg, inst, order, fast_result)
     engine = Engine(alg, inst.m)
     engine.release(JobSpec(int(inst.release[j]), int(inst.size[j]), inst.eligible(j),
                            float(inst.w_flow[j]), float(inst.w_reject[j])) for j in order.tolist())
@@ -108,21 +110,51 @@ def _to_instance_order(out: Outcome, order: np.ndarray) -> Outcome:
     return out
 
 
-def _from_fast_path(alg: OnlineAlgorithm, inst: Instance, order: np.ndarray, machine: np.ndarray) -> Outcome:
-    """Outcome of a whole-instance dispatch: one step per arrival, decisions at arrival."""
+def _from_fast_path(alg: OnlineAlgorithm, inst: Instance, order: np.ndarray, result) -> Outcome:
+    """Outcome of a whole-instance dispatch: one step per arrival; a late rejection happens at
+    the step of the arrival that triggered it."""
     n = inst.n
-    if machine.shape != (n,):
-        raise AlgorithmError(f"{alg.name!r}: dispatch_all returned shape {machine.shape}, expected ({n},)")
+    if isinstance(result, tuple):
+        machine, reject_pos = (np.asarray(a, dtype=np.int64) for a in result)
+    else:
+        machine, reject_pos = np.asarray(result, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    if machine.shape != (n,) or reject_pos.shape != (n,):
+        raise AlgorithmError(f"{alg.name!r}: dispatch_all returned shapes {machine.shape}, {reject_pos.shape}, "
+                             f"expected ({n},)")
     position = np.empty(n, dtype=np.int64)
     position[order] = np.arange(n)
     kept = machine != REJECT
-    load = np.bincount(machine[kept], weights=inst.size[kept], minlength=inst.m)
+    if np.any(~kept & (reject_pos >= 0)):
+        raise AlgorithmError(f"{alg.name!r}: dispatch_all rejected a job late that it never dispatched")
+    reject_step = np.where(kept, reject_pos, position)
     empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
-    return Outcome(
+    out = Outcome(
         algorithm=alg.name, problem=alg.problem, speed=type(alg).speed_for(alg.eps),
         machine=machine, arrival_step=position, dispatch_step=np.where(kept, position, -1),
-        reject_step=np.where(kept, -1, position), completion=np.full(n, np.nan),
+        reject_step=reject_step, completion=np.full(n, np.nan),
         step_time=inst.release[order].astype(np.float64),
         trace_machine=empty_i, trace_job=empty_i, trace_start=empty_f, trace_end=empty_f, trace_work=empty_f,
-        claimed_objective=float(load.max()) if load.size else 0.0,
+        claimed_objective=0.0,
     )
+    out.claimed_objective = _max_load_over_steps(inst, out)
+    return out
+
+
+def _max_load_over_steps(inst: Instance, out: Outcome) -> float:
+    """The engine-side claim for a fast-path run: loads after every step, per machine."""
+    n = inst.n
+    on = out.machine >= 0
+    late = on & (out.reject_step >= 0)
+    if not late.any():
+        load = np.bincount(out.machine[on], weights=inst.size[on], minlength=inst.m)
+        return float(load.max()) if load.size else 0.0
+    mach = np.concatenate([out.machine[on], out.machine[late]])
+    when = np.concatenate([out.dispatch_step[on], out.reject_step[late]])
+    delta = np.concatenate([inst.size[on], -inst.size[late]]).astype(np.float64)
+    order = np.lexsort((when, mach))
+    mach, when, delta = mach[order], when[order], delta[order]
+    csum = np.cumsum(delta)
+    first = np.maximum.accumulate(np.where(np.r_[True, mach[1:] != mach[:-1]], np.arange(mach.size), 0))
+    load = csum - (csum[first] - delta[first])  # running load within each machine
+    end_of_step = np.r_[(mach[1:] != mach[:-1]) | (when[1:] != when[:-1]), True]
+    return float(max(0.0, load[end_of_step].max()))

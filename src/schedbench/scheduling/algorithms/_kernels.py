@@ -1,4 +1,11 @@
-"""Numba building blocks shared by the fast paths of least-loaded algorithms."""
+"""Numba fast paths of the LoadBalancing algorithms (one kernel per rule).
+
+Each kernel takes the jobs' sizes, the eligibility CSR arrays and the arrival order, and
+returns per job the machine (−1: rejected on arrival) and, where the rule rejects late, the
+arrival position at which a dispatched job was rejected (−1: never), plus a count of budget-
+guard fires. The step-by-step ``on_arrival`` of each algorithm is an independent
+implementation of the same rule; the conformance tests check that both agree.
+"""
 
 from __future__ import annotations
 
@@ -39,3 +46,150 @@ def least_loaded_with_cap(size: np.ndarray, indptr: np.ndarray, indices: np.ndar
             machine[j] = i
             load[i] += size[j]
     return machine
+
+
+@njit(cache=True)
+def greedy_cap_kernel(size, indptr, indices, order, m, cap, eps, guard):
+    """B2: least loaded; reject on arrival when load + p_j > cap, if the budget allows (with
+    ``guard``; without it, reject regardless). Returns (machine, guard fires)."""
+    n = size.shape[0]
+    load = np.zeros(m, dtype=np.float64)
+    machine = np.empty(n, dtype=np.int64)
+    rejected = 0
+    fires = 0
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        i = least_loaded(load, indices, indptr[j], indptr[j + 1])
+        if load[i] + size[j] > cap:
+            if not guard or rejected + 1 <= eps * (pos + 1) + 1e-9:
+                machine[j] = -1
+                rejected += 1
+                continue
+            fires += 1
+        machine[j] = i
+        load[i] += size[j]
+    return machine, fires
+
+
+@njit(cache=True)
+def drop_every_k_kernel(size, indptr, indices, order, m, k):
+    """B8: least loaded; each machine rejects every k-th job routed to it (k-th, 2k-th, ...)."""
+    n = size.shape[0]
+    load = np.zeros(m, dtype=np.float64)
+    routed = np.zeros(m, dtype=np.int64)
+    machine = np.empty(n, dtype=np.int64)
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        i = least_loaded(load, indices, indptr[j], indptr[j + 1])
+        routed[i] += 1
+        if routed[i] % k == 0:
+            machine[j] = -1
+        else:
+            machine[j] = i
+            load[i] += size[j]
+    return machine
+
+
+@njit(cache=True)
+def random_two_kernel(size, indptr, indices, order, m, coins):
+    """B12: one of the two least-loaded eligible machines, the second when ``coins[pos]`` ≥ ½
+    (the coins are drawn by the caller, one per arrival, so both paths see the same ones)."""
+    n = size.shape[0]
+    load = np.zeros(m, dtype=np.float64)
+    machine = np.empty(n, dtype=np.int64)
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        a, b = -1, -1  # best, second best by (load, index)
+        for q in range(indptr[j], indptr[j + 1]):
+            i = indices[q]
+            if a < 0 or load[i] < load[a] or (load[i] == load[a] and i < a):
+                b = a
+                a = i
+            elif b < 0 or load[i] < load[b] or (load[i] == load[b] and i < b):
+                b = i
+        i = a if (b < 0 or coins[pos] < 0.5) else b
+        machine[j] = i
+        load[i] += size[j]
+    return machine
+
+
+@njit(cache=True)
+def size_class(p):
+    """a(j) = ⌈log₂ p⌉ for an integer p ≥ 1."""
+    k = 0
+    while (1 << k) < p:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, eps, guard, phases):
+    """LB_GEN of spec §2.2 (per-class greedy on virtual loads, cap α·T per class, overload rule
+    on real load β·T rejecting the largest rounded job, ties latest dispatched). ``phases``:
+    T(t) = 2^⌈log₂ LB(t)⌉ with LB the trivial prefix bound max(p_max, ⌈Σp/m⌉) of the rounded
+    sizes (spec §2.3 (a),
+    weaker bound), a new phase (fresh loads) each time T changes; otherwise T = ``t_oracle``.
+    Returns (machine, reject position, guard fires)."""
+    n = size.shape[0]
+    kmax = 0
+    for j in range(n):
+        kmax = max(kmax, size_class(size[j]))
+    K = kmax + 1
+    V = np.zeros((m, K))
+    R = np.zeros(m)
+    head = np.full((m, K), -1, dtype=np.int64)  # latest dispatched live job of (machine, class)
+    prev = np.full(n, -1, dtype=np.int64)        # the one dispatched before it
+    machine = np.empty(n, dtype=np.int64)
+    reject_pos = np.full(n, -1, dtype=np.int64)
+    rejected = 0
+    fires = 0
+    total = 0.0
+    pmax = 0
+    T = t_oracle
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        k = size_class(size[j])
+        ph = float(1 << k)
+        if phases:
+            total += ph
+            pmax = max(pmax, 1 << k)
+            lb = max(float(pmax), np.ceil(total / m))
+            t_new = 1.0
+            while t_new < lb:
+                t_new *= 2.0
+            if t_new != T:
+                T = t_new
+                V[:, :] = 0.0
+                R[:] = 0.0
+                head[:, :] = -1
+        # least virtual class-k load among the eligible machines, ties to the lowest index
+        start, end = indptr[j], indptr[j + 1]
+        i = indices[start]
+        for q in range(start + 1, end):
+            c = indices[q]
+            if V[c, k] < V[i, k] or (V[c, k] == V[i, k] and c < i):
+                i = c
+        if V[i, k] + ph > alpha * T:
+            if not guard or rejected + 1 <= eps * (pos + 1) + 1e-9:
+                machine[j] = -1
+                rejected += 1
+                continue
+            fires += 1
+        machine[j] = i
+        V[i, k] += ph
+        R[i] += ph
+        prev[j] = head[i, k]
+        head[i, k] = j
+        while R[i] > beta * T:
+            kk = K - 1
+            while kk >= 0 and head[i, kk] < 0:
+                kk -= 1
+            if guard and rejected + 1 > eps * (pos + 1) + 1e-9:
+                fires += 1
+                break
+            jj = head[i, kk]
+            head[i, kk] = prev[jj]
+            reject_pos[jj] = pos
+            R[i] -= float(1 << kk)
+            rejected += 1
+    return machine, reject_pos, fires

@@ -8,7 +8,8 @@ One file per algorithm, one class per file, decorated with
 ``model``         ``"rejection"`` (may reject an ε fraction), ``"speed"`` (machines run at
                   speed 1+ε, applied by the engine) or ``"plain"`` (neither);
 ``rule_label``    ``Q`` quoted, ``R`` reconstructed, ``R✓`` reconstructed and checked;
-``needs_opt``     whether it assumes the oracle T* (the offline optimum) is given;
+``needs_opt``     whether it assumes the oracle T* (the offline optimum) is given (an algorithm
+                  with an ``oracle`` parameter decides per run: :meth:`uses_oracle`);
 ``unit_sizes_only``  whether it is only defined for unit sizes;
 ``deferred_dispatch`` whether it may answer :data:`HOLD` and dispatch the job later;
 ``late_reject``   whether it may reject a job after dispatching it;
@@ -118,7 +119,7 @@ class OnlineAlgorithm:
         self.seed = int(seed)
         self.params = cls.resolve_params(params)
         self.eps = cls.check_eps(eps)
-        if cls.needs_opt:
+        if cls.uses_oracle(self.params):
             if opt is None or not isinstance(opt, (int, float)) or not math.isfinite(opt) or opt <= 0:
                 raise ParameterError(
                     f"algorithm {cls.name!r} assumes the oracle T* (opt > 0), got opt={opt!r}"
@@ -126,6 +127,8 @@ class OnlineAlgorithm:
         elif opt is not None:
             raise ParameterError(f"algorithm {cls.name!r} does not use the oracle T*: 'opt' does not apply")
         self.opt = opt
+        #: Counters an algorithm reports with its outcome (e.g. how often a budget guard fired).
+        self.counters: dict[str, int] = {}
 
     # ---------------------------------------------------------------- declared model
     @classmethod
@@ -166,6 +169,14 @@ class OnlineAlgorithm:
         return {k: p.check(cls.name, k, params.get(k, p.default)) for k, p in cls.parameters.items()}
 
     @classmethod
+    def uses_oracle(cls, params: dict[str, Any]) -> bool:
+        """Whether a run with these (resolved) parameters needs T*: ``needs_opt``, or, for an
+        algorithm with an ``oracle`` parameter, whether it is ``"opt"``."""
+        if "oracle" in cls.parameters:
+            return params.get("oracle", cls.parameters["oracle"].default) == "opt"
+        return cls.needs_opt
+
+    @classmethod
     def has_slot_hook(cls) -> bool:
         return cls.on_slot is not OnlineAlgorithm.on_slot
 
@@ -183,8 +194,11 @@ class OnlineAlgorithm:
 
     # ---------------------------------------------------------------- optional fast path
     def dispatch_all(self, size: np.ndarray, indptr: np.ndarray, indices: np.ndarray,
-                     order: np.ndarray) -> np.ndarray | None:
-        """Decisions for every job at once (machine or REJECT per job), or None if not offered."""
+                     order: np.ndarray):
+        """Decisions for every job at once, or None if not offered: either a machine-or-REJECT
+        array, or a pair (machine, reject_position) where ``reject_position[j]`` is the arrival
+        position at which a dispatched job j was rejected later (−1: never). Arrays are indexed
+        by job; ``order`` lists the jobs in arrival order."""
         return None
 
     @classmethod

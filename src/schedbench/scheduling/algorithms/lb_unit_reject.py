@@ -2,15 +2,23 @@
 §2.1 (Roy Choudhury, Das, Garg, Kumar, SODA 2015).
 
 Send each job to the least-loaded machine of its eligible set (ties to the lowest index); if
-that machine's load has reached the cap α·T*, reject the job on arrival. Immediate dispatch,
-immediate reject. Assumes the oracle T* (the offline optimum, which rejects nothing).
+that machine's load has reached the cap α·T, reject the job on arrival. Immediate dispatch,
+immediate reject.
 
 * ``alpha_rule="paper"`` (default): α = ⌈log₂(1/ε)⌉, the paper's choice [Q]. Its rejection
   budget is not proven at every prefix for all inputs (spec §2.1), so the validator may flag it.
 * ``alpha_rule="safe"``: α = 2⌈log₂(1/ε)⌉, for which the spec proves rejections ≤ ε·arrivals
   at every prefix [R✓].
+* ``oracle="opt"`` (default): T = T*, the offline optimum [Q: the paper assumes it].
+  ``oracle="phases"`` (spec §2.3 (a) [R✓ for unit jobs]): T(t) = 2^⌈log₂ OPT(prefix)⌉, the
+  prefix optimum kept exactly by an incremental b-matching; when T changes a new phase starts
+  with fresh loads (old jobs stay). ``oracle="doubling"`` (§2.3 (b) [R]): T starts at 1; when a
+  rejection would take the phase's rejections past ε·(phase arrivals), T doubles, a new phase
+  starts and the job is handled there.
+* ``guard="on"``: never reject past ε·(arrivals so far): accept instead and count it
+  (``guard_fires``); ``"off"`` (default, spec §10.12): reject and let the validator report.
 
-Guarantee: max load ≤ α·T* = O(log(1/ε))·T*.
+Guarantee (oracle T*): max load ≤ α·T* = O(log(1/ε))·T*; with phases, ≤ 2α·T_last ≤ 4α·OPT.
 """
 
 from __future__ import annotations
@@ -19,10 +27,11 @@ import math
 
 import numpy as np
 
+from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel, least_loaded_with_cap
+from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
-from schedbench.scheduling.algorithms._kernels import least_loaded_with_cap
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
 
 
 def alpha_for(eps: float, alpha_rule: str) -> int:
@@ -42,22 +51,60 @@ class LbUnitReject(OnlineAlgorithm):
     parameters = {
         "alpha_rule": Param("paper", ("paper", "safe"),
                             "paper: α=⌈log₂(1/ε)⌉ [Q]; safe: α=2⌈log₂(1/ε)⌉ [R✓]"),
+        "oracle": Param("opt", ("opt", "phases", "doubling"),
+                        "opt: T = T* [Q]; phases: T = 2^⌈log₂ OPT(prefix)⌉ [R✓]; doubling: on failure [R]"),
+        "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
     }
-    reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); spec §2.1"
+    reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); spec §2.1, §2.3"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
         self.alpha = alpha_for(self.eps, self.params["alpha_rule"])
-        self.cap = self.alpha * self.opt
         self.load = np.zeros(self.m, dtype=np.float64)
+        self.T = float(self.opt) if self.params["oracle"] == "opt" else 1.0
+        self.prefix = PrefixUnitOpt(self.m) if self.params["oracle"] == "phases" else None
+        self.arrived = self.rejected = 0
+        self.phase_arrived = self.phase_rejected = 0
+        self.counters = {"guard_fires": 0, "phases": 1}
+
+    def _new_phase(self, T: float) -> None:
+        self.T = T
+        self.load[:] = 0.0
+        self.phase_arrived = self.phase_rejected = 0
+        self.counters["phases"] += 1
 
     def on_arrival(self, job: JobView, view) -> int:
-        loads = self.load[job.eligible]
-        i = int(job.eligible[loads == loads.min()].min())
-        if self.load[i] >= self.cap:
+        self.arrived += 1
+        if self.prefix is not None:
+            T = float(self.prefix.add(job.id, job.eligible))
+            if T != self.T:
+                self._new_phase(T)
+        self.phase_arrived += 1
+        while True:
+            loads = self.load[job.eligible]
+            i = int(job.eligible[loads == loads.min()].min())
+            if self.load[i] < self.alpha * self.T:
+                break
+            if self.params["oracle"] == "doubling" and self.phase_rejected + 1 > self.eps * self.phase_arrived + 1e-9:
+                self._new_phase(2 * self.T)  # the failure proves T < OPT(phase); re-handle the job
+                self.phase_arrived = 1
+                continue
+            if self.params["guard"] == "on" and self.rejected + 1 > self.eps * self.arrived + 1e-9:
+                self.counters["guard_fires"] += 1
+                break
+            self.rejected += 1
+            self.phase_rejected += 1
             return REJECT
         self.load[i] += job.size
         return i
 
     def dispatch_all(self, size, indptr, indices, order):
-        return least_loaded_with_cap(size, indptr, indices, order, self.m, float(self.cap))
+        if self.params["oracle"] != "opt":
+            return None  # the online oracles run on the step path
+        cap = float(self.alpha * self.T)
+        if self.params["guard"] == "off":
+            return least_loaded_with_cap(size, indptr, indices, order, self.m, cap)
+        # unit sizes, integer cap: "load >= cap" is "load + 1 > cap"
+        machine, fires = greedy_cap_kernel(size, indptr, indices, order, self.m, cap, self.eps, True)
+        self.counters["guard_fires"] = int(fires)
+        return machine

@@ -1,0 +1,46 @@
+"""Speed augmentation simulated by rejection: baseline B8 of ``shared/specs/rejection-model.md``
+§7 ("simulate speed augmentation by dropping every (1/ε)-th job" [Q], paper overview).
+
+Least-loaded dispatch (ties to the lowest index); each machine rejects, on arrival, every
+k-th job routed to it (the k-th, 2k-th, ...), k = ⌈1/ε⌉. Machine i rejects exactly ⌊n_i/k⌋ of
+the n_i jobs routed to it, so at every prefix the rejections are ≤ Σ n_i/k ≤ ε·arrivals: the
+budget holds by construction.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from schedbench.scheduling.algorithms._kernels import drop_every_k_kernel
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class DropEveryK(OnlineAlgorithm):
+    name = "drop-every-k"
+    problem = "load"
+    model = "rejection"
+    rule_label = "Q"
+    reference = "Roy Choudhury et al. SODA 2015, overview; spec §7 B8"
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.k = max(1, math.ceil(1.0 / self.eps - 1e-12))
+        self.load = np.zeros(self.m)
+        self.routed = np.zeros(self.m, dtype=np.int64)
+
+    def on_arrival(self, job: JobView, view) -> int:
+        loads = self.load[job.eligible]
+        i = int(job.eligible[loads == loads.min()].min())
+        self.routed[i] += 1
+        if self.routed[i] % self.k == 0:
+            return REJECT
+        self.load[i] += job.size
+        return i
+
+    def dispatch_all(self, size, indptr, indices, order):
+        return drop_every_k_kernel(size, indptr, indices, order, self.m, self.k)

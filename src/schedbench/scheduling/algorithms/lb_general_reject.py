@@ -1,0 +1,124 @@
+"""LoadBalancing with rejection, arbitrary sizes: paper §5 (sizes rounded up to powers of two,
+the unit rule per size class, large jobs rejected after dispatch), rule LB_GEN of
+``shared/specs/rejection-model.md`` §2.2 [R✓: reconstruction whose O(log²(1/ε)) matches the
+abstract].
+
+On arrival of j (class k = ⌈log₂ p_j⌉, rounded size 2^k): the eligible machine with the least
+*virtual* class-k load (everything of class k ever dispatched to it, later rejections included;
+ties to the lowest index); reject j on arrival if that load + 2^k exceeds α·T. Otherwise
+dispatch, and while the machine's *real* load (rounded sizes of its non-rejected jobs) exceeds
+β·T, reject its job with the largest rounded size, ties to the latest dispatched (the overload
+rule, after dispatch: Thm 8.2 shows it is unavoidable).
+
+Budget split ε₁ = ε₂ = ε/2. α: ``alpha_rule="safe"`` 2⌈log₂(1/ε₁)⌉ (default, provable) or
+``"paper"`` ⌈log₂(1/ε₁)⌉. β: ``beta_rule="safe"`` 2α⌈log₂(4/ε₂)⌉ (default, provable, large:
+30 at ε = 0.25 with the paper α), or the practical sweep ``"2alpha"``, ``"3alpha"``.
+T: ``oracle="opt"`` uses T = 2·T* (the rounded instance's optimum is at most 2·T*, spec §2.2);
+``oracle="trivial-lb"`` uses T(t) = 2^⌈log₂ max(p_max, ⌈Σp/m⌉)⌉ of the prefix rounded sizes
+with a new phase (fresh loads) whenever it changes (spec §2.3 (a), with the trivial bound in
+place of the fractional LP). ``guard="on"`` never rejects past ε·arrivals (accepts instead,
+counted in ``guard_fires``); ``"off"`` (default) lets the validator report overruns.
+Loads are reported in true sizes (the validator's objective).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from schedbench.scheduling.algorithms._kernels import lb_general_kernel
+from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.registry import register_algorithm
+
+
+def lb_general_constants(eps: float, alpha_rule: str, beta_rule: str) -> tuple[int, int]:
+    """(α, β) of spec §2.2 with ε₁ = ε₂ = ε/2."""
+    e1 = e2 = eps / 2.0
+    base = max(1, math.ceil(math.log2(1.0 / e1) - 1e-12))
+    alpha = 2 * base if alpha_rule == "safe" else base
+    if beta_rule == "safe":
+        beta = 2 * alpha * max(1, math.ceil(math.log2(4.0 / e2) - 1e-12))
+    else:
+        beta = {"2alpha": 2, "3alpha": 3}[beta_rule] * alpha
+    return alpha, beta
+
+
+@register_algorithm
+class LbGeneralReject(OnlineAlgorithm):
+    name = "lb-general-reject"
+    problem = "load"
+    model = "rejection"
+    rule_label = "R✓"
+    needs_opt = True
+    late_reject = True
+    parameters = {
+        "alpha_rule": Param("safe", ("paper", "safe"), "α = ⌈log₂(2/ε)⌉ (paper) or twice that (safe)"),
+        "beta_rule": Param("safe", ("safe", "2alpha", "3alpha"), "β = 2α⌈log₂(8/ε)⌉ (safe), 2α or 3α"),
+        "oracle": Param("opt", ("opt", "trivial-lb"), "opt: T = 2T*; trivial-lb: prefix bound, phases"),
+        "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
+    }
+    reference = "Roy Choudhury et al. SODA 2015 §5 (arbitrary sizes); spec §2.2, §2.3"
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.alpha, self.beta = lb_general_constants(self.eps, self.params["alpha_rule"], self.params["beta_rule"])
+        self.bound = TrivialPrefixBound(self.m) if self.params["oracle"] == "trivial-lb" else None
+        self.T = 2.0 * float(self.opt) if self.bound is None else 0.0
+        self.arrived = self.rejected = 0
+        self.counters = {"guard_fires": 0}
+        self._fresh_phase()
+        self.pending: list[int] = []
+
+    def _fresh_phase(self) -> None:
+        self.virtual: dict[tuple[int, int], float] = {}   # (machine, class) -> virtual load
+        self.real = np.zeros(self.m)                      # rounded sizes of live phase jobs
+        self.live: list[list[tuple[int, int]]] = [[] for _ in range(self.m)]  # (class, job), dispatch order
+
+    def _may_reject(self) -> bool:
+        if self.params["guard"] == "on" and self.rejected + 1 > self.eps * self.arrived + 1e-9:
+            self.counters["guard_fires"] += 1
+            return False
+        return True
+
+    def on_arrival(self, job: JobView, view) -> int:
+        self.arrived += 1
+        k = max(0, math.ceil(math.log2(job.size) - 1e-12))
+        while (1 << k) < job.size:
+            k += 1
+        ph = float(1 << k)
+        if self.bound is not None:
+            T = self.bound.add(1 << k)
+            if T != self.T:
+                self.T = T
+                self._fresh_phase()
+        i = min(job.eligible.tolist(), key=lambda c: (self.virtual.get((c, k), 0.0), c))
+        if self.virtual.get((i, k), 0.0) + ph > self.alpha * self.T and self._may_reject():
+            self.rejected += 1
+            return REJECT
+        self.virtual[(i, k)] = self.virtual.get((i, k), 0.0) + ph
+        self.real[i] += ph
+        self.live[i].append((k, job.id))
+        while self.real[i] > self.beta * self.T:
+            if not self._may_reject():
+                break
+            # largest class, ties to the latest dispatched
+            idx = max(range(len(self.live[i])), key=lambda q: (self.live[i][q][0], q))
+            kk, victim = self.live[i].pop(idx)
+            self.real[i] -= float(1 << kk)
+            self.rejected += 1
+            self.pending.append(victim)
+        return i
+
+    def after_arrival(self, view):
+        out, self.pending = self.pending, []
+        return out
+
+    def dispatch_all(self, size, indptr, indices, order):
+        machine, reject_pos, fires = lb_general_kernel(
+            size, indptr, indices, order, self.m, float(self.alpha), float(self.beta),
+            self.T, self.eps, self.params["guard"] == "on", self.bound is not None)
+        self.counters["guard_fires"] = int(fires)
+        return machine, reject_pos

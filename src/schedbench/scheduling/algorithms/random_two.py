@@ -1,0 +1,40 @@
+"""Random of the two least loaded: baseline B12 of ``shared/specs/rejection-model.md`` §7.
+
+Each job goes to a uniformly random one of the two least-loaded machines of its eligible set
+(by (load, index); the only one if it has one). Nothing is rejected. One coin per arrival from
+the run's seeded generator (numpy PCG64), so a run is reproducible and the numba fast path
+reads the same coins as the step path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schedbench.scheduling.algorithms._kernels import random_two_kernel
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class RandomTwo(OnlineAlgorithm):
+    name = "random-two"
+    problem = "load"
+    model = "plain"
+    rule_label = "R"
+    reference = "spec §7 B12 (sanity baseline)"
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.load = np.zeros(self.m)
+        self.rng = np.random.default_rng(self.seed)
+
+    def on_arrival(self, job: JobView, view) -> int:
+        coin = self.rng.random()
+        ranked = sorted(job.eligible.tolist(), key=lambda i: (self.load[i], i))[:2]
+        i = ranked[0] if len(ranked) == 1 or coin < 0.5 else ranked[1]
+        self.load[i] += job.size
+        return i
+
+    def dispatch_all(self, size, indptr, indices, order):
+        coins = np.random.default_rng(self.seed).random(order.shape[0])
+        return random_two_kernel(size, indptr, indices, order, self.m, coins)
