@@ -1,13 +1,28 @@
-"""Random restricted assignment (spec §1.1): each job may run on a uniformly random subset of
-d of the m machines.
+"""Random restricted assignment (spec §1.1): each job may run on a random subset of d of the m
+machines — uniform, or (with ``hot_fraction`` > 0) concentrated on a small "hot" set.
 
-Sizes are ``unit`` or ``pow2`` (2^k with k uniform on 0..max_size_exp: log-uniform, so a few
-large jobs dominate and OPT is not just the trivial bound ⌈Σp/m⌉). Releases are ``zero`` (all
-at time 0, the pure LoadBalancing case) or ``poisson`` batches (at t = 0, 1, 2, ... a
-Poisson(rate) number of jobs). Within a time, jobs arrive in array order.
+Eligibility ``d`` is an int ≥ 1 or a rule: ``"log"`` (max(1, ⌈log2 m⌉)), ``"half"``
+(max(1, ⌊m/2⌋)) or ``"all"`` (m). Sizes are ``unit``, ``pow2`` (2^k with k uniform on
+0..max_size_exp: log-uniform, so a few large jobs dominate) or ``pareto`` (bounded Pareto on
+[1, max_size], rounded up; see ``pareto_sizes``). Releases are ``zero`` (all at time 0, the pure
+LoadBalancing case) or ``poisson`` batches (at t = 0, 1, 2, ... a Poisson(rate) number of jobs).
+Within a time, jobs arrive in array order.
+
+Uniform eligibility with small sizes makes OPT trivial (it equals ⌈Σp/m⌉ almost always, see
+DESIGN.md); heavy-tailed sizes and hot subsets are the two ways this family moves OPT away from
+that bound. Hot subsets: machines 0..h-1 with h = ⌈hot_machines·m⌉ are hot; each job
+independently, with probability ``hot_fraction``, takes its d machines uniformly from the hot
+set — or, if d > h, the whole hot set plus d − h machines drawn uniformly from the others, so
+every job keeps exactly d machines — and otherwise d machines uniformly from all m.
+
+Random stream order: [hot coin per job, only if hot_fraction > 0], eligible sets, sizes,
+releases. With the default (hot_fraction = 0, int d, unit/pow2 sizes) this is exactly the stream
+of earlier versions, so existing parameter sets give byte-identical instances (tests/golden).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -15,13 +30,50 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
 from schedbench.scheduling.instances.base import Family, FamilyParam, FamilyParameterError, csr_from_fixed_degree
 
+NAME = "random-restricted"
+D_RULES = ("log", "half", "all")
+_DENSE_CHUNK = 1 << 22  # random numbers per block of the dense path (32 MiB of float64)
+_MAX_EXPECTED_ROWS = 1e9  # the rejection path is used only while it is expected to draw fewer rows
+
+
+def resolve_d(d: int | str, m: int) -> int:
+    """The number of eligible machines per job for ``d`` (an int or one of ``D_RULES``)."""
+    if d == "log":
+        return max(1, math.ceil(math.log2(m)))
+    if d == "half":
+        return max(1, m // 2)
+    if d == "all":
+        return m
+    return int(d)
+
+
+def hot_set_size(hot_machines: float, m: int) -> int:
+    """h = ⌈hot_machines·m⌉, clamped to 1..m (1e-9 slack so that e.g. 0.1·30 gives 3, not 4)."""
+    return min(m, max(1, math.ceil(hot_machines * m - 1e-9)))
+
 
 def random_subsets(rng: np.random.Generator, n: int, m: int, d: int) -> np.ndarray:
-    """``n`` rows of ``d`` distinct machines from 0..m-1, each row uniform and sorted."""
+    """``n`` rows of ``d`` distinct machines from 0..m-1, each row uniform and sorted.
+
+    Dense (4d > m): the first d entries of an independent uniform random permutation per row
+    (argsort of i.i.d. uniforms; ties have probability ~0), so d = m gives every machine. Sparse:
+    d i.i.d. uniform machines per row, rows with a repeat redrawn; conditioned on being distinct
+    every ordered d-tuple is equally likely, so the sorted row is a uniform d-subset. A row is
+    accepted with probability p = Π_{k<d} (1 − k/m) (≈ exp(−d²/2m)); when the expected number
+    of drawn rows n/p exceeds 1e9 (e.g. m = 1024, d = 256: p ≈ 1e-14, which never finished) the
+    dense path is used instead. Both paths keep their random stream (the dense path draws its
+    uniforms in row blocks, which yields the same numbers as one n×m draw).
+    """
     if d > m:
         raise ValueError(f"d = {d} > m = {m}")
-    if 4 * d > m:  # dense: take the first d of a random permutation per row
-        return np.sort(np.argsort(rng.random((n, m)), axis=1)[:, :d], axis=1)
+    accept = math.exp(sum(math.log1p(-k / m) for k in range(d))) if 4 * d <= m else 0.0
+    if 4 * d > m or n / max(accept, 1e-300) > _MAX_EXPECTED_ROWS:
+        out = np.empty((n, d), dtype=np.int64)
+        step = max(1, _DENSE_CHUNK // m)
+        for lo in range(0, n, step):
+            hi = min(n, lo + step)
+            out[lo:hi] = np.sort(np.argsort(rng.random((hi - lo, m)), axis=1)[:, :d], axis=1)
+        return out
     rows = np.sort(rng.integers(0, m, size=(n, d)), axis=1)
     while True:  # redraw rows with a repeated machine (rare when d << m); uniform by rejection
         bad = np.flatnonzero((np.diff(rows, axis=1) == 0).any(axis=1))
@@ -30,13 +82,45 @@ def random_subsets(rng: np.random.Generator, n: int, m: int, d: int) -> np.ndarr
         rows[bad] = np.sort(rng.integers(0, m, size=(bad.size, d)), axis=1)
 
 
-def _generate(rng: np.random.Generator, m: int, n: int, d: int, sizes: str, max_size_exp: int,
-              arrivals: str, rate: float) -> Instance:
-    eligible = random_subsets(rng, n, m, d)
+def hot_subsets(rng: np.random.Generator, n: int, m: int, d: int, h: int) -> np.ndarray:
+    """``n`` sorted rows of d machines concentrated on the hot set 0..h-1: a uniform d-subset of
+    it if d ≤ h, else all of it plus a uniform (d − h)-subset of the other m − h machines."""
+    if d <= h:
+        return random_subsets(rng, n, h, d)
+    cold = h + random_subsets(rng, n, m - h, d - h)
+    return np.concatenate([np.broadcast_to(np.arange(h, dtype=np.int64), (n, h)), cold], axis=1)
+
+
+def pareto_sizes(rng: np.random.Generator, n: int, shape: float, max_size: int) -> np.ndarray:
+    """Bounded Pareto on [1, H] (H = max_size, shape a), rounded up to an integer.
+
+    X has CDF F(x) = (1 − x^(−a)) / (1 − H^(−a)) on [1, H]; inverse-CDF sampling with
+    U ~ Uniform[0, 1): X = (1 − U·(1 − H^(−a)))^(−1/a). The size is ⌈X⌉ (clipped to [1, H]
+    against rounding), so P(size ≤ k) = F(k) for k = 1..H. Note F(1) = 0: for H ≥ 2 the size is
+    in 2..H almost surely (1 only when H = 1).
+    """
+    u = rng.random(n)
+    x = (1.0 - u * (1.0 - float(max_size) ** -shape)) ** (-1.0 / shape)
+    return np.clip(np.ceil(x), 1, max_size).astype(np.int64)
+
+
+def _generate(rng: np.random.Generator, m: int, n: int, d: int | str, sizes: str, max_size_exp: int,
+              pareto_shape: float, max_size: int, arrivals: str, rate: float,
+              hot_fraction: float, hot_machines: float) -> Instance:
+    k = resolve_d(d, m)
+    if hot_fraction > 0:
+        hot = rng.random(n) < hot_fraction
+        eligible = np.empty((n, k), dtype=np.int64)
+        eligible[~hot] = random_subsets(rng, int((~hot).sum()), m, k)
+        eligible[hot] = hot_subsets(rng, int(hot.sum()), m, k, hot_set_size(hot_machines, m))
+    else:
+        eligible = random_subsets(rng, n, m, k)
     if sizes == "unit":
         size = np.ones(n, dtype=np.int64)
-    else:
+    elif sizes == "pow2":
         size = 2 ** rng.integers(0, max_size_exp + 1, size=n)
+    else:
+        size = pareto_sizes(rng, n, pareto_shape, max_size)
     if arrivals == "zero":
         release = np.zeros(n, dtype=np.int64)
     else:
@@ -49,22 +133,65 @@ def _generate(rng: np.random.Generator, m: int, n: int, d: int, sizes: str, max_
     return Instance(m, release, size, indptr, indices, None, None)
 
 
-def _check(p: dict) -> None:
-    if p["d"] > p["m"]:
-        raise FamilyParameterError(f"family 'random-restricted': parameter 'd' = {p['d']} exceeds 'm' = {p['m']}")
+# parameter -> (the setting it needs, predicate on the resolved params)
+_APPLIES = {
+    "max_size_exp": ("sizes='pow2'", lambda p: p["sizes"] == "pow2"),
+    "pareto_shape": ("sizes='pareto'", lambda p: p["sizes"] == "pareto"),
+    "max_size": ("sizes='pareto'", lambda p: p["sizes"] == "pareto"),
+    "rate": ("arrivals='poisson'", lambda p: p["arrivals"] == "poisson"),
+    "hot_machines": ("hot_fraction > 0", lambda p: p["hot_fraction"] > 0),
+}
+_WHY_NOT = {"max_size_exp": "sizes", "pareto_shape": "sizes", "max_size": "sizes", "rate": "arrivals"}
 
+
+def _error(text: str) -> FamilyParameterError:
+    return FamilyParameterError(f"family '{NAME}': {text}")
+
+
+def _check(p: dict) -> None:
+    d, m = p["d"], p["m"]
+    if isinstance(d, str):
+        if d not in D_RULES:
+            raise _error(f"parameter 'd' must be an int >= 1 or one of {list(D_RULES)}, got {d!r}")
+    elif d < 1:
+        raise _error(f"parameter 'd' must be >= 1, got {d!r}")
+    elif d > m:
+        raise _error(f"parameter 'd' = {d} exceeds 'm' = {m}")
+    if not p["pareto_shape"] > 0:
+        raise _error(f"parameter 'pareto_shape' must be > 0, got {p['pareto_shape']!r}")
+    if not p["hot_fraction"] < 1:
+        raise _error(f"parameter 'hot_fraction' must be in [0, 1), got {p['hot_fraction']!r}")
+    if not 0 < p["hot_machines"] <= 1:
+        raise _error(f"parameter 'hot_machines' must be in (0, 1], got {p['hot_machines']!r}")
+    for key, (needs, applies) in _APPLIES.items():
+        if p[key] != FAMILY_PARAMETERS[key].default and not applies(p):
+            setting = (f"{_WHY_NOT[key]}={p[_WHY_NOT[key]]!r}" if key in _WHY_NOT
+                       else f"hot_fraction={p['hot_fraction']!r}")
+            raise _error(f"parameter '{key}' = {p[key]!r} does not apply to {setting} "
+                         f"(only to {needs})")
+
+
+FAMILY_PARAMETERS = {
+    "m": FamilyParam(int, minimum=1, doc="machines"),
+    "n": FamilyParam(int, minimum=1, doc="jobs"),
+    # no `minimum`: d may be a string; _check enforces d >= 1 and d <= m
+    "d": FamilyParam((int, str), default=2,
+                     doc="eligible machines per job: int in 1..m, or 'log' (⌈log2 m⌉), 'half' (⌊m/2⌋), 'all' (m)"),
+    "sizes": FamilyParam(str, default="unit", choices=("unit", "pow2", "pareto")),
+    "max_size_exp": FamilyParam(int, default=4, minimum=0, doc="pow2: largest size 2^max_size_exp"),
+    "pareto_shape": FamilyParam(float, default=1.1, doc="pareto: shape a > 0 (smaller = heavier tail)"),
+    "max_size": FamilyParam(int, default=1024, minimum=1, doc="pareto: upper bound H of the sizes"),
+    "arrivals": FamilyParam(str, default="zero", choices=("zero", "poisson")),
+    "rate": FamilyParam(float, default=1.0, minimum=1e-9, doc="poisson: mean jobs per time unit"),
+    "hot_fraction": FamilyParam(float, default=0.0, minimum=0.0,
+                                doc="probability in [0, 1) that a job's machines come from the hot set (0 = off)"),
+    "hot_machines": FamilyParam(float, default=0.1,
+                                doc="hot set = machines 0..⌈hot_machines·m⌉-1; in (0, 1]"),
+}
 
 FAMILY = register_family(Family(
-    name="random-restricted",
-    parameters={
-        "m": FamilyParam(int, minimum=1, doc="machines"),
-        "n": FamilyParam(int, minimum=1, doc="jobs"),
-        "d": FamilyParam(int, default=2, minimum=1, doc="eligible machines per job (<= m)"),
-        "sizes": FamilyParam(str, default="unit", choices=("unit", "pow2")),
-        "max_size_exp": FamilyParam(int, default=4, minimum=0, doc="pow2: largest size 2^max_size_exp"),
-        "arrivals": FamilyParam(str, default="zero", choices=("zero", "poisson")),
-        "rate": FamilyParam(float, default=1.0, minimum=1e-9, doc="poisson: mean jobs per time unit"),
-    },
+    name=NAME,
+    parameters=FAMILY_PARAMETERS,
     generator=_generate,
     sized=lambda p: p["sizes"] != "unit",
     check=_check,
