@@ -1,7 +1,9 @@
 """The instance-family contract.
 
 A family is an object with ``name``, ``parameters`` (``{name: FamilyParam}``), a
-``unit_sizes(params)`` predicate (used to refuse unit-size-only algorithms on sized families
+``unit_sizes(params)`` predicate, optional cross-parameter ``check``, ``uses_index`` (the
+generator receives the instance index) and ``data_files`` (files read, declared as pipeline
+inputs) (used to refuse unit-size-only algorithms on sized families
 before any work) and ``generate(rng, **params) -> Instance``. ``make(index, base_seed,
 **params)`` derives the family's random stream from (base seed, family, index) and records the
 provenance in ``Instance.meta``.
@@ -39,6 +41,12 @@ class Family:
     sized: Callable[[dict], bool]  # True if the family may produce a size > 1
     doc: str = ""
     check: Callable[[dict], None] | None = None  # cross-parameter checks (raise FamilyParameterError)
+    uses_index: bool = False  # the generator also takes ``index`` (e.g. a window of a trace)
+    data_files: Callable[[dict], list[str]] | None = None  # files it reads (pipeline inputs)
+
+    def inputs(self, params: dict[str, Any]) -> list[str]:
+        """The data files an instance of these parameters is read from (none for synthetic ones)."""
+        return [] if self.data_files is None else list(self.data_files(self.resolve(params)))
 
     def resolve(self, params: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(params) - set(self.parameters))
@@ -80,7 +88,8 @@ class Family:
     def make(self, index: int, base_seed: int, **params: Any) -> Instance:
         """Instance number ``index`` of this family under ``base_seed``."""
         resolved = self.resolve(params)
-        inst = self.generator(make_rng(base_seed, "instance", self.name, index), **resolved)
+        extra = {"index": int(index)} if self.uses_index else {}
+        inst = self.generator(make_rng(base_seed, "instance", self.name, index), **resolved, **extra)
         meta = {"family": self.name, "params": resolved, "index": int(index),
                 "base_seed": int(base_seed)}
         return Instance(inst.m, inst.release, inst.size, inst.indptr, inst.indices,

@@ -1,0 +1,197 @@
+"""Trace-driven restricted assignment: windows of a real workload log (SWF) with eligibility by
+data locality.
+
+The rejection model (specs/rejection-model.md §1.1) defines the input (release r_j, size p_j,
+eligible set S_j) but says nothing about real traces: this mapping is our decision, made so that
+a real arrival process and real, heavy-tailed durations drive the online algorithms while the
+eligible sets stay those of restricted assignment. Default trace: the Parallel Workloads
+Archive's NASA Ames iPSC/860 log, cleaned version 3.1 (``resources/traces/``; provenance,
+acknowledgement and citations in ``resources/traces/README.md``).
+
+Mapping, per SWF record (fields as in :mod:`schedbench.scheduling.instances._swf`):
+
+* **Skipped:** records whose submit time (field 2) or run time (field 4) is missing (−1; any
+  negative value counts as missing). The NASA log has none: 18,239 records, 0 skipped.
+* **Order:** the usable records sorted by submit time, ties in file order (stable sort). The
+  SWF spec already asks for this order; the sort only makes it a guarantee.
+* **Window:** instance ``index`` takes the usable records ``start + index·n ..
+  start + (index+1)·n − 1`` (the index-th block of n consecutive jobs after ``start``), so the
+  instances of an experiment are disjoint, consecutive stretches of the log. A window that runs
+  past the end of the log is a :class:`FamilyParameterError`; with 18,239 records and the
+  default n = 1000 that allows indices 0..17. ``n = 0`` takes every record from ``start`` on,
+  for every index (the instances then differ only in the eligibility draw).
+* **Release:** r_j = ⌊(submit_j − submit_first)/time_unit⌋, with submit_first the first submit
+  time of the window (so every instance starts at 0). In the NASA log the "submit" times are
+  really start times (header note), so the releases carry no queueing of the original system.
+* **Size:** p_j = max(1, ⌈run_j/size_unit⌉), clipped to ``max_size`` if ``max_size`` > 0.
+  A run time of 0 (< 0.5 s in SWF) gives size 1. The number of processors (field 5) is not
+  used: each job becomes a sequential job on one machine.
+* **Eligibility (data locality):** every job of one user id (field 12) may run on the same d of
+  the m machines ("where that user's data lives"), a uniform random d-subset drawn from the
+  family's seeded stream once per user, in order of the user's first appearance in the window
+  (row k of ``random_subsets(rng, users, m, d)`` goes to the k-th user to appear), so the draw
+  is reproducible and does not depend on user id values. A record without a user id (−1) gets
+  its own subset, drawn at its position in that order.
+* Weights w_flow and w_reject are 1.
+
+``path`` is a string; a relative path is resolved against the repository root (four levels
+above this file's folder), not the working directory, so the default names the bundled copy
+wherever the pipeline runs and instance provenance (``meta["params"]``) stays portable. The log
+is parsed once per process (cached by path, modification time and size). Random stream: only
+the eligible sets use it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from schedbench.scheduling.instances._swf import SwfFormatError, load_swf
+from schedbench.scheduling.instances.base import Family, FamilyParam, FamilyParameterError
+from schedbench.scheduling.instances.random_restricted import random_subsets
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.registry import register_family
+
+NAME = "swf-trace"
+#: The repository root: src/schedbench/scheduling/instances/ is four levels below it.
+REPO_ROOT = Path(__file__).resolve().parents[4]
+#: The default trace, relative to :data:`REPO_ROOT`.
+DEFAULT_TRACE = "resources/traces/NASA-iPSC-1993-3.1-cln.swf.gz"
+
+
+def _error(text: str) -> FamilyParameterError:
+    return FamilyParameterError(f"family '{NAME}': {text}")
+
+
+def trace_path(path: str) -> Path:
+    """The file a ``path`` parameter names: absolute as given, relative to :data:`REPO_ROOT`."""
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else REPO_ROOT / p
+
+
+@dataclasses.dataclass(frozen=True)
+class TraceJobs:
+    """The usable records of a log, sorted by submit time (ties in file order)."""
+
+    submit: np.ndarray  # seconds (float64)
+    run: np.ndarray  # seconds (float64)
+    user: np.ndarray  # user id, −1 if missing (int64)
+    record: np.ndarray  # row in the parsed log (file order) of each usable job
+    total: int  # records in the log
+    skipped: int  # records skipped (submit or run time missing)
+
+
+def trace_jobs(path: str) -> TraceJobs:
+    """The usable, sorted jobs of the trace named by ``path`` (see the module docstring)."""
+    log = load_swf(trace_path(path))
+    return _trace_jobs(log)
+
+
+@functools.lru_cache(maxsize=8)
+def _trace_jobs(log) -> TraceJobs:
+    submit, run, user = log["submit_time"], log["run_time"], log["user_id"]
+    keep = np.flatnonzero((submit >= 0) & (run >= 0))
+    keep = keep[np.argsort(submit[keep], kind="stable")]
+    out = TraceJobs(submit[keep], run[keep], user[keep], keep, len(log), len(log) - keep.size)
+    for arr in (out.submit, out.run, out.user, out.record):
+        arr.setflags(write=False)
+    return out
+
+
+def _load(path: str) -> TraceJobs:
+    """:func:`trace_jobs`, with file and format errors reported as errors of parameter 'path'."""
+    try:
+        return trace_jobs(path)
+    except (OSError, SwfFormatError) as exc:
+        raise _error(f"parameter 'path' = {path!r}: cannot read the trace {trace_path(path)} ({exc})") from None
+
+
+def window(jobs: TraceJobs, index: int, start: int, n: int) -> tuple[int, int]:
+    """The usable-record range [lo, hi) of instance ``index``."""
+    total = jobs.submit.size
+    if n == 0:
+        return start, total
+    lo, hi = start + index * n, start + (index + 1) * n
+    if hi > total:
+        fits = max(0, (total - start) // n)
+        raise _error(
+            f"instance index {index} needs usable records {lo}..{hi - 1} (window = start + index·n "
+            f"with 'start' = {start}, 'n' = {n}), but the trace has {total}: "
+            f"with these 'start' and 'n' use at most {fits} instances (indices 0..{fits - 1})"
+        )
+    return lo, hi
+
+
+def user_subsets(rng: np.random.Generator, user: np.ndarray, m: int, d: int) -> np.ndarray:
+    """One row of d machines per job: the same random d-subset for every job of a user.
+
+    Subsets are drawn once per user in order of first appearance; a job without a user id (< 0)
+    counts as a user of its own.
+    """
+    n = user.size
+    key = np.where(user >= 0, user, -1 - np.arange(n, dtype=np.int64))
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return random_subsets(rng, order.size, m, d)[rank[inverse.reshape(-1)]]
+
+
+def _generate(rng: np.random.Generator, path: str, m: int, d: int, n: int, start: int,
+              time_unit: int, size_unit: int, max_size: int, *, index: int) -> Instance:
+    jobs = _load(path)
+    lo, hi = window(jobs, index, start, n)
+    submit, run, user = jobs.submit[lo:hi], jobs.run[lo:hi], jobs.user[lo:hi]
+    release = np.floor_divide(submit - submit[0], time_unit).astype(np.int64)
+    size = np.maximum(1, np.ceil(run / size_unit)).astype(np.int64)
+    if max_size > 0:
+        size = np.minimum(size, max_size)
+    eligible = user_subsets(rng, user, m, d)
+    count = hi - lo
+    indptr = np.arange(0, count * d + 1, d, dtype=np.int64)
+    return Instance(m, release, size, indptr, eligible.reshape(-1), None, None)
+
+
+def _check(p: dict) -> None:
+    if p["d"] > p["m"]:
+        raise _error(f"parameter 'd' = {p['d']} exceeds 'm' = {p['m']}")
+    jobs = _load(p["path"])  # a missing or malformed trace stops the config check, naming 'path'
+    total = jobs.submit.size
+    if p["start"] >= total:
+        raise _error(f"parameter 'start' = {p['start']} is past the end of the trace "
+                     f"({total} usable records, so 'start' <= {total - 1})")
+    if p["n"] > total - p["start"]:
+        raise _error(f"parameter 'n' = {p['n']} exceeds the {total - p['start']} usable records "
+                     f"from 'start' = {p['start']} on")
+
+
+FAMILY_PARAMETERS = {
+    "path": FamilyParam(str, default=DEFAULT_TRACE,
+                        doc="SWF log (.swf or .swf.gz); relative paths are resolved against the repository root"),
+    "m": FamilyParam(int, default=64, minimum=1, doc="machines"),
+    "d": FamilyParam(int, default=2, minimum=1, doc="eligible machines per user (<= m)"),
+    "n": FamilyParam(int, default=1000, minimum=0,
+                     doc="jobs per instance: instance i = usable records start+i·n .. start+(i+1)·n-1; "
+                         "0 = all records from start"),
+    "start": FamilyParam(int, default=0, minimum=0,
+                         doc="first usable record (0-based, submit order) of instance 0"),
+    "time_unit": FamilyParam(int, default=60, minimum=1,
+                             doc="seconds per time slot: r = ⌊(submit − first submit)/time_unit⌋"),
+    "size_unit": FamilyParam(int, default=60, minimum=1,
+                             doc="seconds per unit of size: p = max(1, ⌈run/size_unit⌉)"),
+    "max_size": FamilyParam(int, default=0, minimum=0, doc="clip sizes to at most max_size (0 = no clip)"),
+}
+
+FAMILY = register_family(Family(
+    name=NAME,
+    parameters=FAMILY_PARAMETERS,
+    generator=_generate,
+    sized=lambda p: p["max_size"] != 1,  # max_size = 1 makes every size 1
+    check=_check,
+    uses_index=True,
+    data_files=lambda p: [str(trace_path(p["path"]))],
+    doc=__doc__.split("\n\n")[0],
+))

@@ -1,0 +1,282 @@
+"""The SWF parser (hand-written snippets, malformed lines, the bundled NASA log) and the
+trace-driven family ``swf-trace`` (mapping, windows, locality, parameter errors)."""
+
+import gzip
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from schedbench.scheduling.instances._swf import DTYPE, SwfFormatError, load_swf, parse_swf
+from schedbench.scheduling.instances.base import FamilyParameterError
+from schedbench.scheduling.instances.swf_trace import DEFAULT_TRACE, REPO_ROOT, trace_jobs, trace_path
+from schedbench.scheduling.model import Instance, InstanceError
+from schedbench.scheduling.registry import get_family
+
+TRACE = REPO_ROOT / "resources" / "traces" / "NASA-iPSC-1993-3.1-cln.swf.gz"
+SHARED = Path("/work/shared/data/traces/NASA-iPSC-1993-3.1-cln.swf.gz")
+GZ_SHA256 = "5589ae9b2fb78e3bf92de097497cf33a91607de1ad54563e43533f7827597f29"
+SWF_SHA256 = "9d997a2c20a7f7b0b6d81638d756ce8b2c524c4f2e9ec78da36001743ca33d76"
+FAM = get_family("swf-trace")
+
+HEADER = """\
+; Version: 2.2
+; Computer: Test Machine
+;
+; Information: http://example.org/a
+;              http://example.org/b
+; MaxJobs: 4
+; Note: first note
+;       continued
+; Note: second note
+; StartTime: Fri Oct 01 00:00:03 PDT 1993
+;
+"""
+JOBS = """\
+1   0  -1  100  4  -1 -1  -1  -1 -1  1  7  1  3 -1 -1 -1 -1
+2  30   5   12.5 1 -1 -1   2 600 -1  0  8  2 -1  1  0 -1 -1
+3  -1  -1   60  2 -1 -1  -1  -1 -1 -1  7  1 -1 -1 -1  1  15
+4  90  -1   -1  2 -1 -1  -1  -1 -1 -1  9  1 -1 -1 -1 -1 -1
+"""
+
+
+def write(tmp_path, text, name="log.swf", compress=False):
+    p = tmp_path / name
+    data = text.encode()
+    p.write_bytes(gzip.compress(data) if compress else data)
+    return p
+
+
+# ---------------------------------------------------------------- parser
+
+
+def test_header_pairs_continuations_and_repeated_keys(tmp_path):
+    log = parse_swf(write(tmp_path, HEADER + JOBS))
+    assert log.header == {
+        "Version": "2.2", "Computer": "Test Machine",
+        "Information": "http://example.org/a http://example.org/b",  # not a key 'http'
+        "MaxJobs": "4", "Note": "first note continued\nsecond note",
+        "StartTime": "Fri Oct 01 00:00:03 PDT 1993",
+    }
+    assert len(log.comments) == 11 and log.comments[0] == " Version: 2.2"
+
+
+def test_exact_values_missing_and_line_numbers(tmp_path):
+    log = parse_swf(write(tmp_path, HEADER + JOBS))
+    assert log.records.dtype == DTYPE and len(log) == 4
+    assert log.line.tolist() == [12, 13, 14, 15]  # 1-based, header lines counted
+    r = log.records
+    assert r[0].tolist() == (1, 0.0, -1.0, 100.0, 4, -1.0, -1.0, -1, -1.0, -1.0, 1, 7, 1, 3, -1, -1, -1, -1.0)
+    assert r["run_time"][1] == 12.5  # time fields may be floating point (SWF spec)
+    assert r["requested_processors"][1] == 2 and r["requested_time"][1] == 600 and r["wait_time"][1] == 5
+    assert r["queue"][1] == 1 and r["partition"][1] == 0 and r["status"][1] == 0
+    assert r["preceding_job"][2] == 1 and r["think_time"][2] == 15
+    assert log.missing("submit_time").tolist() == [False, False, True, False]
+    assert log.missing("run_time").tolist() == [False, False, False, True]
+    assert log["user_id"].dtype == np.int64 and log["submit_time"].dtype == np.float64
+    with pytest.raises(ValueError):
+        log.records["run_time"][0] = 5  # read-only: a cached log is shared
+
+
+def test_gzip_and_plain_parse_the_same(tmp_path):
+    plain = parse_swf(write(tmp_path, HEADER + JOBS))
+    gz = parse_swf(write(tmp_path, HEADER + JOBS, "log.swf.gz", compress=True))
+    misnamed = parse_swf(write(tmp_path, HEADER + JOBS, "gz-but-named.swf", compress=True))
+    for other in (gz, misnamed):  # gzip is detected by content, not by name
+        assert other.header == plain.header
+        np.testing.assert_array_equal(other.records, plain.records)
+        np.testing.assert_array_equal(other.line, plain.line)
+
+
+def test_blank_lines_crlf_and_late_comments(tmp_path):
+    text = "; Version: 2.2\r\n\r\n" + JOBS.splitlines()[0] + "\r\n; a late comment\r\n" + JOBS.splitlines()[1] + "\r\n"
+    log = parse_swf(write(tmp_path, text))
+    assert log.line.tolist() == [3, 5] and log.header == {"Version": "2.2"}
+    assert log.comments[-1] == " a late comment"
+
+
+def test_a_log_without_header_is_fine(tmp_path):
+    assert len(parse_swf(write(tmp_path, JOBS))) == 4
+
+
+GOOD = "5 10 -1 20 1 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1"
+
+
+@pytest.mark.parametrize("bad, message", [
+    (GOOD.rsplit(" ", 1)[0], "line 14: expected 18 whitespace-separated fields .*got 17"),
+    (GOOD + " -1", "line 14: expected 18 whitespace-separated fields .*got 19"),
+    (GOOD.replace(" 20 ", " 2O "), r"line 14: field 4 \(run_time\) is not a number: '2O'"),
+    (GOOD.replace("5 10", "x 10"), r"line 14: field 1 \(job_number\) is not a number: 'x'"),
+    (GOOD.replace(" 20 ", " nan "), r"line 14: field 4 \(run_time\) is not a number: 'nan'"),
+    (GOOD.replace(" 20 ", " 2_0 "), r"line 14: field 4 \(run_time\) is not a number: '2_0'"),
+    (GOOD.replace(" 20 ", " 1e999 "), r"line 14: field 4 \(run_time\) is out of range"),
+    (GOOD.replace(" 20 1 ", " 20 1.5 "), r"line 14: field 5 \(allocated_processors\) must be an integer, got '1.5'"),
+])
+def test_malformed_line_names_file_and_line(tmp_path, bad, message):
+    p = write(tmp_path, HEADER + JOBS.splitlines()[0] + "\n" + JOBS.splitlines()[1] + "\n" + bad + "\n" + GOOD + "\n")
+    with pytest.raises(SwfFormatError, match=message) as info:
+        parse_swf(p)
+    assert str(p) in str(info.value)
+    assert isinstance(info.value, InstanceError) and isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("text, message", [("", "empty file"), (HEADER, "only header comments"),
+                                           ("\n\n", "empty file")])
+def test_empty_or_header_only_is_an_error(tmp_path, text, message):
+    with pytest.raises(SwfFormatError, match=f"no job records \\({message}\\)"):
+        parse_swf(write(tmp_path, text))
+
+
+def test_broken_gzip_is_named(tmp_path):
+    p = tmp_path / "broken.swf.gz"
+    p.write_bytes(gzip.compress((HEADER + JOBS).encode())[:60])
+    with pytest.raises(SwfFormatError, match="not a readable gzip file"):
+        parse_swf(p)
+
+
+# ---------------------------------------------------------------- the bundled log
+
+
+def test_bundled_copy_is_byte_identical():
+    digest = hashlib.sha256(TRACE.read_bytes()).hexdigest()
+    assert digest == GZ_SHA256
+    assert hashlib.sha256(gzip.decompress(TRACE.read_bytes())).hexdigest() == SWF_SHA256
+    if SHARED.exists():
+        assert hashlib.sha256(SHARED.read_bytes()).hexdigest() == digest
+
+
+def test_bundled_log_counts():
+    log = load_swf(TRACE)
+    # MaxJobs counts the ORIGINAL log's jobs (job numbers run to 42264); the cleaned log keeps
+    # 42264 - 24025 = 18239 of them (header note: "24025 jobs removed").
+    assert log.header["MaxJobs"] == "42264" and log.header["Acknowledge"] == "Bill Nitzberg"
+    assert len(log) == 18239 == 42264 - 24025
+    assert int(log["job_number"].max()) == 42264 and (np.diff(log["job_number"]) > 0).all()
+    assert log.line[0] == 33 and log.line[-1] == 18271
+    assert (np.diff(log["submit_time"]) >= 0).all()
+    assert log.missing("wait_time").all() and not log.missing("run_time").any()
+    assert np.unique(log["user_id"]).size == 69 and int(log["allocated_processors"].max()) == 128
+    jobs = trace_jobs(DEFAULT_TRACE)
+    assert (jobs.total, jobs.skipped, jobs.submit.size) == (18239, 0, 18239)
+
+
+def test_default_path_is_relative_to_the_repository_root():
+    assert (REPO_ROOT / "pyproject.toml").exists()
+    assert trace_path(DEFAULT_TRACE) == TRACE
+    assert trace_path(str(TRACE)) == TRACE  # absolute paths are taken as given
+
+
+# ---------------------------------------------------------------- the family
+
+
+def test_family_is_deterministic_and_meta_is_portable(tmp_path):
+    a, b = FAM.make(3, 7), FAM.make(3, 7)
+    for f in ("release", "size", "indptr", "indices", "w_flow", "w_reject"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
+    assert a.meta == {"family": "swf-trace", "index": 3, "base_seed": 7, "params": {
+        "path": DEFAULT_TRACE, "m": 64, "d": 2, "n": 1000, "start": 0, "time_unit": 60,
+        "size_unit": 60, "max_size": 0}}
+    a.save(tmp_path / "a.npz")  # provenance is JSON-serialisable; the instance round-trips
+    c = Instance.load(tmp_path / "a.npz")
+    np.testing.assert_array_equal(c.indices, a.indices)
+    other_seed = FAM.make(3, 8)
+    np.testing.assert_array_equal(other_seed.size, a.size)  # the seed only draws eligibility
+    assert not np.array_equal(other_seed.indices, a.indices)
+
+
+def test_index_selects_consecutive_windows():
+    jobs = trace_jobs(DEFAULT_TRACE)
+    insts = [FAM.make(i, 1, n=500, start=100) for i in range(3)]
+    for i, inst in enumerate(insts):
+        lo = 100 + 500 * i
+        run, submit = jobs.run[lo:lo + 500], jobs.submit[lo:lo + 500]
+        assert inst.n == 500 and inst.m == 64
+        np.testing.assert_array_equal(inst.size, np.maximum(1, np.ceil(run / 60)).astype(np.int64))
+        np.testing.assert_array_equal(inst.release, ((submit - submit[0]) // 60).astype(np.int64))
+    assert not np.array_equal(insts[0].size, insts[1].size)
+
+
+def test_releases_sorted_sizes_positive_instance_valid():
+    for i in range(0, 18, 4):
+        inst = FAM.make(i, 2)
+        assert inst.release[0] == 0 and (np.diff(inst.release) >= 0).all()
+        assert (inst.size >= 1).all() and inst.size.max() > 1
+        assert (np.diff(inst.indptr) == 2).all()
+        Instance(inst.m, inst.release, inst.size, inst.indptr, inst.indices, inst.w_flow, inst.w_reject)
+
+
+def test_every_job_of_a_user_has_the_same_eligible_set():
+    jobs = trace_jobs(DEFAULT_TRACE)
+    inst = FAM.make(5, 3, m=16, d=3)
+    users = jobs.user[5000:6000]
+    rows = inst.indices.reshape(inst.n, 3)
+    assert (np.diff(rows, axis=1) > 0).all()  # d distinct machines, sorted
+    sets = {}
+    for u, row in zip(users.tolist(), map(tuple, rows.tolist())):
+        assert sets.setdefault(u, row) == row
+    assert len(set(sets.values())) > 1
+
+
+def test_whole_trace_with_n_zero_and_clipping():
+    inst = FAM.make(0, 1, n=0, max_size=50, time_unit=3600, size_unit=600)
+    assert inst.n == 18239 and inst.size.max() == 50
+    assert inst.release[-1] == 7948936 // 3600  # last start time, in hours
+
+
+def test_mapping_on_a_hand_written_log(tmp_path):
+    text = "; Version: 2.2\n" + "\n".join([
+        # job submit wait run  procs ... user group ...
+        "1 100 -1 0    1 -1 -1 -1 -1 -1 -1 5 1 -1 -1 -1 -1 -1",  # run 0 -> size 1
+        "2 160 -1 61   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # size 2
+        "3 130 -1 60   1 -1 -1 -1 -1 -1 -1 5 1 -1 -1 -1 -1 -1",  # out of order: sorted before job 2
+        "4 -1  -1 10   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # skipped: submit missing
+        "5 160 -1 -1   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # skipped: run missing
+        "6 160 -1 600  1 -1 -1 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1",  # tie with job 2 (after it); no user
+        "7 220 -1 6000 1 -1 -1 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1",  # no user: its own subset
+    ]) + "\n"
+    path = str(write(tmp_path, text))
+    jobs = trace_jobs(path)
+    assert (jobs.total, jobs.skipped) == (7, 2)
+    assert jobs.record.tolist() == [0, 2, 1, 5, 6]  # by submit time, ties in file order
+    inst = FAM.make(0, 0, path=path, m=40, d=2, n=5, time_unit=60, size_unit=60, max_size=90)
+    assert inst.release.tolist() == [0, 0, 1, 1, 2]  # (100,130,160,160,220) - 100, // 60
+    assert inst.size.tolist() == [1, 1, 2, 10, 90]  # 6000 s -> 100, clipped to 90
+    rows = [tuple(inst.eligible(j).tolist()) for j in range(inst.n)]
+    assert rows[0] == rows[1] and rows[0] != rows[2]  # user 5 twice; user 6
+    # five draws in order of first appearance: user 5, user 6, anonymous, anonymous
+    from schedbench.scheduling.instances.random_restricted import random_subsets
+    from schedbench.seeds import rng
+    expect = random_subsets(rng(0, "instance", "swf-trace", 0), 4, 40, 2)
+    assert rows == [tuple(expect[k]) for k in (0, 0, 1, 2, 3)]
+
+
+@pytest.mark.parametrize("params, message", [
+    (dict(m=4, d=5), "parameter 'd' = 5 exceeds 'm' = 4"),
+    (dict(d=0), "parameter 'd' must be >= 1"),
+    (dict(time_unit=0), "parameter 'time_unit' must be >= 1"),
+    (dict(start=18239), "parameter 'start' = 18239 is past the end"),
+    (dict(start=18000, n=1000), "parameter 'n' = 1000 exceeds the 239 usable records"),
+    (dict(path="no/such/trace.swf"), "parameter 'path' = 'no/such/trace.swf': cannot read"),
+    (dict(size="big"), "has no parameter 'size'"),
+])
+def test_bad_parameters_are_named(params, message):
+    with pytest.raises(FamilyParameterError, match=message):
+        FAM.make(0, 0, **params)
+
+
+def test_malformed_trace_is_reported_as_path_with_its_line(tmp_path):
+    p = write(tmp_path, HEADER + GOOD + "\n" + GOOD + " 7\n")
+    with pytest.raises(FamilyParameterError, match=r"parameter 'path'.*line 13: expected 18"):
+        FAM.resolve(dict(path=str(p)))
+
+
+def test_window_past_the_end_names_index_n_and_start():
+    FAM.make(17, 0)  # the last full window of 1000
+    with pytest.raises(FamilyParameterError, match=r"index 18 needs usable records 18000\.\.18999.*at most 18"):
+        FAM.make(18, 0)
+
+
+def test_sized_unless_max_size_is_one():
+    assert not FAM.unit_sizes({}) and FAM.unit_sizes({"max_size": 1})
+    assert (FAM.make(0, 0, max_size=1).size == 1).all()
