@@ -30,6 +30,9 @@ rule all:
     input:
         "results/runs.parquet",
         "paper/figures/ratio_vs_eps.pdf",
+        "paper/figures/rejection_vs_eps.pdf",
+        "paper/figures/adversary_rounds.pdf",
+        "paper/tables/adversaries.tex",
         "paper/tables/ratios.tex",
         "paper/macros.tex",
         loss_targets(),

@@ -264,3 +264,8 @@ def test_outcome_is_in_instance_order_when_array_order_is_not_arrival_order():
     for field in ("machine", "completion", "dispatch_time", "reject_time"):
         np.testing.assert_array_equal(getattr(b.outcome, field), getattr(a.outcome, field)[perm])
     assert sorted((t, i, perm[j], w) for t, i, j, w in b.outcome.slot_log()) == a.outcome.slot_log()
+
+
+def test_unit_only_algorithm_is_refused_on_an_adversary_with_sizes():
+    with pytest.raises(ParameterError, match="unit sizes only; adversary 'lb-b' releases sizes > 1"):
+        schedbench.run_adversary("lb-b", "lb-unit-reject", eps=0.25, adversary_params={"K": 3, "g": 4})

@@ -54,6 +54,12 @@ def family_module(wildcards):
     return get_family(exp_cfg(wildcards.experiment)["family"]).generator.__module__
 
 
+def family_data(wildcards):
+    """Data files the family reads (a trace), so that replacing one reruns its instances."""
+    exp = exp_cfg(wildcards.experiment)
+    return get_family(exp["family"]).inputs(exp.get("params", {}))
+
+
 def adversary_module(wildcards):
     return get_adversary(exp_cfg(wildcards.experiment)["adversary"]).__module__
 

@@ -2,6 +2,7 @@ rule make_instances:
     """One batch of instances of a family experiment, one .npz file each."""
     input:
         sources=lambda wc: sources_of("make_instances.py", family_module(wc)),
+        data=family_data,
     output:
         directory("results/{experiment}/instances/batch-{batch}"),
     params:

@@ -18,8 +18,38 @@ rule paper_tables:
         sources=sources_of("paper_tables.py"),
     output:
         table="paper/tables/ratios.tex",
+        adversaries="paper/tables/adversaries.tex",
         macros="paper/macros.tex",
     log:
         "results/logs/paper_tables.log",
     script:
         "../scripts/paper_tables.py"
+
+
+rule figure_rejection_vs_eps:
+    input:
+        "results/runs.parquet",
+        sources=sources_of("figure_rejection_vs_eps.py"),
+    output:
+        report("paper/figures/rejection_vs_eps.pdf", caption="../report/rejection_vs_eps.rst", category="Figures"),
+    params:
+        n_boot=config.get("figures", {}).get("n_boot", 1000),
+    log:
+        "results/logs/figure_rejection_vs_eps.log",
+    script:
+        "../scripts/figure_rejection_vs_eps.py"
+
+
+rule figure_adversary_rounds:
+    input:
+        "results/runs.parquet",
+        sources=sources_of("figure_adversary_rounds.py"),
+    output:
+        report("paper/figures/adversary_rounds.pdf", caption="../report/adversary_rounds.rst", category="Figures"),
+    params:
+        parameter=config.get("figures", {}).get("rounds_parameter", "K"),
+        n_boot=config.get("figures", {}).get("n_boot", 1000),
+    log:
+        "results/logs/figure_adversary_rounds.log",
+    script:
+        "../scripts/figure_adversary_rounds.py"

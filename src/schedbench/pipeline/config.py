@@ -59,12 +59,13 @@ def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
                 raise ConfigError(f"{where}.{key}: does not apply to an adversary experiment (use 'seeds')")
         try:
             adv = get_adversary(exp["adversary"])
-            adv.resolve_params(exp.get("params", {}))
+            for combo in algorithm_grid(exp.get("params")):  # lists are swept
+                adv.resolve_params(combo)
         except UnknownNameError as exc:
             raise ConfigError(f"{where}.adversary: {exc}") from None
         except ParameterError as exc:
             raise ConfigError(f"{where}.params: {exc}") from None
-        unit, source_problem = True, adv.problem
+        unit, source_problem = adv.unit_sizes, adv.problem
     if "seeds" in exp and "family" in exp:
         raise ConfigError(f"{where}.seeds: applies to adversary experiments only")
     for eps in exp.get("eps", default_eps):
@@ -78,10 +79,9 @@ def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
         except UnknownNameError as exc:
             raise ConfigError(f"{at}: {exc}") from None
         if cls.unit_sizes_only and not unit:
-            raise ConfigError(
-                f"{at}: {alg_name!r} is defined for unit sizes only, but family "
-                f"{exp['family']!r} with these params produces sizes > 1"
-            )
+            source = f"family {exp['family']!r} with these params" if "family" in exp else \
+                f"adversary {exp['adversary']!r}"
+            raise ConfigError(f"{at}: {alg_name!r} is defined for unit sizes only, but {source} produces sizes > 1")
         if source_problem is not None and cls.problem != source_problem:
             raise ConfigError(f"{at}: solves {cls.problem!r}, but adversary {exp['adversary']!r} builds "
                               f"{source_problem!r} instances")

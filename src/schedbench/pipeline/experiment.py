@@ -15,6 +15,7 @@ so a row does not depend on how work is batched or on how many workers run.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from pathlib import Path
@@ -118,22 +119,22 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
     cls = get_algorithm(algorithm)
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    rows, k = [], 0
-    for params in algorithm_grid(grid):
-        for eps in cls.eps_values(eps_values):
-            for rep in range(int(exp_cfg.get("seeds", 1))):
-                seed = derived_seed(base_seed, "adversary", experiment, algorithm, k)
-                iid = instance_id(experiment, k, algorithm)
-                ident = {"experiment": experiment, "family": adv_cls.name, "instance": iid, "instance_index": k}
-                adv = adv_cls(eps=eps, seed=seed, **exp_cfg.get("params", {}))
-                row, played = _run_row(cls, adv, ident, eps, seed, params, None)
-                if played is not None:
-                    played.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
-                                                 "index": k, "adversary_params": dict(adv.params),
-                                                 "algorithm": algorithm, "claimed_opt": adv.opt})
-                    played.instance.save(outdir / f"{k:04d}.npz")
-                rows.append(row)
-                k += 1
+    rows = []
+    combos = itertools.product(algorithm_grid(exp_cfg.get("params")), algorithm_grid(grid),
+                               cls.eps_values(eps_values), range(int(exp_cfg.get("seeds", 1))))
+    for k, (adv_params, params, eps, _rep) in enumerate(combos):  # adversary lists are swept too
+        seed = derived_seed(base_seed, "adversary", experiment, algorithm, k)
+        iid = instance_id(experiment, k, algorithm)
+        ident = {"experiment": experiment, "family": adv_cls.name, "instance": iid, "instance_index": k,
+                 **{f"g_{name}": value for name, value in adv_params.items()}}
+        adv = adv_cls(eps=eps, seed=seed, **adv_params)
+        row, played = _run_row(cls, adv, ident, eps, seed, params, None)
+        if played is not None:
+            played.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
+                                         "index": k, "adversary_params": dict(adv.params),
+                                         "algorithm": algorithm, "claimed_opt": adv.opt})
+            played.instance.save(outdir / f"{k:04d}.npz")
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -152,6 +153,7 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
         row.update({f"p_{k}": v for k, v in params.items()})
         row.update({"objective": math.nan, "rejected_frac": math.nan, "rejected_frac_max_prefix": math.nan,
                     "budget_violations": 0, "wasted_work": math.nan, "claimed_opt": math.nan, "guard_fires": 0,
+                    "ratio_bound": math.nan,
                     "seconds": time.perf_counter() - t0, "status": "error",
                     "errors": f"{type(exc).__name__}: {exc}"})
         return row, None
@@ -163,6 +165,11 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
         "wasted_work": v.wasted_work,
         "claimed_opt": math.nan if played.claimed_opt is None else float(played.claimed_opt),
         "guard_fires": int((played.counters or {}).get("guard_fires", 0)),
+        "ratio_bound": _nan_if_none(cls.ratio_bound(played.eps, played.params)),
         "seconds": played.outcome.seconds, "status": v.status, "errors": "; ".join(v.errors),
     })
     return row, played
+
+
+def _nan_if_none(x: float | None) -> float:
+    return math.nan if x is None else float(x)

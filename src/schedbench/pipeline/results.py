@@ -43,8 +43,8 @@ def assemble(parts: list[pd.DataFrame], opt_parts: list[pd.DataFrame], provenanc
     """Concatenate, join OPT, order rows and columns deterministically, add provenance."""
     table = join_opt(pd.concat(parts, ignore_index=True),
                      pd.concat(opt_parts, ignore_index=True) if opt_parts else pd.DataFrame())
-    pcols = sorted(c for c in table.columns if c.startswith("p_"))
-    for c in pcols:  # parameters absent from an algorithm are None, not NaN
+    pcols = sorted(c for c in table.columns if c.startswith(("g_", "p_")))
+    for c in pcols:  # parameters absent from an algorithm (or an adversary) are None, not NaN
         table[c] = table[c].astype(object).where(table[c].notna(), None)
     keys = IDENTITY + pcols
     order = table.astype({c: str for c in keys}).sort_values(keys, kind="stable").index

@@ -1,4 +1,6 @@
-"""Figure: ALG/OPT vs ε, one line per algorithm (and parameters), one panel per experiment."""
+"""Seed-000 figures from the tidy results table: ALG/OPT vs ε (with the proven bound curves),
+the largest prefix rejected fraction vs ε (with y = ε), and ALG/OPT vs the number of rounds of
+an adversary (Thm 8.2's growth)."""
 
 from __future__ import annotations
 
@@ -13,42 +15,108 @@ import seaborn as sns  # noqa: E402
 
 from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, eps_axis_label, successful  # noqa: E402
 
+__all__ = ["ratio_vs_eps_grid", "plot_ratio_vs_eps", "rejection_vs_eps_grid", "plot_rejection_vs_eps",
+           "rounds_figure", "plot_rounds"]
 
-def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
-    """The figure as a seaborn FacetGrid (left open; :func:`plot_ratio_vs_eps` saves and closes).
 
-    Mean ratio with 95 % bootstrap CI bands, log₂ x axis, legend sorted by label. Plain
-    algorithms (no ε) are drawn flat. Only validated runs (status ``ok``) are drawn.
-    """
-    data = broadcast_over_eps(add_labels(successful(df)))
+def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str], list[str]]:
     data = data.astype({"label": object, "experiment": object})
     hue_order = sorted(data["label"].unique())
     experiments = sorted(data["experiment"].unique())
     sns.set_theme(style="whitegrid", context="paper")
     grid = sns.relplot(
-        data=data, x="eps", y="ratio", hue="label", hue_order=hue_order, style="label",
+        data=data, x="eps", y=y, hue="label", hue_order=hue_order, style="label",
         style_order=hue_order, col="experiment", col_order=experiments, kind="line",
         markers=True, dashes=False, errorbar=("ci", 95), n_boot=n_boot, seed=seed,
-        facet_kws={"sharey": False}, height=3.0, aspect=1.2,
+        facet_kws={"sharey": False}, height=3.0, aspect=1.2, col_wrap=min(3, len(experiments)),
+        palette="colorblind",
     )
-    for ax in grid.axes.flat:
-        ax.set_xscale("log", base=2)
-    grid.set_titles("{col_name}")
     for exp, ax in zip(experiments, grid.axes.flat):
+        ax.set_xscale("log", base=2)
+        ax.set_title(exp)
         ax.set_xlabel(eps_axis_label(data.loc[data["experiment"] == exp, "model"]))
-    grid.set_ylabels("ALG / OPT")
     grid.legend.set_title("algorithm")
+    return grid, hue_order, experiments
+
+
+def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
+    """ALG/OPT vs ε, one panel per experiment (left open; :func:`plot_ratio_vs_eps` saves).
+
+    Mean ratio with 95 % bootstrap CI bands, log₂ x axis, legend sorted by label. Plain
+    algorithms (no ε) are drawn flat. Only validated runs (status ``ok``) are drawn. Where an
+    algorithm has a proven bound on ALG/OPT (column ``ratio_bound``), it is drawn dashed in the
+    algorithm's colour.
+    """
+    data = broadcast_over_eps(add_labels(successful(df)))
+    grid, hue_order, experiments = _grid(data, "ratio", n_boot, seed)
+    colors = dict(zip(hue_order, sns.color_palette("colorblind", len(hue_order))))
+    if "ratio_bound" in data.columns:
+        bounds = data.dropna(subset=["ratio_bound"])
+        for exp, ax in zip(experiments, grid.axes.flat):
+            for label, rows in bounds[bounds["experiment"] == exp].groupby("label", sort=True):
+                curve = rows.groupby("eps")["ratio_bound"].first().sort_index()
+                ax.plot(curve.index, curve.to_numpy(), ls="--", lw=0.9, color=colors[label])
+    grid.set_ylabels("ALG / OPT  (dashed: proven bound)")
     return grid
 
 
-def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
-    """Write the figure to ``path`` atomically; return the legend order."""
-    grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed)
-    hue_order = [t.get_text() for t in grid.legend.texts]
+def rejection_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
+    """The largest prefix rejected fraction vs ε for the rejection-model rows, with y = ε (the
+    budget) in black; every run is drawn, including those over budget."""
+    data = add_labels(df[(df["model"] == "rejection") & df["status"].isin(["ok", "budget_violated"])])
+    grid, _, experiments = _grid(data, "rejected_frac_max_prefix", n_boot, seed)
+    for exp, ax in zip(experiments, grid.axes.flat):
+        eps = sorted(data.loc[data["experiment"] == exp, "eps"].unique())
+        ax.plot(eps, eps, color="black", lw=1.0, ls=":", label="budget y = ε")
+    grid.set_ylabels("max prefix rejected fraction")
+    return grid
+
+
+def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0) -> plt.Figure:
+    """ALG/OPT against an adversary parameter (column ``g_<parameter>``, e.g. the number of
+    rounds K of LB-B), one line per (algorithm, ε), one panel per experiment."""
+    col = f"g_{parameter}"
+    data = add_labels(successful(df[df[col].notna()])) if col in df.columns else df.iloc[0:0]
+    data = data.assign(line=[f"{lab}, ε={e:g}" if e == e else lab for lab, e in zip(data["label"], data["eps"])])
+    data = data.astype({"line": object, col: float})
+    sns.set_theme(style="whitegrid", context="paper")
+    experiments = sorted(data["experiment"].unique())
+    fig, axes = plt.subplots(1, max(1, len(experiments)), figsize=(4.2 * max(1, len(experiments)), 3.2),
+                             squeeze=False)
+    for exp, ax in zip(experiments, axes.flat):
+        rows = data[data["experiment"] == exp]
+        sns.lineplot(data=rows, x=col, y="ratio", hue="line", hue_order=sorted(rows["line"].unique()),
+                     marker="o", errorbar=("ci", 95), n_boot=n_boot, seed=seed, ax=ax, palette="colorblind")
+        ax.set_title(exp)
+        ax.set_xlabel(f"adversary parameter {parameter}")
+        ax.set_ylabel("ALG / OPT")
+        ax.legend(title="algorithm", fontsize="small")
+    return fig
+
+
+def _save(figure, path: str | os.PathLike) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-    grid.savefig(tmp)
+    figure.savefig(tmp, bbox_inches="tight")
     os.replace(tmp, path)
-    plt.close(grid.figure)
+    plt.close(figure)
+
+
+def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
+    """Write the ratio figure to ``path`` atomically; return the legend order."""
+    grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed)
+    hue_order = [t.get_text() for t in grid.legend.texts]
+    _save(grid.figure, path)
     return hue_order
+
+
+def plot_rejection_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
+    grid = rejection_vs_eps_grid(df, n_boot=n_boot, seed=seed)
+    hue_order = [t.get_text() for t in grid.legend.texts]
+    _save(grid.figure, path)
+    return hue_order
+
+
+def plot_rounds(df, parameter: str, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
+    _save(rounds_figure(df, parameter, n_boot=n_boot, seed=seed), path)

@@ -410,6 +410,8 @@ class EngineView:
         return self._e.load[i]
 
     def machine_of(self, j: int) -> int:
+        """The machine j was dispatched to (−1 if never); it stays set after a late rejection,
+        so ask :meth:`is_rejected` too."""
         return self._e.machine[j]
 
     def is_rejected(self, j: int) -> bool:

@@ -51,11 +51,12 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
                                  f"{cls.name!r} solves {cls.problem!r}")
         if wants_oracle and oracle is None:
             oracle = source.opt
-        m = source.m
-    else:
-        m = source.m
         if cls.unit_sizes_only and not source.unit_sizes:
-            raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
+            raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; adversary "
+                                 f"{source.name!r} releases sizes > 1")
+    elif cls.unit_sizes_only and not source.unit_sizes:
+        raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
+    m = source.m
     alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, **params)
     t0 = time.perf_counter()
     if isinstance(source, Adversary):

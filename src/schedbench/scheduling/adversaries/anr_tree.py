@@ -23,6 +23,7 @@ class AnrTree(Adversary):
     name = "anr-tree"
     problem = "load"
     rule_label = "R✓"
+    unit_sizes = True
     parameters = {
         "m": Param(None, doc="machines, a power of two"),
         "final_job": Param(True, (True, False), "add the final job restricted to the last survivor"),

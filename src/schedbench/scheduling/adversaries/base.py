@@ -3,7 +3,7 @@ object with two methods").
 
 One file per adversary, one class per file, decorated with
 :func:`schedbench.scheduling.registry.register_adversary`. A class declares ``name``,
-``problem``, ``rule_label``, ``parameters`` (``{name: Param}``) and ``reference``, and
+``problem``, ``rule_label``, ``unit_sizes``, ``parameters`` (``{name: Param}``) and ``reference``, and
 implements:
 
 * :meth:`next_jobs` — the next batch of jobs (``JobSpec`` rows, release ≥ the view's time),
@@ -28,6 +28,7 @@ class Adversary:
     name: ClassVar[str]
     problem: ClassVar[str] = "load"
     rule_label: ClassVar[str] = "R"
+    unit_sizes: ClassVar[bool] = False  # True if every job it releases has size 1
     parameters: ClassVar[dict[str, Param]] = {}
     reference: ClassVar[str] = ""
 

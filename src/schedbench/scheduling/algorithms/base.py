@@ -169,6 +169,12 @@ class OnlineAlgorithm:
         return {k: p.check(cls.name, k, params.get(k, p.default)) for k, p in cls.parameters.items()}
 
     @classmethod
+    def ratio_bound(cls, eps: float | None, params: dict[str, Any]) -> float | None:
+        """The proven bound on ALG/OPT for a run with these parameters, or None when the
+        algorithm has none here (drawn as the theory curve in the figures)."""
+        return None
+
+    @classmethod
     def uses_oracle(cls, params: dict[str, Any]) -> bool:
         """Whether a run with these (resolved) parameters needs T*: ``needs_opt``, or, for an
         algorithm with an ``oracle`` parameter, whether it is ``"opt"``."""

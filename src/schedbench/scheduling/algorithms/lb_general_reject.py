@@ -62,6 +62,14 @@ class LbGeneralReject(OnlineAlgorithm):
     }
     reference = "Roy Choudhury et al. SODA 2015 §5 (arbitrary sizes); spec §2.2, §2.3"
 
+    @classmethod
+    def ratio_bound(cls, eps, params):
+        """2β with T = 2T* (real rounded load ≤ β·T); none with the prefix-bound phases (their
+        bound, 8β, is too loose to draw) or when a guard may accept past the caps."""
+        if params["guard"] == "on" or params["oracle"] != "opt":
+            return None
+        return float(2 * lb_general_constants(eps, params["alpha_rule"], params["beta_rule"])[1])
+
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
         self.alpha, self.beta = lb_general_constants(self.eps, self.params["alpha_rule"], self.params["beta_rule"])

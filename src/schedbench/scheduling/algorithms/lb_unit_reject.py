@@ -57,6 +57,15 @@ class LbUnitReject(OnlineAlgorithm):
     }
     reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); spec §2.1, §2.3"
 
+    @classmethod
+    def ratio_bound(cls, eps, params):
+        """α with T* (the cap), 4α with exact prefix phases (≤ 2α·T_last, T_last < 2·OPT); no
+        bound for doubling [R] or when a guard may accept past the cap."""
+        if params["guard"] == "on" or params["oracle"] == "doubling":
+            return None
+        alpha = alpha_for(eps, params["alpha_rule"])
+        return float(alpha if params["oracle"] == "opt" else 4 * alpha)
+
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
         self.alpha = alpha_for(self.eps, self.params["alpha_rule"])

@@ -1,0 +1,167 @@
+"""LB-A: the Ω(log(1/ε)) lower bound for unit-job LoadBalancing with rejection, as an adaptive
+adversary (spec ``shared/specs/rejection-model.md`` §6.1, label [R✓, inferred tightness]: a
+reconstruction checked with a proof sketch and a small simulation; the paper's own
+construction is not available).
+
+Construction (m = 2^K machines, T = the OPT it builds, all jobs released at time 0 — the spec
+allows "time 0 for the flow version or any time for load balancing"; time 0 is used):
+
+1. survivors A₀ := all machines;
+2. round r = 1..K: pair A_{r−1} consecutively and release T unit jobs restricted to each pair
+   {a, b} (pair by pair, in that order);
+3. after the round — judged on the view *after the whole round was released*, so late
+   rejections the algorithm made in ``after_arrival`` during the round count — a pair is
+   *good* if the algorithm accepted (dispatched and not rejected) ≥ T/2 of its jobs. The
+   survivor of a good pair is the member with the larger current load (ties: lower index);
+   bad pairs are dropped. A_r := the survivors.
+
+Two rules the spec leaves open [R]:
+
+* an odd survivor count leaves the last survivor unpaired; it is carried to the next round
+  (it got no job this round, so OPT is unchanged) — this only happens after bad pairs;
+* **final jobs**: the spec's "OPT = T" is an upper bound only. Without more jobs the realised
+  OPT can be smaller (K = 2, T = 4, every pair good: 3T unit jobs fit on 4 machines with
+  makespan 3). So, like the ANR tree's final job (spec §6.6), T more unit jobs are released,
+  restricted to one machine that OPT leaves empty: the machine of largest current load (ties:
+  lower index) among the final survivors and the surviving-rule member of each bad pair.
+  These pin OPT ≥ T and also add up to T to the online load.
+
+OPT = T exactly (the claimed optimum, known before the game): each pair's jobs go to the
+member that does not survive (for a bad pair: to the member the survivor rule does not pick),
+which never receives another job; survivors get no job of their pairs; the T final jobs go to
+their OPT-empty machine. So every machine carries ≤ T, and the final jobs force ≥ T.
+
+What it forces (spec §6.1): every survivor of a good pair gains ≥ T/4 per round (its pair
+accepted ≥ T/2 and it is the more loaded member), so the online load is
+≥ (#rounds with a good pair)·T/4. The budget ≈ ε·m·T allows spoiling (≥ T/2 rejections each)
+at most ≈ 2εm pairs, so the rounds r ≲ log₂(1/(2ε)) keep most pairs good: ≈ T·log₂(1/ε)/4,
+matching the O(log(1/ε)) upper bound of §2.1. Hence the default K = ⌈log₂(1/ε)⌉ + 2.
+
+An algorithm that rejects nothing (and dispatches on arrival) accepts all T jobs of every pair,
+so every pair is good, the game runs all K rounds and the last survivor ends with load
+≥ K·T/2 before the final jobs (both members of a pair start the round at ≥ L, and the pair
+gains T, so the more loaded one has ≥ L + T/2), then + T: ratio ≥ 1 + K/2.
+
+Jobs: T·(2^K − 1) in the rounds (fewer after bad pairs) + T final = at most T·2^K;
+combinations above 2·10^6 jobs are refused. The seed is not used (the construction is
+deterministic given the algorithm's decisions).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral
+
+from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.algorithms.base import Param, ParameterError
+from schedbench.scheduling.model import JobSpec
+from schedbench.scheduling.registry import register_adversary
+
+#: The largest instance (job count) the adversary agrees to build.
+MAX_JOBS = 2_000_000
+
+
+def _positive_int(name: str, key: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise ParameterError(f"adversary {name!r}: parameter '{key}' must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
+@register_adversary
+class LbA(Adversary):
+    name = "lb-a"
+    problem = "load"
+    rule_label = "R✓"
+    unit_sizes = True
+    parameters = {
+        "T": Param(4, doc="unit jobs per pair per round (= OPT)"),
+        "K": Param(None, doc="rounds, m = 2^K; None: ceil(log2(1/eps)) + 2 (eps required then)"),
+    }
+    reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 §8 (LB-A); spec §6.1"
+
+    @classmethod
+    def resolve_params(cls, params):
+        auto = params.get("K") is None
+        out = super().resolve_params({**params, "K": 1} if auto else params)  # K = 1: placeholder
+        if auto:
+            out["K"] = None  # computed from eps when the adversary is built
+        return out
+
+    @classmethod
+    def check_params(cls, params):
+        T = params["T"] = _positive_int(cls.name, "T", params["T"])
+        if params["K"] is None:
+            return
+        K = params["K"] = _positive_int(cls.name, "K", params["K"])
+        if K > 40 or T * 2**K > MAX_JOBS:
+            raise ParameterError(f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "
+                                 f"T·2^K = {T * 2**K} jobs, more than {MAX_JOBS}")
+
+    @staticmethod
+    def rounds_for(eps) -> int:
+        """K = ⌈log₂(1/ε)⌉ + 2 (spec §6.1), for ε in (0, 1)."""
+        ok = isinstance(eps, (int, float)) and not isinstance(eps, bool) and math.isfinite(eps)
+        if not (ok and 0.0 < eps < 1.0):
+            raise ParameterError(f"adversary 'lb-a': parameter 'K' not given, and 'eps' = {eps!r} does not "
+                                 "allow computing it (K = ceil(log2(1/eps)) + 2 needs eps in (0, 1))")
+        return max(0, math.ceil(math.log2(1.0 / eps) - 1e-12)) + 2
+
+    def __init__(self, eps=None, seed=0, **params):
+        super().__init__(eps, seed, **params)
+        if self.params["K"] is None:
+            self.params["K"] = self.rounds_for(eps)
+            type(self).check_params(self.params)
+        self.survivors = list(range(self.m))
+        self.round = 0
+        self.pairs: list[tuple[int, int]] = []
+        self.leftover: int | None = None
+        self.opt_free: list[int] = []  # members of bad pairs that OPT leaves empty
+        self.final_done = False
+        #: per round: (round, pairs, good pairs) — for inspection
+        self.history: list[tuple[int, int, int]] = []
+
+    @property
+    def m(self) -> int:
+        return 2 ** self.params["K"]
+
+    @property
+    def opt(self) -> float:
+        return float(self.params["T"])
+
+    def next_jobs(self, view):
+        T = self.params["T"]
+        if self.round < self.params["K"] and len(self.survivors) >= 2:
+            self.round += 1
+            s = self.survivors
+            self.pairs = [(s[k], s[k + 1]) for k in range(0, len(s) - 1, 2)]
+            self.leftover = s[-1] if len(s) % 2 else None
+            return [JobSpec(view.time, 1, pair) for pair in self.pairs for _ in range(T)]
+        self.pairs = []
+        if self.final_done:
+            return None
+        self.final_done = True
+        target = _heaviest(view, self.survivors + self.opt_free)
+        return [JobSpec(view.time, 1, [target])] * T
+
+    def observe(self, view, ids):
+        if not self.pairs:
+            return
+        T = self.params["T"]
+        survivors, good = [], 0
+        for k, (a, b) in enumerate(self.pairs):
+            accepted = sum(1 for j in ids[k * T:(k + 1) * T] if view.machine_of(j) >= 0 and not view.is_rejected(j))
+            top = _heaviest(view, [a, b])
+            if 2 * accepted >= T:
+                survivors.append(top)
+                good += 1
+            else:
+                self.opt_free.append(top)  # OPT puts the bad pair's jobs on the other member
+        if self.leftover is not None:
+            survivors.append(self.leftover)
+        self.survivors = survivors
+        self.history.append((self.round, len(self.pairs), good))
+
+
+def _heaviest(view, machines: list[int]) -> int:
+    """The machine of largest current load, ties to the lower index."""
+    return min(machines, key=lambda i: (-view.load(i), i))

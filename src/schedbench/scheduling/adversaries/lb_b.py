@@ -1,0 +1,167 @@
+"""LB-B (Thm 8.2): immediate dispatch + immediate reject cannot be O(1)-competitive for
+LoadBalancing with arbitrary sizes (hence for MaxFlowTime), as an adaptive adversary (spec
+``shared/specs/rejection-model.md`` §6.2: statement [Q], construction [R✓] — reconstructed and
+checked by a small simulation; the paper's own construction is not available).
+
+Idea: ANR pairs in which each later round uses many more, smaller jobs. An immediate-reject
+algorithm can never throw away enough of a round within its prefix budget, while late
+rejection of the few early big jobs would be cheap.
+
+Construction (m = 2^K machines, growth g, n₁ jobs per pair in round 1, per-pair volume
+S = n₁·g^{K−1} = OPT; all jobs released at time 0):
+
+1. survivors A₀ := all machines;
+2. round r = 1..K: pair A_{r−1} consecutively; for each pair {a, b} release
+   n_r = n₁·g^{r−1} jobs of size s_r = g^{K−r} (integers, n_r·s_r = S) restricted to {a, b},
+   pair by pair;
+3. after the round — judged on the view after the whole round was released, so late
+   rejections made in ``after_arrival`` during the round count — a pair is *good* if the
+   accepted (dispatched and not rejected) volume of its round-r jobs is ≥ S/2. The survivor of
+   a good pair is the member with the larger current load (ties: lower index); bad pairs are
+   dropped.
+
+Rules the spec leaves open [R]: an odd survivor count carries the last survivor, unpaired, to
+the next round (only after bad pairs). With ``final_job`` (default) one job of size S is
+released at the end, restricted to the machine of largest current load (ties: lower index)
+among the final survivors and the survivor-rule member of each bad pair — machines OPT leaves
+empty. It pins OPT ≥ S when n₁ > 1 (then no single job has size S and, e.g., with K = 1 the n₁
+jobs of size 1 fit on 2 machines in ⌈n₁/2⌉ < S); with n₁ = 1 a round-1 job already has size S,
+so ``final_job=False`` (the spec's construction exactly) is allowed only for n₁ = 1.
+
+OPT = S exactly: each pair's round-r jobs go to the member that does not survive (for a bad
+pair: the member the survivor rule does not pick), which never gets another job; the final job
+goes to its OPT-empty machine.
+
+What it forces (spec §6.2): ratio ≥ (#rounds completed)/4 = Ω(log m) for immediate-reject
+algorithms. During round r the prefix budget is ≤ ε·(count_r + earlier counts)
+≈ ε(1 + 2/g)·count_r; a bad pair needs ≥ n_r/2 rejections, so at most ≈ 2ε(1 + 2/g) ≤ 4ε of
+the pairs can be bad (g ≥ 4/ε for the proof; g = 4–8 in practice), and survivors of good pairs
+gain ≥ S/4 per round. With every job at time 0, max flow ≥ max load.
+
+An algorithm that rejects nothing (and dispatches on arrival) accepts the whole volume S of
+every pair, so every pair is good and all K rounds run; the survivor of a pair whose members
+start at ≥ L ends at ≥ L + S/2, so the last survivor carries ≥ K·S/2 (+ S with the final job).
+
+Jobs (all pairs good, the most there can be):
+N = n₁·Σ_{r=1..K} 2^{K−r}·g^{r−1} (+ 1 final job) ≈ n₁·m·(g/2)^{K−1}; combinations with
+N > 2·10^6 are refused: g = 8, K = 8, n₁ = 1 gives 2 796 161 and g = 4, K = 11 gives
+2 096 129 (the spec's "about 0.26M" for the latter disagrees with its own formula); g = 8,
+K = 7 gives 349 569. The seed is not used.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.algorithms.base import Param, ParameterError
+from schedbench.scheduling.model import JobSpec
+from schedbench.scheduling.registry import register_adversary
+
+#: The largest instance (job count) the adversary agrees to build.
+MAX_JOBS = 2_000_000
+
+
+def job_count(K: int, g: int, n1: int, final_job: bool = True) -> int:
+    """N = n₁·Σ_{r=1..K} 2^{K−r}·g^{r−1} (+1): the jobs released when every pair is good."""
+    return n1 * sum(2 ** (K - r) * g ** (r - 1) for r in range(1, K + 1)) + int(bool(final_job))
+
+
+@register_adversary
+class LbB(Adversary):
+    name = "lb-b"
+    problem = "load"
+    rule_label = "R✓"
+    parameters = {
+        "K": Param(4, doc="rounds, m = 2^K"),
+        "g": Param(8, doc="growth: round r has n1·g^(r-1) jobs of size g^(K-r) per pair"),
+        "n1": Param(1, doc="jobs per pair in round 1"),
+        "final_job": Param(True, (True, False), "add one job of size S on an OPT-empty machine (pins OPT = S)"),
+    }
+    reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 Thm 8.2; spec §6.2"
+
+    @classmethod
+    def check_params(cls, params):
+        for key, low in (("K", 1), ("g", 2), ("n1", 1)):
+            v = params[key]
+            if isinstance(v, bool) or not isinstance(v, Integral) or v < low:
+                raise ParameterError(f"adversary {cls.name!r}: parameter '{key}' must be an integer >= {low}, "
+                                     f"got {v!r}")
+            params[key] = int(v)
+        K, g, n1 = params["K"], params["g"], params["n1"]
+        if not params["final_job"] and n1 != 1:
+            raise ParameterError(f"adversary {cls.name!r}: parameter 'final_job' may be False only with n1 = 1 "
+                                 f"(otherwise OPT may be below S), got n1 = {n1}")
+        if K > 40 or job_count(K, g, n1, params["final_job"]) > MAX_JOBS:
+            n = "more than 2^40 machines" if K > 40 else f"{job_count(K, g, n1, params['final_job'])} jobs"
+            raise ParameterError(f"adversary {cls.name!r}: parameters 'K'={K}, 'g'={g}, 'n1'={n1} give {n} "
+                                 f"(N = n1·sum_r 2^(K-r)·g^(r-1) must be <= {MAX_JOBS})")
+
+    def __init__(self, eps=None, seed=0, **params):
+        super().__init__(eps, seed, **params)
+        self.survivors = list(range(self.m))
+        self.round = 0
+        self.pairs: list[tuple[int, int]] = []
+        self.per_pair = 0
+        self.leftover: int | None = None
+        self.opt_free: list[int] = []  # members of bad pairs that OPT leaves empty
+        self.final_done = not self.params["final_job"]
+        #: per round: (round, pairs, good pairs) — for inspection
+        self.history: list[tuple[int, int, int]] = []
+
+    @property
+    def m(self) -> int:
+        return 2 ** self.params["K"]
+
+    @property
+    def S(self) -> int:
+        """Per-pair volume of every round, = OPT."""
+        return self.params["n1"] * self.params["g"] ** (self.params["K"] - 1)
+
+    @property
+    def opt(self) -> float:
+        return float(self.S)
+
+    def next_jobs(self, view):
+        K, g, n1 = self.params["K"], self.params["g"], self.params["n1"]
+        if self.round < K and len(self.survivors) >= 2:
+            self.round += 1
+            r = self.round
+            n_r, s_r = n1 * g ** (r - 1), g ** (K - r)
+            s = self.survivors
+            self.pairs = [(s[k], s[k + 1]) for k in range(0, len(s) - 1, 2)]
+            self.leftover = s[-1] if len(s) % 2 else None
+            self.per_pair = n_r
+            out = []
+            for pair in self.pairs:
+                out += [JobSpec(view.time, s_r, pair)] * n_r
+            return out
+        self.pairs = []
+        if self.final_done:
+            return None
+        self.final_done = True
+        return [JobSpec(view.time, self.S, [_heaviest(view, self.survivors + self.opt_free)])]
+
+    def observe(self, view, ids):
+        if not self.pairs:
+            return
+        n = self.per_pair
+        survivors, good = [], 0
+        for k, (a, b) in enumerate(self.pairs):
+            volume = sum(view.job(j).size for j in ids[k * n:(k + 1) * n]
+                         if view.machine_of(j) >= 0 and not view.is_rejected(j))
+            top = _heaviest(view, [a, b])
+            if 2 * volume >= self.S:
+                survivors.append(top)
+                good += 1
+            else:
+                self.opt_free.append(top)  # OPT puts the bad pair's jobs on the other member
+        if self.leftover is not None:
+            survivors.append(self.leftover)
+        self.survivors = survivors
+        self.history.append((self.round, len(self.pairs), good))
+
+
+def _heaviest(view, machines: list[int]) -> int:
+    """The machine of largest current load, ties to the lower index."""
+    return min(machines, key=lambda i: (-view.load(i), i))
