@@ -6,23 +6,43 @@ Quick start::
     inst = schedbench.Instance.from_lists(2, [0, 0, 0], [1, 1, 1], [[0], [0, 1], [1]])
     res = schedbench.run("lb-unit-reject", inst, eps=0.25)
     res.objective, res.valid, res.ratio
+
+The names below are loaded on first use, so that importing one wing (e.g.
+``schedbench.queueing``) does not import the others: a pipeline job then depends only on the
+sources it really uses.
 """
 
+from __future__ import annotations
+
+import importlib
 from importlib.metadata import PackageNotFoundError, version
 
-from schedbench.api import RunResult, run, run_adversary
-from schedbench.scheduling.model import Instance, InstanceError, Outcome
-from schedbench.scheduling.offline import OptResult, opt_makespan, solve_opt
-from schedbench.scheduling.registry import (adversary_names, algorithm_names, family_names, get_adversary,
-                                           get_algorithm, get_family)
+_EXPORTS = {
+    "RunResult": "schedbench.api", "run": "schedbench.api", "run_adversary": "schedbench.api",
+    "Instance": "schedbench.scheduling.model", "InstanceError": "schedbench.scheduling.model",
+    "Outcome": "schedbench.scheduling.model",
+    "OptResult": "schedbench.scheduling.offline", "opt_makespan": "schedbench.scheduling.offline",
+    "solve_opt": "schedbench.scheduling.offline",
+    "adversary_names": "schedbench.scheduling.registry", "algorithm_names": "schedbench.scheduling.registry",
+    "family_names": "schedbench.scheduling.registry", "get_adversary": "schedbench.scheduling.registry",
+    "get_algorithm": "schedbench.scheduling.registry", "get_family": "schedbench.scheduling.registry",
+}
 
 try:
     __version__ = version("schedbench")
 except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+unknown"
 
-__all__ = [
-    "Instance", "InstanceError", "Outcome", "OptResult", "RunResult", "run", "run_adversary", "opt_makespan",
-    "solve_opt", "algorithm_names", "family_names", "adversary_names", "get_algorithm", "get_family",
-    "get_adversary", "__version__",
-]
+__all__ = [*_EXPORTS, "__version__"]
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'schedbench' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -110,3 +110,18 @@ def test_wasted_work_counts_work_on_jobs_rejected_later():
     # job 0 (size 5) gets slots 0 and 1, then is rejected at slot 2: 2 units wasted
     assert p.validation.status == "ok" and p.validation.wasted_work == 2.0
     assert p.outcome.reject_time[0] == 2 and p.outcome.completion[1] == 3
+
+
+@pytest.mark.parametrize("prefix, foreign", [
+    ("loss_", ("/scheduling/", "/bipartite/")),
+    ("bipartite_", ("/scheduling/", "/loss/")),
+    ("run_online", ("/queueing/",)),
+    ("run_adversary", ("/queueing/",)),
+    ("make_instances", ("/queueing/",)),
+    ("solve_offline", ("/queueing/loss/",)),
+])
+def test_the_wings_do_not_depend_on_each_other(prefix, foreign):
+    """A job of one wing must not rerun when another wing's code changes."""
+    for script in (s for s in SCRIPTS if s.name.startswith(prefix)):
+        bad = [f for f in script_sources(script) if any(w in f for w in foreign)]
+        assert not bad, f"{script.name} depends on {bad}"
