@@ -113,8 +113,9 @@ def test_wasted_work_counts_work_on_jobs_rejected_later():
 
 
 @pytest.mark.parametrize("prefix, foreign", [
-    ("loss_", ("/scheduling/", "/bipartite/")),
-    ("bipartite_", ("/scheduling/", "/loss/")),
+    ("loss_", ("/scheduling/", "/bipartite/", "plots/scheduling.py", "plots/bipartite.py")),
+    ("bipartite_", ("/scheduling/", "/loss/", "plots/scheduling.py", "plots/loss.py")),
+    ("figure_", ("/queueing/", "plots/loss.py", "plots/bipartite.py")),
     ("run_online", ("/queueing/",)),
     ("run_adversary", ("/queueing/",)),
     ("make_instances", ("/queueing/",)),

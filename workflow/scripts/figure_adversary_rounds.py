@@ -1,7 +1,7 @@
 # Thin: runs.parquet -> paper/figures/adversary_rounds.pdf (ALG/OPT vs an adversary's rounds)
 from schedbench.pipeline.io import read_parquet
 from schedbench.pipeline.logs import logged
-from schedbench.plots import plot_rounds
+from schedbench.plots.scheduling import plot_rounds
 
 with logged(snakemake.log[0], "figure_adversary_rounds"):
     plot_rounds(read_parquet(snakemake.input[0]), snakemake.params.parameter, snakemake.output[0],

@@ -1,7 +1,7 @@
 # Thin: runs.parquet -> paper/figures/rejection_vs_eps.pdf
 from schedbench.pipeline.io import read_parquet
 from schedbench.pipeline.logs import logged
-from schedbench.plots import plot_rejection_vs_eps
+from schedbench.plots.scheduling import plot_rejection_vs_eps
 
 with logged(snakemake.log[0], "figure_rejection_vs_eps") as log:
     order = plot_rejection_vs_eps(read_parquet(snakemake.input[0]), snakemake.output[0],

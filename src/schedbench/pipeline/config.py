@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from schedbench.pipeline.grids import algorithm_grid, balanced_chunks, batches  # noqa: F401 (re-exported)
 from schedbench.scheduling.algorithms.base import ParameterError

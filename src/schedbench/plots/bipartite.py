@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from schedbench.plots.loss import _save  # noqa: E402  (atomic save shared by the queueing figures)
+from schedbench.plots._common import save_figure  # noqa: E402
 
 POLICY_ORDER = ["jfsq", "jfiq", "jsq", "jiq", "jsq-d", "random", "random-mu"]
 
@@ -83,7 +83,7 @@ def _policy_panels(df, path, title, ylabel, draw, ylog=False, refs=True):
             ax.set_ylabel(ylabel)
     _legend(fig, axes)
     fig.suptitle(title, fontsize=9)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_b1(df, path):
@@ -131,7 +131,7 @@ def plot_b3(df, path):
                            "B3: sparsity threshold (N = {N}, ρ = {rho})", path,
                            [("t_star_graph", "--", "T*_N (graph bound)"), ("jiq_fluid", ":", "JIQ fluid")])
     ax.set_xscale("log")
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_b4(df, path):
@@ -157,14 +157,14 @@ def plot_b4(df, path):
         ax.set_ylabel("E[T] − T*_N")
     _legend(fig, axes, fontsize=5)
     fig.suptitle("B4: sub-Halfin–Whitt load ρ_N = 1 − βN^(−α)", fontsize=9)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_b5(df, path):
     """B5: E[T] vs ρ per policy; dashed: T*_N; dotted: JIQ fluid."""
     fig, _ = _response_vs(df, "rho", "load ρ = Λ/Σμ", "B5: E[T] vs load (N = {N})", path,
                           [("t_star_graph", "--", "T*_N"), ("jiq_fluid", ":", "JIQ fluid")])
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 BIPARTITE_FIGURES = {"B1": plot_b1, "B2": plot_b2, "B3": plot_b3, "B4": plot_b4, "B5": plot_b5}

@@ -7,8 +7,6 @@ line of the claimed slope.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import matplotlib
 
@@ -17,20 +15,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from schedbench.plots._common import save_figure  # noqa: E402
+
 #: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
 FLOOR = 1e-12
 
 QUANTITY = {"blocking": "blocking probability $P_B$", "excess_response": "$E[T] - 1/d$",
             "mean_response": "$E[T]$"}
-
-
-def _save(fig, path) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-    fig.savefig(tmp, bbox_inches="tight")
-    os.replace(tmp, path)
-    plt.close(fig)
 
 
 def _series(ax, g, x, y, label, color, exact=None, marker="o"):
@@ -88,7 +79,7 @@ def _by_hue_panels(df, panel_col, hue_col, quantity, path, title, ref_slope=None
         ax.set_ylabel(QUANTITY[quantity])
     axes[0][-1].legend(title=legend_title or hue_col, fontsize=7)
     fig.suptitle(title, fontsize=9)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_a1(df, path):
@@ -124,7 +115,7 @@ def plot_a3(df, path):
             ax.set_ylabel(QUANTITY[q])
     axes[0][-1].legend(fontsize=7)
     fig.suptitle("A3: k = ⌈c n^α ln n⌉", fontsize=9)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_a4(df, path):
@@ -141,7 +132,7 @@ def plot_a4(df, path):
     axes[0][-1].legend(fontsize=6, title="k(n)")
     alphas = ", ".join(f"{a:g}" for a in sorted(df["alpha"].unique()))
     fig.suptitle(f"A4: sample size below n^α (α = {alphas}; power: k = ⌈n^(α+offset)⌉)", fontsize=9)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_a5(df, path):
@@ -158,7 +149,7 @@ def plot_a5(df, path):
     axes[0][-1].legend(fontsize=7)
     ns = ", ".join(str(v) for v in sorted(data["n"].unique()))
     fig.suptitle(f"A5: sample size trade-off (n = {ns})", fontsize=9)
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 LOSS_FIGURES = {"A1": plot_a1, "A2": plot_a2, "A3": plot_a3, "A4": plot_a4, "A5": plot_a5}

@@ -5,7 +5,6 @@ an adversary (Thm 8.2's growth)."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import matplotlib
 
@@ -14,6 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, eps_axis_label, successful  # noqa: E402
+from schedbench.plots._common import save_figure  # noqa: E402
 
 __all__ = ["ratio_vs_eps_grid", "plot_ratio_vs_eps", "rejection_vs_eps_grid", "plot_rejection_vs_eps",
            "rounds_figure", "plot_rounds"]
@@ -94,29 +94,20 @@ def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0) -> plt.
     return fig
 
 
-def _save(figure, path: str | os.PathLike) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-    figure.savefig(tmp, bbox_inches="tight")
-    os.replace(tmp, path)
-    plt.close(figure)
-
-
 def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
     """Write the ratio figure to ``path`` atomically; return the legend order."""
     grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed)
     hue_order = [t.get_text() for t in grid.legend.texts]
-    _save(grid.figure, path)
+    save_figure(grid.figure, path)
     return hue_order
 
 
 def plot_rejection_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
     grid = rejection_vs_eps_grid(df, n_boot=n_boot, seed=seed)
     hue_order = [t.get_text() for t in grid.legend.texts]
-    _save(grid.figure, path)
+    save_figure(grid.figure, path)
     return hue_order
 
 
 def plot_rounds(df, parameter: str, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
-    _save(rounds_figure(df, parameter, n_boot=n_boot, seed=seed), path)
+    save_figure(rounds_figure(df, parameter, n_boot=n_boot, seed=seed), path)
