@@ -94,20 +94,19 @@ def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float |
 
 def run_adversary(adversary: str | type[Adversary], algorithm: str | type[OnlineAlgorithm],
                   eps: float | None = None, seed: int = 0, adversary_params: dict | None = None,
-                  algorithm_params: dict | None = None, opt: OptResult | None = None) -> RunResult:
+                  algorithm_params: dict | None = None, solve: bool = True,
+                  time_limit: float = 60.0) -> RunResult:
     """Play ``adversary`` against ``algorithm`` through the engine and validate the outcome.
 
     The adversary chooses each batch of jobs from the algorithm's earlier decisions; the
     realised instance is ``result.instance`` (its ``meta`` records adversary, parameters,
-    algorithm, seed and claimed OPT) so that the offline solver can confirm ``claimed_opt``.
-    Algorithms that assume T* receive the adversary's constructed OPT.
+    algorithm, seed and claimed OPT). With ``solve`` (default) the offline solver computes OPT
+    of the realised instance (``result.opt``; ``result.ratio`` divides by it) so that it can be
+    compared with ``claimed_opt``. Algorithms that assume T* receive the adversary's claim.
     """
     adv_cls = get_adversary(adversary) if isinstance(adversary, str) else adversary
     cls = _cls(algorithm)
     adv = adv_cls(eps=eps, seed=seed, **(adversary_params or {}))
     played = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
-    played.instance.meta.update({
-        "adversary": adv_cls.name, "adversary_params": dict(adv.params), "algorithm": cls.name,
-        "algorithm_params": dict(played.params), "eps": eps, "seed": int(seed), "claimed_opt": adv.opt,
-    })
+    opt = solve_opt(played.instance, cls.problem, time_limit=time_limit) if solve else None
     return RunResult.from_played(played, opt)

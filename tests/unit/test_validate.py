@@ -121,8 +121,8 @@ def load_out() -> Outcome:
     )
 
 
-def check_load(inst, out, eps=0.5, model="rejection"):
-    return validate(inst, out, eps, model, "load")
+def check_load(inst, out, eps=0.5, model="rejection", late_reject=True):
+    return validate(inst, out, eps, model, "load", late_reject=late_reject)
 
 
 @pytest.fixture
@@ -137,8 +137,8 @@ def flow_out(flow_inst) -> Outcome:
     return played.outcome
 
 
-def check_flow(inst, out, eps=0.5, model="rejection", problem="maxflow"):
-    return validate(inst, out, eps, model, problem)
+def check_flow(inst, out, eps=0.5, model="rejection", problem="maxflow", deferred=False, late_reject=True):
+    return validate(inst, out, eps, model, problem, deferred_dispatch=deferred, late_reject=late_reject)
 
 
 @pytest.fixture
@@ -444,7 +444,7 @@ def test_fault_work_above_fractional_speed(flow_inst):
     assert_fault(v, "job 0: 2.2 units in [0, 1.33333) on machine 0, more than speed 1.5 allows")
 
 
-# --------------------------------------------------------------------------- known gaps (see report)
+# --------------------------------------------------------------------------- speed and completion claims
 def test_fault_speed_is_derived_from_model_not_trusted(flow_inst, flow_out):
     # a speed-1 (rejection-model) outcome claiming speed 2: job 0 and job 3 run twice as fast
     bad = planted(flow_out, speed=2.0, trace_end=flow_out.trace_end.copy(), completion=(0, 1.0),
@@ -486,3 +486,47 @@ def test_registered_load_algorithms_never_invalid_and_paths_agree(inst, data):
         assert slow.validation.objective == fast.validation.objective, cls.name
         assert slow.validation.status == fast.validation.status, cls.name
         np.testing.assert_array_equal(slow.outcome.machine, fast.outcome.machine)
+
+
+# --------------------------------------------------------------------------- declarations, dispatch times
+def test_fault_late_rejection_without_the_declaration(load_inst, load_out):
+    assert_fault(check_load(load_inst, load_out, late_reject=False),
+                 "rejected after it was dispatched, but the algorithm does not declare late rejection")
+
+
+def test_fault_deferred_dispatch_without_the_declaration(flow_inst, flow_out):
+    # job 2 dispatched one step after its arrival step, by an algorithm that may not hold
+    j = 2
+    later = int(flow_out.arrival_step[j]) + 1
+    bad = planted(flow_out, dispatch_step=(j, later))
+    v = check_flow(flow_inst, bad)
+    assert_fault(v, "does not declare deferred dispatch")
+    assert "deferred" not in " ".join(check_flow(flow_inst, bad, deferred=True).errors)
+
+
+def test_fault_rejection_before_dispatch(load_inst, load_out):
+    # a dispatched job whose rejection step precedes its dispatch step (deferred allowed)
+    j = int(np.flatnonzero((load_out.machine >= 0) & (load_out.reject_step >= 0))[0])
+    bad = planted(load_out, dispatch_step=(j, int(load_out.reject_step[j]) + 1))
+    v = validate(load_inst, bad, 0.5, "rejection", "load", deferred_dispatch=True, late_reject=True)
+    assert_fault(v, f"job {j}: rejected at step")
+
+
+def test_fault_work_before_dispatch(flow_inst, flow_out):
+    # a deferred job dispatched at slot >= 1 but processed from its release slot 0
+    j = 0
+    late_step = int(np.flatnonzero(flow_out.step_time >= 1)[0])
+    bad = planted(flow_out, dispatch_step=(j, late_step))
+    assert flow_out.step_time[late_step] > flow_out.trace_start[row_of(flow_out, j)]
+    v = check_flow(flow_inst, bad, deferred=True)
+    assert_fault(v, f"job {j}: processed from")
+
+
+def test_fault_work_on_a_job_never_dispatched(flow_inst, flow_out):
+    # job 1 is rejected late in the baseline; make it never dispatched (held, then rejected),
+    # but keep its trace rows: work on no machine
+    j = int(np.flatnonzero(flow_out.reject_step >= 0)[0])
+    assert (flow_out.trace_job == j).any()
+    bad = planted(flow_out, machine=(j, -1), dispatch_step=(j, -1))
+    v = check_flow(flow_inst, bad, deferred=True)
+    assert_fault(v, f"job {j}: processed on machine")

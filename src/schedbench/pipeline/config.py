@@ -81,6 +81,13 @@ def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
             source = f"family {exp['family']!r} with these params" if "family" in exp else \
                 f"adversary {exp['adversary']!r}"
             raise ConfigError(f"{at}: {alg_name!r} is defined for unit sizes only, but {source} produces sizes > 1")
+        if "adversary" in exp:  # the adversary as each run builds it (some derive parameters from ε)
+            for combo in algorithm_grid(exp.get("params")):
+                for eps in cls.eps_values(exp.get("eps", default_eps)):
+                    try:
+                        get_adversary(exp["adversary"])(eps=eps, seed=0, **combo)
+                    except ParameterError as exc:
+                        raise ConfigError(f"{where}.params: with algorithm {alg_name!r} (eps = {eps}): {exc}") from None
         if source_problem is not None and cls.problem != source_problem:
             raise ConfigError(f"{at}: solves {cls.problem!r}, but adversary {exp['adversary']!r} builds "
                               f"{source_problem!r} instances")

@@ -16,6 +16,7 @@ so a row does not depend on how work is batched or on how many workers run.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import time
 from pathlib import Path
@@ -122,17 +123,18 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
     rows = []
     combos = itertools.product(algorithm_grid(exp_cfg.get("params")), algorithm_grid(grid),
                                cls.eps_values(eps_values), range(int(exp_cfg.get("seeds", 1))))
-    for k, (adv_params, params, eps, _rep) in enumerate(combos):  # adversary lists are swept too
-        seed = derived_seed(base_seed, "adversary", experiment, algorithm, k)
+    for k, (adv_params, params, eps, rep) in enumerate(combos):  # adversary lists are swept too
+        # the seed is keyed by what the run is, not by its place in the grid
+        what = json.dumps([adv_params, params, eps, rep], sort_keys=True)
+        seed = derived_seed(base_seed, "adversary", experiment, algorithm, what)
         iid = instance_id(experiment, k, algorithm)
         ident = {"experiment": experiment, "family": adv_cls.name, "instance": iid, "instance_index": k,
                  **{f"g_{name}": value for name, value in adv_params.items()}}
         adv = adv_cls(eps=eps, seed=seed, **adv_params)
         row, played = _run_row(cls, adv, ident, eps, seed, params, None)
-        if played is not None:
+        if played is not None:  # the run path already recorded adversary, parameters, seed, claim
             played.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
-                                         "index": k, "adversary_params": dict(adv.params),
-                                         "algorithm": algorithm, "claimed_opt": adv.opt})
+                                         "index": k})
             played.instance.save(outdir / f"{k:04d}.npz")
         rows.append(row)
     return pd.DataFrame(rows)

@@ -111,15 +111,29 @@ class Engine:
                 self._call_hook()
         self.now = max(self.now, t)
 
-    def finish(self, horizon: int | None = None) -> Outcome:
-        """Run to the end (every job done or rejected) and return the outcome."""
-        if horizon is None:
-            total = sum(self.rem) / min(self.speed, 1.0)
-            horizon = (max(self.release_, default=0) + int(math.ceil(total)) + len(self.rem) + 2)
+    def finish(self) -> Outcome:
+        """Run to the end (every job done or rejected) and return the outcome.
+
+        Once nothing is held and every machine is idle, wake-ups still pending are dropped: no
+        slot decision could change the outcome any more. While jobs are held and every machine
+        is idle, the clock may run at most the algorithm's ``max_hold_slots`` slots without a
+        dispatch; past that the run stops with :class:`AlgorithmError` (it would never end).
+        """
+        idle_since = None
+        limit = int(type(self.alg).max_hold_slots)
         while self._events:
-            if self._events[0][0] > horizon:
-                raise AlgorithmError(f"{self.name!r}: still active at slot {self._events[0][0]}, past the "
-                                     f"horizon {horizon} (jobs held or waking forever)")
+            idle = not any(self.queue)
+            if idle and not self.held:
+                self._events.clear()
+                break
+            if idle:
+                idle_since = self.now if idle_since is None else idle_since
+                if self._events[0][0] - idle_since > limit:
+                    j = next(iter(self.held))
+                    raise AlgorithmError(f"{self.name!r}: job {j} still held at slot {self._events[0][0]}, "
+                                         f"more than max_hold_slots = {limit} slots with every machine idle")
+            else:
+                idle_since = None
             self.run_until(self._events[0][0] + 1)
         if self.held:
             j = next(iter(self.held))
@@ -140,7 +154,7 @@ class Engine:
         self.elig.append(elig)
         self.w_flow.append(float(spec.w_flow))
         self.w_reject.append(float(spec.w_reject))
-        bw = self.problem.budget_weight_of(size, float(spec.w_flow), float(spec.w_reject))
+        bw = self.problem.budget_weight_of(float(spec.w_flow), float(spec.w_reject))
         self.bweight.append(bw)
         self.machine.append(REJECT)
         self.dispatch_step.append(-1)
@@ -244,13 +258,18 @@ class Engine:
                                  f"{self.problem.name!r}")
         self._advance(i, self.now)
         q = self.queue[i]
+        if any(isinstance(j, bool) or not isinstance(j, (int, np.integer)) for j in jobs):
+            raise AlgorithmError(f"{self.name!r}: slot {self.now}: priority for machine {i} holds a non-integer job id")
+        jobs = [int(j) for j in jobs]
         if len(set(jobs)) != len(jobs) or not set(jobs) <= set(q):
             bad = next((j for j in jobs if j not in q), jobs[0] if jobs else None)
             raise AlgorithmError(f"{self.name!r}: slot {self.now}: priority for machine {i} names job {bad}, "
                                  f"not an unfinished job of that machine (or twice)")
         first = set(jobs)
-        self.queue[i] = list(jobs) + [j for j in q if j not in first]
-        self._changed(i)
+        order = list(jobs) + [j for j in q if j not in first]
+        if order != q:
+            self.queue[i] = order
+            self._changed(i)
 
     # ------------------------------------------------------------------ processing
     def _advance(self, i: int, t: float) -> None:
@@ -262,7 +281,7 @@ class Engine:
         while q and cur < t:
             j = q[0]
             r = rem[j]
-            if r <= (t - cur) * s + _TOL:
+            if r <= (t - cur) * s + _TOL * max(1.0, self.size_[j]):
                 end = min(cur + r / s, t)
                 self._trace(i, j, cur, end, r)
                 rem[j] = 0.0
@@ -276,6 +295,12 @@ class Engine:
                 rem[j] = r - w
                 self.work_left[i] -= w
                 cur = t
+                if rem[j] <= _TOL * max(1.0, self.size_[j]):  # a float residue: the job is done
+                    self.work_left[i] -= rem[j]
+                    self._trace(i, j, t, t, rem[j])
+                    rem[j] = 0.0
+                    self.completion[j] = t
+                    q.pop(0)
         if not q:
             self.work_left[i] = 0.0
         self.t_last[i] = t
@@ -300,7 +325,9 @@ class Engine:
         q = self.queue[i]
         if q:
             c = self.t_last[i] + self.rem[q[0]] / self.speed
-            heapq.heappush(self._events, (int(math.ceil(c - _TOL)), i, self.version[i]))
+            # never the slot already being processed: a completion inside it is seen at the next
+            slot = max(int(math.ceil(c - _TOL / self.speed)), int(math.floor(self.t_last[i])) + 1)
+            heapq.heappush(self._events, (slot, i, self.version[i]))
 
     # ------------------------------------------------------------------ steps and outcome
     def _new_step(self) -> int:
@@ -318,12 +345,8 @@ class Engine:
         best = 0.0
         for j, c in enumerate(self.completion):
             if not math.isnan(c):
-                best = max(best, self._flow_weight(j) * (c - self.release_[j]))
+                best = max(best, self.problem.flow_weight_of(self.size_[j], self.w_flow[j]) * (c - self.release_[j]))
         return best
-
-    def _flow_weight(self, j: int) -> float:
-        rule = self.problem.flow_weight
-        return 1.0 if rule == "one" else self.w_flow[j] if rule == "w_flow" else 1.0 / self.size_[j]
 
     def instance(self, meta: dict | None = None) -> Instance:
         """The jobs released so far, in arrival order, as an instance."""
@@ -384,41 +407,52 @@ class EngineView:
     def n_arrived(self) -> int:
         return len(self._e.rem)
 
+    def _j(self, j) -> int:
+        n = len(self._e.rem)
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < n:
+            raise AlgorithmError(f"job {j!r} has not arrived (jobs 0..{n - 1} have)")
+        return int(j)
+
+    def _i(self, i) -> int:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self._e.m:
+            raise AlgorithmError(f"machine {i!r} out of range 0..{self._e.m - 1}")
+        return int(i)
+
     def job(self, j: int) -> JobView:
-        e = self._e
-        if not 0 <= j < len(e.rem):
-            raise AlgorithmError(f"job {j} has not arrived (jobs 0..{len(e.rem) - 1} have)")
+        e, j = self._e, self._j(j)
         return JobView(j, e.release_[j], e.size_[j], e.elig[j], e.w_flow[j], e.w_reject[j])
 
     def queue(self, i: int) -> tuple[int, ...]:
         """Machine i's unfinished jobs in processing order, at the start of this slot's processing."""
+        i = self._i(i)
         self._e._advance(i, self._e.now)
         return tuple(self._e.queue[i])
 
     def remaining(self, j: int) -> float:
-        e = self._e
+        e, j = self._e, self._j(j)
         if e.machine[j] >= 0:
             e._advance(e.machine[j], e.now)
         return e.rem[j]
 
     def remaining_work(self, i: int) -> float:
+        i = self._i(i)
         self._e._advance(i, self._e.now)
         return max(0.0, self._e.work_left[i])
 
     def load(self, i: int) -> float:
         """LoadBalancing load: sizes dispatched to i and not rejected (spec §1.1)."""
-        return self._e.load[i]
+        return self._e.load[self._i(i)]
 
     def machine_of(self, j: int) -> int:
         """The machine j was dispatched to (−1 if never); it stays set after a late rejection,
         so ask :meth:`is_rejected` too."""
-        return self._e.machine[j]
+        return self._e.machine[self._j(j)]
 
     def is_rejected(self, j: int) -> bool:
-        return self._e.reject_step[j] >= 0
+        return self._e.reject_step[self._j(j)] >= 0
 
     def is_completed(self, j: int) -> bool:
-        e = self._e
+        e, j = self._e, self._j(j)
         if e.machine[j] >= 0:
             e._advance(e.machine[j], e.now)
         return not math.isnan(e.completion[j])

@@ -62,10 +62,14 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     if isinstance(source, Adversary):
         inst, outcome = play_adversary(alg, source)
         claimed = source.opt
+        inst.meta.update({  # provenance of a realised instance, recorded here for every caller
+            "adversary": source.name, "adversary_params": dict(source.params), "algorithm": cls.name,
+            "algorithm_params": dict(alg.params), "eps": eps, "seed": int(seed), "claimed_opt": claimed,
+        })
     else:
         inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
     outcome.seconds = time.perf_counter() - t0
-    check = validate(inst, outcome, alg.eps, cls.model, cls.problem)
+    check = validate(inst, outcome, alg.eps, cls.model, cls.problem, cls.deferred_dispatch, cls.late_reject)
     return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed, dict(alg.counters))
 
 

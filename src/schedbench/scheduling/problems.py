@@ -71,9 +71,13 @@ class Problem:
             return np.ones(inst.n)
         return np.asarray(getattr(inst, self.budget_weight), dtype=np.float64)
 
-    def budget_weight_of(self, size: int, w_flow: float, w_reject: float) -> float:
-        """The budget weight of one job (the engine's view keeps its running sums with it)."""
+    def budget_weight_of(self, w_flow: float, w_reject: float) -> float:
+        """The budget weight of one job (the engine keeps its running sums with it)."""
         return {"count": 1.0, "w_flow": w_flow, "w_reject": w_reject}[self.budget_weight]
+
+    def flow_weight_of(self, size: int, w_flow: float) -> float:
+        """The flow weight of one job (the engine's claimed objective)."""
+        return {"one": 1.0, "w_flow": w_flow, "inverse_size": 1.0 / size}[self.flow_weight]
 
 
 PROBLEMS: dict[str, Problem] = {p.name: p for p in (

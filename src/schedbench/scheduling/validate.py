@@ -8,11 +8,12 @@ Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
   speed model, else 1), not whatever the outcome claims;
 * **arrival**: jobs arrive in instance order (release, ties by index), one step each, at the
   slot of their release;
-* **decisions**: a dispatch is to an eligible machine, at or after arrival; every job is
-  dispatched or rejected; a rejection is at or after arrival; algorithms outside the
-  rejection model reject nothing;
-* **trace** (flow-time problems; LoadBalancing has none): work only on the job's own machine
-  (no migration), not before release or dispatch, not after rejection; at most ``speed``
+* **decisions**: a dispatch is to an eligible machine, at or after arrival (at arrival unless
+  the algorithm declares deferred dispatch); every job is dispatched or rejected; a rejection
+  is at or after arrival and dispatch; a dispatched job is rejected only by an algorithm that
+  declares late rejection; algorithms outside the rejection model reject nothing;
+* **trace** (flow-time problems; LoadBalancing has none): work only on the machine the job
+  was dispatched to (no migration, no work on an undispatched job), not before release or dispatch, not after rejection; at most ``speed``
   units per machine per unit of time (intervals on a machine do not overlap, each at rate
   ≤ speed); a completed job got exactly its size and completes at the end of its last
   interval; a rejected job did not get all its work; every job not rejected completes;
@@ -39,8 +40,13 @@ __all__ = ["Validation", "validate", "BUDGET_TOL", "WORK_TOL"]
 
 #: Slack in the budget comparison (floating-point sums of weights).
 BUDGET_TOL = 1e-9
-#: Slack in work and time comparisons (fractional speeds).
+#: Relative slack in work and time comparisons (fractional speeds accumulate rounding).
 WORK_TOL = 1e-6
+
+
+def _tol(x) -> np.ndarray:
+    """The slack for comparing a work or time value of magnitude ``x``."""
+    return WORK_TOL * np.maximum(1.0, np.abs(x))
 
 
 @dataclass
@@ -63,12 +69,14 @@ def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def validate(inst: Instance, out: Outcome, eps: float | None, model: str, problem: str) -> Validation:
-    """Check ``out`` against ``inst``; ``model`` and ``problem`` are the algorithm's declarations."""
+def validate(inst: Instance, out: Outcome, eps: float | None, model: str, problem: str,
+             deferred_dispatch: bool = False, late_reject: bool = False) -> Validation:
+    """Check ``out`` against ``inst``; ``model``, ``problem``, ``deferred_dispatch`` and
+    ``late_reject`` are the algorithm's declarations (what it is allowed to do)."""
     if problem not in PROBLEMS:
         return _invalid([f"unknown problem {problem!r}"])
     prob = PROBLEMS[problem]
-    processes = prob.objective == "max_weighted_flow"
+    processes = prob.processes
     n, m = inst.n, inst.m
     per_job = ("machine", "arrival_step", "dispatch_step", "reject_step", "completion")
     errors = [f"outcome field '{k}' has shape {np.shape(getattr(out, k))}, expected ({n},)"
@@ -138,6 +146,13 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     if early.any():
         j = _first(early)
         errors.append(f"job {j}: rejected at step {rstep[j]}, before it arrived or was dispatched")
+    if not deferred_dispatch and np.any(dispatched & (dstep != arrive)):
+        j = _first(dispatched & (dstep != arrive))
+        errors.append(f"job {j}: dispatched at step {dstep[j]}, after its arrival step {arrive[j]}, but the "
+                      "algorithm does not declare deferred dispatch")
+    if not late_reject and np.any(dispatched & rejected):
+        j = _first(dispatched & rejected)
+        errors.append(f"job {j}: rejected after it was dispatched, but the algorithm does not declare late rejection")
     never = ~dispatched & ~rejected
     if never.any():
         errors.append(f"job {_first(never)}: neither dispatched nor rejected")
@@ -161,7 +176,7 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
         work_done, trace_errors = _check_trace(inst, out, machine, dstep, rstep, step_time, completion,
                                                rejected, speed)
         errors += trace_errors
-        weight = _flow_weight(prob.flow_weight, inst)
+        weight = prob.flow_weights(inst)
         done = ~rejected
         objective = float(np.max(weight[done] * (completion[done] - inst.release[done]), initial=0.0))
         wasted = float(work_done[rejected].sum())
@@ -177,7 +192,7 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
         errors.append(f"objective: the engine claims {out.claimed_objective}, the outcome gives {objective}")
 
     # -- budget at every step
-    bw = _budget_weight(prob.budget_weight, inst)
+    bw = prob.budget_weights(inst)
     arrived_by = np.cumsum(np.bincount(arrive, weights=bw, minlength=S))
     rejected_by = np.cumsum(np.bincount(rstep[rejected], weights=bw[rejected], minlength=S))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -206,18 +221,6 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     return v
 
 
-def _flow_weight(rule: str, inst: Instance) -> np.ndarray:
-    if rule == "one":
-        return np.ones(inst.n)
-    if rule == "w_flow":
-        return np.asarray(inst.w_flow, dtype=np.float64)
-    return 1.0 / np.asarray(inst.size, dtype=np.float64)  # "inverse_size" (stretch)
-
-
-def _budget_weight(rule: str, inst: Instance) -> np.ndarray:
-    return np.ones(inst.n) if rule == "count" else np.asarray(getattr(inst, rule), dtype=np.float64)
-
-
 def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, rejected, speed):
     """Replay the processing trace; return work done per job and the errors found."""
     n = inst.n
@@ -232,29 +235,29 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
         if np.any((tj < 0) | (tj >= n)) or not np.all(np.isfinite(ts) & np.isfinite(te) & np.isfinite(tw)):
             return work, ["trace: a row names no job or has a non-finite time or work"]
         row = lambda mask: int(np.flatnonzero(mask)[0])  # noqa: E731
-        bad = tm != machine[tj]
+        bad = (tm != machine[tj]) | (machine[tj] < 0)
         if bad.any():
             r = row(bad)
             errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was dispatched to "
                           f"{machine[tj[r]]} (migration or undispatched work)")
-        bad = (te < ts) | (tw < 0) | (tw > speed * (te - ts) + WORK_TOL)
+        bad = (te < ts) | (tw < 0) | (tw > speed * (te - ts) + _tol(tw))
         if bad.any():
             r = row(bad)
             errors.append(f"job {tj[r]}: {tw[r]:g} units in [{ts[r]:g}, {te[r]:g}) on machine {tm[r]}, more "
                           f"than speed {speed:g} allows")
         start_ok = np.maximum(inst.release[tj], np.where(machine[tj] >= 0, step_time[np.maximum(dstep[tj], 0)], 0))
-        bad = ts < start_ok - WORK_TOL
+        bad = ts < start_ok - _tol(start_ok)
         if bad.any():
             r = row(bad)
             errors.append(f"job {tj[r]}: processed from {ts[r]:g}, before its release or dispatch ({start_ok[r]:g})")
         rt = np.where(rejected[tj], step_time[np.maximum(rstep[tj], 0)], np.inf)
-        bad = te > rt + WORK_TOL
+        bad = te > rt + _tol(np.where(np.isfinite(rt), rt, 0.0))
         if bad.any():
             r = row(bad)
             errors.append(f"job {tj[r]}: processed until {te[r]:g}, after its rejection at slot {rt[r]:g}")
         by_machine = np.lexsort((ts, tm))
         sm, ss, se = tm[by_machine], ts[by_machine], te[by_machine]
-        overlap = (sm[1:] == sm[:-1]) & (ss[1:] < se[:-1] - WORK_TOL)
+        overlap = (sm[1:] == sm[:-1]) & (ss[1:] < se[:-1] - _tol(se[:-1]))
         if overlap.any():
             r = row(overlap)
             errors.append(f"machine {sm[r]}: two jobs at once around {ss[r + 1]:g} (more than speed {speed:g} "
@@ -279,7 +282,7 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
     if bad.any():
         j = _first(bad)
         errors.append(f"job {j}: completed with {work[j]:g} units of work, its size is {inst.size[j]}")
-    bad = completed & (np.abs(completion - last_end) > WORK_TOL)
+    bad = completed & (np.abs(completion - last_end) > _tol(np.where(completed, completion, 0.0)))
     if bad.any():
         j = _first(bad)
         errors.append(f"job {j}: completion {completion[j]:g}, but its last work ends at {last_end[j]:g}")

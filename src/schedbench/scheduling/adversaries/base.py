@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from schedbench.scheduling.algorithms.base import Param, ParameterError
+from schedbench.scheduling.algorithms.base import Param, resolve_parameters
 
 __all__ = ["Adversary"]
 
@@ -39,16 +39,7 @@ class Adversary:
 
     @classmethod
     def resolve_params(cls, params: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(params) - set(cls.parameters))
-        if unknown:
-            known = ", ".join(sorted(cls.parameters)) or "none"
-            raise ParameterError(f"adversary {cls.name!r} has no parameter '{unknown[0]}' (its parameters: {known})")
-        out = {}
-        for k, p in cls.parameters.items():
-            value = params.get(k, p.default)
-            if value is None:
-                raise ParameterError(f"adversary {cls.name!r}: parameter '{k}' is required")
-            out[k] = p.check(f"adversary {cls.name}", k, value)
+        out = resolve_parameters("adversary", cls.name, cls.parameters, params, required=True)
         cls.check_params(out)
         return out
 

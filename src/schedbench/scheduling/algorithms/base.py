@@ -13,6 +13,8 @@ One file per algorithm, one class per file, decorated with
 ``unit_sizes_only``  whether it is only defined for unit sizes;
 ``deferred_dispatch`` whether it may answer :data:`HOLD` and dispatch the job later;
 ``late_reject``   whether it may reject a job after dispatching it;
+``max_hold_slots`` how long it may hold jobs while every machine idles (a guard against
+                  algorithms that would never dispatch; default 10 000 slots);
 ``parameters``    ``{name: Param(default, choices)}``: the grid a config may sweep;
 ``reference``     the paper and section it implements.
 
@@ -48,7 +50,7 @@ import numpy as np
 from schedbench.scheduling.model import HOLD, REJECT
 from schedbench.scheduling.problems import get_problem
 
-__all__ = ["OnlineAlgorithm", "JobView", "SlotPlan", "Param", "ParameterError", "REJECT", "HOLD"]
+__all__ = ["OnlineAlgorithm", "JobView", "SlotPlan", "Param", "ParameterError", "REJECT", "HOLD", "resolve_parameters"]
 
 
 class ParameterError(ValueError):
@@ -98,6 +100,24 @@ class Param:
         return value
 
 
+def resolve_parameters(kind: str, name: str, declared: dict[str, Param], given: dict[str, Any],
+                       required: bool = False) -> dict[str, Any]:
+    """Defaults filled in and choices checked, for an algorithm's or an adversary's parameters;
+    an unknown name (or, with ``required``, a missing one whose default is None) is an error
+    naming it."""
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        known = ", ".join(sorted(declared)) or "none"
+        raise ParameterError(f"{kind} {name!r} has no parameter '{unknown[0]}' (its parameters: {known})")
+    out = {}
+    for key, param in declared.items():
+        value = given.get(key, param.default)
+        if required and value is None:
+            raise ParameterError(f"{kind} {name!r}: parameter '{key}' is required")
+        out[key] = param.check(name if kind == "algorithm" else f"{kind} {name}", key, value)
+    return out
+
+
 class OnlineAlgorithm:
     """Base class of every online algorithm (see the module docstring for the contract)."""
 
@@ -109,6 +129,7 @@ class OnlineAlgorithm:
     unit_sizes_only: ClassVar[bool] = False
     deferred_dispatch: ClassVar[bool] = False
     late_reject: ClassVar[bool] = False
+    max_hold_slots: ClassVar[int] = 10_000  # slots it may hold jobs while every machine is idle
     parameters: ClassVar[dict[str, Param]] = {}
     reference: ClassVar[str] = ""
 
@@ -160,13 +181,7 @@ class OnlineAlgorithm:
     @classmethod
     def resolve_params(cls, params: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults and check values; an unknown name is an error that names it."""
-        unknown = sorted(set(params) - set(cls.parameters))
-        if unknown:
-            known = ", ".join(sorted(cls.parameters)) or "none"
-            raise ParameterError(
-                f"algorithm {cls.name!r} has no parameter '{unknown[0]}' (its parameters: {known})"
-            )
-        return {k: p.check(cls.name, k, params.get(k, p.default)) for k, p in cls.parameters.items()}
+        return resolve_parameters("algorithm", cls.name, cls.parameters, params)
 
     @classmethod
     def ratio_bound(cls, eps: float | None, params: dict[str, Any]) -> float | None:
