@@ -105,8 +105,9 @@ def test_legend_order_is_sorted_labels(runs):
     # seaborn 0.13.2 mis-orders hue_order with pandas string columns; the legend must be sorted.
     grid = ratio_vs_eps_grid(runs, n_boot=100)
     labels = [t.get_text() for t in grid.legend.texts]
-    assert labels == ["greedy (ties=index)", "greedy (ties=random)", "lb-unit-reject (alpha_rule=paper)",
-                      "lb-unit-reject (alpha_rule=safe)"]
+    assert labels == sorted(labels) and len(labels) == len(set(labels))
+    assert {"greedy (ties=index)", "greedy (ties=random)", "lb-unit-reject (alpha_rule=paper)",
+            "lb-unit-reject (alpha_rule=safe)", "random-two", "drop-every-k"} <= set(labels)
     assert [ax.get_title() for ax in grid.axes.flat] == ["anr_adaptive", "anr_tree", "random_pow2", "random_unit"]
     assert all(ax.get_xlabel() == "ε (rejected fraction)" for ax in grid.axes.flat)
     assert all(ax.get_xscale() == "log" for ax in grid.axes.flat)
