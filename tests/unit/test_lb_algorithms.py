@@ -109,3 +109,18 @@ def test_guarded_algorithms_never_violate_the_budget():
             res = schedbench.run(name, inst, eps=eps, opt=1.0, **params)  # T* far too small: many rejections
             assert res.status == "ok" and res.rejected_frac_max_prefix <= eps + 1e-12
             assert res.counters["guard_fires"] > 0
+
+
+def test_theorem_8_2_late_rejection_stays_capped_where_immediate_rejection_grows():
+    # LB-B (g = 4) against immediate-reject greedy-cap and lb-general-reject with the spec's own
+    # practical constants (α = 3, β = 2; T = 2T*, so its load is capped at 2β·OPT = 4·OPT)
+    def ratio(alg, K, **params):
+        r = schedbench.run_adversary("lb-b", alg, eps=0.25, adversary_params={"K": K, "g": 4},
+                                     algorithm_params=params, solve=False)
+        assert r.status == "ok", r.errors
+        return r.objective / r.claimed_opt
+
+    capped = [ratio("lb-general-reject", K, alpha=3, beta=2) for K in (5, 7)]
+    greedy_cap = [ratio("greedy-cap", K) for K in (5, 7)]
+    assert all(x <= 4.0 for x in capped)
+    assert greedy_cap[1] > greedy_cap[0] and greedy_cap[1] > 4.0  # 3.375 -> 4.297

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["add_labels", "broadcast_over_eps", "eps_axis_label", "successful"]
+__all__ = ["add_labels", "broadcast_over_eps", "eps_axis_label", "format_value", "successful"]
+
+
+def format_value(v) -> str:
+    """A parameter value as a label shows it: integral floats (parquet turns int columns with
+    nulls into floats) without the ``.0``."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
 
 
 def add_labels(df: pd.DataFrame) -> pd.DataFrame:
@@ -24,7 +32,7 @@ def add_labels(df: pd.DataFrame) -> pd.DataFrame:
     }
 
     def label(row) -> str:
-        parts = [f"{c[2:]}={row[c]}" for c in varying.get(row["algorithm"], []) if present(row[c])]
+        parts = [f"{c[2:]}={format_value(row[c])}" for c in varying.get(row["algorithm"], []) if present(row[c])]
         return row["algorithm"] + (f" ({', '.join(parts)})" if parts else "")
 
     out = df.copy()

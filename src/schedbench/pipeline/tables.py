@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from schedbench.pipeline.metrics import add_labels, successful
+from schedbench.pipeline.metrics import add_labels, format_value, successful
 from schedbench.stats import bootstrap_ci
 
 __all__ = ["ratio_table_tex", "adversary_table_tex", "macros_tex", "loss_slopes_tex", "loss_macros_tex"]
@@ -68,7 +68,7 @@ def adversary_table_tex(df: pd.DataFrame) -> str:
     keys = ["experiment", "family"] + gcols + ["label"]
     for key, rows in data.groupby(keys, sort=True, dropna=False):
         exp, adv, label = key[0], key[1], key[-1]
-        params = ", ".join(f"{c[2:]}={v}" for c, v in zip(gcols, key[2:-1]) if v is not None and v == v)
+        params = ", ".join(f"{c[2:]}={format_value(v)}" for c, v in zip(gcols, key[2:-1]) if v is not None and v == v)
         cells = []
         for eps in [math.nan] + eps_grid:
             sel = rows[rows["eps"].isna()] if math.isnan(eps) else rows[rows["eps"] == eps]

@@ -39,16 +39,29 @@ def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str
     return grid, hue_order, experiments
 
 
+def _without_swept_adversaries(df):
+    """Rows of experiments whose adversary parameters take one value each (a swept one, such as
+    LB-B's rounds K, is drawn against that parameter by :func:`rounds_figure` instead)."""
+    gcols = [c for c in df.columns if c.startswith("g_")]
+    if not gcols:
+        return df
+    swept = df.groupby("experiment")[gcols].nunique(dropna=True).gt(1).any(axis=1)
+    return df[~df["experiment"].isin(swept[swept].index)]
+
+
 def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
     """ALG/OPT vs ε, one panel per experiment (left open; :func:`plot_ratio_vs_eps` saves).
 
-    Mean ratio with 95 % bootstrap CI bands, log₂ x axis, legend sorted by label. Plain
+    Mean ratio with 95 % bootstrap CI bands, log₂ axes, legend sorted by label. Plain
     algorithms (no ε) are drawn flat. Only validated runs (status ``ok``) are drawn. Where an
     algorithm has a proven bound on ALG/OPT (column ``ratio_bound``), it is drawn dashed in the
-    algorithm's colour.
+    algorithm's colour. Experiments that sweep an adversary parameter are left to
+    :func:`rounds_figure`.
     """
-    data = broadcast_over_eps(add_labels(successful(df)))
+    data = broadcast_over_eps(add_labels(successful(_without_swept_adversaries(df))))
     grid, hue_order, experiments = _grid(data, "ratio", n_boot, seed)
+    for ax in grid.axes.flat:
+        ax.set_yscale("log", base=2)  # bounds (up to 2β) and ratios near 1 in one panel
     colors = dict(zip(hue_order, sns.color_palette("colorblind", len(hue_order))))
     if "ratio_bound" in data.columns:
         bounds = data.dropna(subset=["ratio_bound"])
@@ -81,16 +94,16 @@ def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0) -> plt.
     data = data.astype({"line": object, col: float})
     sns.set_theme(style="whitegrid", context="paper")
     experiments = sorted(data["experiment"].unique())
-    fig, axes = plt.subplots(1, max(1, len(experiments)), figsize=(4.2 * max(1, len(experiments)), 3.2),
+    fig, axes = plt.subplots(1, max(1, len(experiments)), figsize=(5.0 * max(1, len(experiments)), 4.0),
                              squeeze=False)
     for exp, ax in zip(experiments, axes.flat):
         rows = data[data["experiment"] == exp]
         sns.lineplot(data=rows, x=col, y="ratio", hue="line", hue_order=sorted(rows["line"].unique()),
                      marker="o", errorbar=("ci", 95), n_boot=n_boot, seed=seed, ax=ax, palette="colorblind")
         ax.set_title(exp)
-        ax.set_xlabel(f"adversary parameter {parameter}")
+        ax.set_xlabel(f"adversary parameter {parameter} (rounds)")
         ax.set_ylabel("ALG / OPT")
-        ax.legend(title="algorithm", fontsize="small")
+        ax.legend(title="algorithm", fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     return fig
 
 

@@ -181,7 +181,22 @@ class OnlineAlgorithm:
     @classmethod
     def resolve_params(cls, params: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults and check values; an unknown name is an error that names it."""
-        return resolve_parameters("algorithm", cls.name, cls.parameters, params)
+        out = resolve_parameters("algorithm", cls.name, cls.parameters, params)
+        cls.check_params(out)
+        return out
+
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> None:
+        """Checks of free-valued parameters (numbers); raise ParameterError naming the parameter."""
+
+    @classmethod
+    def _positive_number(cls, params: dict[str, Any], key: str, allow_none: bool = False) -> None:
+        value = params[key]
+        if allow_none and value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+            raise ParameterError(f"algorithm {cls.name!r}: parameter '{key}' must be a finite number > 0"
+                                 f"{' (or null)' if allow_none else ''}, got {value!r}")
 
     @classmethod
     def ratio_bound(cls, eps: float | None, params: dict[str, Any]) -> float | None:

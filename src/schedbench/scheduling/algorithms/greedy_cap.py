@@ -15,7 +15,7 @@ import numpy as np
 
 from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param, ParameterError
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -33,11 +33,12 @@ class GreedyCap(OnlineAlgorithm):
     }
     reference = "spec §7 B2 (immediate-reject greedy)"
 
+    @classmethod
+    def check_params(cls, params):
+        cls._positive_number(params, "kappa")
+
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        kappa = self.params["kappa"]
-        if isinstance(kappa, bool) or not isinstance(kappa, (int, float)) or not np.isfinite(kappa) or kappa <= 0:
-            raise ParameterError(f"algorithm {self.name!r}: parameter 'kappa' must be a finite number > 0, got {kappa!r}")
         self.load = np.zeros(self.m)
         self.bound = TrivialPrefixBound(self.m) if self.params["oracle"] == "trivial-lb" else None
         self.T = float(self.opt) if self.bound is None else 1.0

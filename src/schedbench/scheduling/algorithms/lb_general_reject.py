@@ -12,7 +12,8 @@ rule, after dispatch: Thm 8.2 shows it is unavoidable).
 
 Budget split ε₁ = ε₂ = ε/2. α: ``alpha_rule="safe"`` 2⌈log₂(1/ε₁)⌉ (default, provable) or
 ``"paper"`` ⌈log₂(1/ε₁)⌉. β: ``beta_rule="safe"`` 2α⌈log₂(4/ε₂)⌉ (default, provable, large:
-30 at ε = 0.25 with the paper α), or the practical sweep ``"2alpha"``, ``"3alpha"``.
+30 at ε = 0.25 with the paper α), or the practical sweep ``"2alpha"``, ``"3alpha"``; explicit
+numbers ``alpha``/``beta`` override the rules (the spec's own check used α = 3, β = 2, §2.2).
 T: ``oracle="opt"`` uses T = 2·T* (the rounded instance's optimum is at most 2·T*, spec §2.2);
 ``oracle="trivial-lb"`` uses T(t) = 2^⌈log₂ max(p_max, ⌈Σp/m⌉)⌉ of the prefix rounded sizes
 with a new phase (fresh loads) whenever it changes (spec §2.3 (a), with the trivial bound in
@@ -34,16 +35,20 @@ from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
-def lb_general_constants(eps: float, alpha_rule: str, beta_rule: str) -> tuple[int, int]:
-    """(α, β) of spec §2.2 with ε₁ = ε₂ = ε/2."""
+def lb_general_constants(eps: float, alpha_rule: str, beta_rule: str, alpha: float | None = None,
+                         beta: float | None = None) -> tuple[float, float]:
+    """(α, β) of spec §2.2 with ε₁ = ε₂ = ε/2; an explicit ``alpha`` or ``beta`` overrides its
+    rule (β's rule then uses the given α)."""
     e1 = e2 = eps / 2.0
-    base = max(1, math.ceil(math.log2(1.0 / e1) - 1e-12))
-    alpha = 2 * base if alpha_rule == "safe" else base
-    if beta_rule == "safe":
-        beta = 2 * alpha * max(1, math.ceil(math.log2(4.0 / e2) - 1e-12))
-    else:
-        beta = {"2alpha": 2, "3alpha": 3}[beta_rule] * alpha
-    return alpha, beta
+    if alpha is None:
+        base = max(1, math.ceil(math.log2(1.0 / e1) - 1e-12))
+        alpha = 2 * base if alpha_rule == "safe" else base
+    if beta is None:
+        if beta_rule == "safe":
+            beta = 2 * alpha * max(1, math.ceil(math.log2(4.0 / e2) - 1e-12))
+        else:
+            beta = {"2alpha": 2, "3alpha": 3}[beta_rule] * alpha
+    return float(alpha), float(beta)
 
 
 @register_algorithm
@@ -57,10 +62,17 @@ class LbGeneralReject(OnlineAlgorithm):
     parameters = {
         "alpha_rule": Param("safe", ("paper", "safe"), "α = ⌈log₂(2/ε)⌉ (paper) or twice that (safe)"),
         "beta_rule": Param("safe", ("safe", "2alpha", "3alpha"), "β = 2α⌈log₂(8/ε)⌉ (safe), 2α or 3α"),
+        "alpha": Param(None, doc="explicit α > 0 (overrides alpha_rule; null: the rule)"),
+        "beta": Param(None, doc="explicit β > 0 (overrides beta_rule; null: the rule)"),
         "oracle": Param("opt", ("opt", "trivial-lb"), "opt: T = 2T*; trivial-lb: prefix bound, phases"),
         "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
     }
     reference = "Roy Choudhury et al. SODA 2015 §5 (arbitrary sizes); spec §2.2, §2.3"
+
+    @classmethod
+    def check_params(cls, params):
+        cls._positive_number(params, "alpha", allow_none=True)
+        cls._positive_number(params, "beta", allow_none=True)
 
     @classmethod
     def ratio_bound(cls, eps, params):
@@ -68,11 +80,13 @@ class LbGeneralReject(OnlineAlgorithm):
         bound, 8β, is too loose to draw) or when a guard may accept past the caps."""
         if params["guard"] == "on" or params["oracle"] != "opt":
             return None
-        return float(2 * lb_general_constants(eps, params["alpha_rule"], params["beta_rule"])[1])
+        return float(2 * lb_general_constants(eps, params["alpha_rule"], params["beta_rule"],
+                                              params["alpha"], params["beta"])[1])
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        self.alpha, self.beta = lb_general_constants(self.eps, self.params["alpha_rule"], self.params["beta_rule"])
+        p = self.params
+        self.alpha, self.beta = lb_general_constants(self.eps, p["alpha_rule"], p["beta_rule"], p["alpha"], p["beta"])
         self.bound = TrivialPrefixBound(self.m) if self.params["oracle"] == "trivial-lb" else None
         self.T = 2.0 * float(self.opt) if self.bound is None else 0.0
         self.arrived = self.rejected = 0
