@@ -6,7 +6,10 @@
 2. The LP (max-flow) lower bound on the makespan for n = 10^5 jobs (m = 1000, d = 2,
    power-of-two sizes up to 2^6): the whole bisection between the trivial bound and the
    largest-first schedule, and one max-flow feasibility test alone.
-3. The slotted engine (flow time) with a simple rule — least remaining work among 2 random
+3. Every registered LoadBalancing algorithm (default parameters; T* = the trivial bound where
+   it needs one) on the same m = 1000, n = 10^6 instance, validated (target >= 10^6 jobs/s);
+   the variants without a fast path (T*-free phases and doubling) on n = 10^5.
+4. The slotted engine (flow time) with a simple rule — least remaining work among 2 random
    eligible machines, FIFO per machine — on n = 10^5 jobs, m = 100, load 0.9, integer sizes
    uniform on 1..16, Poisson arrivals (target <= 2 s including validation, one core); the
    per-slot cost is the time divided by the number of slots the run spans.
@@ -90,6 +93,28 @@ def main() -> None:
     for name, t in (("greedy kernel", t_kernel), ("greedy engine", t_engine), ("greedy engine + validator", t_full)):
         results[name] = {"seconds": t, "jobs_per_second": inst.n / t}
 
+    from schedbench.scheduling.offline import trivial_bound
+    from schedbench.scheduling.registry import algorithm_names
+
+    sized = rr.make(0, 4, m=1000, n=1_000_000, d=4, sizes="pow2", max_size_exp=4)
+    for name in algorithm_names():
+        cls = get_algorithm(name)
+        if cls.problem != "load":
+            continue
+        on = inst if cls.unit_sizes_only else sized
+        eps = 0.25 if cls.model != "plain" else None
+        oracle = float(trivial_bound(on))
+        execute(cls, on, eps=eps, oracle=oracle)  # JIT warm-up
+        t_alg = best_of(lambda: execute(cls, on, eps=eps, oracle=oracle), args.repeat)
+        assert execute(cls, on, eps=eps, oracle=oracle).validation.status in ("ok", "budget_violated")
+        results[f"{name} + validator"] = {"seconds": t_alg, "jobs_per_second": on.n / t_alg}
+    small = rr.make(0, 5, m=1000, n=100_000, d=4)
+    lbu = get_algorithm("lb-unit-reject")
+    for oracle_rule in ("phases", "doubling"):
+        t_alg = best_of(lambda: execute(lbu, small, eps=0.25, params={"oracle": oracle_rule}), args.repeat)
+        results[f"lb-unit-reject oracle={oracle_rule} n=1e5 (step path)"] = {"seconds": t_alg,
+                                                                            "jobs_per_second": small.n / t_alg}
+
     big = rr.make(0, 2, m=1000, n=100_000, d=2, sizes="pow2", max_size_exp=6)
     makespan_lower_bound(rr.make(0, 3, m=10, n=100, d=2, sizes="pow2"))  # JIT warm-up
     lb = {}
@@ -117,10 +142,10 @@ def main() -> None:
     out = Path(__file__).with_name("out")
     out.mkdir(exist_ok=True)
     (out / "scheduling.json").write_text(json.dumps({"meta": meta, "results": results}, indent=2))
-    print(f"{'benchmark':<30} {'seconds':>9} {'jobs/s':>14}")
+    print(f"{'benchmark':<55} {'seconds':>9} {'jobs/s':>14}")
     for name, r in results.items():
         rate = f"{r['jobs_per_second']:>14.3g}" if "jobs_per_second" in r else f"{'-':>14}"
-        print(f"{name:<30} {r['seconds']:>9.3f} {rate}")
+        print(f"{name:<55} {r['seconds']:>9.3f} {rate}")
     r = results["slotted engine n=1e5 m=100 + validator"]
     print(f"slotted engine: {r['slots']} slots, {r['us_per_slot']:.1f} us/slot, engine alone {r['engine_seconds']:.3f} s, "
           f"{r['trace_rows']} trace rows, max flow {r['max_flow']:g}")

@@ -20,9 +20,14 @@ SCHEMA = ROOT / "workflow/schemas/results.schema.yaml"
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
 
 
-def test_shipped_configs_pass_the_checks():
+def test_shipped_configs_pass_the_schema_and_the_checks():
+    import jsonschema
+
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     for name in ("config.yaml", "smoke.yaml"):
-        check_config(yaml.safe_load((ROOT / "config" / name).read_text()))
+        cfg = yaml.safe_load((ROOT / "config" / name).read_text())
+        jsonschema.Draft202012Validator(schema).validate(cfg)
+        check_config(cfg)
 
 
 @pytest.mark.parametrize("mutate, message", [
