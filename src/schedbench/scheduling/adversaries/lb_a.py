@@ -52,7 +52,7 @@ from __future__ import annotations
 import math
 from numbers import Integral
 
-from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.adversaries._pairing import PairingRounds
 from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -68,7 +68,7 @@ def _positive_int(name: str, key: str, value) -> int:
 
 
 @register_adversary
-class LbA(Adversary):
+class LbA(PairingRounds):
     name = "lb-a"
     problem = "load"
     rule_label = "R✓"
@@ -111,14 +111,7 @@ class LbA(Adversary):
         if self.params["K"] is None:
             self.params["K"] = self.rounds_for(eps)
             type(self).check_params(self.params)
-        self.survivors = list(range(self.m))
-        self.round = 0
-        self.pairs: list[tuple[int, int]] = []
-        self.leftover: int | None = None
-        self.opt_free: list[int] = []  # members of bad pairs that OPT leaves empty
-        self.final_done = False
-        #: per round: (round, pairs, good pairs) — for inspection
-        self.history: list[tuple[int, int, int]] = []
+        self.start()
 
     @property
     def m(self) -> int:
@@ -128,40 +121,15 @@ class LbA(Adversary):
     def opt(self) -> float:
         return float(self.params["T"])
 
-    def next_jobs(self, view):
-        T = self.params["T"]
-        if self.round < self.params["K"] and len(self.survivors) >= 2:
-            self.round += 1
-            s = self.survivors
-            self.pairs = [(s[k], s[k + 1]) for k in range(0, len(s) - 1, 2)]
-            self.leftover = s[-1] if len(s) % 2 else None
-            return [JobSpec(view.time, 1, pair) for pair in self.pairs for _ in range(T)]
-        self.pairs = []
-        if self.final_done:
-            return None
-        self.final_done = True
-        target = _heaviest(view, self.survivors + self.opt_free)
-        return [JobSpec(view.time, 1, [target])] * T
+    @property
+    def rounds(self) -> int:
+        return self.params["K"]
 
-    def observe(self, view, ids):
-        if not self.pairs:
-            return
-        T = self.params["T"]
-        survivors, good = [], 0
-        for k, (a, b) in enumerate(self.pairs):
-            accepted = sum(1 for j in ids[k * T:(k + 1) * T] if view.machine_of(j) >= 0 and not view.is_rejected(j))
-            top = _heaviest(view, [a, b])
-            if 2 * accepted >= T:
-                survivors.append(top)
-                good += 1
-            else:
-                self.opt_free.append(top)  # OPT puts the bad pair's jobs on the other member
-        if self.leftover is not None:
-            survivors.append(self.leftover)
-        self.survivors = survivors
-        self.history.append((self.round, len(self.pairs), good))
+    def round_jobs(self, r: int) -> tuple[int, int]:
+        return self.params["T"], 1
 
+    def accepted_enough(self, view, ids) -> bool:
+        return 2 * sum(1 for j in ids if self.accepted(view, j)) >= self.params["T"]
 
-def _heaviest(view, machines: list[int]) -> int:
-    """The machine of largest current load, ties to the lower index."""
-    return min(machines, key=lambda i: (-view.load(i), i))
+    def final_jobs(self, view, machine: int):
+        return [JobSpec(view.time, 1, [machine])] * self.params["T"]

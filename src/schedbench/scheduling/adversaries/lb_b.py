@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from numbers import Integral
 
-from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.adversaries._pairing import PairingRounds
 from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -68,7 +68,7 @@ def job_count(K: int, g: int, n1: int, final_job: bool = True) -> int:
 
 
 @register_adversary
-class LbB(Adversary):
+class LbB(PairingRounds):
     name = "lb-b"
     problem = "load"
     rule_label = "R✓"
@@ -99,15 +99,8 @@ class LbB(Adversary):
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
-        self.survivors = list(range(self.m))
-        self.round = 0
-        self.pairs: list[tuple[int, int]] = []
-        self.per_pair = 0
-        self.leftover: int | None = None
-        self.opt_free: list[int] = []  # members of bad pairs that OPT leaves empty
+        self.start()
         self.final_done = not self.params["final_job"]
-        #: per round: (round, pairs, good pairs) — for inspection
-        self.history: list[tuple[int, int, int]] = []
 
     @property
     def m(self) -> int:
@@ -122,46 +115,16 @@ class LbB(Adversary):
     def opt(self) -> float:
         return float(self.S)
 
-    def next_jobs(self, view):
+    @property
+    def rounds(self) -> int:
+        return self.params["K"]
+
+    def round_jobs(self, r: int) -> tuple[int, int]:
         K, g, n1 = self.params["K"], self.params["g"], self.params["n1"]
-        if self.round < K and len(self.survivors) >= 2:
-            self.round += 1
-            r = self.round
-            n_r, s_r = n1 * g ** (r - 1), g ** (K - r)
-            s = self.survivors
-            self.pairs = [(s[k], s[k + 1]) for k in range(0, len(s) - 1, 2)]
-            self.leftover = s[-1] if len(s) % 2 else None
-            self.per_pair = n_r
-            out = []
-            for pair in self.pairs:
-                out += [JobSpec(view.time, s_r, pair)] * n_r
-            return out
-        self.pairs = []
-        if self.final_done:
-            return None
-        self.final_done = True
-        return [JobSpec(view.time, self.S, [_heaviest(view, self.survivors + self.opt_free)])]
+        return n1 * g ** (r - 1), g ** (K - r)
 
-    def observe(self, view, ids):
-        if not self.pairs:
-            return
-        n = self.per_pair
-        survivors, good = [], 0
-        for k, (a, b) in enumerate(self.pairs):
-            volume = sum(view.job(j).size for j in ids[k * n:(k + 1) * n]
-                         if view.machine_of(j) >= 0 and not view.is_rejected(j))
-            top = _heaviest(view, [a, b])
-            if 2 * volume >= self.S:
-                survivors.append(top)
-                good += 1
-            else:
-                self.opt_free.append(top)  # OPT puts the bad pair's jobs on the other member
-        if self.leftover is not None:
-            survivors.append(self.leftover)
-        self.survivors = survivors
-        self.history.append((self.round, len(self.pairs), good))
+    def accepted_enough(self, view, ids) -> bool:
+        return 2 * sum(view.job(j).size for j in ids if self.accepted(view, j)) >= self.S
 
-
-def _heaviest(view, machines: list[int]) -> int:
-    """The machine of largest current load, ties to the lower index."""
-    return min(machines, key=lambda i: (-view.load(i), i))
+    def final_jobs(self, view, machine: int):
+        return [JobSpec(view.time, self.S, [machine])]
