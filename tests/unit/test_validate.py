@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.model import Instance, Outcome
@@ -530,3 +530,24 @@ def test_fault_work_on_a_job_never_dispatched(flow_inst, flow_out):
     bad = planted(flow_out, machine=(j, -1), dispatch_step=(j, -1))
     v = check_flow(flow_inst, bad, deferred=True)
     assert_fault(v, f"job {j}: processed on machine")
+
+
+# --------------------------------------------------------------------------- budget: brute-force recount
+@settings(max_examples=60, deadline=None)
+@given(inst=instances(max_m=3, max_n=12, unit=True), data=st.data())
+def test_prefix_budget_check_agrees_with_a_brute_force_recount(inst, data):
+    """Over-budget runs on purpose (T* given far too small), then recount every step by hand."""
+    eps = data.draw(st.sampled_from([0.1, 0.25, 0.5]), label="eps")
+    cap_t = data.draw(st.sampled_from([0.5, 1.0]), label="oracle")
+    played = execute(get_algorithm("lb-unit-reject"), inst, eps=eps, oracle=cap_t, fast=False)
+    out, v = played.outcome, played.validation
+    violations, worst = 0, 0.0
+    for step in range(out.step_time.shape[0]):
+        arrived = sum(1 for j in range(inst.n) if out.arrival_step[j] <= step)
+        rejected = sum(1 for j in range(inst.n) if 0 <= out.reject_step[j] <= step)
+        if arrived:
+            worst = max(worst, rejected / arrived)
+        violations += rejected > eps * arrived + 1e-9
+    assert v.budget_violations == violations
+    assert v.rejected_frac_max_prefix == pytest.approx(worst)
+    assert v.status == ("budget_violated" if violations else "ok")
