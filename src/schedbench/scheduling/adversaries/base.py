@@ -13,6 +13,11 @@ implements:
 * :attr:`m` — the number of machines, and :attr:`opt` — the optimum it constructs (known
   before the game: the adversary builds its instance around it, so algorithms that assume T*
   receive it). The offline solver must agree on the realised instance (tests, pipeline).
+
+Timing: batches released at the same time as earlier ones are arrivals of the same slot, so an
+algorithm's slot hook has not run between them (it runs once the clock moves past the slot).
+An adversary that must see decisions a slot hook makes (held jobs dispatched) releases its
+next batch at a later time.
 """
 
 from __future__ import annotations
