@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, eps_axis_label, successful  # noqa: E402
@@ -85,11 +86,18 @@ def rejection_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGri
     return grid
 
 
-def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0) -> plt.Figure:
+def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0, eps: float = 0.25) -> plt.Figure:
     """ALG/OPT against an adversary parameter (column ``g_<parameter>``, e.g. the number of
-    rounds K of LB-B), one line per (algorithm, ε), one panel per experiment."""
+    rounds K of LB-B), one line per algorithm, one panel per experiment, at one ε per
+    experiment: the one closest to ``eps`` (plain algorithms have none and are all drawn)."""
     col = f"g_{parameter}"
     data = add_labels(successful(df[df[col].notna()])) if col in df.columns else df.iloc[0:0]
+    keep = []
+    for _, rows in data.groupby("experiment"):
+        grid = rows["eps"].dropna().unique()
+        chosen = grid[abs(grid - eps).argmin()] if grid.size else None
+        keep.append(rows[rows["eps"].isna() | (rows["eps"] == chosen)])
+    data = pd.concat(keep) if keep else data
     data = data.assign(line=[f"{lab}, ε={e:g}" if e == e else lab for lab, e in zip(data["label"], data["eps"])])
     data = data.astype({"line": object, col: float})
     sns.set_theme(style="whitegrid", context="paper")
