@@ -8,11 +8,27 @@ min_version("9.14.8")
 # The default config, unless config files are given: `--configfile config/smoke.yaml` replaces
 # it instead of being merged into it, so a smaller config never inherits the paper's experiments
 # (`--config key=value` still overrides single keys of whichever config is used).
+from snakemake.exceptions import WorkflowError
+from schedbench.pipeline.config import ConfigError, check_schema, load_config_strict
+
+# Config files read strictly first (YAML errors and duplicate keys name the file and line), and
+# checked against the schema with a one-line message naming the key; Snakemake's own validation
+# then fills the schema's defaults.
+try:
+    for _path in workflow.overwrite_configfiles or ["config/config.yaml"]:
+        load_config_strict(str(_path))
+except ConfigError as exc:
+    raise WorkflowError(f"config: {exc}")
+
 if not workflow.overwrite_configfiles:
 
     configfile: "config/config.yaml"
 
 
+try:
+    check_schema(config, "workflow/schemas/config.schema.yaml")
+except ConfigError as exc:
+    raise WorkflowError(f"config: {exc}")
 validate(config, "workflow/schemas/config.schema.yaml")
 
 

@@ -3,6 +3,8 @@
 import os
 import re
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +27,7 @@ def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
 def copy_workflow(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "Snakefile", dest)
-    for d in ("workflow", "config"):
+    for d in ("workflow", "config", "profiles"):
         shutil.copytree(ROOT / d, dest / d)
     (dest / "paper").mkdir()
     shutil.copy(ROOT / "paper/main.tex", dest / "paper")
@@ -184,3 +186,101 @@ def test_lint_has_only_the_expected_conda_notes():
     assert lints, "snakemake --lint printed nothing; did its output format change?"
     unexpected = [l for l in lints if "conda environment or container" not in l]
     assert unexpected == []
+
+
+# --------------------------------------------------------------------------- interrupted runs
+TIMING = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"],
+          "results/bipartite.parquet": ["seconds"]}
+
+
+def assert_same_tables(work: Path, reference: Path) -> None:
+    for path, timing in TIMING.items():
+        pd.testing.assert_frame_equal(pd.read_parquet(reference / path).drop(columns=timing),
+                                      pd.read_parquet(work / path).drop(columns=timing))
+
+
+def start(work: Path) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "config/smoke.yaml"]
+    return subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+
+
+def test_the_default_profile_is_in_effect(tmp_path):
+    work = copy_workflow(tmp_path / "wf")
+    proc = snakemake(work, "--configfile", "config/smoke.yaml", "-n")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Using workflow specific profile profiles/default" in proc.stdout + proc.stderr
+
+
+def test_a_killed_run_resumes_with_the_same_command(tmp_path, pipeline):
+    work = copy_workflow(tmp_path / "wf")
+    run = start(work)
+    done = total = None
+    second_checked = False
+    for line in run.stdout:
+        if not second_checked and "Finished jobid" in line:
+            # a second run in the same directory is refused while this one works
+            second = snakemake(work, "--configfile", "config/smoke.yaml")
+            assert second.returncode != 0 and "another pipeline run" in second.stdout + second.stderr
+            second_checked = True
+        m = re.search(r"(\d+) of (\d+) steps", line)
+        if m and int(m.group(1)) >= 0.4 * int(m.group(2)):
+            done, total = int(m.group(1)), int(m.group(2))
+            break
+    os.killpg(run.pid, signal.SIGKILL)  # the whole process group, mid-run
+    run.wait()
+    assert second_checked and done is not None
+    again = snakemake(work, "--configfile", "config/smoke.yaml")  # the README's own command
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    out = again.stdout + again.stderr
+    rerun = int(re.search(r"^total\s+(\d+)", out, re.M).group(1))
+    assert 1 <= rerun <= total - done  # nothing finished before the kill is recomputed
+    assert_same_tables(work, pipeline)
+    # outputs get ordinary permissions (not mkstemp's 0600)
+    mode = stat.S_IMODE((work / "results/runs.parquet").stat().st_mode)
+    assert mode & 0o044 == 0o044
+
+
+def test_killing_one_job_then_rerunning_completes(tmp_path, pipeline):
+    work = copy_workflow(tmp_path / "wf")
+    run = start(work)
+    killed = False
+    for line in run.stdout:
+        if not killed and "rule loss_points:" in line:
+            for _ in range(100):  # the job's own process: a Python running a generated script
+                ps = subprocess.run(["pgrep", "-f", "-g", str(run.pid), r"\.snakemake/scripts/.*loss_points"],
+                                    capture_output=True, text=True)
+                pids = [int(p) for p in ps.stdout.split()]
+                if pids:
+                    os.kill(pids[0], signal.SIGKILL)
+                    killed = True
+                    break
+                import time
+                time.sleep(0.05)
+    run.wait()
+    assert killed and run.returncode != 0  # keep-going finishes the rest, then reports the failure
+    again = snakemake(work, "--configfile", "config/smoke.yaml")
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    assert_same_tables(work, pipeline)
+
+
+def test_every_valid_config_produces_every_figure(tmp_path):
+    # one plain algorithm, no adversary, no loss or bipartite section: every target still builds
+    work = copy_workflow(tmp_path / "wf")
+    cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
+    cfg["experiments"] = {"only": {"family": "anr-tree", "params": {"K": 3}, "instances": 1,
+                                   "algorithms": {"greedy": None}}}
+    for section in ("loss", "bipartite"):
+        cfg.pop(section)
+    (work / "config/one.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(work, "--configfile", "config/one.yaml")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for fig in ("ratio_vs_eps", "rejection_vs_eps", "adversary_rounds"):
+        assert (work / f"paper/figures/{fig}.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_config_file_errors_name_the_file_and_line(tmp_path):
+    work = copy_workflow(tmp_path / "wf")
+    (work / "config/dup.yaml").write_text((work / "config/smoke.yaml").read_text() + "seed: 8\n")
+    proc = snakemake(work, "--configfile", "config/dup.yaml", "-n")
+    assert proc.returncode != 0 and "key 'seed' given twice" in proc.stdout + proc.stderr

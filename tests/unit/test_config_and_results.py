@@ -139,3 +139,34 @@ def test_write_parquet_is_atomic(tmp_path, runs):
     reference = tmp_path.parent / f"{tmp_path.name}-reference.parquet"
     runs.to_parquet(reference, index=False)  # what a plain write gives (None in number columns -> NaN)
     pd.testing.assert_frame_equal(pd.read_parquet(target), pd.read_parquet(reference))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("seed: 1\nseed: 2\neps: [0.5]\nexperiments: {}\n", "line 2: key 'seed' given twice (first on line 1)"),
+    ("seed: 1\neps: [0.5\nexperiments: {}\n", "not valid YAML"),
+    ("seed: 1\neps: [0.5]\nexperiments:\n  a:\n    family: x\n    family: y\n", "line 6: key 'family' given twice"),
+    ("- 1\n- 2\n", "must be a mapping"),
+])
+def test_config_files_are_read_strictly(tmp_path, text, message):
+    from schedbench.pipeline.config import load_config_strict
+
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config_strict(str(path))
+    assert str(path) in str(info.value) and message in str(info.value)
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda c: c["experiments"]["random_unit"].update(instance=3), "experiments.random_unit: Additional properties"),
+    (lambda c: c.update(seed="seven"), "seed: 'seven' is not of type 'integer'"),
+    (lambda c: c.update(eps=[0.5, 2]), "eps.1: 2 is greater than or equal to the maximum of 1"),
+])
+def test_schema_errors_name_the_key_in_one_line(mutate, message):
+    from schedbench.pipeline.config import check_schema
+
+    cfg = copy.deepcopy(SMOKE)
+    mutate(cfg)
+    with pytest.raises(ConfigError) as info:
+        check_schema(cfg, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    assert message in str(info.value) and "\n" not in str(info.value)

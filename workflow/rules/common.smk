@@ -4,6 +4,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from schedbench.pipeline.config import ConfigError, balanced_chunks, batches, check_config, config_hash
+from schedbench.pipeline.runlock import RunLockError, hold_run_lock
 from schedbench.pipeline.sources import script_sources
 from schedbench.queueing.bipartite.experiments import expand_groups
 from schedbench.queueing.loss.experiments import expand_points
@@ -13,6 +14,13 @@ try:
     check_config(config)
 except ConfigError as exc:
     raise WorkflowError(f"config: {exc}")
+
+# One run per directory (the profile turns Snakemake's lock off: it survives a SIGKILL).
+if workflow.is_main_process and not workflow.output_settings.dryrun:
+    try:
+        RUN_LOCK = hold_run_lock()
+    except RunLockError as exc:
+        raise WorkflowError(str(exc))
 
 EXPERIMENTS = sorted(config["experiments"])
 FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"][e]]

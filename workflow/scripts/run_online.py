@@ -1,12 +1,10 @@
 # Thin: one algorithm (all parameters, all eps) on one batch -> validated rows.
-from pathlib import Path
-
 from schedbench.pipeline.experiment import run_online
-from schedbench.pipeline.io import read_parquet, write_parquet
+from schedbench.pipeline.io import instance_files, read_parquet, write_parquet
 from schedbench.pipeline.logs import logged
 
 with logged(snakemake.log[0], "run_online") as log:
-    paths = sorted(Path(snakemake.input.instances).glob("*.npz"))
+    paths = instance_files(snakemake.input.instances)
     table = run_online(paths, read_parquet(snakemake.input.opt), snakemake.wildcards.algorithm,
                        snakemake.params.grid, snakemake.params.eps, int(snakemake.params.seed),
                        n_jobs=snakemake.threads)

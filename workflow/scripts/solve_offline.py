@@ -1,12 +1,10 @@
 # Thin: offline optimum of every instance of a batch -> one parquet row each.
-from pathlib import Path
-
 from schedbench.pipeline.experiment import solve_offline
-from schedbench.pipeline.io import write_parquet
+from schedbench.pipeline.io import instance_files, write_parquet
 from schedbench.pipeline.logs import logged
 
 with logged(snakemake.log[0], "solve_offline") as log:
-    paths = sorted(Path(snakemake.input.instances).glob("*.npz"))
+    paths = instance_files(snakemake.input.instances)
     table = solve_offline(paths, snakemake.params.problem, float(snakemake.params.time_limit),
                           int(snakemake.params.seed),
                           n_jobs=snakemake.threads)

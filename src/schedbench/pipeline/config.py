@@ -11,17 +11,70 @@ from __future__ import annotations
 import hashlib
 import json
 
+import yaml
+
 from schedbench.pipeline.grids import algorithm_grid, balanced_chunks, batches  # noqa: F401 (re-exported)
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.registry import UnknownNameError, get_adversary, get_algorithm, get_family
 
 __all__ = ["ConfigError", "check_config", "algorithm_grid", "config_hash", "batches", "balanced_chunks",
-           "experiment_problem"]
+           "experiment_problem", "load_config_strict", "check_schema"]
 
 
 class ConfigError(ValueError):
     """The config is wrong; the message names the key."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML with duplicate keys refused (PyYAML silently keeps the last one)."""
+
+
+def _mapping_without_duplicates(loader, node, deep=False):
+    seen = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise ConfigError(f"line {key_node.start_mark.line + 1}: key {key!r} given twice "
+                              f"(first on line {seen[key]})")
+        seen[key] = key_node.start_mark.line + 1
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+
+def load_config_strict(path: str) -> dict:
+    """Read a config file as the pipeline will, but strictly: a YAML syntax error or a
+    duplicate key is a :class:`ConfigError` naming the file and the line."""
+    try:
+        with open(path) as handle:
+            data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config ({exc.strerror})") from None
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        raise ConfigError(f"{path}: {where}not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the config must be a mapping of keys, got {type(data).__name__}")
+    return data
+
+
+def check_schema(config: dict, schema_path: str) -> None:
+    """The config against its JSON schema, with one line per error: the failing key path and
+    the reason (the full schema and config stay out of the message)."""
+    import jsonschema
+
+    schema = yaml.safe_load(open(schema_path))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors)
+        where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
+        raise ConfigError(f"{where}: {err.message}")
 
 
 def config_hash(config: dict) -> str:

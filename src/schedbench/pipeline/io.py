@@ -17,7 +17,7 @@ import pandas as pd
 import yaml
 
 __all__ = ["write_parquet", "read_parquet", "provenance", "check_results", "check_table", "ResultsSchemaError",
-           "atomic_write_text"]
+           "atomic_write_text", "ordinary_permissions", "instance_files"]
 
 _PACKAGES = ("numpy", "pandas", "scipy", "highspy", "numba", "joblib", "seaborn", "snakemake")
 
@@ -26,12 +26,20 @@ class ResultsSchemaError(ValueError):
     """A results table does not match its schema; the message names the column and row."""
 
 
+def ordinary_permissions(path: str | os.PathLike) -> None:
+    """Give a file made by ``tempfile.mkstemp`` (mode 0600) the mode a plain ``open`` would."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
+
+
 def _atomic(path: Path, write) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
         write(tmp)
+        ordinary_permissions(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -41,6 +49,12 @@ def _atomic(path: Path, write) -> None:
 def write_parquet(df: pd.DataFrame, path: str | os.PathLike) -> None:
     """Write ``df`` to ``path`` via a temporary file and a rename (never half-written)."""
     _atomic(Path(path), lambda tmp: df.to_parquet(tmp, index=False))
+
+
+def instance_files(directory: str | os.PathLike) -> list[Path]:
+    """The instance files of a directory output, in index order (``0000.npz``, ...): never a
+    temporary file a killed write may have left (those start with a dot)."""
+    return sorted(Path(directory).glob("[0-9]*.npz"))
 
 
 def read_parquet(path: str | os.PathLike) -> pd.DataFrame:

@@ -20,6 +20,18 @@ __all__ = ["ratio_vs_eps_grid", "plot_ratio_vs_eps", "rejection_vs_eps_grid", "p
            "rounds_figure", "plot_rounds"]
 
 
+class _Placeholder:
+    """What the plot functions return when the config gives the figure no rows: one panel that
+    says so (a valid config always produces every figure)."""
+
+    def __init__(self, message: str) -> None:
+        self.figure, ax = plt.subplots(figsize=(6, 2))
+        ax.axis("off")
+        ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True)
+        self.legend = None
+        self.axes = [ax]
+
+
 def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str], list[str]]:
     data = data.astype({"label": object, "experiment": object})
     hue_order = sorted(data["label"].unique())
@@ -60,6 +72,8 @@ def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
     :func:`rounds_figure`.
     """
     data = broadcast_over_eps(add_labels(successful(_without_swept_adversaries(df))))
+    if data["eps"].dropna().empty:
+        return _no_eps_figure(data, n_boot, seed)
     grid, hue_order, experiments = _grid(data, "ratio", n_boot, seed)
     for ax in grid.axes.flat:
         ax.set_yscale("log", base=2)  # bounds (up to 2β) and ratios near 1 in one panel
@@ -74,10 +88,26 @@ def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
     return grid
 
 
+def _no_eps_figure(data, n_boot: int, seed: int):
+    """Only ε-free (plain) algorithms in the config: ALG/OPT per algorithm, one panel per experiment."""
+    if data.empty:
+        return _Placeholder("no validated runs in this config")
+    data = data.astype({"label": object, "experiment": object})
+    sns.set_theme(style="whitegrid", context="paper")
+    grid = sns.catplot(data=data, x="label", y="ratio", col="experiment", kind="point", errorbar=("ci", 95),
+                       n_boot=n_boot, seed=seed, sharey=False, height=3.0, aspect=1.2,
+                       col_order=sorted(data["experiment"].unique()), order=sorted(data["label"].unique()))
+    grid.set_axis_labels("algorithm (no ε in this config)", "ALG / OPT")
+    grid.legend = None
+    return grid
+
+
 def rejection_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
     """The largest prefix rejected fraction vs ε for the rejection-model rows, with y = ε (the
     budget) in black; every run is drawn, including those over budget."""
     data = add_labels(df[(df["model"] == "rejection") & df["status"].isin(["ok", "budget_violated"])])
+    if data.empty:
+        return _Placeholder("no rejection-model runs in this config")
     grid, _, experiments = _grid(data, "rejected_frac_max_prefix", n_boot, seed)
     for exp, ax in zip(experiments, grid.axes.flat):
         eps = sorted(data.loc[data["experiment"] == exp, "eps"].unique())
@@ -91,7 +121,9 @@ def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0, eps: fl
     rounds K of LB-B), one line per algorithm, one panel per experiment, at one ε per
     experiment: the one closest to ``eps`` (plain algorithms have none and are all drawn)."""
     col = f"g_{parameter}"
-    data = add_labels(successful(df[df[col].notna()])) if col in df.columns else df.iloc[0:0]
+    if col not in df.columns or df[col].isna().all():
+        return _Placeholder(f"no adversary experiment sweeps '{parameter}' in this config").figure
+    data = add_labels(successful(df[df[col].notna()]))
     keep = []
     for _, rows in data.groupby("experiment"):
         grid = rows["eps"].dropna().unique()
@@ -100,6 +132,8 @@ def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0, eps: fl
     data = pd.concat(keep) if keep else data
     data = data.assign(line=[f"{lab}, ε={e:g}" if e == e else lab for lab, e in zip(data["label"], data["eps"])])
     data = data.astype({"line": object, col: float})
+    if data.empty:
+        return _Placeholder(f"no validated run of an adversary experiment sweeping '{parameter}'").figure
     sns.set_theme(style="whitegrid", context="paper")
     experiments = sorted(data["experiment"].unique())
     fig, axes = plt.subplots(1, max(1, len(experiments)), figsize=(5.0 * max(1, len(experiments)), 4.0),
@@ -118,14 +152,14 @@ def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0, eps: fl
 def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
     """Write the ratio figure to ``path`` atomically; return the legend order."""
     grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed)
-    hue_order = [t.get_text() for t in grid.legend.texts]
+    hue_order = [t.get_text() for t in grid.legend.texts] if grid.legend is not None else []
     save_figure(grid.figure, path)
     return hue_order
 
 
 def plot_rejection_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
     grid = rejection_vs_eps_grid(df, n_boot=n_boot, seed=seed)
-    hue_order = [t.get_text() for t in grid.legend.texts]
+    hue_order = [t.get_text() for t in grid.legend.texts] if grid.legend is not None else []
     save_figure(grid.figure, path)
     return hue_order
 
