@@ -1,0 +1,58 @@
+"""Generated bad configs (issue: hostile input): every mutation of the smoke config gets a
+clear ConfigError naming a key, or passes both checks — never another exception."""
+
+import copy
+from pathlib import Path
+
+import yaml
+from hypothesis import given, settings, strategies as st
+
+from schedbench.pipeline.config import ConfigError, check_config, check_schema
+
+ROOT = Path(__file__).resolve().parents[2]
+SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
+
+BAD_VALUES = st.sampled_from([None, -1, 0, 1, 2.5, float("nan"), float("inf"), "x", "", [], {}, [1, 2], True,
+                              10**12, -0.5, "greedy", {"rule": "full"}])
+
+
+def paths(node, prefix=()):
+    """Every key path of a nested config (lists by index)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield prefix + (k,)
+            yield from paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield prefix + (i,)
+            yield from paths(v, prefix + (i,))
+
+
+ALL_PATHS = list(paths(SMOKE))
+
+
+def mutate(cfg, path, action, value):
+    node = cfg
+    for key in path[:-1]:
+        node = node[key]
+    last = path[-1]
+    if action == "delete":
+        del node[last]
+    elif action == "set":
+        node[last] = value
+    elif action == "add" and isinstance(node, dict):
+        node[f"{last}_extra"] = value
+
+
+@settings(max_examples=150, deadline=None)
+@given(path=st.sampled_from(ALL_PATHS), action=st.sampled_from(["delete", "set", "add"]), value=BAD_VALUES)
+def test_a_mutated_config_gets_a_clear_error_or_passes(path, action, value):
+    cfg = copy.deepcopy(SMOKE)
+    mutate(cfg, path, action, value)
+    try:
+        check_schema(cfg, SCHEMA)
+        check_config(cfg)
+    except ConfigError as exc:
+        message = str(exc)
+        assert message and "\n" not in message and ":" in message  # "key.path: reason"
