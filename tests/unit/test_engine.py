@@ -336,3 +336,15 @@ def test_the_view_refuses_ids_that_are_not_arrived_jobs_or_machines():
             return int(job.eligible[0])
 
     assert execute(Probe, TINY).validation.valid
+
+
+@pytest.mark.parametrize("spec, message", [
+    (JobSpec(0, 1, []), "eligible set"), (JobSpec(0, 1, [5]), "eligible set"), (JobSpec(0, 1, [0, 0]), "eligible set"),
+    (JobSpec(0, 1, [0.5]), "eligible set"), (JobSpec(0, 0, [0]), "size"), (JobSpec(0, 1.5, [0]), "size"),
+    (JobSpec(0, 1, [0], float("nan")), "w_flow"), (JobSpec(0, 1, [0], 1.0, -1.0), "w_reject"),
+    (JobSpec(0.5, 1, [0]), "integer slot"),
+])
+def test_a_driver_releasing_a_malformed_job_is_refused(spec, message):
+    eng = Engine(schedbench.get_algorithm("greedy")(2), 2)
+    with pytest.raises(ValueError, match=message):
+        eng.release([spec])

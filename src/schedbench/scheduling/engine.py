@@ -49,6 +49,7 @@ class Engine:
         self.speed = type(alg).speed_for(alg.eps)
         self.now = 0
         self._hook = type(alg).has_slot_hook()
+        self._check = True
         # per job, indexed by arrival position
         self.release_: list[int] = []
         self.size_: list[int] = []
@@ -80,10 +81,15 @@ class Engine:
         self.view = EngineView(self)
 
     # ------------------------------------------------------------------ driver interface
-    def release(self, jobs: Iterable[JobSpec]) -> list[int]:
-        """Release jobs (non-decreasing times ≥ now, in arrival order); returns their ids."""
+    def release(self, jobs: Iterable[JobSpec], checked: bool = False) -> list[int]:
+        """Release jobs (non-decreasing times ≥ now, in arrival order); returns their ids. Each
+        job is checked (eligible set, size, weights) unless ``checked`` says it comes from a
+        validated :class:`Instance`."""
         ids = []
+        self._check = not checked
         for spec in jobs:
+            if self._check and (isinstance(spec.release, bool) or not isinstance(spec.release, (int, np.integer))):
+                raise ValueError(f"job released at {spec.release!r}: expected an integer slot")
             r = int(spec.release)
             if r < self.now:
                 raise ValueError(f"job released at {r}, but the engine is already at slot {self.now}")
@@ -146,7 +152,19 @@ class Engine:
     # ------------------------------------------------------------------ arrivals and decisions
     def _arrive(self, spec: JobSpec) -> int:
         j = len(self.release_)
-        elig = np.asarray(spec.eligible, dtype=np.int64)
+        elig = np.asarray(spec.eligible)
+        if self._check and (elig.ndim != 1 or elig.size == 0 or not np.issubdtype(elig.dtype, np.integer)
+                or elig.min() < 0 or elig.max() >= self.m or np.unique(elig).size != elig.size):
+            raise ValueError(f"job {j} released with eligible set {spec.eligible!r}: expected distinct machine "
+                             f"indices in 0..{self.m - 1}")
+        if self._check:
+            if isinstance(spec.size, bool) or not isinstance(spec.size, (int, np.integer)) or spec.size < 1:
+                raise ValueError(f"job {j} released with size {spec.size!r}: expected an integer >= 1")
+            for name in ("w_flow", "w_reject"):
+                w = getattr(spec, name)
+                if not (isinstance(w, (int, float, np.number)) and math.isfinite(w) and w > 0):
+                    raise ValueError(f"job {j} released with {name} {w!r}: expected a finite number > 0")
+        elig = elig.astype(np.int64)
         elig.setflags(write=False)
         size = int(spec.size)
         self.release_.append(int(spec.release))

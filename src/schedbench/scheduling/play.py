@@ -82,8 +82,8 @@ def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Ou
         if fast_result is not None:
             return _from_fast_path(alg, inst, order, fast_result)
     engine = Engine(alg, inst.m)
-    engine.release(JobSpec(int(inst.release[j]), int(inst.size[j]), inst.eligible(j),
-                           float(inst.w_flow[j]), float(inst.w_reject[j])) for j in order.tolist())
+    engine.release((JobSpec(int(inst.release[j]), int(inst.size[j]), inst.eligible(j),
+                            float(inst.w_flow[j]), float(inst.w_reject[j])) for j in order.tolist()), checked=True)
     return _to_instance_order(engine.finish(), order)
 
 
