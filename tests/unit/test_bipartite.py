@@ -258,8 +258,13 @@ def test_bad_parameters_are_named(kwargs, message):
 
 
 def test_unstable_system_is_reported():
-    with pytest.raises(RuntimeError, match="unstable"):
-        simulate_bipartite([1.0], [1.5], "complete", "jsq", arrivals=2_000_000, seed=0)
+    # overloaded (Λ >= Σμ): flagged before any simulation, E[T] infinite
+    r = simulate_bipartite([1.0], [1.5], "complete", "jsq", arrivals=2_000_000, seed=0)
+    assert r.unstable and r.mean_response == math.inf and r.events == 0 and "Λ/Σμ" in r.note
+    # a policy that is unstable where others are not (JSQ(1) is uniform routing: the slow server
+    # gets 2.5 > 1): a queue outgrows the cap during the run, same flag
+    r = simulate_bipartite([10.0, 1.0], [5.0], "complete", "jsq-d", d=1, arrivals=2_000_000, seed=0)
+    assert r.unstable and r.mean_response == math.inf and r.events > 0 and "exceeded" in r.note
 
 
 # ------------------------------------------------------------------ parameters of other policies

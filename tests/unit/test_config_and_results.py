@@ -170,3 +170,10 @@ def test_schema_errors_name_the_key_in_one_line(mutate, message):
     with pytest.raises(ConfigError) as info:
         check_schema(cfg, str(ROOT / "workflow/schemas/config.schema.yaml"))
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_loss_k_larger_than_n_stops_before_any_job():
+    cfg = copy.deepcopy(SMOKE)
+    cfg["loss"]["experiments"]["A4_small_samples"]["k"] = [{"rule": "const", "k": 5000}]
+    with pytest.raises(ConfigError, match=r"loss\.experiments\.A4_small_samples: .*k = 5000 exceeds n = 100"):
+        check_config(cfg)

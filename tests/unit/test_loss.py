@@ -84,7 +84,8 @@ def test_k_schedules():
     assert k_schedule(400, "log", c=1.0, alpha=0.5) == 120  # spec §1.4 table: ⌈n^α ln n⌉
     assert k_schedule(50, "log", alpha=0.5) == 28
     assert k_schedule(10**4, "power", gamma=0.5) == 100
-    assert k_schedule(10, "const", k=50) == 10
+    with pytest.raises(ValueError, match="k = 50 exceeds n = 10"):  # an explicit k is never clipped
+        k_schedule(10, "const", k=50)
 
 
 # ------------------------------------------------------------------ simulators vs oracles

@@ -119,13 +119,12 @@ def run_group(group: dict[str, Any], exp: dict[str, Any], settings: dict[str, An
         if not math.isfinite(t_graph):
             rows.append({**row, **_unstable("the graph cannot carry the load (LP infeasible)")})
             continue
-        try:
-            r = simulate_bipartite(mu, lam, (indptr, indices), policy, arrivals=arrivals,
-                                   seed=derived_seed(seed, "policy", *key, policy),
-                                   warmup=float(settings["warmup"]), batches=int(settings["batches"]),
-                                   **d_kw)
-        except RuntimeError as exc:
-            rows.append({**row, **_unstable(str(exc))})
+        r = simulate_bipartite(mu, lam, (indptr, indices), policy, arrivals=arrivals,
+                               seed=derived_seed(seed, "policy", *key, policy),
+                               warmup=float(settings["warmup"]), batches=int(settings["batches"]),
+                               **d_kw)
+        if r.unstable:  # overloaded, or a queue outgrew the simulator's cap (see simulate_bipartite)
+            rows.append({**row, **_unstable(r.note)})
             continue
         lo, hi = r.mean_response_ci
         rows.append({**row, "status": "ok", "note": "", "mean_response": r.mean_response,

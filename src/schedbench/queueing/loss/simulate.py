@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from schedbench.seeds import derived_seed
+from schedbench.queueing import arguments as arg
 from schedbench.queueing.estimators import batch_ci
 from schedbench.queueing.formulas import lam_of_n, log_binom_table, mean_response_given_split
 from schedbench.queueing.loss.kernels import (
@@ -76,14 +77,22 @@ class LossResult:
 
 
 def _resolve_load(n: int, load) -> float:
-    if isinstance(load, (int, float)) and not isinstance(load, bool):
+    if isinstance(load, (int, float, np.integer, np.floating)) and not isinstance(load, (bool, np.bool_)):
         lam = float(load)
     elif isinstance(load, dict):
-        lam = lam_of_n(n, float(load["beta"]), float(load["alpha"]))
+        if set(load) != {"beta", "alpha"}:
+            raise ValueError(f"simulate_loss: load must be λ (a number) or {{'beta': β, 'alpha': α}}, got {load!r}")
+        for key in ("beta", "alpha"):
+            arg.real("simulate_loss", f"load[{key!r}]", load[key])
+        try:
+            lam = lam_of_n(n, float(load["beta"]), float(load["alpha"]))
+        except ValueError as exc:
+            raise ValueError(f"simulate_loss: load: {exc}") from None
     else:
-        raise ValueError(f"load must be λ (a number) or {{'beta': β, 'alpha': α}}, got {load!r}")
-    if not lam > 0:
-        raise ValueError(f"load: λ must be > 0, got {lam}")
+        raise ValueError(f"simulate_loss: load must be λ (a number) or {{'beta': β, 'alpha': α}}, got {load!r}")
+    if not (lam > 0 and math.isfinite(lam) and math.isfinite(1.0 / (n * lam))):
+        raise ValueError(f"simulate_loss: load: λ must be > 0 and finite (with n·λ finite and not "
+                         f"vanishing), got {lam}")
     return lam
 
 
@@ -96,21 +105,32 @@ def simulate_loss(n: int, k: int, d: int, load, arrivals: int, seed: int = 0,
     ``arrivals`` post-warm-up arrivals are split into ``batches`` batches; ``warmup`` is in time
     units (1/μ = mean job size). ``method``: ``aggregated`` (CTMC, O(d) per event) or ``event``
     (server level, O(k) per arrival; ``service="det"`` gives deterministic job sizes there).
+
+    Arguments are checked before any kernel runs, each error naming the argument: ``n``, ``k``,
+    ``d`` integers >= 1 with k <= n; ``load`` a finite λ > 0 (or finite β, α giving one);
+    ``mu`` a finite rate > 0; ``warmup`` finite and >= 0; ``arrivals >= batches`` (every batch
+    needs an arrival); ``seed`` an integer >= 0. Bounds against endless runs and huge
+    allocations: the warm-up's expected events ``warmup·(nλ + nμ·(d if independent else 1))``
+    at most :data:`~schedbench.queueing.arguments.MAX_WARMUP_EVENTS`, and tables of at most
+    :data:`~schedbench.queueing.arguments.MAX_CELLS` entries (n + 1 log-factorials; the event
+    method's n × (d + 10) job table; batches × (8 + 2d) accumulators). A loss system has no
+    queue, so every load is stable: λ > 1 is simulated (most arrivals are then blocked).
     """
-    for name, value, low in (("n", n, 1), ("k", k, 1), ("d", d, 1), ("arrivals", arrivals, 1),
-                             ("batches", batches, 2)):
-        if not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    func = "simulate_loss"
+    n = arg.integer(func, "n", n, low=1)
+    k = arg.integer(func, "k", k, low=1)
+    d = arg.integer(func, "d", d, low=1)
+    arrivals, batches = arg.arrivals_batches(func, arrivals, batches)
     if k > n:
-        raise ValueError(f"k = {k} exceeds n = {n}")
-    if method not in ("aggregated", "event"):
-        raise ValueError(f"method must be 'aggregated' or 'event', got {method!r}")
+        raise ValueError(f"{func}: k = {k} exceeds n = {n}")
+    if not isinstance(method, str) or method not in ("aggregated", "event"):
+        raise ValueError(f"{func}: method must be 'aggregated' or 'event', got {method!r}")
     if estimator is None:
         estimator = "conditional" if method == "aggregated" else "count"
-    if estimator not in ("conditional", "count"):
-        raise ValueError(f"estimator must be 'conditional' or 'count', got {estimator!r}")
-    if service not in ("exp", "det"):
-        raise ValueError(f"service must be 'exp' or 'det', got {service!r}")
+    if not isinstance(estimator, str) or estimator not in ("conditional", "count"):
+        raise ValueError(f"{func}: estimator must be 'conditional' or 'count', got {estimator!r}")
+    if not isinstance(service, str) or service not in ("exp", "det"):
+        raise ValueError(f"{func}: service must be 'exp' or 'det', got {service!r}")
     # event_kernel records no P(I_s = 0 | state) columns; aggregated_kernel is never given `service`
     if method == "event" and estimator == "conditional":
         raise ValueError("simulate_loss: parameter 'estimator' = 'conditional' does not apply to method "
@@ -118,9 +138,21 @@ def simulate_loss(n: int, k: int, d: int, load, arrivals: int, seed: int = 0,
     if method == "aggregated" and service == "det":
         raise ValueError("simulate_loss: parameter 'service' = 'det' does not apply to method "
                          "'aggregated' (its CTMC needs exponential job sizes: use method='event')")
-    if not (mu > 0 and warmup >= 0):
-        raise ValueError(f"need mu > 0 and warmup >= 0, got mu={mu}, warmup={warmup}")
+    mu = arg.rate(func, "mu", mu)
+    warmup = arg.real(func, "warmup", warmup, low=0.0)
+    independent = arg.flag(func, "independent", independent)
+    seed = arg.seed(func, seed)
+    arg.check_sizes(func, "batches x d", float(batches) * (N_FIXED + 2 * d), f"{batches} batches x {N_FIXED + 2 * d} accumulators")
+    if method == "aggregated":
+        arg.check_sizes(func, "n", n + 1.0, f"a table of log-factorials 0..{n}")
+    else:
+        arg.check_sizes(func, "n x d", float(n) * (d + 10), f"the event method's n x (d + 10) server and job tables")
     lam = _resolve_load(n, load)
+    event_rate = n * lam + n * mu * (d if independent else 1)  # arrivals + the largest departure rate
+    if not math.isfinite(event_rate):
+        raise ValueError(f"{func}: the event rate nλ + nμ·{d if independent else 1} overflows "
+                         f"(load λ = {lam!r}, mu = {mu!r}): rescale the rates")
+    arg.warmup_events(func, warmup, event_rate, "load, mu")
     per_batch = max(1, int(arrivals) // int(batches))
     kernel_seed = derived_seed(seed, "loss", method, n, k, d) % (2**32 - 1)
     t0 = time.perf_counter()
@@ -144,10 +176,16 @@ def _estimate(acc, n, k, d, lam, mu, independent, method, estimator, events, sec
     if estimator == "conditional":
         blocking_b = acc[:, A_P0] / acc[:, A_TIME]
         cond = acc[:, N_FIXED + d:N_FIXED + 2 * d]
-        frac_b = cond / cond.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):  # a batch with no weight is refused below
+            frac_b = cond / cond.sum(axis=1, keepdims=True)
     else:
         blocking_b = blocked_count
         frac_b = accepted_j / np.maximum(accepted_j.sum(axis=1, keepdims=True), 1.0)
+    weight = (cond if estimator == "conditional" else accepted_j).sum(axis=1)
+    if not np.all(weight > 0):  # E[T] of accepted jobs is undefined (count: would read as 0)
+        raise ValueError(f"simulate_loss: no job could be accepted in {int(np.sum(~(weight > 0)))} of "
+                         f"{weight.size} batches (blocking ≈ 1 at load λ/μ = {lam / mu:.3g} per server): "
+                         f"E[T] is undefined; lower the load, raise mu, or give more arrivals per batch")
     resp_b = frac_b @ t_j
     excess_b = frac_b @ (t_j - t_j[-1])
     busy_b = acc[:, A_BUSY] / acc[:, A_TIME]
