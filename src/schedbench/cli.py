@@ -6,19 +6,52 @@ Examples::
     schedbench generate random-restricted inst.npz --seed 1 --param m=8 --param n=100 --param d=2
     schedbench opt inst.npz --time-limit 30
     schedbench run lb-unit-reject inst.npz --eps 0.25 --param alpha_rule=safe
+    schedbench run greedy inst.npz --opt --time-limit 10
+
+A bad input (an unreadable or malformed instance file, an unknown name, a bad parameter, an
+instance beyond a solver's limits) is reported as one line ``schedbench: error: <what>`` on
+stderr (for a file: ``schedbench: error: <file>: <what>``) with exit code 2; bad command-line
+syntax is argparse's usage error, also exit code 2. Any other exception is a bug and keeps its
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
 from schedbench.api import run
+from schedbench.scheduling.algorithms.base import ParameterError
+from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
-from schedbench.scheduling.offline import opt_makespan
-from schedbench.scheduling.registry import adversary_names, algorithm_names, family_names, get_algorithm, get_family
+from schedbench.scheduling.offline import opt_makespan, solve_opt
+from schedbench.scheduling.offline.makespan import SolverLimitError
+from schedbench.scheduling.registry import (UnknownNameError, adversary_names, algorithm_names, family_names,
+                                            get_algorithm, get_family)
+
+
+class CommandError(ValueError):
+    """A command-line input the parser cannot check (a ``--param`` without ``=``, an unwritable
+    output file)."""
+
+
+#: The errors a user's input causes: one line on stderr, exit code 2. Everything else is a bug.
+USER_ERRORS = (InstanceError, ParameterError, UnknownNameError, FamilyParameterError, SolverLimitError,
+               CommandError)
+
+
+def _time_limit(text: str) -> float:
+    """argparse type of ``--time-limit``: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, got {text!r}")
+    return value
 
 
 def _value(text: str) -> Any:
@@ -34,7 +67,7 @@ def _params(items: list[str]) -> dict[str, Any]:
     out = {}
     for item in items:
         if "=" not in item:
-            raise SystemExit(f"--param expects NAME=VALUE, got {item!r}")
+            raise CommandError(f"--param expects NAME=VALUE, got {item!r}")
         key, value = item.split("=", 1)
         out[key] = _value(value)
     return out
@@ -55,7 +88,10 @@ def _list(_: argparse.Namespace) -> int:
 
 def _generate(args: argparse.Namespace) -> int:
     inst = get_family(args.family).make(args.index, args.seed, **_params(args.param))
-    inst.save(args.output)
+    try:
+        inst.save(args.output)
+    except OSError as exc:
+        raise CommandError(f"{args.output}: cannot write the instance ({exc.strerror or exc})") from None
     print(json.dumps({"path": args.output, "n": inst.n, "m": inst.m, **inst.meta}))
     return 0
 
@@ -67,11 +103,16 @@ def _opt(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    res = run(args.algorithm, Instance.load(args.instance), eps=args.eps, seed=args.seed,
-              **_params(args.param))
+    params = _params(args.param)
+    cls = get_algorithm(args.algorithm)
+    cls.resolve_params(params)  # a bad parameter fails before a long OPT solve
+    inst = Instance.load(args.instance)
+    opt = solve_opt(inst, cls.problem, time_limit=args.time_limit) if args.opt else None
+    res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, time_limit=args.time_limit, **params)
+    ratio = res.ratio if math.isfinite(res.ratio) else None  # strict JSON: no NaN (no OPT without --opt)
     print(json.dumps({
         "algorithm": res.algorithm, "eps": res.eps, "params": res.params,
-        "objective": res.objective, "ratio": res.ratio,
+        "objective": res.objective, "ratio": ratio,
         "opt": None if res.opt is None else res.opt.as_dict(),
         "rejected_frac": res.rejected_frac, "rejected_frac_max_prefix": res.rejected_frac_max_prefix,
         "valid": res.valid, "status": res.status, "errors": res.errors,
@@ -92,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     g.set_defaults(func=_generate)
     o = sub.add_parser("opt", help="offline optimum (makespan) of an instance file")
     o.add_argument("instance")
-    o.add_argument("--time-limit", type=float, default=60.0)
+    o.add_argument("--time-limit", type=_time_limit, default=60.0, metavar="SECONDS",
+                   help="covers the whole solve, bound included (default 60); on expiry status 'timeout'")
     o.set_defaults(func=_opt)
     r = sub.add_parser("run", help="run and validate one algorithm on an instance file")
     r.add_argument("algorithm")
@@ -100,12 +142,16 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--eps", type=float, default=None)
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    r.add_argument("--opt", action="store_true",
+                   help="compute OPT (schedbench.solve_opt) so that 'ratio' is objective / OPT")
+    r.add_argument("--time-limit", type=_time_limit, default=60.0, metavar="SECONDS",
+                   help="time limit of an OPT solve (--opt, or an algorithm that assumes T*); default 60")
     r.set_defaults(func=_run)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (InstanceError, ValueError, KeyError) as exc:
-        print(f"schedbench: error: {exc}", file=sys.stderr)
+    except USER_ERRORS as exc:
+        print("schedbench: error: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
 
 

@@ -1,6 +1,10 @@
 import json
+import math
+
+import pytest
 
 from schedbench.cli import main
+from schedbench.scheduling.model import Instance
 
 
 def test_list_shows_every_algorithm_with_model_and_rule(capsys):
@@ -28,3 +32,68 @@ def test_errors_are_one_line_and_exit_2(tmp_path, capsys):
     assert "not a readable instance file" in capsys.readouterr().err
     assert main(["generate", "random-restricted", str(tmp_path / "x.npz"), "--param", "m=2"]) == 2
     assert "parameter 'n' is required" in capsys.readouterr().err
+
+
+def _instance_file(tmp_path) -> str:
+    path = str(tmp_path / "i.npz")
+    # Sizes 3,3,2,2,2 on two machines: OPT = 6, lowest-index greedy gets 7.
+    Instance.from_lists(2, [0] * 5, [3, 3, 2, 2, 2], [[0, 1]] * 5).save(path)
+    return path
+
+
+def test_run_with_opt_gives_a_ratio(tmp_path, capsys):
+    path = _instance_file(tmp_path)
+    assert main(["run", "greedy", path]) == 0
+    assert json.loads(capsys.readouterr().out)["ratio"] is None  # no OPT asked for: null, strict JSON
+    assert main(["run", "greedy", path, "--opt", "--time-limit", "10"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["opt"]["status"] == "optimal" and res["opt"]["value"] == 6.0
+    assert res["ratio"] == res["objective"] / 6.0 and math.isfinite(res["ratio"])
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "-inf", "abc"])
+def test_time_limit_must_be_finite_and_positive(tmp_path, capsys, value):
+    path = _instance_file(tmp_path)
+    for command in (["opt", path], ["run", "greedy", path, "--opt"]):
+        with pytest.raises(SystemExit) as info:
+            main([*command, f"--time-limit={value}"])
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert "argument --time-limit:" in err and repr(value) in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "greedy", "{path}", "--param", "ties"], "--param expects NAME=VALUE, got 'ties'"),
+    (["run", "greedy", "{path}", "--param", "nope=1"], "algorithm 'greedy' has no parameter 'nope'"),
+    (["run", "no-such-algorithm", "{path}"], "unknown algorithm 'no-such-algorithm'"),
+    (["run", "lb-unit-reject", "{path}", "--eps", "0.25"], "defined for unit sizes only"),
+    (["generate", "no-such-family", "{path}"], "no-such-family"),
+    (["generate", "random-restricted", "{path}", "--param", "m=2"], "parameter 'n' is required"),
+])
+def test_user_errors_are_one_line_and_exit_2(tmp_path, capsys, argv, message):
+    path = _instance_file(tmp_path)
+    code = main([a.format(path=path) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("schedbench: error: ") and err.count("\n") == 1 and message in err
+
+
+def test_unwritable_output_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["generate", "random-restricted", str(blocker / "x.npz"), "--param", "m=2", "--param", "n=2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"schedbench: error: {blocker / 'x.npz'}: cannot write the instance") and err.count("\n") == 1
+
+
+def test_a_bug_keeps_its_traceback(tmp_path, monkeypatch):
+    # Only user-facing error classes become one line; a plain ValueError/KeyError is a bug.
+    import schedbench.cli as cli
+
+    path = _instance_file(tmp_path)
+    for exc in (ValueError("bug"), KeyError("bug"), RuntimeError("bug")):
+        def boom(*args, _exc=exc, **kwargs):
+            raise _exc
+        monkeypatch.setattr(cli, "opt_makespan", boom)
+        with pytest.raises(type(exc)):
+            main(["opt", path])

@@ -80,3 +80,16 @@ def test_load_rejects_non_instance_file(tmp_path):
     path.write_text("not a zip")
     with pytest.raises(InstanceError, match="not a readable instance file"):
         Instance.load(path)
+
+
+def test_saved_instances_get_ordinary_permissions(tmp_path):
+    import os
+    import stat
+
+    from schedbench.scheduling.model import Instance
+
+    path = tmp_path / "i.npz"
+    Instance.from_lists(1, [0], [1], [[0]]).save(path)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask

@@ -1,13 +1,15 @@
 """Offline optimum against brute force, the flow bound and a constructed OPT."""
 
 import math
+import time
 
 import numpy as np
-
+import pytest
 from hypothesis import given
 
 from schedbench.scheduling.model import Instance
-from schedbench.scheduling.offline import makespan_lower_bound, opt_makespan
+from schedbench.scheduling.offline import makespan_lower_bound, opt_makespan, trivial_bound
+from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.registry import get_family
 
 from ..conftest import brute_force_makespan
@@ -81,3 +83,42 @@ def test_milp_after_another_highs_model_in_the_same_process():
     inst = Instance.from_lists(2, [0] * 5, [3, 3, 2, 2, 2], [[0, 1]] * 5)
     res = opt_makespan(inst)
     assert (res.status, res.value) == ("optimal", 6.0)
+
+
+def test_time_limit_must_be_positive():
+    inst = Instance.from_lists(2, [0] * 5, [3, 3, 2, 2, 2], [[0, 1]] * 5)
+    for value in (0, -1.0, float("nan")):
+        with pytest.raises(SolverLimitError, match="argument 'time_limit' must be a number > 0"):
+            opt_makespan(inst, time_limit=value)
+    assert opt_makespan(inst, time_limit=math.inf).value == 6
+
+
+def _far_from_bound(m, n):
+    """Hot eligibility and heavy sizes: the greedy schedule is ~5x the trivial bound, so the
+    max-flow bisection needs ~20 solves."""
+    return get_family("random-restricted").make(0, 1, m=m, n=n, d=3, sizes="pow2", max_size_exp=12,
+                                                hot_fraction=0.3, hot_machines=0.05)
+
+
+def test_time_limit_covers_the_max_flow_bound():
+    # Before: the bisection ignored the limit; time_limit=0.01 ran ~2.5 s on this instance.
+    inst = _far_from_bound(400, 60000)
+    opt_makespan(Instance.from_lists(2, [0] * 5, [3, 3, 2, 2, 2], [[0, 1]] * 5))  # load the numba cache
+    t0 = time.perf_counter()
+    res = opt_makespan(inst, time_limit=0.01)
+    assert time.perf_counter() - t0 < 0.5
+    assert res.status == "timeout" and res.solver == "maxflow+greedy"
+    assert trivial_bound(inst) <= res.lower_bound < res.value
+    assert res.denominator == res.lower_bound
+
+
+def test_interrupted_bisection_reports_a_proven_bound():
+    inst = _far_from_bound(200, 20000)
+    full = makespan_lower_bound(inst)
+    interrupted = 0
+    for limit in (1e-4, 0.02, 0.05):
+        res = opt_makespan(inst, time_limit=limit)
+        if res.status == "timeout" and res.solver == "maxflow+greedy":
+            interrupted += 1
+            assert trivial_bound(inst) <= res.lower_bound <= full <= res.value
+    assert interrupted

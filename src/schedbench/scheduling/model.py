@@ -5,6 +5,8 @@ An :class:`Instance` is a restricted-assignment input (Roy Choudhury, Das, Garg,
 per job, an integer release time, an integer size >= 1, the set of eligible machines (CSR
 arrays ``indptr``/``indices``) and two weights (``w_flow`` for weighted flow time, ``w_reject``
 for the weighted rejection budget). Jobs released at the same time arrive in array order.
+An instance has at least one job, and its numbers are bounded (see :class:`Instance`) so that
+every sum the engine, the validator and the offline solvers form is exact.
 
 An :class:`Outcome` is what an online run decided, per job; the validator
 (:mod:`schedbench.scheduling.validate`) re-derives every objective from it.
@@ -12,17 +14,19 @@ An :class:`Outcome` is what an online run decided, per job; the validator
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-__all__ = ["Instance", "InstanceError", "JobSpec", "Outcome", "REJECT", "HOLD"]
+__all__ = ["Instance", "InstanceError", "JobSpec", "Outcome", "REJECT", "HOLD", "MAX_TOTAL", "MAX_MACHINES"]
 
 #: The machine index an algorithm returns to reject a job on arrival.
 REJECT = -1
@@ -30,6 +34,14 @@ REJECT = -1
 HOLD = -2
 
 _FORMAT_VERSION = 1
+
+#: Bound on ``max(release) + sum(size)`` (so on the total size and on every release): 2^53,
+#: the largest range in which float64 represents every integer. The engine and the validator
+#: keep times and loads in float64 and the solvers sum sizes in int64; below this bound both
+#: are exact (sizes of 2^62 used to wrap int64 sums into a wrong "optimal" OPT).
+MAX_TOTAL = 2**53
+#: Bound on the number of machines ``m``: 2^31 - 1, the int32 indices of the solvers.
+MAX_MACHINES = 2**31 - 1
 
 
 class JobSpec(NamedTuple):
@@ -46,35 +58,103 @@ class InstanceError(ValueError):
     """An instance (arrays or file) is malformed; the message names the job and the field."""
 
 
-def _as_int_array(values: Any, field_name: str) -> np.ndarray:
-    arr = np.asarray(values)
+def _array(values: Any, field_name: str) -> np.ndarray:
+    """``np.asarray(values)``, with numpy's own complaints (ragged lists...) as InstanceError."""
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError) as exc:
+        raise InstanceError(f"field '{field_name}': not a 1-d list of numbers ({exc})") from None
+
+
+def _as_int_array(values: Any, field_name: str,
+                  where: Callable[[int], str] | None = None) -> np.ndarray:
+    """``values`` as a 1-d int64 array: integer dtypes, or integer-valued floats (from lists);
+    bool, complex, strings and objects are refused, and so is anything outside int64.
+    ``where(k)`` names the job of entry k in messages (default: job k)."""
+    where = where or (lambda k: f"job {k}")
+    arr = _array(values, field_name)
     if arr.ndim != 1:
         raise InstanceError(f"field '{field_name}': expected a 1-d array, got shape {arr.shape}")
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        if not np.issubdtype(arr.dtype, np.number):
-            raise InstanceError(f"field '{field_name}': expected integers, got dtype {arr.dtype}")
+    if not arr.size:
+        return arr.astype(np.int64)
+    kind = arr.dtype.kind
+    if kind == "O":  # Python ints beyond int64, None, strings mixed with numbers...
+        for k, v in enumerate(arr.tolist()):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise InstanceError(f"{where(k)}: field '{field_name}' must be an integer, got {v!r}")
+            if not -(2**63) <= v < 2**63:
+                raise InstanceError(f"{where(k)}: field '{field_name}' = {v} is out of range (beyond int64)")
+        raise InstanceError(f"field '{field_name}': expected integers, got dtype {arr.dtype}")
+    if kind == "u":
+        bad = np.flatnonzero(arr > np.iinfo(np.int64).max)
+        if bad.size:
+            raise InstanceError(f"{where(int(bad[0]))}: field '{field_name}' = {int(arr[bad[0]])} is out "
+                                "of range (beyond int64)")
+    elif kind == "f":
         bad = np.flatnonzero(~np.isfinite(arr) | (arr != np.round(arr)))
         if bad.size:
             raise InstanceError(
-                f"job {int(bad[0])}: field '{field_name}' must be an integer, got {arr[bad[0]]!r}"
+                f"{where(int(bad[0]))}: field '{field_name}' must be an integer, got {arr[bad[0]].item()!r}"
             )
+        bad = np.flatnonzero(np.abs(arr) >= 2.0**63)
+        if bad.size:
+            raise InstanceError(f"{where(int(bad[0]))}: field '{field_name}' = {arr[bad[0]].item()!r} is out of "
+                                "range (beyond int64)")
+    elif kind != "i":
+        raise InstanceError(f"field '{field_name}': expected integers, got dtype {arr.dtype}")
     return arr.astype(np.int64)
 
 
 def _as_weight_array(values: Any, n: int, field_name: str) -> np.ndarray:
     if values is None:
         return np.ones(n, dtype=np.float64)
-    arr = np.asarray(values, dtype=np.float64)
+    arr = _array(values, field_name)
     if arr.ndim != 1 or arr.shape[0] != n:
         raise InstanceError(
             f"field '{field_name}': expected {n} values (one per job), got shape {arr.shape}"
         )
+    if arr.dtype.kind not in "iufO":
+        raise InstanceError(f"field '{field_name}': expected numbers, got dtype {arr.dtype}")
+    try:  # an object array: a list mixing None (read as nan, refused below) with numbers
+        arr = arr.astype(np.float64)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InstanceError(f"field '{field_name}': expected numbers ({exc})") from None
     bad = np.flatnonzero(~np.isfinite(arr) | (arr <= 0))
     if bad.size:
         raise InstanceError(
-            f"job {int(bad[0])}: field '{field_name}' must be a finite number > 0, got {arr[bad[0]]!r}"
+            f"job {int(bad[0])}: field '{field_name}' must be a finite number > 0, got {arr[bad[0]].item()!r}"
         )
     return arr
+
+
+def _is_list(value: Any) -> bool:
+    """A list-like of per-job entries (list, tuple, range, 1-d or higher array); not a scalar,
+    a string, a mapping, a set or an iterator (those have no order or length)."""
+    if isinstance(value, np.ndarray):
+        return value.ndim >= 1
+    if isinstance(value, (str, bytes, Mapping, set, frozenset)):
+        return False
+    return hasattr(value, "__len__") and hasattr(value, "__getitem__")
+
+
+def _check_bounds(release: np.ndarray, size: np.ndarray) -> None:
+    """max(release) + sum(size) <= MAX_TOTAL (release >= 0 and size >= 1 already hold)."""
+    bad = np.flatnonzero(size > MAX_TOTAL)
+    if bad.size:
+        raise InstanceError(f"job {int(bad[0])}: field 'size' = {int(size[bad[0]])} exceeds the bound "
+                            f"{MAX_TOTAL} = 2^53")
+    # Each size <= 2^53, so a float64 sum far above the bound is safe to trust, and below
+    # 2^54 the int64 sum cannot overflow and is exact.
+    if float(size.sum(dtype=np.float64)) > 2.0 * MAX_TOTAL:
+        raise InstanceError(f"field 'size': total size exceeds the bound {MAX_TOTAL} = 2^53 "
+                            f"(about {float(size.sum(dtype=np.float64)):.3g})")
+    total = int(size.sum())
+    if total > MAX_TOTAL:
+        raise InstanceError(f"field 'size': total size {total} exceeds the bound {MAX_TOTAL} = 2^53")
+    j = int(np.argmax(release))
+    if int(release[j]) + total > MAX_TOTAL:
+        raise InstanceError(f"job {j}: field 'release' = {int(release[j])} plus the total size {total} "
+                            f"exceeds the bound {MAX_TOTAL} = 2^53")
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,6 +163,23 @@ class Instance:
 
     Construct with :meth:`from_lists` (user-facing) or directly from arrays; both validate.
     ``meta`` records the generator name, its parameters and the seed (provenance).
+
+    Rules (each violation is an :class:`InstanceError` naming the field, and the job if any):
+
+    * at least one job: ``n = 0`` is an error (field ``release``), not an empty instance —
+      its objective and OPT would be 0 and every ratio 0/0, and algorithms that assume T*
+      cannot run with T* = 0;
+    * ``1 <= m <= MAX_MACHINES`` (2^31 − 1, the solvers' int32 indices);
+    * integer fields (``release``, ``size``, machine indices) hold integers: an integer-valued
+      float from a list is accepted, a fractional, non-finite, bool, complex or string value is
+      not; ``release >= 0``, ``size >= 1``; each job has distinct machines in ``0..m-1``;
+    * **size bound**: ``max(release) + sum(size) <= MAX_TOTAL`` = 2^53 (9 007 199 254 740 992),
+      hence also ``sum(size) <= 2^53``. Every time and load the engine, the validator and the
+      offline solvers compute is then an exact integer in both int64 and float64; larger sizes
+      used to wrap int64 sums into a wrong "optimal" OPT. (The max-flow bound of
+      :func:`~schedbench.scheduling.offline.opt_makespan` needs ``sum(size) < 2^31 - 1``
+      and says so when an instance exceeds it);
+    * weights ``w_flow``, ``w_reject``: finite numbers > 0, one per job.
     """
 
     m: int
@@ -97,24 +194,33 @@ class Instance:
     def __post_init__(self) -> None:
         if isinstance(self.m, bool) or not isinstance(self.m, (int, np.integer)) or self.m < 1:
             raise InstanceError(f"field 'm': number of machines must be an integer >= 1, got {self.m!r}")
+        if self.m > MAX_MACHINES:
+            raise InstanceError(f"field 'm': {self.m} machines, more than the bound {MAX_MACHINES} = 2^31 - 1")
         object.__setattr__(self, "m", int(self.m))
+        if not isinstance(self.meta, Mapping):
+            raise InstanceError(f"field 'meta': expected a dict, got {type(self.meta).__name__} {self.meta!r:.60}")
         release = _as_int_array(self.release, "release")
-        size = _as_int_array(self.size, "size")
         n = release.shape[0]
+        if n == 0:
+            raise InstanceError("field 'release': no jobs (n = 0); an instance needs at least one job")
+        size = _as_int_array(self.size, "size")
         if size.shape[0] != n:
             raise InstanceError(
                 f"field 'size': {size.shape[0]} values but 'release' has {n} (one per job)"
             )
         indptr = _as_int_array(self.indptr, "eligible.indptr")
-        indices = _as_int_array(self.indices, "eligible.indices")
+        raw_indices = _array(self.indices, "eligible.indices")
+        if raw_indices.ndim != 1:
+            raise InstanceError(f"field 'eligible.indices': expected a 1-d array, got shape {raw_indices.shape}")
+        nnz = raw_indices.shape[0]
         if indptr.shape[0] != n + 1:
             raise InstanceError(
                 f"field 'eligible.indptr': expected {n + 1} entries for {n} jobs, got {indptr.shape[0]}"
             )
-        if indptr[0] != 0 or indptr[-1] != indices.shape[0]:
+        if indptr[0] != 0 or indptr[-1] != nnz:
             raise InstanceError(
                 "field 'eligible.indptr': must start at 0 and end at len(eligible.indices) "
-                f"= {indices.shape[0]}, got {indptr[0]}..{indptr[-1]}"
+                f"= {nnz}, got {indptr[0]}..{indptr[-1]}"
             )
         counts = np.diff(indptr)
         if np.any(counts < 0):
@@ -123,6 +229,9 @@ class Instance:
         if np.any(counts == 0):
             j = int(np.flatnonzero(counts == 0)[0])
             raise InstanceError(f"job {j}: field 'eligible' is empty (a job needs an eligible machine)")
+        indices = _as_int_array(
+            raw_indices, "eligible.indices",
+            where=lambda k: f"job {int(np.searchsorted(indptr, k, side='right') - 1)}")
         if indices.size:
             bad = np.flatnonzero((indices < 0) | (indices >= self.m))
             if bad.size:
@@ -146,6 +255,7 @@ class Instance:
         bad = np.flatnonzero(size < 1)
         if bad.size:
             raise InstanceError(f"job {int(bad[0])}: field 'size' must be >= 1, got {int(size[bad[0]])}")
+        _check_bounds(release, size)
         w_flow = _as_weight_array(self.w_flow, n, "w_flow")
         w_reject = _as_weight_array(self.w_reject, n, "w_reject")
         for name, arr in (
@@ -168,25 +278,48 @@ class Instance:
         w_reject: Sequence[float] | None = None,
         meta: dict | None = None,
     ) -> "Instance":
-        """Build an instance from Python lists; ``eligible[j]`` lists job j's machines."""
+        """Build an instance from Python lists; ``eligible[j]`` lists job j's machines.
+
+        ``release``, ``size`` and ``eligible`` (and the weights, if given) are lists with one
+        entry per job (at least one job); ``eligible[j]`` is itself a list (or set) of integer
+        machine indices. A scalar where a list is expected, a fractional or non-numeric machine
+        index, or a string is an :class:`InstanceError` naming the field."""
+        for name, value in (("release", release), ("size", size), ("eligible", eligible),
+                            ("w_flow", w_flow), ("w_reject", w_reject)):
+            if (value is not None or name in ("release", "size", "eligible")) and not _is_list(value):
+                raise InstanceError(f"field '{name}': expected a list with one entry per job, "
+                                    f"got {type(value).__name__} {value!r:.60}")
         n = len(release)
         if len(eligible) != n:
             raise InstanceError(
                 f"field 'eligible': {len(eligible)} machine lists but 'release' has {n} (one per job)"
             )
-        counts = [len(e) for e in eligible]
+        if not set(map(type, eligible)) <= {list, tuple}:  # the common case needs no per-row look
+            for j, e in enumerate(eligible):
+                if not (_is_list(e) or isinstance(e, (set, frozenset))):
+                    hint = " (eligible is a list of lists, e.g. [[0, 1], [1]])" if np.ndim(e) == 0 else ""
+                    raise InstanceError(f"job {j}: field 'eligible' must be a list of machine indices, "
+                                        f"got {type(e).__name__} {e!r:.60}{hint}")
         indptr = np.zeros(n + 1, dtype=np.int64)
-        indptr[1:] = np.cumsum(counts)
-        flat = [i for e in eligible for i in e]
+        indptr[1:] = np.cumsum(list(map(len, eligible)))
+        flat = list(itertools.chain.from_iterable(eligible))
+        owner = lambda k: f"job {int(np.searchsorted(indptr, k, side='right') - 1)}"  # noqa: E731
+        if not set(map(type, flat)) <= {int}:  # plain ints need no per-entry look
+            for k, i in enumerate(flat):
+                if (isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, float, np.integer, np.floating))
+                        or (isinstance(i, (float, np.floating)) and not float(i).is_integer())):
+                    shown = float(i) if isinstance(i, np.floating) else i
+                    raise InstanceError(f"{owner(k)}: field 'eligible' has machine {shown!r}, not an integer index")
+        indices = _as_int_array(flat, "eligible", where=owner) if flat else np.zeros(0, np.int64)
         return cls(
             m=m,
-            release=np.asarray(release),
-            size=np.asarray(size),
+            release=_array(release, "release"),
+            size=_array(size, "size"),
             indptr=indptr,
-            indices=np.asarray(flat, dtype=np.int64) if flat else np.zeros(0, np.int64),
-            w_flow=None if w_flow is None else np.asarray(w_flow, dtype=np.float64),
-            w_reject=None if w_reject is None else np.asarray(w_reject, dtype=np.float64),
-            meta=meta or {},
+            indices=indices,
+            w_flow=None if w_flow is None else _array(w_flow, "w_flow"),
+            w_reject=None if w_reject is None else _array(w_reject, "w_reject"),
+            meta={} if meta is None else meta,
         )
 
     # ----------------------------------------------------------------- accessors
@@ -210,6 +343,10 @@ class Instance:
     def save(self, path: str | os.PathLike) -> None:
         """Write the instance to ``path`` (``.npz``) atomically, with its provenance."""
         path = Path(path)
+        try:
+            meta = json.dumps(self.meta, sort_keys=True)
+        except (TypeError, ValueError) as exc:
+            raise InstanceError(f"{path}: field 'meta' cannot be written as JSON ({exc})") from None
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".npz")
         os.close(fd)
@@ -224,8 +361,11 @@ class Instance:
                 indices=self.indices,
                 w_flow=self.w_flow,
                 w_reject=self.w_reject,
-                meta=np.asarray(json.dumps(self.meta, sort_keys=True)),
+                meta=np.asarray(meta),
             )
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; the file gets a plain open's mode
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -233,30 +373,133 @@ class Instance:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Instance":
-        """Read and validate an instance written by :meth:`save`."""
+        """Read and validate an instance written by :meth:`save`.
+
+        Any fault of the file — missing, empty, not an ``.npz`` archive, truncated, corrupted
+        (bad CRC), a missing field, an array of the wrong shape or dtype, ``meta`` that is not
+        a JSON object, or contents that break the instance rules — is one
+        :class:`InstanceError` whose message starts with the path and names what is wrong."""
         path = Path(path)
         try:
-            data = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise InstanceError(f"{path}: not a readable instance file ({exc})") from exc
-        with data:
-            required = ("m", "release", "size", "indptr", "indices", "w_flow", "w_reject", "meta")
-            missing = [k for k in required if k not in data.files]
+            arrays = _read_npz(path)
+            return cls(
+                m=_file_scalar(arrays["m"], "m"),
+                release=_file_ints(arrays["release"], "release"),
+                size=_file_ints(arrays["size"], "size"),
+                indptr=_file_ints(arrays["indptr"], "eligible.indptr"),
+                indices=_file_ints(arrays["indices"], "eligible.indices"),
+                w_flow=_file_numbers(arrays["w_flow"], "w_flow"),
+                w_reject=_file_numbers(arrays["w_reject"], "w_reject"),
+                meta=_file_meta(arrays["meta"]),
+            )
+        except InstanceError as exc:
+            raise InstanceError(f"{path}: {exc}") from None
+
+
+_REQUIRED = ("m", "release", "size", "indptr", "indices", "w_flow", "w_reject", "meta")
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _read_npz(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of an instance file; every way the bytes can be wrong is an InstanceError."""
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise InstanceError(f"not a readable instance file ({exc.strerror or exc})") from None
+    with fh:  # our own handle: numpy leaks the one it opens when the archive is damaged
+        try:
+            head = fh.read(8)
+            fh.seek(0)
+        except OSError as exc:
+            raise InstanceError(f"not a readable instance file ({exc.strerror or exc})") from None
+        if not head:
+            raise InstanceError("not a readable instance file (empty file, 0 bytes)")
+        if not head.startswith(_ZIP_MAGIC):
+            what = ("an .npy file (one array)" if head.startswith(b"\x93NUMPY") else f"starts with {head!r}")
+            raise InstanceError(f"not a readable instance file (not an .npz archive: {what})")
+        with warnings.catch_warnings():
+            # A damaged array header can make numpy's header parser warn (SyntaxWarning) before
+            # it fails; the failure is reported below, the warning would be a second line.
+            warnings.simplefilter("ignore")
+            return _read_members(fh)
+
+
+def _read_members(fh) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    try:
+        # Anything numpy or zipfile raises here comes from the bytes of the file (truncation,
+        # a bad CRC, a damaged array header or zlib stream...), never from our own code.
+        with np.load(fh, allow_pickle=False) as data:
+            files = set(data.files)
+            missing = [k for k in _REQUIRED if k not in files]
             if missing:
-                raise InstanceError(f"{path}: field '{missing[0]}' is missing")
-            try:
-                return cls(
-                    m=int(data["m"]),
-                    release=data["release"],
-                    size=data["size"],
-                    indptr=data["indptr"],
-                    indices=data["indices"],
-                    w_flow=data["w_flow"],
-                    w_reject=data["w_reject"],
-                    meta=json.loads(str(data["meta"])),
-                )
-            except InstanceError as exc:
-                raise InstanceError(f"{path}: {exc}") from None
+                raise InstanceError(f"field '{missing[0]}' is missing")
+            for key in ("format_version", *_REQUIRED):
+                if key in files:
+                    try:
+                        value = data[key]
+                    except Exception as exc:  # noqa: BLE001 - see above
+                        raise InstanceError(f"field '{key}': cannot read the array ({_why(exc)}); the "
+                                            "file is truncated, corrupted or not written by Instance.save"
+                                            ) from None
+                    if not isinstance(value, np.ndarray):  # numpy hands back a non-.npy member as bytes
+                        raise InstanceError(f"field '{key}': not an array (the archive member is not in "
+                                            ".npy format)")
+                    out[key] = value
+    except InstanceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - see above
+        raise InstanceError(f"not a readable instance file (truncated or corrupted: {_why(exc)})") from None
+    if "format_version" in out:
+        version = out["format_version"]
+        if version.shape != () or version.dtype.kind not in "iu" or int(version) != _FORMAT_VERSION:
+            raise InstanceError(f"field 'format_version': this version reads format {_FORMAT_VERSION}, "
+                                f"got {version!r:.60}")
+    return out
+
+
+def _why(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _describe(arr: np.ndarray) -> str:
+    return f"dtype {arr.dtype}, shape {arr.shape}"
+
+
+def _file_scalar(arr: np.ndarray, field_name: str) -> int:
+    if arr.shape != () or arr.dtype.kind not in "iu":
+        raise InstanceError(f"field '{field_name}': expected an integer scalar, got {_describe(arr)}")
+    return int(arr)
+
+
+def _file_ints(arr: np.ndarray, field_name: str) -> np.ndarray:
+    """An integer field as stored: integer dtype only (``save`` writes int64)."""
+    if arr.dtype.kind not in "iu":
+        raise InstanceError(f"field '{field_name}': expected an integer array, got {_describe(arr)}")
+    return arr
+
+
+def _file_numbers(arr: np.ndarray, field_name: str) -> np.ndarray:
+    if arr.dtype.kind not in "iuf":
+        raise InstanceError(f"field '{field_name}': expected a float array, got {_describe(arr)}")
+    return arr
+
+
+def _file_meta(arr: np.ndarray) -> dict:
+    if arr.shape != () or arr.dtype.kind != "U":
+        raise InstanceError(f"field 'meta': expected a JSON string, got {_describe(arr)}")
+    order = arr.dtype.byteorder if arr.dtype.byteorder in "<>" else "="
+    codes = np.frombuffer(arr.tobytes(), dtype=np.dtype(np.uint32).newbyteorder(order))
+    if np.any((codes > 0x10FFFF) | ((codes >= 0xD800) & (codes <= 0xDFFF))):  # damaged UCS-4
+        raise InstanceError("field 'meta': not valid text (a character outside Unicode)")
+    try:
+        meta = json.loads(str(arr))
+    except (ValueError, RecursionError) as exc:  # json.JSONDecodeError; nesting too deep
+        raise InstanceError(f"field 'meta': not valid JSON ({exc})") from None
+    if not isinstance(meta, dict):
+        raise InstanceError(f"field 'meta': expected a JSON object, got {type(meta).__name__} {str(arr):.60}")
+    return meta
 
 
 @dataclass

@@ -35,6 +35,9 @@ class AnrTree(Adversary):
         m = params["m"]
         if isinstance(m, bool) or not isinstance(m, int) or m < 1 or m & (m - 1):
             raise ParameterError(f"adversary {cls.name!r}: parameter 'm' must be a power of two >= 1, got {m!r}")
+        if m == 1 and not params["final_job"]:
+            raise ParameterError(f"adversary {cls.name!r}: with 'm' = 1 there are no rounds, so 'final_job' must be "
+                                 "true (otherwise no job is released)")
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
