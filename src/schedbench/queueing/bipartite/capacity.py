@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["integer_scale", "carries_load"]
+__all__ = ["integer_scale", "carries_load", "flow_network"]
 
 
 def integer_scale(values: np.ndarray, limit: float) -> tuple[float, bool]:
@@ -28,6 +28,17 @@ def integer_scale(values: np.ndarray, limit: float) -> tuple[float, bool]:
         if scale <= top and np.allclose(values * scale, np.round(values * scale), rtol=0, atol=1e-9):
             return float(scale), True
     return float(top), False
+
+
+def flow_network(M: int, N: int, indptr: np.ndarray, indices: np.ndarray):
+    """The edges of source → types → servers → sink for M types and N servers (nodes: source
+    0, types 1..M, servers M+1..M+N, sink M+N+1), in the order source→type (M edges),
+    type→server (one per CSR entry), server→sink (N edges). Returns (tails, heads, sink)."""
+    src, t0, s0, sink = 0, 1, 1 + M, 1 + M + N
+    counts = np.diff(indptr)
+    tails = np.concatenate([np.full(M, src), t0 + np.repeat(np.arange(M), counts), s0 + np.arange(N)])
+    heads = np.concatenate([t0 + np.arange(M), s0 + indices, np.full(N, sink)])
+    return tails, heads, sink
 
 
 def carries_load(mu: np.ndarray, lam: np.ndarray, indptr: np.ndarray, indices: np.ndarray) -> tuple[bool, str]:
@@ -49,10 +60,8 @@ def carries_load(mu: np.ndarray, lam: np.ndarray, indptr: np.ndarray, indices: n
         cap_lam = np.ceil(lam * scale).astype(np.int64)
         cap_mu = np.floor(mu * scale).astype(np.int64)
     need = int(cap_lam.sum())
-    src, t0, s0, sink = 0, 1, 1 + M, 1 + M + N
-    counts = np.diff(indptr)
-    tails = np.concatenate([np.full(M, src), t0 + np.repeat(np.arange(M), counts), s0 + np.arange(N)])
-    heads = np.concatenate([t0 + np.arange(M), s0 + indices, np.full(N, sink)])
+    tails, heads, sink = flow_network(M, N, indptr, indices)
+    src, t0 = 0, 1
     caps = np.concatenate([cap_lam, np.full(indices.size, need + 1), cap_mu])
     size = sink + 1
     graph = csr_array((caps.astype(np.int32), (tails, heads)), shape=(size, size))

@@ -33,7 +33,7 @@ from scipy.sparse.linalg import spsolve
 
 from schedbench.solvers import quiet_highs, run_checked
 from schedbench.queueing import arguments as arg
-from schedbench.queueing.bipartite.capacity import carries_load, integer_scale as _integer_scale
+from schedbench.queueing.bipartite.capacity import carries_load, flow_network, integer_scale as _integer_scale
 from schedbench.queueing.formulas import erlang_b
 
 __all__ = ["t_star_greedy", "t_star_graph", "jiq_fluid", "random_exact", "pod_mean_field",
@@ -351,10 +351,8 @@ def t_star_graph_flow(mu: Sequence[float], lam: Sequence[float], indptr: np.ndar
     cap_lam = np.round(lam * scale).astype(np.int64)
     cap_mu = np.round(mu * scale).astype(np.int64)
     big = int(cap_lam.sum())
-    src, t0, s0, sink = 0, 1, 1 + M, 1 + M + N
-    counts = np.diff(indptr)
-    tails = np.concatenate([np.full(M, src), t0 + np.repeat(np.arange(M), counts), s0 + np.arange(N)])
-    heads = np.concatenate([t0 + np.arange(M), s0 + indices, np.full(N, sink)])
+    tails, heads, sink = flow_network(M, N, indptr, indices)
+    src = 0
     base = np.concatenate([cap_lam, np.full(indices.size, big), np.zeros(N, np.int64)])
     speeds = np.unique(mu)[::-1]
     total, prev, served = 0.0, 0, 0
