@@ -167,7 +167,8 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
         "wasted_work": v.wasted_work,
         "claimed_opt": math.nan if played.claimed_opt is None else float(played.claimed_opt),
         "guard_fires": int((played.counters or {}).get("guard_fires", 0)),
-        "ratio_bound": _nan_if_none(cls.ratio_bound(played.eps, played.params)),
+        "ratio_bound": _nan_if_none(cls.ratio_bound(played.eps, played.params,
+                                                    opt=oracle if oracle is not None else played.claimed_opt)),
         "seconds": played.outcome.seconds, "status": v.status, "errors": "; ".join(v.errors),
     })
     return row, played

@@ -199,9 +199,10 @@ class OnlineAlgorithm:
                                  f"{' (or null)' if allow_none else ''}, got {value!r}")
 
     @classmethod
-    def ratio_bound(cls, eps: float | None, params: dict[str, Any]) -> float | None:
-        """The proven bound on ALG/OPT for a run with these parameters, or None when the
-        algorithm has none here (drawn as the theory curve in the figures)."""
+    def ratio_bound(cls, eps: float | None, params: dict[str, Any], opt: float | None = None) -> float | None:
+        """The proven bound on ALG/OPT for a run with these parameters (``opt``: the instance's
+        OPT when known, for bounds such as ⌈T*/ε⌉/T*), or None when the algorithm has none here
+        (drawn as the theory curve in the figures)."""
         return None
 
     @classmethod

@@ -75,7 +75,7 @@ class LbGeneralReject(OnlineAlgorithm):
         cls._positive_number(params, "beta", allow_none=True)
 
     @classmethod
-    def ratio_bound(cls, eps, params):
+    def ratio_bound(cls, eps, params, opt=None):
         """2β with T = 2T* (real rounded load ≤ β·T); none with the prefix-bound phases (their
         bound, 8β, is too loose to draw) or when a guard may accept past the caps."""
         if params["guard"] == "on" or params["oracle"] != "opt":

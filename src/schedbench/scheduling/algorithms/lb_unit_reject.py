@@ -58,7 +58,7 @@ class LbUnitReject(OnlineAlgorithm):
     reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); spec §2.1, §2.3"
 
     @classmethod
-    def ratio_bound(cls, eps, params):
+    def ratio_bound(cls, eps, params, opt=None):
         """α with T* (the cap), 4α with exact prefix phases (≤ 2α·T_last, T_last < 2·OPT); no
         bound for doubling [R] or when a guard may accept past the cap."""
         if params["guard"] == "on" or params["oracle"] == "doubling":

@@ -31,6 +31,7 @@ class FamilyParam:
     choices: tuple | None = None
     minimum: float | None = None
     doc: str = ""
+    optional: bool = False  # None (the default) means "not given" and is allowed
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class Family:
         out = {}
         for key, spec in self.parameters.items():
             value = params.get(key, spec.default)
+            if value is None and spec.optional:
+                out[key] = None
+                continue
             if value is None:
                 raise FamilyParameterError(f"family {self.name!r}: parameter '{key}' is required")
             kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)

@@ -4,9 +4,12 @@ machines — uniform, or (with ``hot_fraction`` > 0) concentrated on a small "ho
 Eligibility ``d`` is an int ≥ 1 or a rule: ``"log"`` (max(1, ⌈log2 m⌉)), ``"half"``
 (max(1, ⌊m/2⌋)) or ``"all"`` (m). Sizes are ``unit``, ``pow2`` (2^k with k uniform on
 0..max_size_exp: log-uniform, so a few large jobs dominate) or ``pareto`` (bounded Pareto on
-[1, max_size], rounded up; see ``pareto_sizes``). Releases are ``zero`` (all at time 0, the pure
-LoadBalancing case) or ``poisson`` batches (at t = 0, 1, 2, ... a Poisson(rate) number of jobs).
-Within a time, jobs arrive in array order.
+[1, max_size], rounded up; see ``pareto_sizes``) or ``uniform`` (uniform on 1..max_size: the
+"small integer sizes" of the flow-time experiments). Releases are ``zero`` (all at time 0, the
+pure LoadBalancing case) or ``poisson`` batches (at t = 0, 1, 2, ... a Poisson(rate) number of
+jobs). Instead of ``rate`` a flow-time experiment may give the target ``load`` ρ: then
+rate = ρ·m / E[size] (E[size] exact for each size law, :func:`mean_size`), so the machines'
+total work arrives at ρ times their capacity. Within a time, jobs arrive in array order.
 
 Uniform eligibility with small sizes makes OPT trivial (it equals ⌈Σp/m⌉ almost always, see
 DESIGN.md); heavy-tailed sizes and hot subsets are the two ways this family moves OPT away from
@@ -104,8 +107,21 @@ def pareto_sizes(rng: np.random.Generator, n: int, shape: float, max_size: int) 
     return np.clip(np.ceil(x), 1, max_size).astype(np.int64)
 
 
+def mean_size(sizes: str, max_size_exp: int, pareto_shape: float, max_size: int) -> float:
+    """E[size] of a size law of this family (exact: the laws are on a finite set of integers)."""
+    if sizes == "unit":
+        return 1.0
+    if sizes == "pow2":
+        return float(np.mean(2.0 ** np.arange(max_size_exp + 1)))
+    if sizes == "uniform":
+        return (1.0 + max_size) / 2.0
+    k = np.arange(1, max_size + 1, dtype=np.float64)
+    cdf = (1.0 - k ** -pareto_shape) / (1.0 - float(max_size) ** -pareto_shape) if max_size > 1 else np.ones(1)
+    return float(np.sum(k * np.diff(np.r_[0.0, cdf])))
+
+
 def _generate(rng: np.random.Generator, m: int, n: int, d: int | str, sizes: str, max_size_exp: int,
-              pareto_shape: float, max_size: int, arrivals: str, rate: float,
+              pareto_shape: float, max_size: int, arrivals: str, rate: float, load: float | None,
               hot_fraction: float, hot_machines: float) -> Instance:
     k = resolve_d(d, m)
     if hot_fraction > 0:
@@ -119,11 +135,15 @@ def _generate(rng: np.random.Generator, m: int, n: int, d: int | str, sizes: str
         size = np.ones(n, dtype=np.int64)
     elif sizes == "pow2":
         size = 2 ** rng.integers(0, max_size_exp + 1, size=n)
+    elif sizes == "uniform":
+        size = rng.integers(1, max_size + 1, size=n)
     else:
         size = pareto_sizes(rng, n, pareto_shape, max_size)
     if arrivals == "zero":
         release = np.zeros(n, dtype=np.int64)
     else:
+        if load is not None:
+            rate = load * m / mean_size(sizes, max_size_exp, pareto_shape, max_size)
         expected = int(np.ceil(n / rate)) + 1
         counts = rng.poisson(rate, size=expected)
         while counts.sum() < n:
@@ -137,11 +157,13 @@ def _generate(rng: np.random.Generator, m: int, n: int, d: int | str, sizes: str
 _APPLIES = {
     "max_size_exp": ("sizes='pow2'", lambda p: p["sizes"] == "pow2"),
     "pareto_shape": ("sizes='pareto'", lambda p: p["sizes"] == "pareto"),
-    "max_size": ("sizes='pareto'", lambda p: p["sizes"] == "pareto"),
+    "max_size": ("sizes='pareto' or 'uniform'", lambda p: p["sizes"] in ("pareto", "uniform")),
     "rate": ("arrivals='poisson'", lambda p: p["arrivals"] == "poisson"),
+    "load": ("arrivals='poisson'", lambda p: p["arrivals"] == "poisson"),
     "hot_machines": ("hot_fraction > 0", lambda p: p["hot_fraction"] > 0),
 }
-_WHY_NOT = {"max_size_exp": "sizes", "pareto_shape": "sizes", "max_size": "sizes", "rate": "arrivals"}
+_WHY_NOT = {"max_size_exp": "sizes", "pareto_shape": "sizes", "max_size": "sizes", "rate": "arrivals",
+            "load": "arrivals"}
 
 
 def _error(text: str) -> FamilyParameterError:
@@ -163,6 +185,11 @@ def _check(p: dict) -> None:
         raise _error(f"parameter 'hot_fraction' must be in [0, 1), got {p['hot_fraction']!r}")
     if not 0 < p["hot_machines"] <= 1:
         raise _error(f"parameter 'hot_machines' must be in (0, 1], got {p['hot_machines']!r}")
+    if p["load"] is not None:
+        if isinstance(p["load"], bool) or not isinstance(p["load"], (int, float)) or not 0 < p["load"] <= 2:
+            raise _error(f"parameter 'load' must be a number in (0, 2] (target ρ), got {p['load']!r}")
+        if p["rate"] != FAMILY_PARAMETERS["rate"].default:
+            raise _error("parameters 'rate' and 'load' both given: give one (load sets rate = ρ·m/E[size])")
     for key, (needs, applies) in _APPLIES.items():
         if p[key] != FAMILY_PARAMETERS[key].default and not applies(p):
             setting = (f"{_WHY_NOT[key]}={p[_WHY_NOT[key]]!r}" if key in _WHY_NOT
@@ -177,12 +204,14 @@ FAMILY_PARAMETERS = {
     # no `minimum`: d may be a string; _check enforces d >= 1 and d <= m
     "d": FamilyParam((int, str), default=2,
                      doc="eligible machines per job: int in 1..m, or 'log' (⌈log2 m⌉), 'half' (⌊m/2⌋), 'all' (m)"),
-    "sizes": FamilyParam(str, default="unit", choices=("unit", "pow2", "pareto")),
+    "sizes": FamilyParam(str, default="unit", choices=("unit", "pow2", "pareto", "uniform")),
     "max_size_exp": FamilyParam(int, default=4, minimum=0, doc="pow2: largest size 2^max_size_exp"),
     "pareto_shape": FamilyParam(float, default=1.1, doc="pareto: shape a > 0 (smaller = heavier tail)"),
-    "max_size": FamilyParam(int, default=1024, minimum=1, doc="pareto: upper bound H of the sizes"),
+    "max_size": FamilyParam(int, default=1024, minimum=1, doc="pareto, uniform: largest size H"),
     "arrivals": FamilyParam(str, default="zero", choices=("zero", "poisson")),
     "rate": FamilyParam(float, default=1.0, minimum=1e-9, doc="poisson: mean jobs per time unit"),
+    "load": FamilyParam(float, default=None, optional=True,
+                        doc="poisson: target load ρ in (0, 2]; sets rate = ρ·m/E[size] (instead of rate)"),
     "hot_fraction": FamilyParam(float, default=0.0, minimum=0.0,
                                 doc="probability in [0, 1) that a job's machines come from the hot set (0 = off)"),
     "hot_machines": FamilyParam(float, default=0.1,

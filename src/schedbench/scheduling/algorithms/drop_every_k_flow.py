@@ -1,0 +1,38 @@
+"""Speed augmentation simulated by rejection, on the flow-time engine: baseline B8 of
+``shared/specs/rejection-model.md`` §7 ("simulate speed augmentation by dropping every
+(1/ε)-th job" [Q], paper overview), with LL-FIFO's dispatch and order (B3).
+
+Shortest-queue dispatch (ties to the lowest index), FIFO at speed 1; each machine rejects, on
+arrival, every k-th job routed to it (k = ⌈1/ε⌉), so rejections ≤ ε·arrivals at every prefix
+by construction (as ``drop-every-k`` for LoadBalancing).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from schedbench.scheduling.algorithms._flow_rules import shortest_queue
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class DropEveryKFlow(OnlineAlgorithm):
+    name = "drop-every-k-flow"
+    problem = "maxflow"
+    model = "rejection"
+    rule_label = "Q"
+    reference = "Roy Choudhury et al. SODA 2015, overview; spec §7 B8 on B3"
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.k = max(1, math.ceil(1.0 / self.eps - 1e-12))
+        self.routed = np.zeros(self.m, dtype=np.int64)
+
+    def on_arrival(self, job: JobView, view) -> int:
+        i = shortest_queue(view, job.eligible)
+        self.routed[i] += 1
+        return REJECT if self.routed[i] % self.k == 0 else i

@@ -1,0 +1,52 @@
+"""LL-FIFO with tail drop: baseline B4 of ``shared/specs/rejection-model.md`` §7, for general sizes.
+
+Each job goes on arrival to the eligible machine with the least remaining work (ties to the
+lowest index), which runs FIFO at speed 1. The job is rejected on arrival when the machine's
+remaining work would pass the cap T/ε: ``cap_rule="exceed"`` (default, spec §10.2 for sized
+jobs) rejects when work + p_j > c·T/ε, ``"reach"`` (the table's wording) when work ≥ c·T/ε.
+T = T* (the oracle, as the paper assumes). For unit jobs with ``reach`` and c = 1 this is
+MFT_UNIT measured in work instead of queue length (``mft-unit`` is the unit-job rule).
+
+No budget guarantee is proven for sized jobs [R]: the validator reports violations.
+"""
+
+from __future__ import annotations
+
+from schedbench.scheduling.algorithms._flow_rules import least_work
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class LlFifoDrop(OnlineAlgorithm):
+    name = "ll-fifo-drop"
+    problem = "maxflow"
+    model = "rejection"
+    rule_label = "R"
+    needs_opt = True
+    parameters = {
+        "cap_factor": Param(1.0, None, "cap = cap_factor·T*/ε units of remaining work"),
+        "cap_rule": Param("exceed", ("exceed", "reach"), "exceed: work + p_j > cap; reach: work ≥ cap"),
+    }
+    reference = "spec §7 B4 (remaining-work cap for general sizes), §10.2"
+
+    @classmethod
+    def check_params(cls, params):
+        cls._positive_number(params, "cap_factor")
+
+    @classmethod
+    def ratio_bound(cls, eps, params, opt=None):
+        """FIFO: a job accepted finds < cap work ahead of it (exceed: ≤ cap including itself), so
+        max flow ≤ cap + p_max ≤ (c/ε + 1)·T*."""
+        return float(params["cap_factor"]) / eps + 1.0
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.cap = float(self.params["cap_factor"]) * float(self.opt) / self.eps
+
+    def on_arrival(self, job: JobView, view) -> int:
+        i = least_work(view, job.eligible)
+        work = view.remaining_work(i)
+        full = work + job.size > self.cap + 1e-9 if self.params["cap_rule"] == "exceed" else work >= self.cap - 1e-9
+        return REJECT if full else i

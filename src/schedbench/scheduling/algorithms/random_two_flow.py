@@ -1,0 +1,33 @@
+"""Random of the two shortest queues, FIFO: baseline B12 of ``shared/specs/rejection-model.md`` §7
+for MaxFlowTime (``random-two`` is its LoadBalancing version).
+
+Each job goes to a uniformly random one of the two machines of its eligible set with the
+shortest queues (by (length, index); the only one if it has one); FIFO per machine, speed 1,
+nothing rejected. One coin per arrival from the run's seeded generator (numpy PCG64).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schedbench.scheduling.algorithms._flow_rules import two_shortest_queues
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class RandomTwoFlow(OnlineAlgorithm):
+    name = "random-two-flow"
+    problem = "maxflow"
+    model = "plain"
+    rule_label = "R"
+    reference = "spec §7 B12 (sanity baseline), FIFO"
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.rng = np.random.default_rng(self.seed)
+
+    def on_arrival(self, job: JobView, view) -> int:
+        coin = self.rng.random()
+        ranked = two_shortest_queues(view, job.eligible)
+        return ranked[0] if len(ranked) == 1 or coin < 0.5 else ranked[1]
