@@ -32,15 +32,37 @@ class _Placeholder:
         self.axes = [ax]
 
 
+#: Line style per model: rejection solid, speed 1+ε dashed, plain and speed-1 references dotted.
+MODEL_DASHES = {"rejection": "", "speed": (4, 2), "plain": (1, 1.5), "reference": (1, 1.5)}
+#: Suffix of the label of a speed-model algorithm's ε = 0 row (drawn flat, like a plain one).
+SPEED_ONE = " @ speed 1"
+
+
+def speed_one_as_reference(data):
+    """A speed-model row at ε = 0 is the algorithm at speed 1: relabelled ``<label> @ speed 1``,
+    model ``reference`` and ε unset, so it draws as a flat dotted line (ε = 0 has no place on a
+    log axis)."""
+    ref = (data["model"] == "speed") & (data["eps"] == 0)
+    if not ref.any():
+        return data
+    data = data.copy()
+    data.loc[ref, "label"] = data.loc[ref, "label"] + SPEED_ONE
+    data.loc[ref, "model"] = "reference"
+    data.loc[ref, "eps"] = float("nan")
+    return data
+
+
 def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str], list[str]]:
     data = data.astype({"label": object, "experiment": object})
     hue_order = sorted(data["label"].unique())
     experiments = sorted(data["experiment"].unique())
+    model_of = data.groupby("label")["model"].first()
     sns.set_theme(style="whitegrid", context="paper")
     grid = sns.relplot(
         data=data, x="eps", y=y, hue="label", hue_order=hue_order, style="label",
         style_order=hue_order, col="experiment", col_order=experiments, kind="line",
-        markers=True, dashes=False, errorbar=("ci", 95), n_boot=n_boot, seed=seed,
+        markers=True, dashes={lab: MODEL_DASHES.get(model_of[lab], "") for lab in hue_order},
+        errorbar=("ci", 95), n_boot=n_boot, seed=seed,
         facet_kws={"sharey": False}, height=3.0, aspect=1.2, col_wrap=min(3, len(experiments)),
         palette="colorblind",
     )
@@ -65,13 +87,15 @@ def _without_swept_adversaries(df):
 def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
     """ALG/OPT vs ε, one panel per experiment (left open; :func:`plot_ratio_vs_eps` saves).
 
-    Mean ratio with 95 % bootstrap CI bands, log₂ axes, legend sorted by label. Plain
-    algorithms (no ε) are drawn flat. Only validated runs (status ``ok``) are drawn. Where an
-    algorithm has a proven bound on ALG/OPT (column ``ratio_bound``), it is drawn dashed in the
-    algorithm's colour. Experiments that sweep an adversary parameter are left to
+    Mean ratio with 95 % bootstrap CI bands, log₂ axes, legend sorted by label. Line style
+    tells the models apart (:data:`MODEL_DASHES`): rejection-model rows solid (ε = rejected
+    fraction), speed-model rows dashed (speed 1+ε), plain algorithms and speed-model rows at
+    ε = 0 (labelled "@ speed 1") flat and dotted. Only validated runs (status ``ok``) are
+    drawn. Where an algorithm has a proven bound on ALG/OPT (column ``ratio_bound``), it is
+    drawn dash-dot in the algorithm's colour. Experiments that sweep an adversary parameter are left to
     :func:`rounds_figure`.
     """
-    data = broadcast_over_eps(add_labels(successful(_without_swept_adversaries(df))))
+    data = broadcast_over_eps(speed_one_as_reference(add_labels(successful(_without_swept_adversaries(df)))))
     if data["eps"].dropna().empty:
         return _no_eps_figure(data, n_boot, seed)
     grid, hue_order, experiments = _grid(data, "ratio", n_boot, seed)
@@ -83,8 +107,8 @@ def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
         for exp, ax in zip(experiments, grid.axes.flat):
             for label, rows in bounds[bounds["experiment"] == exp].groupby("label", sort=True):
                 curve = rows.groupby("eps")["ratio_bound"].first().sort_index()
-                ax.plot(curve.index, curve.to_numpy(), ls="--", lw=0.9, color=colors[label])
-    grid.set_ylabels("ALG / OPT  (dashed: proven bound)")
+                ax.plot(curve.index, curve.to_numpy(), ls="-.", lw=0.8, color=colors[label])
+    grid.set_ylabels("ALG / OPT  (dash-dot: proven bound)")
     return grid
 
 
@@ -116,34 +140,49 @@ def rejection_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGri
     return grid
 
 
-def rounds_figure(df, parameter: str, n_boot: int = 1000, seed: int = 0, eps: float = 0.25) -> plt.Figure:
-    """ALG/OPT against an adversary parameter (column ``g_<parameter>``, e.g. the number of
-    rounds K of LB-B), one line per algorithm, one panel per experiment, at one ε per
-    experiment: the one closest to ``eps`` (plain algorithms have none and are all drawn)."""
-    col = f"g_{parameter}"
-    if col not in df.columns or df[col].isna().all():
-        return _Placeholder(f"no adversary experiment sweeps '{parameter}' in this config").figure
-    data = add_labels(successful(df[df[col].notna()]))
-    keep = []
-    for _, rows in data.groupby("experiment"):
-        grid = rows["eps"].dropna().unique()
-        chosen = grid[abs(grid - eps).argmin()] if grid.size else None
-        keep.append(rows[rows["eps"].isna() | (rows["eps"] == chosen)])
-    data = pd.concat(keep) if keep else data
-    data = data.assign(line=[f"{lab}, ε={e:g}" if e == e else lab for lab, e in zip(data["label"], data["eps"])])
-    data = data.astype({"line": object, col: float})
-    if data.empty:
-        return _Placeholder(f"no validated run of an adversary experiment sweeping '{parameter}'").figure
+def _swept_parameter(rows, parameters: list[str]) -> str | None:
+    """The first of ``parameters`` that takes more than one value in an experiment's rows."""
+    for name in parameters:
+        col = f"g_{name}"
+        if col in rows.columns and rows[col].nunique(dropna=True) > 1:
+            return name
+    return None
+
+
+def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int = 0,
+                  eps: float = 0.25) -> plt.Figure:
+    """ALG/OPT against a swept adversary parameter (column ``g_<parameter>``: the rounds K of
+    LB-B, the machines m of the immediate-dispatch tree), one panel per adversary experiment
+    that sweeps one of ``parameter`` (a name or a list, first match per experiment), one line
+    per algorithm at one ε: the one closest to ``eps`` (plain algorithms have none; a
+    speed-model algorithm's speed-1 row is drawn too)."""
+    parameters = [parameter] if isinstance(parameter, str) else list(parameter)
+    data = successful(df)
+    panels = []
+    for exp, rows in data.groupby("experiment", sort=True):
+        name = _swept_parameter(rows, parameters)
+        if name is not None:
+            panels.append((exp, name))
+    if not panels:
+        return _Placeholder(f"no adversary experiment sweeps {' or '.join(map(repr, parameters))} in this "
+                            "config (or none has a validated run)").figure
     sns.set_theme(style="whitegrid", context="paper")
-    experiments = sorted(data["experiment"].unique())
-    fig, axes = plt.subplots(1, max(1, len(experiments)), figsize=(5.0 * max(1, len(experiments)), 4.0),
-                             squeeze=False)
-    for exp, ax in zip(experiments, axes.flat):
-        rows = data[data["experiment"] == exp]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 4.0), squeeze=False)
+    for (exp, name), ax in zip(panels, axes.flat):
+        col = f"g_{name}"
+        rows = add_labels(data[data["experiment"] == exp])
+        grid = rows.loc[rows["eps"].fillna(0) > 0, "eps"].unique()
+        chosen = grid[abs(grid - eps).argmin()] if grid.size else None
+        rows = rows[rows["eps"].isna() | (rows["eps"] == chosen) | ((rows["model"] == "speed") & (rows["eps"] == 0))]
+        rows = rows.assign(line=[lab + (SPEED_ONE if (mod == "speed" and e == 0) else (f", ε={e:g}" if e == e else ""))
+                                 for lab, e, mod in zip(rows["label"], rows["eps"], rows["model"])])
+        rows = rows.astype({"line": object, col: float})
         sns.lineplot(data=rows, x=col, y="ratio", hue="line", hue_order=sorted(rows["line"].unique()),
                      marker="o", errorbar=("ci", 95), n_boot=n_boot, seed=seed, ax=ax, palette="colorblind")
+        if name == "m":
+            ax.set_xscale("log", base=2)
         ax.set_title(exp)
-        ax.set_xlabel(f"adversary parameter {parameter} (rounds)")
+        ax.set_xlabel(f"adversary parameter {name}" + (" (rounds)" if name == "K" else " (machines)" if name == "m" else ""))
         ax.set_ylabel("ALG / OPT")
         ax.legend(title="algorithm", fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     return fig
@@ -164,5 +203,5 @@ def plot_rejection_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed:
     return hue_order
 
 
-def plot_rounds(df, parameter: str, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
+def plot_rounds(df, parameter: str | list[str], path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
     save_figure(rounds_figure(df, parameter, n_boot=n_boot, seed=seed), path)

@@ -12,6 +12,9 @@ One file per algorithm, one class per file, decorated with
                   with an ``oracle`` parameter decides per run: :meth:`uses_oracle`);
 ``unit_sizes_only``  whether it is only defined for unit sizes;
 ``deferred_dispatch`` whether it may answer :data:`HOLD` and dispatch the job later;
+``migratory``     whether it is outside the model: preemptive *and migratory* (a job may move
+                  between its eligible machines, never run on two at once); such a class has no
+                  step path and schedules a whole instance at once (``schedule_all(inst)``);
 ``late_reject``   whether it may reject a job after dispatching it;
 ``max_hold_slots`` how long it may hold jobs while every machine idles (a guard against
                   algorithms that would never dispatch; default 10 000 slots);
@@ -129,6 +132,7 @@ class OnlineAlgorithm:
     unit_sizes_only: ClassVar[bool] = False
     deferred_dispatch: ClassVar[bool] = False
     late_reject: ClassVar[bool] = False
+    migratory: ClassVar[bool] = False  # outside the model: may migrate (whole-instance schedule_all)
     max_hold_slots: ClassVar[int] = 10_000  # slots it may hold jobs while every machine is idle
     parameters: ClassVar[dict[str, Param]] = {}
     reference: ClassVar[str] = ""
@@ -170,8 +174,12 @@ class OnlineAlgorithm:
 
     @classmethod
     def eps_values(cls, eps_list: Iterable[float]) -> list[float | None]:
-        """The ε values an experiment runs this algorithm at: each given ε, or once (None) if plain."""
-        return [None] if cls.model == "plain" else [float(e) for e in eps_list]
+        """The ε values an experiment runs this algorithm at: each given ε, or once (None) if
+        plain; a speed-model algorithm also runs at ε = 0 (speed 1), its own reference row."""
+        if cls.model == "plain":
+            return [None]
+        values = [float(e) for e in eps_list]
+        return ([0.0] if cls.model == "speed" and 0.0 not in values else []) + values
 
     @classmethod
     def speed_for(cls, eps: float | None) -> float:
