@@ -51,6 +51,7 @@ rule all:
         "paper/tables/adversaries.tex",
         "paper/tables/ratios.tex",
         "paper/macros.tex",
+        "paper/tables/methods.tex",
         loss_targets(),
         bip_targets(),
     default_target: True

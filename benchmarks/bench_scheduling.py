@@ -13,6 +13,9 @@
    eligible machines, FIFO per machine — on n = 10^5 jobs, m = 100, load 0.9, integer sizes
    uniform on 1..16, Poisson arrivals (target <= 2 s including validation, one core); the
    per-slot cost is the time divided by the number of slots the run spans.
+5. Every registered MaxFlowTime algorithm (default parameters, ε = 0.25; T* = the exact
+   offline optimum) on n = 10^5 unit jobs, m = 100, d = 2, Poisson arrivals at load 0.9,
+   validated (target <= 5 s each, one core); ``--flow-only`` runs just this part.
 
 Run:  make bench     (or: .venv/bin/python benchmarks/bench_scheduling.py [--repeat 3])
 """
@@ -75,9 +78,14 @@ def best_of(fn, repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--flow-only", action="store_true", help="only part 5 (every MaxFlowTime algorithm)")
     args = parser.parse_args()
     rr = get_family("random-restricted")
     results = {}
+    flow_algorithms(rr, results, args.repeat)
+    if args.flow_only:
+        report(results, args.repeat, "scheduling_flow.json")
+        return
 
     inst = rr.make(0, 1, m=1000, n=1_000_000, d=4)
     greedy = get_algorithm("greedy")
@@ -137,20 +145,47 @@ def main() -> None:
         "seconds": t_slot, "jobs_per_second": flow.n / t_slot, "engine_seconds": t_play,
         "slots": slots, "us_per_slot": 1e6 * t_slot / slots, "trace_rows": int(played.outcome.trace_job.size),
         "max_flow": played.validation.objective}
-    meta = {"schedbench": schedbench.__version__, "platform": platform.platform(),
-            "python": platform.python_version(), "repeat": args.repeat}
-    out = Path(__file__).with_name("out")
-    out.mkdir(exist_ok=True)
-    (out / "scheduling.json").write_text(json.dumps({"meta": meta, "results": results}, indent=2))
-    print(f"{'benchmark':<55} {'seconds':>9} {'jobs/s':>14}")
-    for name, r in results.items():
-        rate = f"{r['jobs_per_second']:>14.3g}" if "jobs_per_second" in r else f"{'-':>14}"
-        print(f"{name:<55} {r['seconds']:>9.3f} {rate}")
+    report(results, args.repeat, "scheduling.json")
     r = results["slotted engine n=1e5 m=100 + validator"]
     print(f"slotted engine: {r['slots']} slots, {r['us_per_slot']:.1f} us/slot, engine alone {r['engine_seconds']:.3f} s, "
           f"{r['trace_rows']} trace rows, max flow {r['max_flow']:g}")
     r = results["LP bound n=1e5 (bisection)"]
     print(f"LP bound {r['value']} (trivial bound {r['trivial_bound']}, largest-first {r['greedy_upper']})")
+
+
+def flow_algorithms(rr, results: dict, repeat: int) -> None:
+    """Part 5: every MaxFlowTime algorithm on one n = 10^5 unit-job instance at load 0.9."""
+    from schedbench.scheduling.offline import opt_max_flow
+    from schedbench.scheduling.registry import algorithm_names
+
+    inst = rr.make(0, 6, m=100, n=100_000, d=2, sizes="unit", arrivals="poisson", load=0.9)
+    opt = opt_max_flow(inst)
+    for name in algorithm_names():
+        cls = get_algorithm(name)
+        if cls.problem != "maxflow":
+            continue
+        eps = None if cls.model == "plain" else 0.25
+        oracle = opt.value if cls.uses_oracle(cls.resolve_params({})) else None
+        runs = {}
+        t_alg = best_of(lambda: runs.setdefault("p", execute(cls, inst, eps=eps, oracle=oracle)), repeat)
+        v = runs["p"].validation
+        assert v.status in ("ok", "budget_violated"), v.errors
+        results[f"{name} (maxflow) + validator"] = {"seconds": t_alg, "jobs_per_second": inst.n / t_alg,
+                                                    "max_flow": v.objective, "opt": opt.value,
+                                                    "rejected_frac": v.rejected_frac}
+
+
+def report(results: dict, repeat: int, filename: str) -> None:
+    meta = {"schedbench": schedbench.__version__, "platform": platform.platform(),
+            "python": platform.python_version(), "repeat": repeat}
+    out = Path(__file__).with_name("out")
+    out.mkdir(exist_ok=True)
+    (out / filename).write_text(json.dumps({"meta": meta, "results": results}, indent=2))
+    print(f"{'benchmark':<55} {'seconds':>9} {'jobs/s':>14}")
+    for name, r in results.items():
+        rate = f"{r['jobs_per_second']:>14.3g}" if "jobs_per_second" in r else f"{'-':>14}"
+        extra = f"  max flow {r['max_flow']:g} (OPT {r['opt']:g})" if "max_flow" in r and "opt" in r else ""
+        print(f"{name:<55} {r['seconds']:>9.3f} {rate}{extra}")
 
 
 if __name__ == "__main__":

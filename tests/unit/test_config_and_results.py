@@ -177,3 +177,14 @@ def test_a_loss_k_larger_than_n_stops_before_any_job():
     cfg["loss"]["experiments"]["A4_small_samples"]["k"] = [{"rule": "const", "k": 5000}]
     with pytest.raises(ConfigError, match=r"loss\.experiments\.A4_small_samples: .*k = 5000 exceeds n = 100"):
         check_config(cfg)
+
+
+def test_method_table_lists_every_registered_algorithm():
+    from schedbench.pipeline.tables import method_table_tex
+    from schedbench.scheduling.registry import algorithm_names
+
+    tex = method_table_tex()
+    for name in algorithm_names():
+        assert f"\\texttt{{{name}}} &" in tex
+    assert tex.count("\\\\\n") == len(algorithm_names()) + 1   # header + one row each
+    assert all(ch not in tex for ch in "§εα–≤✓")                # symbols made LaTeX

@@ -8,7 +8,7 @@ from schedbench.pipeline.runlock import RunLockError, hold_run_lock
 from schedbench.pipeline.sources import script_sources
 from schedbench.queueing.bipartite.experiments import expand_groups
 from schedbench.queueing.loss.experiments import expand_points
-from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
+from schedbench.scheduling.registry import algorithm_names, get_adversary, get_algorithm, get_family
 
 try:
     check_config(config)
@@ -27,6 +27,8 @@ FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"
 ADVERSARY_EXPERIMENTS = [e for e in EXPERIMENTS if "adversary" in config["experiments"][e]]
 BATCH_SIZE = int(config.get("batch_size", 10))
 CONFIG_HASH = config_hash(config)
+# every algorithm's module: the method table lists the whole registry
+ALGORITHM_MODULES = sorted({get_algorithm(name).__module__ for name in algorithm_names()})
 
 
 wildcard_constraints:

@@ -53,3 +53,14 @@ rule figure_adversary_rounds:
         "results/logs/figure_adversary_rounds.log",
     script:
         "../scripts/figure_adversary_rounds.py"
+
+
+rule method_table:
+    input:
+        sources=sources_of("method_table.py", *ALGORITHM_MODULES),
+    output:
+        "paper/tables/methods.tex",
+    log:
+        "results/logs/method_table.log",
+    script:
+        "../scripts/method_table.py"

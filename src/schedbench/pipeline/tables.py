@@ -16,8 +16,37 @@ def _fmt(x: float) -> str:
     return "--" if not math.isfinite(x) else f"{x:.3f}"
 
 
+_TEX = {"_": r"\_", "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "§": r"\S{}", "–": "--",
+        "≤": r"$\le$", "≥": r"$\ge$", "✓": r"\checkmark{}", "&": r"\&", "%": r"\%", "#": r"\#", "Ω": r"$\Omega$"}
+
+
 def _tex(s: str) -> str:
-    return s.replace("_", r"\_").replace("α", r"$\alpha$")
+    """Plain text (with the few symbols the registry's strings use) as LaTeX."""
+    return "".join(_TEX.get(ch, ch) for ch in str(s))
+
+
+def method_table_tex() -> str:
+    """The paper's method table, generated from the registry (no hand-kept copy): every
+    registered algorithm with its problem, model, rule label, parameters (defaults) and source."""
+    from schedbench.scheduling.problems import get_problem
+    from schedbench.scheduling.registry import algorithm_names, get_algorithm
+
+    rule_tex = {"Q": "Q", "R": "R", "R✓": "R\\checkmark"}
+    lines = ["\\begin{tabular}{lllllp{5.2cm}}", "\\toprule",
+             "algorithm & problem & model & rule & parameters (defaults) & source \\\\", "\\midrule"]
+    order = sorted(algorithm_names(), key=lambda n: (list(_PROBLEM_ORDER).index(get_algorithm(n).problem), n))
+    for name in order:
+        cls = get_algorithm(name)
+        d = cls.describe()
+        params = ", ".join(f"{k}={v}" for k, v in d["parameters"].items()) or "--"
+        model = d["model"] + (" (migratory)" if getattr(cls, "migratory", False) else "")
+        lines.append(f"\\texttt{{{_tex(name)}}} & {_tex(get_problem(cls.problem).title)} & {model} & "
+                     f"{rule_tex.get(d['rule'], _tex(d['rule']))} & {_tex(params)} & {_tex(d['reference'])} \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+_PROBLEM_ORDER = ("load", "maxflow", "wtdmaxflow", "genwtd", "stretch")
 
 
 def ratio_table_tex(df: pd.DataFrame) -> str:
