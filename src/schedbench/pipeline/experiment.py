@@ -145,7 +145,7 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
     """One validated run as a results row (a failed run is a row with status ``error``)."""
     row: dict[str, Any] = {
         **ident, "n_jobs": getattr(source, "n", 0), "m": source.m, "algorithm": cls.name,
-        "problem": cls.problem, "model": cls.model, "rule": cls.rule_label,
+        "problem": cls.problem, "model": cls.model, "migratory": bool(cls.migratory), "rule": cls.rule_label,
         "eps": math.nan if eps is None else eps, "seed": seed,
     }
     t0 = time.perf_counter()
