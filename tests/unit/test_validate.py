@@ -551,3 +551,127 @@ def test_prefix_budget_check_agrees_with_a_brute_force_recount(inst, data):
     assert v.budget_violations == violations
     assert v.rejected_frac_max_prefix == pytest.approx(worst)
     assert v.status == ("budget_violated" if violations else "ok")
+
+
+# --------------------------------------------------------------------------- speed model, fractional work
+def test_fault_speed_model_outcome_claims_the_wrong_speed(flow_inst):
+    out = execute(FirstFitSpeed, flow_inst, eps=0.5).outcome  # a valid run at speed 1.5
+    assert check_flow(flow_inst, out, eps=0.5, model="speed").status == "ok"
+    # the same outcome, validated as a run at eps = 0.25: the speed follows from the model
+    assert_fault(check_flow(flow_inst, out, eps=0.25, model="speed"),
+                 "outcome claims speed 1.5, but a 'speed' algorithm at eps = 0.25 runs at 1.25")
+    # a planted claim of speed 2 at eps = 0.5
+    assert_fault(check_flow(flow_inst, planted(out, speed=2.0), eps=0.5, model="speed"),
+                 "outcome claims speed 2.0, but a 'speed' algorithm at eps = 0.5 runs at 1.5")
+
+
+def test_fault_overlap_on_one_machine_at_fractional_speed(flow_inst):
+    # m0 at speed 1.5: job 0 [0, 4/3), job 1 [4/3, 10/3). Start job 1 at 1 (its own rate stays
+    # 3 / (7/3) < 1.5), so m0 works on two jobs in [1, 4/3).
+    out = execute(FirstFitSpeed, flow_inst, eps=0.5).outcome
+    r = row_of(out, 1)
+    assert out.trace_start[r] == pytest.approx(4 / 3)
+    bad = planted(out, trace_start=(r, 1.0))
+    v = check_flow(flow_inst, bad, eps=0.5, model="speed")
+    assert_fault(v, "machine 0: two jobs at once around 1 (more than speed 1.5 units")
+    assert len(v.errors) == 1
+
+
+def test_fault_fractional_completion_not_end_of_last_work(flow_inst):
+    out = execute(FirstFitSpeed, flow_inst, eps=0.5).outcome
+    assert out.completion[0] == pytest.approx(4 / 3)  # job 0: flow 4/3, not the maximum (10/3)
+    bad = planted(out, completion=(0, 1.3))
+    v = check_flow(flow_inst, bad, eps=0.5, model="speed")
+    assert_fault(v, "job 0: completion 1.3, but its last work ends at 1.33333")
+    assert len(v.errors) == 1
+
+
+# --------------------------------------------------------------------------- migratory outcomes
+@pytest.fixture
+def mig_inst() -> Instance:
+    # 3 machines; job 0 only on m0, job 1 anywhere, job 2 (released at 1) only on m1
+    return Instance.from_lists(3, [0, 0, 1], [1, 2, 1], [[0], [0, 1, 2], [1]])
+
+
+@pytest.fixture
+def mig_out(mig_inst) -> Outcome:
+    """Global EDF at speed 1: job 0 on m0 [0, 1), job 1 on m1 [0, 1) then on m0 [1, 2) (the
+    lowest free machine when job 2 arrives and needs m1), job 2 on m1 [1, 2); m2 stays idle."""
+    played = execute(get_algorithm("global-edf"), mig_inst, eps=0.0)
+    assert played.validation.status == "ok", played.validation.errors
+    out = played.outcome
+    rows = sorted(zip(out.trace_job.tolist(), out.trace_start.tolist(), out.trace_machine.tolist(),
+                      out.trace_end.tolist(), out.trace_work.tolist()))
+    assert rows == [(0, 0.0, 0, 1.0, 1.0), (1, 0.0, 1, 1.0, 1.0), (1, 1.0, 0, 2.0, 1.0), (2, 1.0, 1, 2.0, 1.0)]
+    return out
+
+
+def check_mig(inst, out, migratory=True):
+    return validate(inst, out, 0.0, "speed", "maxflow", migratory=migratory)
+
+
+def mig_row(out: Outcome, job: int, machine: int) -> int:
+    rows = np.flatnonzero((out.trace_job == job) & (out.trace_machine == machine))
+    assert rows.size == 1
+    return int(rows[0])
+
+
+def test_valid_migratory_outcome(mig_inst, mig_out):
+    v = check_mig(mig_inst, mig_out)
+    assert v.valid and v.status == "ok" and v.objective == 2.0 == mig_out.claimed_objective
+
+
+def test_fault_migratory_trace_refused_without_the_declaration(mig_inst, mig_out):
+    v = check_mig(mig_inst, mig_out, migratory=False)
+    assert_fault(v, "job 1: processed on machine 0 at 1, but it was dispatched to 1 (migration")
+    assert len(v.errors) == 1
+
+
+def test_fault_migratory_work_on_an_ineligible_machine(mig_inst, mig_out):
+    # job 2 (eligible only on m1) moved to the idle machine 2
+    bad = planted(mig_out, trace_machine=(mig_row(mig_out, 2, 1), 2))
+    v = check_mig(mig_inst, bad)
+    assert_fault(v, "job 2: processed on machine 2 at 1, not in its eligible set [1]")
+    assert len(v.errors) == 1
+
+
+def test_fault_migratory_job_on_two_machines_at_once(mig_inst, mig_out):
+    # job 1's second unit moved to the idle (eligible) m2 and stretched over [0.5, 2): its
+    # rate stays below 1 and m2 is free, but job 1 then runs on m1 and m2 during [0.5, 1)
+    r = mig_row(mig_out, 1, 0)
+    bad = planted(mig_out, trace_machine=(r, 2), trace_start=(r, 0.5))
+    v = check_mig(mig_inst, bad)
+    assert_fault(v, "job 1: on two machines at once around 0.5 (its intervals overlap)")
+    assert len(v.errors) == 1
+
+
+def test_fault_migratory_work_on_an_undispatched_job(mig_inst, mig_out):
+    bad = planted(mig_out, machine=(2, -1), dispatch_step=(2, -1), reject_step=(2, 2))
+    v = validate(mig_inst, bad, 0.5, "rejection", "maxflow", deferred_dispatch=True, migratory=True)
+    assert_fault(v, "job 2: processed on machine 1 at 1, but it was never dispatched")
+
+
+def test_migratory_rule_keeps_the_other_trace_rules(mig_inst, mig_out):
+    r = mig_row(mig_out, 1, 0)
+    # more work than the speed allows on one machine (job 1: 2 units in [1, 2))
+    assert_fault(check_mig(mig_inst, planted(mig_out, trace_work=(r, 2.0))), "more than speed 1 allows")
+    # two jobs on one machine: job 1's first unit moved onto m0 (eligible) over job 0
+    assert_fault(check_mig(mig_inst, planted(mig_out, trace_machine=(mig_row(mig_out, 1, 1), 0))),
+                 "machine 0: two jobs at once around 0")
+    # work before release: job 2 from 0.5
+    assert_fault(check_mig(mig_inst, planted(mig_out, trace_start=(mig_row(mig_out, 2, 1), 0.5))),
+                 "job 2: processed from 0.5, before its release")
+    # completion not at the end of the last interval
+    assert_fault(check_mig(mig_inst, planted(mig_out, completion=(1, 1.0), claimed_objective=1.0)),
+                 "job 1: completion 1, but its last work ends at 2")
+
+
+def test_migratory_declaration_does_not_relax_non_migratory_outcomes(flow_inst, flow_out):
+    assert check_flow(flow_inst, flow_out).status == "ok"
+    v = validate(flow_inst, flow_out, 0.5, "rejection", "maxflow", late_reject=True, migratory=True)
+    assert v.status == "ok" and v.objective == 3.0
+    # the non-migratory rule is unchanged: a moved row is migration without the declaration
+    bad = planted(flow_out, trace_machine=(row_of(flow_out, 1), 1))
+    assert_fault(check_flow(flow_inst, bad), "(migration or undispatched work)")
+    # ... and legal with it (job 1 is eligible on m1, which is idle in [2, 3))
+    assert validate(flow_inst, bad, 0.5, "rejection", "maxflow", late_reject=True, migratory=True).status == "ok"

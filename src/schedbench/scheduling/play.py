@@ -3,6 +3,11 @@ adversary) through the engine, then the independent validator.
 
 :func:`execute` is what :func:`schedbench.run`, :func:`schedbench.run_adversary` and the
 pipeline's runners all call; nothing else runs an algorithm.
+
+A class declaring ``migratory = True`` (outside the model: a job may move between machines)
+cannot use the non-migratory engine: it is routed to its whole-instance method
+``schedule_all(inst) -> Outcome``, it cannot play an adaptive adversary, and its outcome is
+validated with the migratory trace rule.
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     (an adversary supplies its constructed OPT when none is given)."""
     params = dict(params or {})
     wants_oracle = cls.uses_oracle(cls.resolve_params(params))
+    if cls.migratory and isinstance(source, Adversary):
+        raise ParameterError(f"algorithm {cls.name!r} is migratory (outside the model, no step path): it cannot "
+                             f"play the adaptive adversary {source.name!r}; run it on an instance")
     if isinstance(source, Adversary):
         if source.problem != cls.problem:
             raise ParameterError(f"adversary {source.name!r} builds {source.problem!r} instances; algorithm "
@@ -69,13 +77,23 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     else:
         inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
     outcome.seconds = time.perf_counter() - t0
-    check = validate(inst, outcome, alg.eps, cls.model, cls.problem, cls.deferred_dispatch, cls.late_reject)
+    check = validate(inst, outcome, alg.eps, cls.model, cls.problem, cls.deferred_dispatch, cls.late_reject,
+                     migratory=cls.migratory)
     return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed, dict(alg.counters))
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:
-    """Replay ``inst`` (arrival order: release, ties by index) against ``alg``."""
+    """Replay ``inst`` (arrival order: release, ties by index) against ``alg``; a migratory
+    algorithm schedules the whole instance with its ``schedule_all``."""
     cls = type(alg)
+    if cls.migratory:
+        schedule_all = getattr(alg, "schedule_all", None)
+        if schedule_all is None:
+            raise AlgorithmError(f"{alg.name!r} declares migratory but has no schedule_all(inst) method")
+        outcome = schedule_all(inst)
+        if not isinstance(outcome, Outcome):
+            raise AlgorithmError(f"{alg.name!r}: schedule_all returned {type(outcome).__name__}, not an Outcome")
+        return outcome
     order = inst.arrival_order()
     if fast and not get_problem(cls.problem).processes and not cls.has_slot_hook():
         fast_result = alg.dispatch_all(inst.size, inst.indptr, inst.indices, order)

@@ -13,7 +13,11 @@ Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
   is at or after arrival and dispatch; a dispatched job is rejected only by an algorithm that
   declares late rejection; algorithms outside the rejection model reject nothing;
 * **trace** (flow-time problems; LoadBalancing has none): work only on the machine the job
-  was dispatched to (no migration, no work on an undispatched job), not before release or dispatch, not after rejection; at most ``speed``
+  was dispatched to (no migration, no work on an undispatched job) — or, for an algorithm that
+  declares ``migratory`` (outside the model, e.g. global EDF), only on machines of the job's
+  eligible set and never on two machines at the same time (a job's own intervals do not
+  overlap), still no work on an undispatched job; not before release or dispatch, not after
+  rejection; at most ``speed``
   units per machine per unit of time (intervals on a machine do not overlap, each at rate
   ≤ speed); a completed job got exactly its size and completes at the end of its last
   interval; a rejected job did not get all its work; every job not rejected completes;
@@ -70,9 +74,12 @@ def _first(mask: np.ndarray) -> int:
 
 
 def validate(inst: Instance, out: Outcome, eps: float | None, model: str, problem: str,
-             deferred_dispatch: bool = False, late_reject: bool = False) -> Validation:
-    """Check ``out`` against ``inst``; ``model``, ``problem``, ``deferred_dispatch`` and
-    ``late_reject`` are the algorithm's declarations (what it is allowed to do)."""
+             deferred_dispatch: bool = False, late_reject: bool = False,
+             migratory: bool = False) -> Validation:
+    """Check ``out`` against ``inst``; ``model``, ``problem``, ``deferred_dispatch``,
+    ``late_reject`` and ``migratory`` are the algorithm's declarations (what it is allowed to
+    do). With ``migratory`` a job's work may move between machines of its eligible set (never
+    on two at once); ``machine`` is then only where the job was first placed."""
     if problem not in PROBLEMS:
         return _invalid([f"unknown problem {problem!r}"])
     prob = PROBLEMS[problem]
@@ -174,7 +181,7 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     # -- trace and objective
     if processes:
         work_done, trace_errors = _check_trace(inst, out, machine, dstep, rstep, step_time, completion,
-                                               rejected, speed)
+                                               rejected, speed, pair_keys if migratory else None)
         errors += trace_errors
         weight = prob.flow_weights(inst)
         done = ~rejected
@@ -221,8 +228,11 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     return v
 
 
-def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, rejected, speed):
-    """Replay the processing trace; return work done per job and the errors found."""
+def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, rejected, speed, eligible_keys=None):
+    """Replay the processing trace; return work done per job and the errors found.
+
+    ``eligible_keys`` (sorted ``job * m + machine`` of every eligible pair) switches to the
+    migratory rule: any eligible machine, but a job's own intervals must not overlap."""
     n = inst.n
     errors: list[str] = []
     tm = np.asarray(out.trace_machine, dtype=np.int64)
@@ -235,11 +245,33 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
         if np.any((tj < 0) | (tj >= n)) or not np.all(np.isfinite(ts) & np.isfinite(te) & np.isfinite(tw)):
             return work, ["trace: a row names no job or has a non-finite time or work"]
         row = lambda mask: int(np.flatnonzero(mask)[0])  # noqa: E731
-        bad = (tm != machine[tj]) | (machine[tj] < 0)
-        if bad.any():
-            r = row(bad)
-            errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was dispatched to "
-                          f"{machine[tj[r]]} (migration or undispatched work)")
+        if eligible_keys is None:
+            bad = (tm != machine[tj]) | (machine[tj] < 0)
+            if bad.any():
+                r = row(bad)
+                errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was dispatched to "
+                              f"{machine[tj[r]]} (migration or undispatched work)")
+        else:
+            bad = machine[tj] < 0
+            if bad.any():
+                r = row(bad)
+                errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was never "
+                              "dispatched (undispatched work)")
+            keys = tj * inst.m + tm
+            hit = np.searchsorted(eligible_keys, keys)
+            ok = ((tm >= 0) & (tm < inst.m) & (hit < eligible_keys.size)
+                  & (eligible_keys[np.minimum(hit, max(eligible_keys.size - 1, 0))] == keys))
+            if not ok.all():
+                r = row(~ok)
+                errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, not in its eligible set "
+                              f"{inst.eligible(int(tj[r])).tolist()}")
+            by_job = np.lexsort((ts, tj))
+            sj, ss, se = tj[by_job], ts[by_job], te[by_job]
+            twice = (sj[1:] == sj[:-1]) & (ss[1:] < se[:-1] - _tol(se[:-1]))
+            if twice.any():
+                r = row(twice)
+                errors.append(f"job {sj[r]}: on two machines at once around {ss[r + 1]:g} (its intervals "
+                              "overlap)")
         bad = (te < ts) | (tw < 0) | (tw > speed * (te - ts) + _tol(tw))
         if bad.any():
             r = row(bad)
