@@ -173,14 +173,13 @@ def test_property_valid_at_least_lower_bound_and_refused_when_migrating(inst, ep
         assert plain.status == "ok", plain.errors
 
 
-def test_performance_1e5_unit_jobs():
+def test_large_instance_validates():
+    # size, not speed, is what this checks (timings live in benchmarks/): 10^5 jobs, both speeds
     inst = get_family("random-restricted").make(0, 1, m=100, n=100000, d=2, sizes="unit",
                                                 arrivals="poisson", load=0.9)
-    execute(GEDF, inst, eps=0.5)  # the numba kernel is compiled (or loaded) by the fixtures above
-    t0 = time.perf_counter()
-    p = execute(GEDF, inst, eps=0.0)
-    assert p.validation.status == "ok", p.validation.errors
-    assert time.perf_counter() - t0 < 5.0
+    for eps in (0.0, 0.5):
+        p = execute(GEDF, inst, eps=eps)
+        assert p.validation.status == "ok", p.validation.errors
 
 
 def test_kernel_with_a_later_job_of_higher_priority_preempts():
