@@ -134,6 +134,9 @@ def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
             source = f"family {exp['family']!r} with these params" if "family" in exp else \
                 f"adversary {exp['adversary']!r}"
             raise ConfigError(f"{at}: {alg_name!r} is defined for unit sizes only, but {source} produces sizes > 1")
+        if "adversary" in exp and cls.migratory:
+            raise ConfigError(f"{at}: {alg_name!r} is migratory (it schedules a whole instance at once, outside "
+                              "the model) and cannot play an adaptive adversary; run it on a family")
         if "adversary" in exp:  # the adversary as each run builds it (some derive parameters from ε)
             for combo in algorithm_grid(exp.get("params")):
                 for eps in cls.eps_values(exp.get("eps", default_eps)):
