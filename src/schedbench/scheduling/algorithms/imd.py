@@ -1,0 +1,70 @@
+"""IMD, immediate dispatch with per-class cumulative volumes (Avrahami–Azar, SPAA 2003 /
+Algorithmica 47(3) 2007): baseline B6 of ``shared/specs/rejection-model.md`` §7, speed 1+ε.
+
+Dispatch: a job of size p is in class k = ⌊log₂ p⌋; it goes at once to the eligible machine
+with the least *cumulative* volume of class-k jobs ever assigned to it (completed jobs still
+count), ties to the lowest index — the spec's restricted-assignment adaptation (min over S_j)
+of a rule recalled from memory [R]. Processing: SRPT per machine, preemptive, ties by job id
+(smaller first: the earlier arrival). Nothing is rejected; the engine
+applies speed 1+ε (ε = 0: the speed-1 reference row).
+
+No bound is claimed for maximum flow time (the known guarantees are for total flow and the
+ℓ_p norms, p < ∞).
+
+Implementation: a machine is reordered only in a slot where jobs were dispatched to it. Between
+two such slots only the job at its head runs (completions do not change SRPT's order), so the
+remaining work of every other queued job is already known; only the head's is read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
+from schedbench.scheduling.registry import register_algorithm
+
+_CLASSES = 64  # sizes are < 2^63
+
+
+@register_algorithm
+class Imd(OnlineAlgorithm):
+    """B6: least cumulative class-k volume dispatch, SRPT per machine."""
+
+    name = "imd"
+    problem = "maxflow"
+    model = "speed"
+    rule_label = "R"
+    reference = "Avrahami–Azar SPAA 2003 (IMD); spec §7 B6 (restricted-assignment adaptation)"
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.volume = np.zeros((self.m, _CLASSES), dtype=np.int64)
+        self.rem: dict[int, float] = {}  # remaining work, exact for every job not at a head
+        self.new: dict[int, list[int]] = {}  # machine -> jobs dispatched to it in this slot
+
+    def on_arrival(self, job: JobView, view) -> int:
+        k = job.size.bit_length() - 1  # ⌊log₂ p⌋
+        vol = self.volume[job.eligible, k]
+        i = int(job.eligible[vol == vol.min()].min())
+        self.volume[i, k] += job.size
+        self.rem[job.id] = float(job.size)
+        self.new.setdefault(i, []).append(job.id)
+        return i
+
+    def on_slot(self, view) -> SlotPlan | None:
+        if not self.new:
+            return None
+        plan = SlotPlan()
+        rem = self.rem
+        for i, new in sorted(self.new.items()):
+            q = view.queue(i)
+            old = len(q) - len(new)
+            if old > 0:
+                rem[q[0]] = view.remaining(q[0])  # the only job that ran since the last reorder
+            elif len(new) == 1:
+                continue
+            order = sorted(q, key=lambda j: (rem[j], j))
+            if order != list(q):
+                plan.priority[i] = order
+        self.new.clear()
+        return plan
