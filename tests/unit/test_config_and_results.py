@@ -37,6 +37,9 @@ def test_shipped_configs_pass_the_schema_and_the_checks():
     (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rule": ["paper", "bold"]}}), "must be one of"),
     (lambda c: c["experiments"]["random_pow2"]["algorithms"].update({"lb-unit-reject": None}), "experiments.random_pow2.algorithms.lb-unit-reject: 'lb-unit-reject' is defined for unit sizes only"),
     (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"greedyy": None}), "experiments.random_unit.algorithms.greedyy: unknown algorithm 'greedyy'"),
+    (lambda c: c["experiments"]["idisp_tree"]["algorithms"].update({"global-edf": None}), "experiments.idisp_tree.algorithms.global-edf: 'global-edf' is migratory"),
+    (lambda c: c["experiments"]["flow_unit"]["algorithms"].update({"greedy": None}), "experiments.flow_unit.algorithms: one experiment, one problem"),
+    (lambda c: c["experiments"]["idisp_tree"]["algorithms"].update({"greedy": None}), "solves 'load', but adversary 'anr-flow' builds 'maxflow'"),
 ])
 def test_config_errors_name_the_key(mutate, message):
     cfg = copy.deepcopy(SMOKE)
