@@ -1,23 +1,29 @@
 """Offline optima and lower bounds: the denominators of every competitive ratio.
 
-:func:`solve_opt` picks the solver from the problem's objective (the problem table), so no
-caller branches on a problem's name.
+:func:`solve_opt` picks the solver from the problem's objective and flow weight (the problem
+table), so no caller branches on a problem's name: max load → :func:`opt_makespan` (§8.1);
+unweighted max flow time → :func:`opt_max_flow` (§8.2); the weighted flow problems keep the
+trivial :func:`flow_lower_bound` for now (§8.3).
 """
 
 from schedbench.scheduling.offline.flow_bound import flow_lower_bound
 from schedbench.scheduling.offline.makespan import makespan_lower_bound, opt_makespan, trivial_bound
+from schedbench.scheduling.offline.maxflow import max_flow_lower_bound, opt_max_flow
 from schedbench.scheduling.offline.result import OptResult
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.problems import get_problem
 
 __all__ = ["OptResult", "opt_makespan", "makespan_lower_bound", "trivial_bound", "flow_lower_bound",
-           "solve_opt", "is_trivial"]
+           "opt_max_flow", "max_flow_lower_bound", "solve_opt", "is_trivial"]
 
 
 def solve_opt(inst: Instance, problem: str, time_limit: float = 60.0, seed: int = 0) -> OptResult:
     """OPT (or a bound, see ``status``) of ``inst`` for ``problem``."""
-    if get_problem(problem).objective == "max_load":
+    prob = get_problem(problem)
+    if prob.objective == "max_load":
         return opt_makespan(inst, time_limit=time_limit, seed=seed)
+    if prob.flow_weight == "one":  # MaxFlowTime
+        return opt_max_flow(inst, objective="flow", time_limit=time_limit, seed=seed)
     return flow_lower_bound(inst, problem)
 
 
