@@ -51,10 +51,10 @@ def main() -> None:
                 res = opt_max_flow(inst, time_limit=600)
                 best = min(best, time.perf_counter() - t0)
             rows.append((inst.n, inst.m, rho, "1", res.value, res.status, res.solver, best, limit))
-    for n, m, rho, sizes in ((60, 3, 0.9, 4), (200, 5, 0.9, 4), (400, 10, 0.9, 8)):
+    for n, m, rho, sizes, tl in ((60, 3, 0.9, 4, 60), (200, 5, 0.9, 4, 60), (400, 10, 0.9, 8, 20)):
         inst = poisson_instance(n, m, rho, 2, 1, sizes=sizes)
         t0 = time.perf_counter()
-        res = opt_max_flow(inst, time_limit=60)
+        res = opt_max_flow(inst, time_limit=tl)
         rows.append((n, m, rho, f"1..{sizes}", res.value, f"{res.status} (lb {res.lower_bound:g})",
                      res.solver, time.perf_counter() - t0, None))
     print(f"{'n':>7} {'m':>4} {'rho':>4} {'sizes':>6} {'T*':>6} {'status':>18} {'seconds':>8} "
