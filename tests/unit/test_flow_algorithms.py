@@ -1,0 +1,206 @@
+"""MaxFlowTime algorithms of issue 9 owned by the core: mft-unit (spec §3), ll-fifo (B3),
+ll-fifo-drop (B4), drop-every-k-flow (B8), random-two-flow (B12), and the family's target load.
+
+Checked against hand-worked event logs, the spec's guarantees (max flow ≤ Qcap, budget by
+construction) and the exact offline optimum (ALG ≥ OPT when nothing is rejected)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
+from schedbench.scheduling.algorithms.mft_unit import MftUnit, queue_cap
+from schedbench.scheduling.instances.random_restricted import mean_size
+from schedbench.scheduling.model import REJECT, Instance
+from schedbench.scheduling.offline import opt_max_flow
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.registry import get_algorithm, get_family
+
+RR = get_family("random-restricted")
+
+
+def inst_of(m, release, eligible, size=None):
+    n = len(release)
+    return Instance.from_lists(m, release, [1] * n if size is None else size, eligible)
+
+
+@st.composite
+def unit_instances(draw, max_m=4, max_n=14, max_release=5):
+    m = draw(st.integers(1, max_m))
+    n = draw(st.integers(1, max_n))
+    release = sorted(draw(st.lists(st.integers(0, max_release), min_size=n, max_size=n)))
+    elig = [sorted(draw(st.sets(st.integers(0, m - 1), min_size=1, max_size=m))) for _ in range(n)]
+    return inst_of(m, release, elig)
+
+
+# ----------------------------------------------------------------------------- hand-checked logs
+def test_mft_unit_event_log_by_hand():
+    # one machine, 4 unit jobs at slot 0, T* = 4 (OPT = 4), eps = 0.5: Qcap = ⌈4/0.5⌉ = 8, none rejected;
+    # FIFO: completions 1, 2, 3, 4.
+    inst = inst_of(1, [0, 0, 0, 0], [[0]] * 4)
+    p = execute(MftUnit, inst, eps=0.5, oracle=4.0)
+    assert p.validation.status == "ok"
+    np.testing.assert_allclose(p.outcome.completion, [1, 2, 3, 4])
+    # same jobs with T = 1, eps = 0.5: Qcap = 2 -> jobs 2 and 3 rejected (1 ≤ 0.5·3, 2 ≤ 0.5·4: in budget)
+    p = execute(MftUnit, inst, eps=0.5, oracle=1.0)
+    assert p.outcome.machine.tolist() == [0, 0, REJECT, REJECT]
+    assert p.validation.status == "ok" and p.validation.rejected_frac_max_prefix == 0.5
+    # five jobs, T = 1, eps = 0.25: Qcap = 4, the fifth is rejected: 1 > 0.25·5? no, 1 ≤ 1.25 -> ok;
+    # with eps = 0.2 and T = 1: Qcap = 5; with T = 0.5 (a wrong oracle) Qcap = 3 -> 2 rejected of 5 > 1
+    p = execute(MftUnit, inst_of(1, [0] * 5, [[0]] * 5), eps=0.2, oracle=0.5)
+    assert p.outcome.machine.tolist() == [0, 0, 0, REJECT, REJECT]
+    assert p.validation.status == "budget_violated"
+    np.testing.assert_allclose(p.outcome.completion[:2], [1, 2])
+
+
+def test_mft_unit_least_queue_and_ties():
+    # jobs 0,1 at slot 0 on {0,1}: 0 -> m0 (tie to lower index), 1 -> m1; job 2 at slot 0 on {0,1}: tie -> m0;
+    # job 3 at slot 1 on {0, 1}: queues after slot 0: m0 has 1 left (job 2), m1 empty -> m1.
+    inst = inst_of(2, [0, 0, 0, 1], [[0, 1]] * 4)
+    p = execute(MftUnit, inst, eps=0.5, oracle=2.0)
+    assert p.outcome.machine.tolist() == [0, 1, 0, 1]
+    np.testing.assert_allclose(p.outcome.completion, [1, 1, 2, 2])
+
+
+def test_ll_fifo_speed_one_and_a_half_by_hand():
+    # one machine at speed 1.5, three unit jobs at slot 0: completions 2/3, 4/3, 2 (fractional work)
+    inst = inst_of(1, [0, 0, 0], [[0]] * 3)
+    p = execute(get_algorithm("ll-fifo"), inst, eps=0.5)
+    assert p.validation.status == "ok" and p.outcome.speed == 1.5
+    np.testing.assert_allclose(p.outcome.completion, [2 / 3, 4 / 3, 2.0])
+    p0 = execute(get_algorithm("ll-fifo"), inst, eps=0.0)
+    np.testing.assert_allclose(p0.outcome.completion, [1, 2, 3])
+
+
+def test_ll_fifo_work_dispatch_sees_sizes():
+    # job 0 (size 3) -> m0; job 1 (size 1): work m0 = 3, m1 = 0 -> m1; job 2 (size 1): m1 has 1 -> m1
+    inst = inst_of(2, [0, 0, 0], [[0, 1]] * 3, size=[3, 1, 1])
+    p = execute(get_algorithm("ll-fifo"), inst, eps=0.0, params={"dispatch": "work"})
+    assert p.outcome.machine.tolist() == [0, 1, 1]
+    pq = execute(get_algorithm("ll-fifo"), inst, eps=0.0, params={"dispatch": "queue"})
+    assert pq.outcome.machine.tolist() == [0, 1, 0]
+
+
+def test_ll_fifo_drop_cap_rules_by_hand():
+    # T* = 2, eps = 0.5: cap = 4 units. One machine, sizes 3, 1, 1 at slot 0.
+    inst = inst_of(1, [0, 0, 0], [[0]] * 3, size=[3, 1, 1])
+    cls = get_algorithm("ll-fifo-drop")
+    exceed = execute(cls, inst, eps=0.5, oracle=2.0, params={"cap_rule": "exceed"})
+    assert exceed.outcome.machine.tolist() == [0, 0, REJECT]   # 3+1 ≤ 4 accepted; 4+1 > 4 rejected
+    reach = execute(cls, inst, eps=0.5, oracle=2.0, params={"cap_rule": "reach"})
+    assert reach.outcome.machine.tolist() == [0, 0, REJECT]    # 3 < 4 accepted; 4 ≥ 4 rejected
+    inst2 = inst_of(1, [0, 0], [[0]] * 2, size=[4, 1])
+    assert execute(cls, inst2, eps=0.5, oracle=2.0, params={"cap_rule": "exceed"}).outcome.machine.tolist() == [0, REJECT]
+    assert execute(cls, inst2, eps=0.5, oracle=2.0, params={"cap_rule": "reach"}).outcome.machine.tolist() == [0, REJECT]
+
+
+def test_drop_every_k_flow_rejects_every_kth_per_machine():
+    inst = inst_of(1, [0] * 8, [[0]] * 8)
+    p = execute(get_algorithm("drop-every-k-flow"), inst, eps=0.25)
+    assert p.outcome.machine.tolist() == [0, 0, 0, REJECT, 0, 0, 0, REJECT]
+    assert p.validation.status == "ok" and p.validation.rejected_frac == 0.25
+
+
+def test_random_two_flow_is_seeded():
+    inst = RR.make(0, 3, m=6, n=300, d=3, sizes="unit", arrivals="poisson", load=0.9)
+    cls = get_algorithm("random-two-flow")
+    a, b = execute(cls, inst, seed=5), execute(cls, inst, seed=5)
+    assert a.outcome.machine.tolist() == b.outcome.machine.tolist()
+    assert a.validation.status == "ok"
+
+
+# ----------------------------------------------------------------------------- guarantees
+@settings(max_examples=60, deadline=None)
+@given(unit_instances(), st.sampled_from([0.5, 0.25, 0.1]), st.sampled_from([1.0, 2.0]))
+def test_mft_unit_max_flow_within_its_cap_and_budget_with_opt(inst, eps, c):
+    opt = opt_max_flow(inst)
+    assert opt.status == "optimal"
+    p = execute(MftUnit, inst, eps=eps, oracle=opt.value, params={"cap_factor": c})
+    assert p.validation.status == "ok", p.validation.errors   # spec §3: budget holds with T = T*
+    assert p.validation.objective <= queue_cap(opt.value, eps, c) + 1e-9
+    assert p.validation.objective / opt.value <= MftUnit.ratio_bound(eps, p.params, opt=opt.value) + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(unit_instances(), st.sampled_from(["ll-fifo", "random-two-flow", "drop-every-k-flow", "mft-unit"]))
+def test_alg_at_least_opt_when_nothing_rejected(inst, name):
+    cls = get_algorithm(name)
+    opt = opt_max_flow(inst).value
+    eps = None if cls.model == "plain" else (0.0 if cls.model == "speed" else 0.5)
+    p = execute(cls, inst, eps=eps, oracle=opt if cls.uses_oracle(cls.resolve_params({})) else None)
+    assert p.validation.valid
+    if p.validation.rejected_frac == 0:
+        assert p.validation.objective >= opt - 1e-9   # at speed 1, nothing rejected: ALG ≥ OPT
+
+
+@settings(max_examples=25, deadline=None)
+@given(unit_instances(max_n=10), st.sampled_from([0.5, 0.25]))
+def test_mft_unit_prefix_oracle_is_the_eager_rule(inst, eps):
+    """The lazy prefix oracle (OPT recomputed only when a cap is reached) decides exactly as the
+    rule that recomputes T(t) = OPT(prefix) before every arrival."""
+
+    class Eager(OnlineAlgorithm):
+        name, problem, model, unit_sizes_only = "eager-prefix", "maxflow", "rejection", True
+
+        def on_arrival(self, job, view):
+            jobs = [view.job(j) for j in range(view.n_arrived)]
+            prefix = Instance.from_lists(self.m, [j.release for j in jobs], [1] * len(jobs),
+                                         [j.eligible.tolist() for j in jobs])
+            cap = queue_cap(opt_max_flow(prefix).value, self.eps, 1.0)
+            i = min(job.eligible.tolist(), key=lambda k: (len(view.queue(k)), k))
+            return REJECT if len(view.queue(i)) >= cap else i
+
+    lazy = execute(MftUnit, inst, eps=eps, params={"oracle": "prefix"})
+    eager = execute(Eager, inst, eps=eps)
+    assert lazy.outcome.machine.tolist() == eager.outcome.machine.tolist()
+    assert lazy.validation.objective <= queue_cap(opt_max_flow(inst).value, eps, 1.0)
+
+
+def test_mft_unit_parameters_named_in_errors():
+    inst = inst_of(1, [0], [[0]])
+    with pytest.raises(ParameterError, match="cap_factor"):
+        execute(MftUnit, inst, eps=0.5, oracle=1.0, params={"cap_factor": 0})
+    with pytest.raises(ParameterError, match="oracle"):
+        execute(MftUnit, inst, eps=0.5, params={"oracle": "psychic"})
+    with pytest.raises(ParameterError, match="unit sizes"):
+        execute(MftUnit, inst_of(1, [0], [[0]], size=[2]), eps=0.5, oracle=2.0)
+    with pytest.raises(ParameterError, match="eps"):
+        execute(get_algorithm("ll-fifo"), inst, eps=-0.1)
+
+
+def test_speed_models_add_the_speed_one_reference_row():
+    assert get_algorithm("ll-fifo").eps_values([0.5, 0.25]) == [0.0, 0.5, 0.25]
+    assert get_algorithm("mft-unit").eps_values([0.5]) == [0.5]
+    assert get_algorithm("random-two-flow").eps_values([0.5]) == [None]
+
+
+# ----------------------------------------------------------------------------- target load
+@pytest.mark.parametrize("params", [
+    {"sizes": "unit"}, {"sizes": "uniform", "max_size": 4}, {"sizes": "pow2", "max_size_exp": 3},
+    {"sizes": "pareto", "pareto_shape": 1.5, "max_size": 64},
+])
+def test_target_load_sets_the_arrival_rate(params):
+    m, rho = 8, 0.8
+    inst = RR.make(0, 11, m=m, n=40000, d=2, arrivals="poisson", load=rho, **params)
+    full = {"sizes": "unit", "max_size_exp": 4, "pareto_shape": 1.1, "max_size": 1024, **params}
+    mu = mean_size(full["sizes"], full["max_size_exp"], full["pareto_shape"], full["max_size"])
+    assert abs(inst.size.mean() - mu) / mu < 0.05                       # E[size] is exact
+    span = inst.release.max() + 1
+    assert abs(inst.size.sum() / (m * span) - rho) < 0.05                # work per machine-slot ≈ ρ
+
+
+def test_target_load_errors_name_the_field():
+    from schedbench.scheduling.instances.base import FamilyParameterError
+
+    with pytest.raises(FamilyParameterError, match="'load'"):
+        RR.make(0, 1, m=4, n=10, arrivals="poisson", load=0)
+    with pytest.raises(FamilyParameterError, match="'rate' and 'load'"):
+        RR.make(0, 1, m=4, n=10, arrivals="poisson", load=0.5, rate=3.0)
+    with pytest.raises(FamilyParameterError, match="'load'.*does not apply"):
+        RR.make(0, 1, m=4, n=10, arrivals="zero", load=0.5)
+    assert math.isclose(mean_size("uniform", 4, 1.1, 5), 3.0)
