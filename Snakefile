@@ -45,8 +45,8 @@ include: "workflow/rules/bipartite.smk"
 rule all:
     input:
         "results/runs.parquet",
-        "paper/figures/ratio_vs_eps.pdf",
-        "paper/figures/rejection_vs_eps.pdf",
+        expand("paper/figures/ratio_vs_eps_{problem}.pdf", problem=SCHED_PROBLEMS),
+        expand("paper/figures/rejection_vs_eps_{problem}.pdf", problem=SCHED_PROBLEMS),
         "paper/figures/adversary_rounds.pdf",
         "paper/tables/adversaries.tex",
         "paper/tables/ratios.tex",

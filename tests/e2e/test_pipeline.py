@@ -48,8 +48,12 @@ def test_outputs_exist_and_pass_schema(pipeline):
     smoke = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
     assert set(runs["experiment"]) == set(smoke["experiments"])
     assert (runs["status"] == "ok").all()
-    fig = (pipeline / "paper/figures/ratio_vs_eps.pdf").read_bytes()
-    assert fig.startswith(b"%PDF") and len(fig) > 5000
+    for problem in ("load", "maxflow"):  # one ratio and one rejection figure per problem of the config
+        for name in ("ratio_vs_eps", "rejection_vs_eps"):
+            fig = (pipeline / f"paper/figures/{name}_{problem}.pdf").read_bytes()
+            assert fig.startswith(b"%PDF") and len(fig) > 5000
+    assert set(runs["problem"]) == {"load", "maxflow"}
+    assert "\\texttt{mft-unit}" in (pipeline / "paper/tables/methods.tex").read_text()
     table = (pipeline / "paper/tables/ratios.tex").read_text()
     assert "\\begin{tabular}" in table and "lb-unit-reject" in table
     assert "\\NumRuns" in (pipeline / "paper/macros.tex").read_text()
@@ -275,7 +279,7 @@ def test_every_valid_config_produces_every_figure(tmp_path):
     (work / "config/one.yaml").write_text(yaml.safe_dump(cfg))
     proc = snakemake(work, "--configfile", "config/one.yaml")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    for fig in ("ratio_vs_eps", "rejection_vs_eps", "adversary_rounds"):
+    for fig in ("ratio_vs_eps_load", "rejection_vs_eps_load", "adversary_rounds"):
         assert (work / f"paper/figures/{fig}.pdf").read_bytes().startswith(b"%PDF")
 
 

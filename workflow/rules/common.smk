@@ -3,7 +3,8 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from schedbench.pipeline.config import ConfigError, balanced_chunks, batches, check_config, config_hash
+from schedbench.pipeline.config import (ConfigError, balanced_chunks, batches, check_config, config_hash,
+                                       experiment_problem)
 from schedbench.pipeline.runlock import RunLockError, hold_run_lock
 from schedbench.pipeline.sources import script_sources
 from schedbench.queueing.bipartite.experiments import expand_groups
@@ -27,6 +28,9 @@ FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"
 ADVERSARY_EXPERIMENTS = [e for e in EXPERIMENTS if "adversary" in config["experiments"][e]]
 BATCH_SIZE = int(config.get("batch_size", 10))
 CONFIG_HASH = config_hash(config)
+# the problems the scheduling experiments solve: one ratio and one rejection figure each (a config
+# without scheduling experiments still gets the LoadBalancing ones, as placeholders)
+SCHED_PROBLEMS = sorted({experiment_problem(config["experiments"][e]) for e in EXPERIMENTS}) or ["load"]
 # every algorithm's module: the method table lists the whole registry
 ALGORITHM_MODULES = sorted({get_algorithm(name).__module__ for name in algorithm_names()})
 
@@ -36,6 +40,7 @@ wildcard_constraints:
     algorithm=r"[a-z0-9-]+",
     batch=r"\d+",
     part=r"batch-\d+|realised-[a-z0-9-]+",
+    problem=r"[a-z]+",
 
 
 def sources_of(script, *plugins):

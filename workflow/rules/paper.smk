@@ -3,11 +3,11 @@ rule figure_ratio_vs_eps:
         "results/runs.parquet",
         sources=sources_of("figure_ratio_vs_eps.py"),
     output:
-        report("paper/figures/ratio_vs_eps.pdf", caption="../report/ratio_vs_eps.rst", category="Figures"),
+        report("paper/figures/ratio_vs_eps_{problem}.pdf", caption="../report/ratio_vs_eps.rst", category="Figures"),
     params:
         n_boot=config.get("figures", {}).get("n_boot", 1000),
     log:
-        "results/logs/figure_ratio_vs_eps.log",
+        "results/logs/figure_ratio_vs_eps_{problem}.log",
     script:
         "../scripts/figure_ratio_vs_eps.py"
 
@@ -31,11 +31,11 @@ rule figure_rejection_vs_eps:
         "results/runs.parquet",
         sources=sources_of("figure_rejection_vs_eps.py"),
     output:
-        report("paper/figures/rejection_vs_eps.pdf", caption="../report/rejection_vs_eps.rst", category="Figures"),
+        report("paper/figures/rejection_vs_eps_{problem}.pdf", caption="../report/rejection_vs_eps.rst", category="Figures"),
     params:
         n_boot=config.get("figures", {}).get("n_boot", 1000),
     log:
-        "results/logs/figure_rejection_vs_eps.log",
+        "results/logs/figure_rejection_vs_eps_{problem}.log",
     script:
         "../scripts/figure_rejection_vs_eps.py"
 

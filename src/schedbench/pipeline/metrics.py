@@ -61,7 +61,7 @@ def broadcast_over_eps(df: pd.DataFrame) -> pd.DataFrame:
 def eps_axis_label(models) -> str:
     """What ε means on an axis, from the models of the rows drawn there: the rejected fraction
     (rejection model), the extra speed 1+ε (speed model), or both."""
-    kinds = set(models) - {"plain"}
+    kinds = set(models) - {"plain", "reference"}
     if kinds == {"speed"}:
         return "ε (machines at speed 1+ε)"
     if kinds == {"rejection", "speed"}:

@@ -52,6 +52,17 @@ def speed_one_as_reference(data):
     return data
 
 
+def label_colours(data) -> dict[str, tuple]:
+    """One colour per *algorithm* (colour-blind palette, extended with husl past 10), shared by
+    its parameter variants and its speed-1 row, which differ in marker and line style."""
+    algorithms = sorted(data["algorithm"].unique())
+    palette = sns.color_palette("colorblind", 10)
+    if len(algorithms) > 10:
+        palette += sns.color_palette("husl", len(algorithms) - 10)
+    colour = dict(zip(algorithms, palette))
+    return {lab: colour[alg] for lab, alg in data.groupby("label")["algorithm"].first().items()}
+
+
 def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str], list[str]]:
     data = data.astype({"label": object, "experiment": object})
     hue_order = sorted(data["label"].unique())
@@ -64,7 +75,7 @@ def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str
         markers=True, dashes={lab: MODEL_DASHES.get(model_of[lab], "") for lab in hue_order},
         errorbar=("ci", 95), n_boot=n_boot, seed=seed,
         facet_kws={"sharey": False}, height=3.0, aspect=1.2, col_wrap=min(3, len(experiments)),
-        palette="colorblind",
+        palette=label_colours(data),
     )
     for exp, ax in zip(experiments, grid.axes.flat):
         ax.set_xscale("log", base=2)
@@ -84,8 +95,13 @@ def _without_swept_adversaries(df):
     return df[~df["experiment"].isin(swept[swept].index)]
 
 
-def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
-    """ALG/OPT vs ε, one panel per experiment (left open; :func:`plot_ratio_vs_eps` saves).
+def _of_problem(df, problem: str | None):
+    return df if problem is None else df[df["problem"] == problem]
+
+
+def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0, problem: str | None = None) -> sns.FacetGrid:
+    """ALG/OPT vs ε, one panel per experiment of ``problem`` (all if None; left open:
+    :func:`plot_ratio_vs_eps` saves).
 
     Mean ratio with 95 % bootstrap CI bands, log₂ axes, legend sorted by label. Line style
     tells the models apart (:data:`MODEL_DASHES`): rejection-model rows solid (ε = rejected
@@ -95,13 +111,14 @@ def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
     drawn dash-dot in the algorithm's colour. Experiments that sweep an adversary parameter are left to
     :func:`rounds_figure`.
     """
-    data = broadcast_over_eps(speed_one_as_reference(add_labels(successful(_without_swept_adversaries(df)))))
+    data = broadcast_over_eps(speed_one_as_reference(add_labels(successful(_without_swept_adversaries(
+        _of_problem(df, problem))))))
     if data["eps"].dropna().empty:
         return _no_eps_figure(data, n_boot, seed)
     grid, hue_order, experiments = _grid(data, "ratio", n_boot, seed)
     for ax in grid.axes.flat:
         ax.set_yscale("log", base=2)  # bounds (up to 2β) and ratios near 1 in one panel
-    colors = dict(zip(hue_order, sns.color_palette("colorblind", len(hue_order))))
+    colors = label_colours(data)
     if "ratio_bound" in data.columns:
         bounds = data.dropna(subset=["ratio_bound"])
         for exp, ax in zip(experiments, grid.axes.flat):
@@ -126,9 +143,11 @@ def _no_eps_figure(data, n_boot: int, seed: int):
     return grid
 
 
-def rejection_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0) -> sns.FacetGrid:
-    """The largest prefix rejected fraction vs ε for the rejection-model rows, with y = ε (the
-    budget) in black; every run is drawn, including those over budget."""
+def rejection_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0, problem: str | None = None) -> sns.FacetGrid:
+    """The largest prefix rejected fraction vs ε for the rejection-model rows of ``problem``
+    (all if None), with y = ε (the budget) in black; every run is drawn, including those over
+    budget."""
+    df = _of_problem(df, problem)
     data = add_labels(df[(df["model"] == "rejection") & df["status"].isin(["ok", "budget_violated"])])
     if data.empty:
         return _Placeholder("no rejection-model runs in this config")
@@ -177,8 +196,14 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
         rows = rows.assign(line=[lab + (SPEED_ONE if (mod == "speed" and e == 0) else (f", ε={e:g}" if e == e else ""))
                                  for lab, e, mod in zip(rows["label"], rows["eps"], rows["model"])])
         rows = rows.astype({"line": object, col: float})
-        sns.lineplot(data=rows, x=col, y="ratio", hue="line", hue_order=sorted(rows["line"].unique()),
-                     marker="o", errorbar=("ci", 95), n_boot=n_boot, seed=seed, ax=ax, palette="colorblind")
+        colour = label_colours(rows)
+        line_colour = {line: colour[lab] for line, lab in zip(rows["line"], rows["label"])}
+        line_dash = {line: MODEL_DASHES["reference" if line.endswith(SPEED_ONE) else mod]
+                     for line, mod in zip(rows["line"], rows["model"])}
+        order = sorted(rows["line"].unique())
+        sns.lineplot(data=rows, x=col, y="ratio", hue="line", hue_order=order, style="line", style_order=order,
+                     dashes=line_dash, markers=True, errorbar=("ci", 95), n_boot=n_boot, seed=seed, ax=ax,
+                     palette=line_colour)
         if name == "m":
             ax.set_xscale("log", base=2)
         ax.set_title(exp)
@@ -188,16 +213,18 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
     return fig
 
 
-def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
-    """Write the ratio figure to ``path`` atomically; return the legend order."""
-    grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed)
+def plot_ratio_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0,
+                      problem: str | None = None) -> list[str]:
+    """Write the ratio figure (of ``problem``'s experiments) to ``path`` atomically; return the legend order."""
+    grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed, problem=problem)
     hue_order = [t.get_text() for t in grid.legend.texts] if grid.legend is not None else []
     save_figure(grid.figure, path)
     return hue_order
 
 
-def plot_rejection_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> list[str]:
-    grid = rejection_vs_eps_grid(df, n_boot=n_boot, seed=seed)
+def plot_rejection_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0,
+                          problem: str | None = None) -> list[str]:
+    grid = rejection_vs_eps_grid(df, n_boot=n_boot, seed=seed, problem=problem)
     hue_order = [t.get_text() for t in grid.legend.texts] if grid.legend is not None else []
     save_figure(grid.figure, path)
     return hue_order
