@@ -183,7 +183,7 @@ def test_a_loss_k_larger_than_n_stops_before_any_job():
 
 
 def test_method_table_lists_every_registered_algorithm():
-    from schedbench.pipeline.tables import method_table_tex
+    from schedbench.pipeline.methods import method_table_tex
     from schedbench.scheduling.registry import algorithm_names
 
     tex = method_table_tex()

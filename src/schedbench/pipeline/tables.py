@@ -20,33 +20,9 @@ _TEX = {"_": r"\_", "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$",
         "≤": r"$\le$", "≥": r"$\ge$", "✓": r"\checkmark{}", "&": r"\&", "%": r"\%", "#": r"\#", "Ω": r"$\Omega$"}
 
 
-def _tex(s: str) -> str:
+def tex_text(s: str) -> str:
     """Plain text (with the few symbols the registry's strings use) as LaTeX."""
     return "".join(_TEX.get(ch, ch) for ch in str(s))
-
-
-def method_table_tex() -> str:
-    """The paper's method table, generated from the registry (no hand-kept copy): every
-    registered algorithm with its problem, model, rule label, parameters (defaults) and source."""
-    from schedbench.scheduling.problems import get_problem
-    from schedbench.scheduling.registry import algorithm_names, get_algorithm
-
-    rule_tex = {"Q": "Q", "R": "R", "R✓": "R\\checkmark"}
-    lines = ["\\begin{tabular}{lllllp{5.2cm}}", "\\toprule",
-             "algorithm & problem & model & rule & parameters (defaults) & source \\\\", "\\midrule"]
-    order = sorted(algorithm_names(), key=lambda n: (list(_PROBLEM_ORDER).index(get_algorithm(n).problem), n))
-    for name in order:
-        cls = get_algorithm(name)
-        d = cls.describe()
-        params = ", ".join(f"{k}={v}" for k, v in d["parameters"].items()) or "--"
-        model = d["model"] + (" (migratory)" if getattr(cls, "migratory", False) else "")
-        lines.append(f"\\texttt{{{_tex(name)}}} & {_tex(get_problem(cls.problem).title)} & {model} & "
-                     f"{rule_tex.get(d['rule'], _tex(d['rule']))} & {_tex(params)} & {_tex(d['reference'])} \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}", ""]
-    return "\n".join(lines)
-
-
-_PROBLEM_ORDER = ("load", "maxflow", "wtdmaxflow", "genwtd", "stretch")
 
 
 def ratio_table_tex(df: pd.DataFrame) -> str:
@@ -69,11 +45,11 @@ def ratio_table_tex(df: pd.DataFrame) -> str:
                 mean, lo, hi = bootstrap_ci(sel["ratio"])
                 cells.append("" if sel.empty else f"{_fmt(mean)} [{_fmt(lo)}, {_fmt(hi)}]")
             rej = alg_rows["rejected_frac_max_prefix"].max()
-            lines.append(" & ".join([_tex(exp), _tex(label)] + cells + [_fmt(rej)]) + " \\\\")
+            lines.append(" & ".join([tex_text(exp), tex_text(label)] + cells + [_fmt(rej)]) + " \\\\")
         inst = df[df["experiment"] == exp].drop_duplicates("instance")
         note = ", ".join(f"{v} {k}" for k, v in sorted(inst["opt_status"].value_counts().items()))
         note += f"; {int(inst['opt_is_trivial'].sum())} of {len(inst)} equal to the trivial bound"
-        lines.append(f"\\multicolumn{{{len(eps_grid) + 4}}}{{l}}{{\\footnotesize {_tex(exp)}: OPT {note}}} \\\\")
+        lines.append(f"\\multicolumn{{{len(eps_grid) + 4}}}{{l}}{{\\footnotesize {tex_text(exp)}: OPT {note}}} \\\\")
         lines.append("\\midrule")
     lines[-1] = "\\bottomrule"
     lines.append("\\end{tabular}")
@@ -103,7 +79,7 @@ def adversary_table_tex(df: pd.DataFrame) -> str:
             sel = rows[rows["eps"].isna()] if math.isnan(eps) else rows[rows["eps"] == eps]
             cells.append("" if sel.empty else _fmt(float(sel["ratio"].max())))
         status = ", ".join(f"{v} {k}" for k, v in sorted(rows["opt_status"].value_counts().items()))
-        lines.append(" & ".join([_tex(exp), _tex(adv + (f" ({params})" if params else "")), _tex(label)]
+        lines.append(" & ".join([tex_text(exp), tex_text(adv + (f" ({params})" if params else "")), tex_text(label)]
                                 + cells + [status]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
@@ -154,7 +130,7 @@ def loss_slopes_tex(slopes: pd.DataFrame) -> str:
         if r["points"] < 3:
             slope = f"-- ({int(r['points'])} points $>0$)"
         lines.append(" & ".join([
-            _tex(r["experiment"]), str(int(r["d"])), f"{r['alpha']:g}", _tex(r["k_label"]),
+            tex_text(r["experiment"]), str(int(r["d"])), f"{r['alpha']:g}", tex_text(r["k_label"]),
             _QUANTITY_TEX[r["quantity"]], slope, exact, claim.replace("α", "$\\alpha$"),
             f"{r['value_at_max_n']:.3g} ($n$={int(r['max_n'])})",
         ]) + " \\\\")
@@ -182,9 +158,9 @@ def bipartite_checks_tex(checks: pd.DataFrame) -> str:
         "check & quantity & kind & reference & simulated [95\\% CI] & $z$ & pass (tolerance) \\\\", "\\midrule",
     ]
     for _, r in checks.iterrows():
-        tolerance = _tex(r["tolerance"]).replace("%", "\\%")
+        tolerance = tex_text(r["tolerance"]).replace("%", "\\%")
         lines.append(" & ".join([
-            _tex(r["check"]), _tex(r["quantity"]), r["kind"], f"{r['reference']:.6g}",
+            tex_text(r["check"]), tex_text(r["quantity"]), r["kind"], f"{r['reference']:.6g}",
             f"{r['simulated']:.6g} [{r['ci_lo']:.6g}, {r['ci_hi']:.6g}]", f"{r['z']:.2f}",
             ("yes" if r["passed"] else "\\textbf{no}") + f" ({tolerance})",
         ]) + " \\\\")
@@ -204,7 +180,7 @@ def bipartite_rates_tex(rates: pd.DataFrame) -> str:
         if r["points"] < 3:
             slope = f"-- ({int(r['points'])} points $>0$)"
         lines.append(" & ".join([
-            _tex(r["experiment"]), _tex(r["rho_label"]).replace("beta", "$\\beta$"), _tex(r["degree_label"]),
+            tex_text(r["experiment"]), tex_text(r["rho_label"]).replace("beta", "$\\beta$"), tex_text(r["degree_label"]),
             r["policy"], slope, f"{r['excess_at_max_n']:.3g} ($N$={int(r['n_max'])})",
         ]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
