@@ -28,3 +28,14 @@ def test_every_python_block_of_the_readme_runs(tmp_path, monkeypatch):
         exec(compile(block, "README.md", "exec"), namespace)
     r = namespace["r"]  # the bipartite example: JFIQ near T* on 1000 servers at ρ = 0.8
     assert abs(r.mean_response - 0.5833) < 0.03
+
+
+def test_readme_flow_example_prints_what_it_says():
+    text = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "opt_max_flow" in b)
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    opt, rej, fast = namespace["opt"], namespace["rej"], namespace["fast"]
+    assert (opt.value, opt.status, opt.solver) == (3.0, "optimal", "hopcroft-karp")
+    assert round(rej.ratio, 2) == 1.67 and rej.rejected_frac == 0 and rej.valid
+    assert round(fast.ratio, 2) == 1.07 and fast.valid and namespace["mig"].valid
