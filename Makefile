@@ -18,6 +18,7 @@ run: $(STAMP)  ## the paper's experiments (config/config.yaml)
 	$(BIN)/snakemake --cores $(CORES)
 
 smoke: $(STAMP)  ## the CI-sized pipeline (config/smoke.yaml)
+	$(BIN)/schedbench check-config config/smoke.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/smoke.yaml
 
 test: $(STAMP)  ## the whole test suite, end-to-end Snakemake run included

@@ -1,10 +1,11 @@
-"""Command line: ``schedbench list | generate | opt | run``.
+"""Command line: ``schedbench list | generate | opt | run | check-config``.
 
 Examples::
 
     schedbench list
     schedbench generate random-restricted inst.npz --seed 1 --param m=8 --param n=100 --param d=2
-    schedbench opt inst.npz --time-limit 30
+    schedbench opt inst.npz --time-limit 30                  # makespan; --problem maxflow for max flow
+    schedbench check-config my.yaml                          # YAML line, schema key, cross-field rules
     schedbench run lb-unit-reject inst.npz --eps 0.25 --param alpha_rule=safe
     schedbench run greedy inst.npz --opt --time-limit 10
 
@@ -27,7 +28,9 @@ from schedbench.api import run
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
-from schedbench.scheduling.offline import opt_makespan, solve_opt
+from schedbench.pipeline.config import ConfigError
+from schedbench.scheduling.offline import solve_opt
+from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.registry import (UnknownNameError, adversary_names, algorithm_names, family_names,
                                             get_algorithm, get_family)
@@ -40,7 +43,7 @@ class CommandError(ValueError):
 
 #: The errors a user's input causes: one line on stderr, exit code 2. Everything else is a bug.
 USER_ERRORS = (InstanceError, ParameterError, UnknownNameError, FamilyParameterError, SolverLimitError,
-               CommandError)
+               CommandError, ConfigError)
 
 
 def _time_limit(text: str) -> float:
@@ -97,7 +100,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _opt(args: argparse.Namespace) -> int:
-    res = opt_makespan(Instance.load(args.instance), time_limit=args.time_limit)
+    res = solve_opt(Instance.load(args.instance), args.problem, time_limit=args.time_limit)
     print(json.dumps(res.as_dict()))
     return 0
 
@@ -120,6 +123,23 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if res.valid else 1
 
 
+def _check_config(args: argparse.Namespace) -> int:
+    """What the Snakefile checks before any job, for one file (Snakemake itself reports a YAML
+    syntax error in a ``--configfile`` without its line: this names it)."""
+    from pathlib import Path
+
+    from schedbench.pipeline.config import check_config, check_schema, load_config_strict
+
+    config = load_config_strict(args.config)
+    schema = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+    if not schema.is_file():
+        raise CommandError(f"the workflow's config schema is not at {schema} (check-config needs a source checkout)")
+    check_schema(config, str(schema))
+    check_config(config)
+    print(f"{args.config}: ok")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="schedbench", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -131,8 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--index", type=int, default=0)
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     g.set_defaults(func=_generate)
-    o = sub.add_parser("opt", help="offline optimum (makespan) of an instance file")
+    o = sub.add_parser("opt", help="offline optimum of an instance file (makespan by default)")
     o.add_argument("instance")
+    o.add_argument("--problem", default="load", choices=problem_names(),
+                   help="the objective: load (makespan, default), maxflow, ... (schedbench.solve_opt)")
     o.add_argument("--time-limit", type=_time_limit, default=60.0, metavar="SECONDS",
                    help="covers the whole solve, bound included (default 60); on expiry status 'timeout'")
     o.set_defaults(func=_opt)
@@ -147,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--time-limit", type=_time_limit, default=60.0, metavar="SECONDS",
                    help="time limit of an OPT solve (--opt, or an algorithm that assumes T*); default 60")
     r.set_defaults(func=_run)
+    c = sub.add_parser("check-config", help="check a pipeline config file as the workflow does (file and "
+                       "line of a YAML error, the failing key of a schema or cross-field error)")
+    c.add_argument("config")
+    c.set_defaults(func=_check_config)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -97,3 +97,28 @@ def test_a_bug_keeps_its_traceback(tmp_path, monkeypatch):
         monkeypatch.setattr(cli, "opt_makespan", boom)
         with pytest.raises(type(exc)):
             main(["opt", path])
+
+
+def test_opt_for_max_flow(tmp_path, capsys):
+    path = str(tmp_path / "f.npz")
+    Instance.from_lists(1, [0, 0, 0], [1, 1, 1], [[0], [0], [0]]).save(path)
+    assert main(["opt", path, "--problem", "maxflow"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert (res["value"], res["status"]) == (3.0, "optimal")   # three unit jobs, one machine
+    assert main(["opt", path]) == 0 and json.loads(capsys.readouterr().out)["value"] == 3.0  # makespan
+
+
+def test_check_config_names_file_line_and_key(tmp_path, capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    assert main(["check-config", str(root / "config/smoke.yaml")]) == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("seed: 7\neps: [0.5\nbatch_size: 3\n")
+    assert main(["check-config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}: line 3, column" in err
+    bad.write_text("seed: 7\nseed: 8\n")
+    assert main(["check-config", str(bad)]) == 2 and "'seed' given twice" in capsys.readouterr().err
+    bad.write_text("seed: 7\neps: [0.5]\nexperiments: {}\nbogus: 1\n")
+    assert main(["check-config", str(bad)]) == 2 and "'bogus' was unexpected" in capsys.readouterr().err
