@@ -94,7 +94,7 @@ def test_a_bug_keeps_its_traceback(tmp_path, monkeypatch):
     for exc in (ValueError("bug"), KeyError("bug"), RuntimeError("bug")):
         def boom(*args, _exc=exc, **kwargs):
             raise _exc
-        monkeypatch.setattr(cli, "opt_makespan", boom)
+        monkeypatch.setattr(cli, "solve_opt", boom)
         with pytest.raises(type(exc)):
             main(["opt", path])
 
