@@ -186,7 +186,7 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
         return _Placeholder(f"no adversary experiment sweeps {' or '.join(map(repr, parameters))} in this "
                             "config (or none has a validated run)").figure
     sns.set_theme(style="whitegrid", context="paper")
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 4.0), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.0), squeeze=False)
     for (exp, name), ax in zip(panels, axes.flat):
         col = f"g_{name}"
         rows = add_labels(data[data["experiment"] == exp])
@@ -209,7 +209,7 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
         ax.set_title(exp)
         ax.set_xlabel(f"adversary parameter {name}" + (" (rounds)" if name == "K" else " (machines)" if name == "m" else ""))
         ax.set_ylabel("ALG / OPT")
-        ax.legend(title="algorithm", fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
+        ax.legend(title="algorithm", fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1)
     return fig
 
 
