@@ -75,20 +75,22 @@ def _cls(algorithm: str | type[OnlineAlgorithm]) -> type[OnlineAlgorithm]:
 
 def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float | None = None,
         seed: int = 0, opt: OptResult | float | None = None, fast: bool = True,
-        time_limit: float = 60.0, **params) -> RunResult:
+        time_limit: float = 60.0, problem: str | None = None, **params) -> RunResult:
     """Run ``algorithm`` (a registered name or class) on ``instance`` and validate the outcome.
 
     ``eps`` is the rejection fraction (rejection model) or the extra speed (speed model); a
     plain algorithm takes none. ``opt`` is the offline optimum (an :class:`OptResult` or a
     number); it is computed (:func:`~schedbench.scheduling.offline.solve_opt`) when the
     algorithm, with these parameters, assumes T* and none is given. ``fast=False`` forces the step path.
+    ``problem``: one of the problems the algorithm solves (default: its own).
     """
     cls = _cls(algorithm)
+    problem = cls.check_problem(problem)
     wants_oracle = cls.uses_oracle(cls.resolve_params(params))
     if opt is None and wants_oracle:
-        opt = solve_opt(instance, cls.problem, time_limit=time_limit)
+        opt = solve_opt(instance, problem, time_limit=time_limit)
     oracle = oracle_value(opt) if (opt is not None and wants_oracle) else None
-    played = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast)
+    played = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast, problem=problem)
     return RunResult.from_played(played, opt if isinstance(opt, OptResult) else None)
 
 
@@ -108,5 +110,5 @@ def run_adversary(adversary: str | type[Adversary], algorithm: str | type[Online
     cls = _cls(algorithm)
     adv = adv_cls(eps=eps, seed=seed, **(adversary_params or {}))
     played = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
-    opt = solve_opt(played.instance, cls.problem, time_limit=time_limit) if solve else None
+    opt = solve_opt(played.instance, played.problem, time_limit=time_limit) if solve else None
     return RunResult.from_played(played, opt)

@@ -84,6 +84,9 @@ def _list(_: argparse.Namespace) -> int:
         print(f"{d['name']:<18} {d['problem']:<8} {d['model']:<10} {d['rule']:<5} "
               f"{'yes' if d['needs_opt'] else 'no':<4} {params}")
     print("\nrule: Q = quoted from the source, R = reconstructed, R✓ = reconstructed and checked")
+    also = [f"{d['name']} ({', '.join(d['problems'][1:])})" for d in rows if len(d["problems"]) > 1]
+    if also:
+        print("also solves (give 'problem' in the experiment): " + "; ".join(also))
     print("\nfamilies: " + ", ".join(family_names()))
     print("adversaries: " + ", ".join(adversary_names()))
     return 0
@@ -110,8 +113,9 @@ def _run(args: argparse.Namespace) -> int:
     cls = get_algorithm(args.algorithm)
     cls.resolve_params(params)  # a bad parameter fails before a long OPT solve
     inst = Instance.load(args.instance)
-    opt = solve_opt(inst, cls.problem, time_limit=args.time_limit) if args.opt else None
-    res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, time_limit=args.time_limit, **params)
+    problem = cls.check_problem(args.problem)
+    opt = solve_opt(inst, problem, time_limit=args.time_limit) if args.opt else None
+    res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, time_limit=args.time_limit, problem=problem, **params)
     ratio = res.ratio if math.isfinite(res.ratio) else None  # strict JSON: no NaN (no OPT without --opt)
     print(json.dumps({
         "algorithm": res.algorithm, "eps": res.eps, "params": res.params,
@@ -164,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--eps", type=float, default=None)
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    r.add_argument("--problem", default=None, choices=problem_names(),
+                   help="the problem of the run, one the algorithm solves (default: its own)")
     r.add_argument("--opt", action="store_true",
                    help="compute OPT (schedbench.solve_opt) so that 'ratio' is objective / OPT")
     r.add_argument("--time-limit", type=_time_limit, default=60.0, metavar="SECONDS",

@@ -204,3 +204,39 @@ def test_target_load_errors_name_the_field():
     with pytest.raises(FamilyParameterError, match="'load'.*does not apply"):
         RR.make(0, 1, m=4, n=10, arrivals="zero", load=0.5)
     assert math.isclose(mean_size("uniform", 4, 1.1, 5), 3.0)
+
+
+# ----------------------------------------------------------------------------- one rule, several problems
+def test_a_run_solves_the_problem_the_experiment_chose():
+    # two jobs on one machine at slot 0, weights 1 and 4: EDF with d = r + T/w runs the heavy one
+    # first for wtdmaxflow (objective max w·F = max(1·2, 4·1) = 4; FIFO would give 4·2 = 8) and
+    # FIFO for maxflow (max F = 2)
+    inst = Instance.from_lists(1, [0, 0], [1, 1], [[0], [0]], w_flow=[1.0, 4.0])
+    edf = get_algorithm("edf")
+    plain = execute(edf, inst, eps=0.0, oracle=2.0)
+    weighted = execute(edf, inst, eps=0.0, oracle=2.0, problem="wtdmaxflow")
+    assert (plain.problem, plain.validation.objective) == ("maxflow", 2.0)
+    assert (weighted.problem, weighted.outcome.problem) == ("wtdmaxflow", "wtdmaxflow")
+    np.testing.assert_allclose(weighted.outcome.completion, [2.0, 1.0])
+    assert weighted.validation.objective == 4.0 and weighted.validation.status == "ok"
+    fifo = execute(get_algorithm("ll-fifo"), inst, eps=0.0, problem="wtdmaxflow")
+    assert fifo.validation.objective == 8.0
+    with pytest.raises(ParameterError, match="'problem' = 'wtdmaxflow' does not apply"):
+        execute(MftUnit, inst, eps=0.5, oracle=2.0, problem="wtdmaxflow")
+
+
+def test_config_problem_key():
+    from schedbench.pipeline.config import ConfigError, check_config, experiment_problem
+
+    exp = {"family": "random-restricted", "instances": 1, "problem": "stretch",
+           "params": {"m": 4, "n": 20, "sizes": "uniform", "max_size": 4, "arrivals": "poisson", "load": 0.9},
+           "algorithms": {"edf": None, "ll-fifo": None}}
+    cfg = {"seed": 1, "eps": [0.5], "experiments": {"e": exp}}
+    check_config(cfg)
+    assert experiment_problem(exp) == "stretch"
+    exp["algorithms"]["ll-fifo-drop"] = None
+    with pytest.raises(ConfigError, match="e.algorithms.ll-fifo-drop: solves 'maxflow', but the experiment's problem is 'stretch'"):
+        check_config(cfg)
+    exp["problem"] = "makespan"
+    with pytest.raises(ConfigError, match="e.problem: unknown problem 'makespan'"):
+        check_config(cfg)

@@ -10,6 +10,7 @@ rule run_online:
         grid=lambda wc: exp_cfg(wc.experiment)["algorithms"][wc.algorithm] or {},
         eps=lambda wc: exp_eps(wc.experiment),
         seed=config["seed"],
+        problem=exp_problem,
     log:
         "results/logs/run_online/{experiment}-{algorithm}-{batch}.log",
     script:

@@ -7,6 +7,6 @@ with logged(snakemake.log[0], "run_online") as log:
     paths = instance_files(snakemake.input.instances)
     table = run_online(paths, read_parquet(snakemake.input.opt), snakemake.wildcards.algorithm,
                        snakemake.params.grid, snakemake.params.eps, int(snakemake.params.seed),
-                       n_jobs=snakemake.threads)
+                       n_jobs=snakemake.threads, problem=snakemake.params.problem)
     log.info("%d runs: %s", len(table), table["status"].value_counts().to_dict())
     write_parquet(table, snakemake.output[0])

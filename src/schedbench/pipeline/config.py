@@ -16,6 +16,7 @@ import yaml
 from schedbench.pipeline.grids import algorithm_grid, balanced_chunks, batches  # noqa: F401 (re-exported)
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
+from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import UnknownNameError, get_adversary, get_algorithm, get_family
 
 __all__ = ["ConfigError", "check_config", "algorithm_grid", "config_hash", "batches", "balanced_chunks",
@@ -123,7 +124,14 @@ def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
     for eps in exp.get("eps", default_eps):
         if not 0 < eps < 1:
             raise ConfigError(f"{where}.eps: every eps must be in (0, 1), got {eps}")
-    problems = set()
+    if "problem" in exp:
+        if exp["problem"] not in problem_names():
+            raise ConfigError(f"{where}.problem: unknown problem {exp['problem']!r}; known: {', '.join(problem_names())}")
+        if source_problem is not None and exp["problem"] != source_problem:
+            raise ConfigError(f"{where}.problem: adversary {exp['adversary']!r} builds {source_problem!r} instances, "
+                              f"not {exp['problem']!r}")
+    run_problem = exp.get("problem", source_problem)
+    defaults = set()
     for alg_name, values in (exp.get("algorithms") or {}).items():
         at = f"{where}.algorithms.{alg_name}"
         try:
@@ -144,22 +152,28 @@ def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
                         get_adversary(exp["adversary"])(eps=eps, seed=0, **combo)
                     except ParameterError as exc:
                         raise ConfigError(f"{where}.params: with algorithm {alg_name!r} (eps = {eps}): {exc}") from None
-        if source_problem is not None and cls.problem != source_problem:
-            raise ConfigError(f"{at}: solves {cls.problem!r}, but adversary {exp['adversary']!r} builds "
-                              f"{source_problem!r} instances")
-        problems.add(cls.problem)
+        if run_problem is not None and run_problem not in cls.solved_problems():
+            what = f"adversary {exp['adversary']!r} builds" if "problem" not in exp else "the experiment's problem is"
+            raise ConfigError(f"{at}: solves {', '.join(map(repr, cls.solved_problems()))}, but {what} "
+                              f"{run_problem!r}")
+        defaults.add(cls.problem)
         for params in algorithm_grid(values):
             try:
                 cls.resolve_params(params)
             except ParameterError as exc:
                 raise ConfigError(f"{at}: {exc}") from None
-    if len(problems) > 1:
-        raise ConfigError(f"{where}.algorithms: one experiment, one problem (OPT is per problem); got "
-                          f"{', '.join(sorted(problems))}")
+    if run_problem is None and len(defaults) > 1:
+        raise ConfigError(f"{where}.algorithms: one experiment, one problem (OPT is per problem); the algorithms' "
+                          f"default problems are {', '.join(sorted(defaults))}: give 'problem'")
 
 
 def experiment_problem(exp: dict) -> str:
-    """The problem every algorithm of a (checked) experiment solves."""
+    """The problem of a (checked) experiment: its ``problem`` key, else its adversary's, else
+    its algorithms' (common) default."""
+    if "problem" in exp:
+        return exp["problem"]
+    if "adversary" in exp:
+        return get_adversary(exp["adversary"]).problem
     return get_algorithm(sorted(exp["algorithms"])[0]).problem
 
 

@@ -86,9 +86,10 @@ def oracle_from_row(row: dict[str, Any]) -> float:
 
 def run_online(paths: Iterable[str | Path], opt_table: pd.DataFrame | None, algorithm: str,
                grid: dict[str, Any] | None, eps_values: list[float], base_seed: int,
-               n_jobs: int = 1) -> pd.DataFrame:
+               n_jobs: int = 1, problem: str | None = None) -> pd.DataFrame:
     """Run ``algorithm`` with every combination of ``grid`` and every ε it takes on each
-    instance file. ``opt_table`` supplies T* to algorithms that assume it."""
+    instance file, for ``problem`` (default: the algorithm's). ``opt_table`` supplies T* to
+    algorithms that assume it."""
     cls = get_algorithm(algorithm)
     combos = algorithm_grid(grid)
     eps_list = cls.eps_values(eps_values)
@@ -104,7 +105,7 @@ def run_online(paths: Iterable[str | Path], opt_table: pd.DataFrame | None, algo
         for params in combos:
             wants = cls.uses_oracle(cls.resolve_params(params))
             oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
-            rows += [_run_row(cls, inst, ident, eps, seed, params, oracle)[0] for eps in eps_list]
+            rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem)[0] for eps in eps_list]
         return rows
 
     parts = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(one)(p) for p in paths)
@@ -118,6 +119,7 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
     solver and return one row per run."""
     adv_cls = get_adversary(exp_cfg["adversary"])
     cls = get_algorithm(algorithm)
+    problem = exp_cfg.get("problem", adv_cls.problem)
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -131,7 +133,7 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
         ident = {"experiment": experiment, "family": adv_cls.name, "instance": iid, "instance_index": k,
                  **{f"g_{name}": value for name, value in adv_params.items()}}
         adv = adv_cls(eps=eps, seed=seed, **adv_params)
-        row, played = _run_row(cls, adv, ident, eps, seed, params, None)
+        row, played = _run_row(cls, adv, ident, eps, seed, params, None, problem)
         if played is not None:  # the run path already recorded adversary, parameters, seed, claim
             played.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
                                          "index": k})
@@ -141,16 +143,18 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
 
 
 def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
-             params: dict[str, Any], oracle: float | None) -> tuple[dict[str, Any], Played | None]:
+             params: dict[str, Any], oracle: float | None,
+             problem: str | None = None) -> tuple[dict[str, Any], Played | None]:
     """One validated run as a results row (a failed run is a row with status ``error``)."""
     row: dict[str, Any] = {
         **ident, "n_jobs": getattr(source, "n", 0), "m": source.m, "algorithm": cls.name,
-        "problem": cls.problem, "model": cls.model, "migratory": bool(cls.migratory), "rule": cls.rule_label,
+        "problem": problem or getattr(source, "problem", None) or cls.problem, "model": cls.model,
+        "migratory": bool(cls.migratory), "rule": cls.rule_label,
         "eps": math.nan if eps is None else eps, "seed": seed,
     }
     t0 = time.perf_counter()
     try:
-        played: Played = execute(cls, source, eps=eps, seed=seed, params=params, oracle=oracle)
+        played: Played = execute(cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem)
     except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
         row.update({f"p_{k}": v for k, v in params.items()})
         row.update({"objective": math.nan, "rejected_frac": math.nan, "rejected_frac_max_prefix": math.nan,
@@ -162,7 +166,7 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
     v = played.validation
     row.update({f"p_{k}": val for k, val in played.params.items()})
     row.update({
-        "n_jobs": played.instance.n, "objective": v.objective, "rejected_frac": v.rejected_frac,
+        "n_jobs": played.instance.n, "problem": played.problem, "objective": v.objective, "rejected_frac": v.rejected_frac,
         "rejected_frac_max_prefix": v.rejected_frac_max_prefix, "budget_violations": v.budget_violations,
         "wasted_work": v.wasted_work,
         "claimed_opt": math.nan if played.claimed_opt is None else float(played.claimed_opt),

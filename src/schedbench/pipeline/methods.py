@@ -21,8 +21,9 @@ def method_table_tex() -> str:
         cls = get_algorithm(name)
         d = cls.describe()
         params = ", ".join(f"{k}={v}" for k, v in d["parameters"].items()) or "--"
+        problems = "; ".join(get_problem(p).title for p in cls.solved_problems())
         model = d["model"] + (" (migratory)" if getattr(cls, "migratory", False) else "")
-        lines.append(f"\\texttt{{{_tex(name)}}} & {_tex(get_problem(cls.problem).title)} & {model} & "
+        lines.append(f"\\texttt{{{_tex(name)}}} & {_tex(problems)} & {model} & "
                      f"{rule_tex.get(d['rule'], _tex(d['rule']))} & {_tex(params)} & {_tex(d['reference'])} \\\\")
     lines += ["\\bottomrule", "\\end{tabular}", ""]
     return "\n".join(lines)

@@ -44,7 +44,7 @@ class Engine:
     def __init__(self, alg: OnlineAlgorithm, m: int) -> None:
         self.alg = alg
         self.name = type(alg).name
-        self.problem = get_problem(type(alg).problem)
+        self.problem = get_problem(alg.problem)
         self.m = int(m)
         self.speed = type(alg).speed_for(alg.eps)
         self.now = 0

@@ -41,22 +41,28 @@ class Played:
     validation: Validation
     claimed_opt: float | None = None
     counters: dict = None  # what the algorithm counted (e.g. budget-guard fires)
+    problem: str = ""      # the problem of the run
 
 
 def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float | None = None,
             seed: int = 0, params: dict[str, Any] | None = None, oracle: float | None = None,
-            fast: bool = True) -> Played:
+            fast: bool = True, problem: str | None = None) -> Played:
     """Run ``cls`` on ``source`` and validate. ``oracle`` is T* for algorithms that assume it
-    (an adversary supplies its constructed OPT when none is given)."""
+    (an adversary supplies its constructed OPT when none is given). ``problem`` is the problem
+    of the run (default: the adversary's, else the algorithm's default); the algorithm must
+    solve it."""
     params = dict(params or {})
-    wants_oracle = cls.uses_oracle(cls.resolve_params(params))
     if cls.migratory and isinstance(source, Adversary):
         raise ParameterError(f"algorithm {cls.name!r} is migratory (outside the model, no step path): it cannot "
                              f"play the adaptive adversary {source.name!r}; run it on an instance")
+    if problem is None and isinstance(source, Adversary):
+        problem = source.problem
+    problem = cls.check_problem(problem)
+    wants_oracle = cls.uses_oracle(cls.resolve_params(params))
     if isinstance(source, Adversary):
-        if source.problem != cls.problem:
-            raise ParameterError(f"adversary {source.name!r} builds {source.problem!r} instances; algorithm "
-                                 f"{cls.name!r} solves {cls.problem!r}")
+        if source.problem != problem:
+            raise ParameterError(f"adversary {source.name!r} builds {source.problem!r} instances; this run "
+                                 f"of {cls.name!r} solves {problem!r}")
         if wants_oracle and oracle is None:
             oracle = source.opt
         if cls.unit_sizes_only and not source.unit_sizes:
@@ -65,7 +71,7 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     elif cls.unit_sizes_only and not source.unit_sizes:
         raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
     m = source.m
-    alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, **params)
+    alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, problem=problem, **params)
     t0 = time.perf_counter()
     if isinstance(source, Adversary):
         inst, outcome = play_adversary(alg, source)
@@ -77,9 +83,10 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     else:
         inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
     outcome.seconds = time.perf_counter() - t0
-    check = validate(inst, outcome, alg.eps, cls.model, cls.problem, cls.deferred_dispatch, cls.late_reject,
+    check = validate(inst, outcome, alg.eps, cls.model, alg.problem, cls.deferred_dispatch, cls.late_reject,
                      migratory=cls.migratory)
-    return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed, dict(alg.counters))
+    return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed, dict(alg.counters),
+                  alg.problem)
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:
@@ -95,7 +102,7 @@ def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Ou
             raise AlgorithmError(f"{alg.name!r}: schedule_all returned {type(outcome).__name__}, not an Outcome")
         return outcome
     order = inst.arrival_order()
-    if fast and not get_problem(cls.problem).processes and not cls.has_slot_hook():
+    if fast and not get_problem(alg.problem).processes and not cls.has_slot_hook():
         fast_result = alg.dispatch_all(inst.size, inst.indptr, inst.indices, order)
         if fast_result is not None:
             return _from_fast_path(alg, inst, order, fast_result)

@@ -4,7 +4,12 @@ One file per algorithm, one class per file, decorated with
 :func:`schedbench.scheduling.registry.register_algorithm`. A class declares:
 
 ``name``          registry name (``kebab-case``), also the ``algorithm`` column of the results;
-``problem``       a key of :data:`schedbench.scheduling.problems.PROBLEMS`;
+``problem``       a key of :data:`schedbench.scheduling.problems.PROBLEMS`: the problem it solves by
+                  default;
+``problems``      other problems the same rule solves (e.g. EDF with d = r + T/w for every flow
+                  problem): a run's problem is chosen by the experiment (``problem=`` of the
+                  constructor, of :func:`~schedbench.scheduling.play.execute`, of a config
+                  experiment) and read from ``self.problem``;
 ``model``         ``"rejection"`` (may reject an ε fraction), ``"speed"`` (machines run at
                   speed 1+ε, applied by the engine) or ``"plain"`` (neither);
 ``rule_label``    ``Q`` quoted, ``R`` reconstructed, ``R✓`` reconstructed and checked;
@@ -126,6 +131,7 @@ class OnlineAlgorithm:
 
     name: ClassVar[str]
     problem: ClassVar[str] = "load"
+    problems: ClassVar[tuple[str, ...]] = ()  # further problems the same rule solves
     model: ClassVar[str] = "plain"
     rule_label: ClassVar[str] = "R"
     needs_opt: ClassVar[bool] = False
@@ -138,8 +144,10 @@ class OnlineAlgorithm:
     reference: ClassVar[str] = ""
 
     def __init__(self, m: int, eps: float | None = None, opt: float | None = None,
-                 seed: int = 0, **params: Any) -> None:
+                 seed: int = 0, problem: str | None = None, **params: Any) -> None:
         cls = type(self)
+        #: the problem of this run (the class default unless the experiment chose another it solves)
+        self.problem = cls.check_problem(problem)
         self.m = int(m)
         self.seed = int(seed)
         self.params = cls.resolve_params(params)
@@ -156,6 +164,21 @@ class OnlineAlgorithm:
         self.counters: dict[str, int] = {}
 
     # ---------------------------------------------------------------- declared model
+    @classmethod
+    def solved_problems(cls) -> tuple[str, ...]:
+        """Every problem this rule solves: its default ``problem`` first, then ``problems``."""
+        return (cls.problem,) + tuple(p for p in cls.problems if p != cls.problem)
+
+    @classmethod
+    def check_problem(cls, problem: str | None) -> str:
+        """The problem of a run: ``problem`` if the rule solves it, the default if None."""
+        if problem is None:
+            return cls.problem
+        if problem not in cls.solved_problems():
+            raise ParameterError(f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}; "
+                                 f"'problem' = {problem!r} does not apply")
+        return problem
+
     @classmethod
     def check_eps(cls, eps: float | None) -> float | None:
         """The one place that says what ε means per model: the rejected fraction (rejection,
@@ -249,7 +272,7 @@ class OnlineAlgorithm:
     @classmethod
     def describe(cls) -> dict[str, Any]:
         return {
-            "name": cls.name, "problem": cls.problem, "model": cls.model,
+            "name": cls.name, "problem": cls.problem, "problems": list(cls.solved_problems()), "model": cls.model,
             "rule": cls.rule_label, "needs_opt": cls.needs_opt,
             "unit_sizes_only": cls.unit_sizes_only,
             "deferred_dispatch": cls.deferred_dispatch, "late_reject": cls.late_reject,
@@ -260,7 +283,8 @@ class OnlineAlgorithm:
     @classmethod
     def check_declaration(cls) -> None:
         """Raise if the class declaration is inconsistent (called by the registry)."""
-        get_problem(cls.problem)
+        for p in cls.solved_problems():
+            get_problem(p)
         if cls.model not in ("rejection", "speed", "plain"):
             raise ValueError(f"algorithm {cls.name!r}: model must be rejection, speed or plain")
         if cls.late_reject and cls.model != "rejection":

@@ -23,6 +23,7 @@ from schedbench.scheduling.registry import register_algorithm
 class DropEveryKFlow(OnlineAlgorithm):
     name = "drop-every-k-flow"
     problem = "maxflow"
+    problems = ("stretch",)  # budget by count, as for maxflow
     model = "rejection"
     rule_label = "Q"
     reference = "Roy Choudhury et al. SODA 2015, overview; spec §7 B8 on B3"

@@ -59,6 +59,7 @@ class Edf(OnlineAlgorithm):
 
     name = "edf"
     problem = "maxflow"
+    problems = ("wtdmaxflow", "genwtd", "stretch")  # deadlines r + T/w with the problem's flow weight
     model = "speed"
     rule_label = "R"
     parameters = {
@@ -70,7 +71,7 @@ class Edf(OnlineAlgorithm):
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
         self.T = float(self.opt) if self.params["oracle"] == "opt" else 1.0
-        self._weight = get_problem(type(self).problem).flow_weight_of
+        self._weight = get_problem(self.problem).flow_weight_of
         self.work = LeastWork(self.m, type(self).speed_for(self.eps))
         self.key: dict[int, tuple] = {}
         self.tail: list[tuple | None] = [None] * self.m  # largest key ever sent to each machine

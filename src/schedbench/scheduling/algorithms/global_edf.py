@@ -194,6 +194,7 @@ def global_edf_kernel(release, size, indptr, indices, order, rank, m, s):
 class GlobalEdf(OnlineAlgorithm):
     name = "global-edf"
     problem = "maxflow"
+    problems = ("wtdmaxflow", "genwtd", "stretch")  # deadlines r + T/w with the problem's flow weight
     model = "speed"
     rule_label = "R"
     migratory = True

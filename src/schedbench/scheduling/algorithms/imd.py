@@ -32,6 +32,7 @@ class Imd(OnlineAlgorithm):
 
     name = "imd"
     problem = "maxflow"
+    problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
     model = "speed"
     rule_label = "R"
     reference = "Avrahami–Azar SPAA 2003 (IMD); spec §7 B6 (restricted-assignment adaptation)"

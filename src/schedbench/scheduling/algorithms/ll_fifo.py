@@ -17,6 +17,7 @@ from schedbench.scheduling.registry import register_algorithm
 class LlFifo(OnlineAlgorithm):
     name = "ll-fifo"
     problem = "maxflow"
+    problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
     model = "speed"
     rule_label = "R"
     parameters = {"dispatch": Param("queue", ("queue", "work"), "least queue length or least remaining work")}

@@ -19,6 +19,7 @@ from schedbench.scheduling.registry import register_algorithm
 class RandomTwoFlow(OnlineAlgorithm):
     name = "random-two-flow"
     problem = "maxflow"
+    problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
     model = "plain"
     rule_label = "R"
     reference = "spec §7 B12 (sanity baseline), FIFO"
