@@ -240,3 +240,24 @@ def test_config_problem_key():
     exp["problem"] = "makespan"
     with pytest.raises(ConfigError, match="e.problem: unknown problem 'makespan'"):
         check_config(cfg)
+
+
+def test_family_weights():
+    from schedbench.scheduling.instances.base import FamilyParameterError
+
+    base = dict(m=4, n=6000, arrivals="poisson", load=0.9)
+    inst = RR.make(0, 2, weights="classes", **base)
+    assert set(np.unique(inst.w_flow)) == {1.0, 4.0, 16.0} and np.all(inst.w_reject == 1)
+    counts = np.unique(inst.w_flow, return_counts=True)[1]
+    assert counts.min() > 0.3 * inst.n                                   # uniform on the three classes
+    inst = RR.make(0, 2, weights="loguniform", weight_max=64, reject_weights="flow", **base)
+    assert inst.w_flow.min() >= 1 and inst.w_flow.max() < 64 and np.array_equal(inst.w_flow, inst.w_reject)
+    assert abs(np.mean(np.log(inst.w_flow) / np.log(64)) - 0.5) < 0.02   # log-uniform
+    same = RR.make(0, 2, **base)
+    weighted = RR.make(0, 2, weights="classes", **base)
+    for f in ("release", "size", "indices"):                             # weights drawn last
+        assert np.array_equal(getattr(same, f), getattr(weighted, f))
+    with pytest.raises(FamilyParameterError, match="'weight_max'.*does not apply"):
+        RR.make(0, 1, weight_max=4.0, **base)
+    with pytest.raises(FamilyParameterError, match="'weight_max' must be"):
+        RR.make(0, 1, weights="classes", weight_max=0.5, **base)

@@ -20,7 +20,8 @@ def test_same_seed_same_instance_other_index_other_instance():
     assert a.meta == {"family": "random-restricted", "index": 4, "base_seed": 99,
                       "params": {"m": 10, "n": 50, "d": 3, "sizes": "pow2", "max_size_exp": 4,
                                  "pareto_shape": 1.1, "max_size": 1024, "arrivals": "poisson",
-                                 "rate": 3.0, "load": None, "hot_fraction": 0.0, "hot_machines": 0.1}}
+                                 "rate": 3.0, "load": None, "hot_fraction": 0.0, "hot_machines": 0.1,
+                                 "weights": "none", "weight_max": 16.0, "reject_weights": "one"}}
 
 
 def test_eligible_sets_are_d_distinct_machines_uniformly_spread():

@@ -11,6 +11,12 @@ jobs). Instead of ``rate`` a flow-time experiment may give the target ``load`` �
 rate = ρ·m / E[size] (E[size] exact for each size law, :func:`mean_size`), so the machines'
 total work arrives at ρ times their capacity. Within a time, jobs arrive in array order.
 
+Weights (the weighted problems; a stretch run needs none: its flow weight 1/p_j comes from the
+problem table): ``weights`` = ``none`` (all 1), ``classes`` (w_flow uniform on the powers of 4
+up to ``weight_max``: 1, 4, 16 by default) or ``loguniform`` (w_flow = weight_max^U, U uniform
+on [0, 1)); ``reject_weights`` = ``one`` (w_reject = 1), ``flow`` (= w_flow) or ``independent``
+(a second draw of the same law) — GenWtd's w^r.
+
 Uniform eligibility with small sizes makes OPT trivial (it equals ⌈Σp/m⌉ almost always, see
 DESIGN.md); heavy-tailed sizes and hot subsets are the two ways this family moves OPT away from
 that bound. Hot subsets: machines 0..h-1 with h = ⌈hot_machines·m⌉ are hot; each job
@@ -19,7 +25,7 @@ set — or, if d > h, the whole hot set plus d − h machines drawn uniformly fr
 every job keeps exactly d machines — and otherwise d machines uniformly from all m.
 
 Random stream order: [hot coin per job, only if hot_fraction > 0], eligible sets, sizes,
-releases. With the default (hot_fraction = 0, int d, unit/pow2 sizes) this is exactly the stream
+releases, [flow weights, reject weights: only if drawn]. With the default (hot_fraction = 0, int d, unit/pow2 sizes) this is exactly the stream
 of earlier versions, so existing parameter sets give byte-identical instances (tests/golden).
 """
 
@@ -122,7 +128,8 @@ def mean_size(sizes: str, max_size_exp: int, pareto_shape: float, max_size: int)
 
 def _generate(rng: np.random.Generator, m: int, n: int, d: int | str, sizes: str, max_size_exp: int,
               pareto_shape: float, max_size: int, arrivals: str, rate: float, load: float | None,
-              hot_fraction: float, hot_machines: float) -> Instance:
+              hot_fraction: float, hot_machines: float, weights: str, weight_max: float,
+              reject_weights: str) -> Instance:
     k = resolve_d(d, m)
     if hot_fraction > 0:
         hot = rng.random(n) < hot_fraction
@@ -150,7 +157,22 @@ def _generate(rng: np.random.Generator, m: int, n: int, d: int | str, sizes: str
             counts = np.concatenate([counts, rng.poisson(rate, size=expected)])
         release = np.repeat(np.arange(counts.size, dtype=np.int64), counts)[:n]
     indptr, indices = csr_from_fixed_degree(eligible)
-    return Instance(m, release, size, indptr, indices, None, None)
+    w_flow = None if weights == "none" else draw_weights(rng, n, weights, weight_max)
+    if w_flow is None or reject_weights == "one":
+        w_reject = None
+    elif reject_weights == "flow":
+        w_reject = w_flow.copy()
+    else:
+        w_reject = draw_weights(rng, n, weights, weight_max)
+    return Instance(m, release, size, indptr, indices, w_flow, w_reject)
+
+
+def draw_weights(rng: np.random.Generator, n: int, law: str, weight_max: float) -> np.ndarray:
+    """``classes``: uniform on {4^k ≤ weight_max}; ``loguniform``: weight_max^U, U ~ U[0, 1)."""
+    if law == "classes":
+        classes = 4.0 ** np.arange(int(math.floor(math.log(weight_max, 4) + 1e-9)) + 1)
+        return classes[rng.integers(0, classes.size, size=n)]
+    return weight_max ** rng.random(n)
 
 
 # parameter -> (the setting it needs, predicate on the resolved params)
@@ -161,9 +183,11 @@ _APPLIES = {
     "rate": ("arrivals='poisson'", lambda p: p["arrivals"] == "poisson"),
     "load": ("arrivals='poisson'", lambda p: p["arrivals"] == "poisson"),
     "hot_machines": ("hot_fraction > 0", lambda p: p["hot_fraction"] > 0),
+    "weight_max": ("weights='classes' or 'loguniform'", lambda p: p["weights"] != "none"),
+    "reject_weights": ("weights='classes' or 'loguniform'", lambda p: p["weights"] != "none"),
 }
 _WHY_NOT = {"max_size_exp": "sizes", "pareto_shape": "sizes", "max_size": "sizes", "rate": "arrivals",
-            "load": "arrivals"}
+            "load": "arrivals", "weight_max": "weights", "reject_weights": "weights"}
 
 
 def _error(text: str) -> FamilyParameterError:
@@ -185,6 +209,8 @@ def _check(p: dict) -> None:
         raise _error(f"parameter 'hot_fraction' must be in [0, 1), got {p['hot_fraction']!r}")
     if not 0 < p["hot_machines"] <= 1:
         raise _error(f"parameter 'hot_machines' must be in (0, 1], got {p['hot_machines']!r}")
+    if not (math.isfinite(p["weight_max"]) and p["weight_max"] >= 1):
+        raise _error(f"parameter 'weight_max' must be a finite number >= 1, got {p['weight_max']!r}")
     if p["load"] is not None:
         if isinstance(p["load"], bool) or not isinstance(p["load"], (int, float)) or not 0 < p["load"] <= 2:
             raise _error(f"parameter 'load' must be a number in (0, 2] (target ρ), got {p['load']!r}")
@@ -216,6 +242,11 @@ FAMILY_PARAMETERS = {
                                 doc="probability in [0, 1) that a job's machines come from the hot set (0 = off)"),
     "hot_machines": FamilyParam(float, default=0.1,
                                 doc="hot set = machines 0..⌈hot_machines·m⌉-1; in (0, 1]"),
+    "weights": FamilyParam(str, default="none", choices=("none", "classes", "loguniform"),
+                           doc="flow weights w_flow: none (1), classes (powers of 4 up to weight_max), loguniform"),
+    "weight_max": FamilyParam(float, default=16.0, doc="largest weight (>= 1)"),
+    "reject_weights": FamilyParam(str, default="one", choices=("one", "flow", "independent"),
+                                  doc="w_reject: one, = w_flow, or an independent draw of the same law"),
 }
 
 FAMILY = register_family(Family(
