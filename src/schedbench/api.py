@@ -41,6 +41,8 @@ class RunResult:
     opt: OptResult | None = None
     claimed_opt: float | None = None
     counters: dict = field(default_factory=dict)
+    problem: str = ""
+    rejected_volume_frac: float = math.nan
 
     @property
     def ratio(self) -> float:
@@ -55,7 +57,8 @@ class RunResult:
         v = p.validation
         return cls(p.algorithm, p.eps, p.params, v.objective, v.rejected_frac, v.rejected_frac_max_prefix,
                    v.budget_violations, v.wasted_work, v.valid, v.status, v.errors, p.outcome.seconds,
-                   p.instance, p.outcome, opt, p.claimed_opt, dict(p.counters or {}))
+                   p.instance, p.outcome, opt, p.claimed_opt, dict(p.counters or {}), p.problem,
+                   v.rejected_volume_frac)
 
 
 def oracle_value(opt: OptResult | float) -> float:

@@ -158,6 +158,7 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
     except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
         row.update({f"p_{k}": v for k, v in params.items()})
         row.update({"objective": math.nan, "rejected_frac": math.nan, "rejected_frac_max_prefix": math.nan,
+                    "rejected_volume_frac": math.nan,
                     "budget_violations": 0, "wasted_work": math.nan, "claimed_opt": math.nan, "guard_fires": 0,
                     "ratio_bound": math.nan,
                     "seconds": time.perf_counter() - t0, "status": "error",
@@ -167,7 +168,8 @@ def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
     row.update({f"p_{k}": val for k, val in played.params.items()})
     row.update({
         "n_jobs": played.instance.n, "problem": played.problem, "objective": v.objective, "rejected_frac": v.rejected_frac,
-        "rejected_frac_max_prefix": v.rejected_frac_max_prefix, "budget_violations": v.budget_violations,
+        "rejected_frac_max_prefix": v.rejected_frac_max_prefix, "rejected_volume_frac": v.rejected_volume_frac,
+        "budget_violations": v.budget_violations,
         "wasted_work": v.wasted_work,
         "claimed_opt": math.nan if played.claimed_opt is None else float(played.claimed_opt),
         "guard_fires": int((played.counters or {}).get("guard_fires", 0)),

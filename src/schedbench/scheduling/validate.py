@@ -61,6 +61,7 @@ class Validation:
     objective: float = float("nan")
     rejected_frac: float = float("nan")
     rejected_frac_max_prefix: float = float("nan")
+    rejected_volume_frac: float = float("nan")  # Σ p over rejected jobs / Σ p (the Section-4 table)
     budget_violations: int = 0
     wasted_work: float = float("nan")
 
@@ -223,6 +224,7 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     v.objective = objective
     v.rejected_frac = float(bw[rejected].sum() / bw.sum()) if n else 0.0
     v.rejected_frac_max_prefix = max_prefix
+    v.rejected_volume_frac = float(inst.size[rejected].sum() / inst.size.sum()) if n else 0.0
     v.budget_violations = violations
     v.wasted_work = wasted
     return v
