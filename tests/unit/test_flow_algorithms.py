@@ -92,6 +92,8 @@ def test_ll_fifo_drop_cap_rules_by_hand():
     cls = get_algorithm("ll-fifo-drop")
     exceed = execute(cls, inst, eps=0.5, oracle=2.0, params={"cap_rule": "exceed"})
     assert exceed.outcome.machine.tolist() == [0, 0, REJECT]   # 3+1 ≤ 4 accepted; 4+1 > 4 rejected
+    assert exceed.validation.rejected_frac == pytest.approx(1 / 3)         # by count (maxflow's budget)
+    assert exceed.validation.rejected_volume_frac == pytest.approx(1 / 5)  # by volume: 1 of 3+1+1
     reach = execute(cls, inst, eps=0.5, oracle=2.0, params={"cap_rule": "reach"})
     assert reach.outcome.machine.tolist() == [0, 0, REJECT]    # 3 < 4 accepted; 4 ≥ 4 rejected
     inst2 = inst_of(1, [0, 0], [[0]] * 2, size=[4, 1])
