@@ -48,6 +48,7 @@ rule all:
         expand("paper/figures/ratio_vs_eps_{problem}.pdf", problem=SCHED_PROBLEMS),
         expand("paper/figures/rejection_vs_eps_{problem}.pdf", problem=SCHED_PROBLEMS),
         "paper/figures/adversary_rounds.pdf",
+        "paper/figures/parameter_sweep.pdf",
         "paper/tables/adversaries.tex",
         "paper/tables/ratios.tex",
         "paper/macros.tex",

@@ -191,3 +191,16 @@ def test_method_table_lists_every_registered_algorithm():
         assert f"\\texttt{{{name}}} &" in tex
     assert tex.count("\\\\\n") == len(algorithm_names()) + 1   # header + one row each
     assert all(ch not in tex for ch in "§εα–≤✓")                # symbols made LaTeX
+
+
+def test_sweep_figure_panels(runs):
+    from schedbench.plots.scheduling import sweep_figure
+
+    fig = sweep_figure(runs, ["alpha_rule"], n_boot=50)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    ok = runs[runs["status"] == "ok"]
+    swept = int((ok.groupby(["experiment", "algorithm"])["p_alpha_rule"].nunique() > 1).sum())
+    assert len(titles) == swept and len(fig.axes) == 3 * swept
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["paper", "safe"]
+    placeholder = sweep_figure(runs, ["no_such_parameter"])
+    assert "no experiment sweeps" in placeholder.axes[0].texts[0].get_text()

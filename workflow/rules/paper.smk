@@ -64,3 +64,18 @@ rule method_table:
         "results/logs/method_table.log",
     script:
         "../scripts/method_table.py"
+
+
+rule figure_parameter_sweep:
+    input:
+        "results/runs.parquet",
+        sources=sources_of("figure_parameter_sweep.py"),
+    output:
+        report("paper/figures/parameter_sweep.pdf", caption="../report/parameter_sweep.rst", category="Figures"),
+    params:
+        parameters=config.get("figures", {}).get("sweep_parameters", ["c"]),
+        n_boot=config.get("figures", {}).get("n_boot", 1000),
+    log:
+        "results/logs/figure_parameter_sweep.log",
+    script:
+        "../scripts/figure_parameter_sweep.py"

@@ -17,7 +17,7 @@ from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, eps_axis
 from schedbench.plots._common import save_figure  # noqa: E402
 
 __all__ = ["ratio_vs_eps_grid", "plot_ratio_vs_eps", "rejection_vs_eps_grid", "plot_rejection_vs_eps",
-           "rounds_figure", "plot_rounds"]
+           "rounds_figure", "plot_rounds", "sweep_figure", "plot_sweep"]
 
 
 class _Placeholder:
@@ -232,3 +232,49 @@ def plot_rejection_vs_eps(df, path: str | os.PathLike, n_boot: int = 1000, seed:
 
 def plot_rounds(df, parameter: str | list[str], path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
     save_figure(rounds_figure(df, parameter, n_boot=n_boot, seed=seed), path)
+
+
+def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -> plt.Figure:
+    """For every (experiment, algorithm) where one of ``parameters`` (an algorithm parameter,
+    column ``p_<name>``: e.g. the timeout constant of the weighted rejection algorithms) takes
+    more than one value: ALG/OPT, the rejected fraction (by the problem's budget weight) and the
+    wasted work (work spent on jobs rejected later, over the total size) against it, one line
+    per ε; one column of panels each. Validated runs only."""
+    data = successful(df)
+    panels = []
+    for (exp, alg), rows in data.groupby(["experiment", "algorithm"], sort=True):
+        for name in parameters:
+            col = f"p_{name}"
+            if col in rows.columns and rows[col].nunique(dropna=True) > 1:
+                panels.append((exp, alg, name))
+                break
+    if not panels:
+        return _Placeholder(f"no experiment sweeps {' or '.join(map(repr, parameters))} in this config").figure
+    sns.set_theme(style="whitegrid", context="paper")
+    fig, axes = plt.subplots(3, len(panels), figsize=(4.2 * len(panels), 8.0), squeeze=False, sharex="col")
+    metrics = (("ratio", "ALG / OPT"), ("rejected_frac", "rejected fraction (budget weight)"),
+               ("wasted_work_frac", "wasted work / total size"))
+    for k, (exp, alg, name) in enumerate(panels):
+        col = f"p_{name}"
+        rows = data[(data["experiment"] == exp) & (data["algorithm"] == alg)].copy()
+        order = [v for v in dict.fromkeys(rows[col].tolist())]          # the config's order
+        rows["x"] = rows[col].map({v: i for i, v in enumerate(order)})
+        rows["ε"] = rows["eps"].map(lambda e: f"{e:g}")
+        for r, (y, label) in enumerate(metrics):
+            ax = axes[r, k]
+            sns.lineplot(data=rows, x="x", y=y, hue="ε", marker="o", errorbar=("ci", 95), n_boot=n_boot,
+                         seed=seed, ax=ax, palette="colorblind")
+            ax.set_xticks(range(len(order)), [str(v) for v in order])
+            ax.set_ylabel(label)
+            ax.set_xlabel(f"{alg}: {name}")
+            if r == 0:
+                ax.set_title(exp)
+            if r or k:
+                legend = ax.get_legend()
+                if legend is not None:
+                    legend.remove()
+    return fig
+
+
+def plot_sweep(df, parameters: list[str], path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
+    save_figure(sweep_figure(df, parameters, n_boot=n_boot, seed=seed), path)

@@ -62,6 +62,7 @@ class Validation:
     rejected_frac: float = float("nan")
     rejected_frac_max_prefix: float = float("nan")
     rejected_volume_frac: float = float("nan")  # Σ p over rejected jobs / Σ p (the Section-4 table)
+    wasted_work_frac: float = float("nan")      # wasted work / Σ p
     budget_violations: int = 0
     wasted_work: float = float("nan")
 
@@ -225,6 +226,7 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     v.rejected_frac = float(bw[rejected].sum() / bw.sum()) if n else 0.0
     v.rejected_frac_max_prefix = max_prefix
     v.rejected_volume_frac = float(inst.size[rejected].sum() / inst.size.sum()) if n else 0.0
+    v.wasted_work_frac = float(wasted / inst.size.sum()) if n else 0.0
     v.budget_violations = violations
     v.wasted_work = wasted
     return v
