@@ -201,6 +201,6 @@ def test_sweep_figure_panels(runs):
     ok = runs[runs["status"] == "ok"]
     swept = int((ok.groupby(["experiment", "algorithm"])["p_alpha_rule"].nunique() > 1).sum())
     assert len(titles) == swept and len(fig.axes) == 3 * swept
-    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["paper", "safe"]
+    assert [t.get_text() for t in fig.axes[2 * swept].get_xticklabels()] == ["paper", "safe"]  # bottom row
     placeholder = sweep_figure(runs, ["no_such_parameter"])
     assert "no experiment sweeps" in placeholder.axes[0].texts[0].get_text()
