@@ -51,6 +51,7 @@ rule all:
         "paper/figures/parameter_sweep.pdf",
         "paper/tables/adversaries.tex",
         "paper/tables/ratios.tex",
+        "paper/tables/rejections.tex",
         "paper/macros.tex",
         "paper/tables/methods.tex",
         loss_targets(),

@@ -204,3 +204,12 @@ def test_sweep_figure_panels(runs):
     assert [t.get_text() for t in fig.axes[2 * swept].get_xticklabels()] == ["paper", "safe"]  # bottom row
     placeholder = sweep_figure(runs, ["no_such_parameter"])
     assert "no experiment sweeps" in placeholder.axes[0].texts[0].get_text()
+
+
+def test_rejection_table(runs):
+    from schedbench.pipeline.tables import rejection_table_tex
+
+    tex = rejection_table_tex(runs)
+    assert "rejected (volume)" in tex and "lb-unit-reject" in tex
+    assert tex.count("\\\\") >= 2
+    assert "no rejection-model runs" in rejection_table_tex(runs[runs["model"] != "rejection"])

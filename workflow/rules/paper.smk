@@ -19,6 +19,7 @@ rule paper_tables:
     output:
         table="paper/tables/ratios.tex",
         adversaries="paper/tables/adversaries.tex",
+        rejections="paper/tables/rejections.tex",
         macros="paper/macros.tex",
     log:
         "results/logs/paper_tables.log",
