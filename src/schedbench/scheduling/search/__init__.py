@@ -1,0 +1,10 @@
+"""Worst-case search (issue 14): certified worst instances for small sizes (CP-SAT,
+:func:`worst_case`) and a black-box search that tries to beat the hand-made adversaries
+(:func:`search_worst`). Every instance found is replayed through the real plug-in and the real
+offline solver."""
+
+from schedbench.scheduling.search.exact import SearchFailed, exact_algorithms, worst_case
+from schedbench.scheduling.search.replay import replay_worst_case
+from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
+
+__all__ = ["worst_case", "exact_algorithms", "SearchFailed", "WorstCase", "ReplayMismatch", "replay_worst_case"]

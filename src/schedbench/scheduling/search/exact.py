@@ -1,0 +1,177 @@
+"""Exact worst cases for small sizes (issue 14): a CP-SAT model whose variables are the instance
+(eligible sets, sizes from a small set, releases in a small window, arrival order) and the
+algorithm's decisions, constrained to follow its rule exactly, plus an assignment certifying
+OPT ≤ T (and, when the algorithm is given T* = T, a witness that OPT ≥ T). The solver maximises
+the algorithm's objective (``objective="ratio"``) or its worst prefix rejection fraction
+(``objective="rejection"``, to hunt budget violations).
+
+Every instance found is replayed through the real plug-in and the real offline solver
+(:mod:`.replay`): decisions, objective, rejection fraction and OPT must match the model's claims,
+else :class:`~.result.ReplayMismatch` is raised.
+
+Example (the ANR bound, rediscovered and proved)::
+
+    >>> wc = worst_case("greedy", m=4, opt=1)
+    >>> wc.objective, wc.proved          # ⌈log₂ 4⌉ + 1
+    (3.0, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Sequence
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from schedbench.scheduling.algorithms.base import ParameterError
+from schedbench.scheduling.model import REJECT, Instance
+from schedbench.scheduling.registry import get_algorithm
+from schedbench.scheduling.search.models import MODELS
+from schedbench.scheduling.search.models._core import Builder, Space, solver_for
+from schedbench.scheduling.search.replay import check_claims, run_real
+from schedbench.scheduling.search.result import WorstCase
+
+__all__ = ["worst_case", "exact_algorithms", "SearchFailed"]
+
+_STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible",
+           cp_model.MODEL_INVALID: "model_invalid", cp_model.UNKNOWN: "unknown"}
+
+
+class SearchFailed(RuntimeError):
+    """The solver found no instance (infeasible space, or nothing within the time limit)."""
+
+
+def exact_algorithms() -> list[str]:
+    """The algorithms with an exact model."""
+    return sorted(MODELS)
+
+
+def worst_case(algorithm: str, m: int, n: int | None = None, opt: int = 1, eps: float | None = None,
+               time_limit: float = 60.0, objective: str = "ratio", params: dict[str, Any] | None = None,
+               sizes: Sequence[int] = (1,), release_window: int = 0, max_eligible: int | None = None,
+               exact_opt: bool | None = None, workers: int | None = None, seed: int = 0,
+               replay: bool = True, log: bool = False) -> WorstCase:
+    """The worst instance of ``algorithm`` in a small space, found (and if ``proved``, certified)
+    by CP-SAT.
+
+    Space: ``m`` machines, at most ``n`` jobs (default: m·opt, all a unit-size instance with
+    OPT ≤ opt can hold), sizes from ``sizes``, releases in ``0..release_window`` (flow problems;
+    LoadBalancing ignores releases), |S_j| ≤ ``max_eligible``, any arrival order, and OPT ≤ ``opt``
+    — OPT = ``opt`` exactly (``exact_opt``; always for algorithms given T*, which then receive
+    T* = opt). ``objective``: ``"ratio"`` maximises the algorithm's objective (max load / max
+    flow), ``"rejection"`` its worst prefix rejection fraction (rejection algorithms). ``eps``
+    and ``params`` are the algorithm's (as for :func:`~schedbench.scheduling.play.execute`).
+
+    Returns a :class:`~.result.WorstCase`: ``instance``, ``objective`` (the algorithm's value on
+    it, from the real plug-in), ``opt`` (the real solver's), ``proved`` (no instance of the space
+    is worse), ``bound`` (the solver's bound on the maximised value), ``status``."""
+    if algorithm not in MODELS:
+        raise ParameterError(f"no exact model for {algorithm!r}; exact models: {', '.join(exact_algorithms())}")
+    mod = MODELS[algorithm]
+    cls = get_algorithm(algorithm)
+    params = dict(params or {})
+    resolved = cls.resolve_params(params)
+    cls.check_eps(eps)
+    mod.check(eps, resolved)
+    if objective not in ("ratio", "rejection"):
+        raise ParameterError(f"objective must be 'ratio' or 'rejection', got {objective!r}")
+    if objective == "rejection" and not mod.REJECTS:
+        raise ParameterError(f"{algorithm!r} rejects nothing: objective='rejection' does not apply")
+    sizes = tuple(sorted(set(int(s) for s in sizes)))
+    if mod.UNIT_ONLY and sizes != (1,):
+        raise ParameterError(f"{algorithm!r} is defined for unit sizes only; sizes={sizes}")
+    if isinstance(opt, bool) or not isinstance(opt, (int, np.integer)) or opt < 1:
+        raise ParameterError(f"opt must be an integer >= 1, got {opt!r}")
+    if mod.PROBLEM == "load":
+        release_window = 0
+    elif sizes != (1,):
+        raise ParameterError("the flow-time models are for unit jobs")
+    if n is None:
+        if mod.PROBLEM == "load" and sizes == (1,):
+            n = m * opt
+        elif mod.PROBLEM == "maxflow":
+            n = m * (release_window + opt)
+        else:
+            raise ParameterError("give n (the largest number of jobs) for sized instances")
+    wants_oracle = cls.uses_oracle(resolved)
+    exact_opt = bool(exact_opt) or wants_oracle
+    space = Space(m=int(m), n=int(n), opt=int(opt), sizes=sizes, release_window=int(release_window),
+                  max_eligible=max_eligible, exact_opt=exact_opt)
+
+    t0 = time.perf_counter()
+    b = Builder(space, mod.PROBLEM)
+    dec = mod.build(b, eps, resolved, space.opt)
+    if mod.PROBLEM == "load":
+        b.opt_upper_load()
+        if exact_opt:
+            b.opt_lower_load()
+    else:
+        b.opt_upper_flow()
+        if exact_opt:
+            b.opt_lower_flow()
+    scale = 1
+    if objective == "ratio":
+        b.md.maximize(dec.alg_objective)
+    else:
+        score, scale = b.prefix_rejection_score(dec.rej)
+        b.md.maximize(score)
+    solver = solver_for(time_limit, workers, seed, log)
+    code = solver.solve(b.md)
+    seconds = time.perf_counter() - t0
+    status = _STATUS.get(code, str(code))
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SearchFailed(f"{algorithm}: no instance found in {space.as_dict()} ({status}, {seconds:.1f}s)")
+
+    inst, claim = _read(b, dec, space, solver, algorithm, eps, resolved, objective)
+    value = solver.objective_value / scale
+    bound = solver.best_objective_bound / scale
+    oracle = float(space.opt) if wants_oracle else None
+    rep = run_real(algorithm, inst, eps, params, oracle)
+    if replay:
+        check_claims(rep, objective=claim["objective"], machine=claim["machine"],
+                     rejected_frac_max_prefix=claim["rejected_frac_max_prefix"] if dec.rej is not None else None,
+                     opt_at_most=space.opt, opt_equals=space.opt if exact_opt else None,
+                     what=f"exact model of {algorithm} ({space.as_dict()})")
+        if not math.isclose(value, claim["objective"] if objective == "ratio" else claim["rejected_frac_max_prefix"],
+                            rel_tol=1e-9, abs_tol=1e-9):
+            from schedbench.scheduling.search.result import ReplayMismatch
+            raise ReplayMismatch(f"exact model of {algorithm}: solver objective {value} but its decisions give "
+                                 f"{claim}")
+    v = rep.played.validation
+    return WorstCase(
+        algorithm=algorithm, problem=mod.PROBLEM, m=space.m, n=inst.n, eps=eps, params=params,
+        objective_kind=objective, instance=inst, objective=rep.objective, opt=float(rep.opt.value),
+        rejected_frac_max_prefix=rep.rejected_frac_max_prefix, value=value, bound=bound,
+        proved=code == cp_model.OPTIMAL, status=status, method="cp-sat", seconds=seconds, oracle=oracle,
+        space=space.as_dict(), budget_violated=v.status == "budget_violated", replayed=replay,
+        extra={"time_limit": time_limit, "workers": solver.parameters.num_workers, "seed": seed,
+               "alg_params": dict(resolved), **{k: v_ for k, v_ in dec.extra.items()}},
+    )
+
+
+def _read(b: Builder, dec, space: Space, solver: cp_model.CpSolver, algorithm: str, eps, params: dict,
+          objective: str) -> tuple[Instance, dict]:
+    """The instance and the model's claims (decisions, objective, rejection) from a solution."""
+    val = lambda v: int(v) if isinstance(v, (int, np.integer)) else int(solver.value(v))  # noqa: E731
+    jobs = [j for j in b.N if val(b.present[j])]
+    release = [val(b.release[j]) for j in jobs]
+    size = [val(b.size[j]) for j in jobs]
+    eligible = [[i for i in b.M if val(b.x[j][i])] for j in jobs]
+    machine, rej = [], []
+    for j in jobs:
+        on = [i for i in b.M if val(dec.a[j][i])]
+        machine.append(on[0] if on else REJECT)
+        rej.append(0 if dec.rej is None or dec.rej[j] is None else val(dec.rej[j]))
+    if dec.kind == "load":
+        obj = max(val(dec.state[space.n][i]) for i in b.M)
+    else:
+        obj = max(val(dec.state[j][machine[k]]) + 1 for k, j in enumerate(jobs) if machine[k] >= 0)
+    cum = np.cumsum(rej)
+    frac = float(max(cum[k] / (k + 1) for k in range(len(jobs))))
+    meta = {"generator": "worst-case search (cp-sat)", "algorithm": algorithm, "eps": eps,
+            "algorithm_params": dict(params), "space": space.as_dict(), "objective_kind": objective}
+    inst = Instance.from_lists(space.m, release, size, eligible, meta=meta)
+    return inst, {"objective": float(obj), "machine": np.array(machine, dtype=np.int64),
+                  "rejected_frac_max_prefix": frac}
