@@ -3,8 +3,9 @@
 (:func:`search_worst`). Every instance found is replayed through the real plug-in and the real
 offline solver."""
 
+from schedbench.scheduling.search.blackbox import default_seeds, search_worst
 from schedbench.scheduling.search.exact import SearchFailed, exact_algorithms, worst_case
 from schedbench.scheduling.search.replay import replay_worst_case
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
-__all__ = ["worst_case", "exact_algorithms", "SearchFailed", "WorstCase", "ReplayMismatch", "replay_worst_case"]
+__all__ = ["worst_case", "search_worst", "default_seeds", "exact_algorithms", "SearchFailed", "WorstCase", "ReplayMismatch", "replay_worst_case"]

@@ -31,7 +31,7 @@ from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.search.models import MODELS
 from schedbench.scheduling.search.models._core import Builder, Space, solver_for
 from schedbench.scheduling.search.replay import check_claims, run_real
-from schedbench.scheduling.search.result import WorstCase
+from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
 __all__ = ["worst_case", "exact_algorithms", "SearchFailed"]
 
@@ -111,7 +111,7 @@ def worst_case(algorithm: str, m: int, n: int | None = None, opt: int = 1, eps: 
         b.opt_upper_flow()
         if exact_opt:
             b.opt_lower_flow()
-    scale = 1
+    scale = space.opt  # ratio units: objective / T
     if objective == "ratio":
         b.md.maximize(dec.alg_objective)
     else:
@@ -134,9 +134,8 @@ def worst_case(algorithm: str, m: int, n: int | None = None, opt: int = 1, eps: 
                      rejected_frac_max_prefix=claim["rejected_frac_max_prefix"] if dec.rej is not None else None,
                      opt_at_most=space.opt, opt_equals=space.opt if exact_opt else None,
                      what=f"exact model of {algorithm} ({space.as_dict()})")
-        if not math.isclose(value, claim["objective"] if objective == "ratio" else claim["rejected_frac_max_prefix"],
+        if not math.isclose(value, claim["objective"] / space.opt if objective == "ratio" else claim["rejected_frac_max_prefix"],
                             rel_tol=1e-9, abs_tol=1e-9):
-            from schedbench.scheduling.search.result import ReplayMismatch
             raise ReplayMismatch(f"exact model of {algorithm}: solver objective {value} but its decisions give "
                                  f"{claim}")
     v = rep.played.validation

@@ -41,19 +41,19 @@ class Replay:
 
 
 def run_real(algorithm: str, inst: Instance, eps: float | None, params: dict | None, oracle: float | None,
-             opt_time_limit: float = 60.0) -> Replay:
+             problem: str | None = None, opt_time_limit: float = 60.0) -> Replay:
     """The real run and the real OPT of ``inst``. ``oracle`` (T*) is given to algorithms that use
     it; if None for such an algorithm, the instance's exact OPT is computed first and given."""
     cls = get_algorithm(algorithm)
     params = dict(params or {})
-    problem = cls.problem
+    problem = cls.check_problem(problem)
     optres = solve_opt(inst, problem, time_limit=opt_time_limit)
     wants = cls.uses_oracle(cls.resolve_params(params))
     if wants and oracle is None:
         if optres.status != "optimal":
             raise ReplayMismatch(f"{algorithm}: OPT of the instance not proven ({optres.status}); no oracle to give")
         oracle = optres.value
-    played = execute(cls, inst, eps=eps, params=params, oracle=oracle if wants else None)
+    played = execute(cls, inst, eps=eps, params=params, oracle=oracle if wants else None, problem=problem)
     if played.validation.status == "invalid":
         raise ReplayMismatch(f"{algorithm}: the validator rejects the run: {played.validation.errors}")
     return Replay(played, optres)
@@ -92,7 +92,7 @@ def check_claims(rep: Replay, *, objective: float | None = None, opt_at_most: fl
 def replay_worst_case(wc: WorstCase) -> Replay:
     """Replay a stored :class:`WorstCase`: its objective, rejection fraction and OPT must be
     what it records (the golden test)."""
-    rep = run_real(wc.algorithm, wc.instance, wc.eps, wc.params, wc.oracle)
+    rep = run_real(wc.algorithm, wc.instance, wc.eps, wc.params, wc.oracle, problem=wc.problem)
     check_claims(rep, objective=wc.objective, opt_equals=wc.opt,
                  rejected_frac_max_prefix=wc.rejected_frac_max_prefix, what=wc.summary())
     return rep

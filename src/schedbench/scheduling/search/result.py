@@ -6,9 +6,12 @@ its max load or max flow; ``rejected_frac_max_prefix``), the offline optimum of 
 instance of the searched space is worse), ``bound`` (the solver's bound on the searched
 quantity; equal to ``value`` when proved; None for the black-box search), ``status``.
 
-``objective_kind`` says what was maximised: ``"ratio"`` (the algorithm's objective with OPT ≤ T,
-or OPT = T when the algorithm is given T*; ``value`` = ``objective``) or ``"rejection"`` (the
-worst prefix rejection fraction; ``value`` = ``rejected_frac_max_prefix``).
+``objective_kind`` says what was maximised: ``"ratio"`` or ``"rejection"`` (the worst prefix
+rejection fraction; ``value`` = ``rejected_frac_max_prefix``). For ``"ratio"``, ``value`` and
+``bound`` are in ratio units: the exact search maximises the algorithm's objective over the
+instances with OPT ≤ T (= T when the algorithm is given T*), and reports objective/T and its
+bound/T (the ratio itself when OPT = T; ``ratio`` is always objective/opt); the black-box search
+maximises objective/OPT.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ class WorstCase:
     objective: float            # the algorithm's objective on it (max load / max flow)
     opt: float                  # OPT of the instance (offline solver)
     rejected_frac_max_prefix: float
-    value: float                # what was maximised (objective, or worst prefix rejection fraction)
+    value: float                # what was maximised (ratio units, or worst prefix rejection fraction)
     bound: float | None         # solver's bound on ``value`` over the space (None: black-box)
     proved: bool
     status: str                 # "optimal" | "feasible" | "best-found" | ...
@@ -66,14 +69,6 @@ class WorstCase:
     @property
     def ratio(self) -> float:
         return self.objective / self.opt if self.opt and self.opt > 0 else math.nan
-
-    @property
-    def bound_ratio(self) -> float | None:
-        """For ``objective_kind == "ratio"``: the bound on the algorithm's objective over OPT's
-        target T (the space's OPT), i.e. on the ratio when OPT = T."""
-        if self.bound is None or self.objective_kind != "ratio":
-            return None
-        return self.bound / self.space.get("opt", self.opt)
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:

@@ -1,0 +1,359 @@
+"""Black-box worst-case search (issue 14) for sizes beyond the exact models and for rules too rich
+to model (``lb-general-reject``, the flow-time rejection algorithms, speed baselines, ...).
+
+Simulated annealing with restarts over instances (jobs in arrival order: release, size, eligible
+set), seeded from the hand-made adversaries' realised instances (each adversary played against
+this very algorithm) and from exact small worst cases. Every candidate is run through the real
+plug-in (:func:`~schedbench.scheduling.play.execute`) and scored against its exact OPT
+(:func:`~schedbench.scheduling.offline.solve_opt`; candidates whose OPT is not proven are
+discarded); algorithms that assume T* are given that OPT. Moves: add, drop, duplicate or move a
+job, toggle a machine of an eligible set, replace a set (a pair, a single machine, another job's
+set), change a size or a release, relabel machines (which changes index ties).
+
+Deterministic given ``seed``: the trajectory depends on nothing but the seed, and the search
+stops after ``max_evals`` evaluations or ``budget_seconds``, whichever comes first — so the
+result is reproducible whenever ``max_evals`` is reached first.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.algorithms.base import ParameterError
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.offline import solve_opt
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.registry import get_adversary, get_algorithm
+from schedbench.scheduling.search.replay import check_claims, run_real
+from schedbench.scheduling.search.result import WorstCase
+
+__all__ = ["search_worst", "default_seeds", "exact_problem"]
+
+Job = tuple[int, int, tuple[int, ...]]  # (release, size, eligible machines, sorted)
+_EXACT_PROBLEMS = ("load", "maxflow")  # solve_opt is exact for these (the others give a bound)
+
+
+def exact_problem(cls) -> str:
+    """The problem a search scores ``cls`` on: its default if the offline solver is exact there,
+    else the first problem it solves that is (weighted flow → unweighted max flow)."""
+    for p in cls.solved_problems():
+        if p in _EXACT_PROBLEMS:
+            return p
+    raise ParameterError(f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}: no exact OPT "
+                         "(the search scores against an exact OPT: load or maxflow)")
+
+
+def default_seeds(algorithm: str, m: int, eps: float | None = None, problem: str | None = None) -> list:
+    """The hand-made adversaries that fit ``m`` machines and the algorithm's problem, as
+    ``(name, params)`` pairs (played against the algorithm when the search starts)."""
+    cls = get_algorithm(algorithm)
+    problem = problem or exact_problem(cls)
+    K = int(round(math.log2(m))) if m >= 2 else 0
+    if 2 ** K != m:
+        return []
+    out: list = []
+    if problem == "load":
+        out += [("anr-tree", {"m": m}), ("lb-a", {"K": K, "T": 2})]
+        if not cls.unit_sizes_only and K >= 1:
+            out.append(("lb-b", {"K": K, "g": 2}))
+    elif problem == "maxflow":
+        out += [("anr-flow", {"m": m, "T": 1}), ("anr-flow", {"m": m, "T": 2}),
+                ("anr-flow", {"m": m, "T": 1, "streams": True})]
+    return out
+
+
+@dataclass
+class _Eval:
+    score: tuple
+    objective: float
+    opt: float
+    rejfrac: float
+    status: str
+    n: int
+
+
+class _Evaluator:
+    def __init__(self, algorithm: str, eps, params: dict, problem: str, objective: str,
+                 opt_time_limit: float) -> None:
+        self.cls = get_algorithm(algorithm)
+        self.algorithm, self.eps, self.params, self.problem = algorithm, eps, dict(params), problem
+        self.objective, self.opt_time_limit = objective, opt_time_limit
+        self.wants_oracle = self.cls.uses_oracle(self.cls.resolve_params(self.params))
+        self.cache: dict = {}
+        self.evals = self.discarded = 0
+        self.invalid: list[str] = []
+
+    def __call__(self, m: int, jobs: Sequence[Job]) -> _Eval | None:
+        key = (m, tuple(jobs))
+        if key in self.cache:
+            return self.cache[key]
+        self.evals += 1
+        res = self._run(m, jobs)
+        self.cache[key] = res
+        return res
+
+    def _run(self, m: int, jobs: Sequence[Job]) -> _Eval | None:
+        if not jobs:
+            return None
+        inst = to_instance(m, jobs)
+        opt = solve_opt(inst, self.problem, time_limit=self.opt_time_limit)
+        if opt.status != "optimal" or not opt.value > 0:
+            self.discarded += 1
+            return None
+        played = execute(self.cls, inst, eps=self.eps, params=self.params, problem=self.problem,
+                         oracle=float(opt.value) if self.wants_oracle else None)
+        v = played.validation
+        if v.status == "invalid":
+            if len(self.invalid) < 5:
+                self.invalid.append(f"{v.errors[:2]} on {jobs}")
+            return None
+        ratio = v.objective / opt.value
+        rej = float(v.rejected_frac_max_prefix)
+        score = (ratio, rej, -len(jobs)) if self.objective == "ratio" else (rej, ratio, -len(jobs))
+        return _Eval(score, float(v.objective), float(opt.value), rej, v.status, len(jobs))
+
+
+def to_instance(m: int, jobs: Sequence[Job], meta: dict | None = None) -> Instance:
+    return Instance.from_lists(m, [j[0] for j in jobs], [j[1] for j in jobs], [list(j[2]) for j in jobs],
+                               meta=meta or {})
+
+
+def from_instance(inst: Instance) -> list[Job]:
+    order = inst.arrival_order()
+    return [(int(inst.release[j]), int(inst.size[j]), tuple(sorted(int(i) for i in inst.eligible(j))))
+            for j in order.tolist()]
+
+
+class _Mutator:
+    def __init__(self, rng: np.random.Generator, m: int, n_max: int, sizes: tuple[int, ...],
+                 release_window: int) -> None:
+        self.rng, self.m, self.n_max, self.sizes, self.R = rng, m, n_max, sizes, release_window
+
+    def _set(self, jobs: list[Job]) -> tuple[int, ...]:
+        r, m = self.rng, self.m
+        kind = r.integers(4)
+        if kind == 0 or m == 1:
+            return (int(r.integers(m)),)
+        if kind == 1 or not jobs:
+            a, b = r.choice(m, 2, replace=False)
+            return tuple(sorted((int(a), int(b))))
+        if kind == 2:
+            k = int(r.integers(1, m + 1))
+            return tuple(sorted(int(i) for i in r.choice(m, k, replace=False)))
+        return jobs[int(r.integers(len(jobs)))][2]
+
+    def mutate(self, jobs: list[Job]) -> list[Job]:
+        r = self.rng
+        jobs = list(jobs)
+        for _ in range(int(r.integers(1, 4))):
+            jobs = self._move(jobs)
+        jobs.sort(key=lambda j: j[0])  # stable: arrival order kept within a release
+        return jobs
+
+    def _move(self, jobs: list[Job]) -> list[Job]:
+        r, n = self.rng, len(jobs)
+        move = int(r.integers(10))
+        if n == 0:
+            move = 0
+        if move == 0 and n < self.n_max:  # add a job
+            rel = jobs[int(r.integers(n))][0] if n and r.random() < 0.7 else int(r.integers(self.R + 1))
+            jobs.insert(int(r.integers(n + 1)), (rel, int(r.choice(self.sizes)), self._set(jobs)))
+        elif move == 1 and n > 1:  # drop a job
+            jobs.pop(int(r.integers(n)))
+        elif move == 2 and n < self.n_max:  # duplicate a job
+            k = int(r.integers(n))
+            jobs.insert(int(r.integers(k, n + 1)), jobs[k])
+        elif move == 3 and n > 1:  # move a job in the arrival order
+            job = jobs.pop(int(r.integers(n)))
+            jobs.insert(int(r.integers(n)), job)
+        elif move == 4:  # toggle a machine of a set
+            k = int(r.integers(n))
+            rel, p, s = jobs[k]
+            i = int(r.integers(self.m))
+            new = tuple(sorted(set(s) ^ {i}))
+            if new:
+                jobs[k] = (rel, p, new)
+        elif move == 5:  # replace a set
+            k = int(r.integers(n))
+            jobs[k] = (jobs[k][0], jobs[k][1], self._set(jobs))
+        elif move == 6 and len(self.sizes) > 1:  # change a size
+            k = int(r.integers(n))
+            jobs[k] = (jobs[k][0], int(r.choice(self.sizes)), jobs[k][2])
+        elif move == 7 and self.R > 0:  # change a release
+            k = int(r.integers(n))
+            rel = min(self.R, max(0, jobs[k][0] + int(r.choice((-2, -1, 1, 2)))))
+            jobs[k] = (rel, jobs[k][1], jobs[k][2])
+        elif move == 8 and self.m > 1:  # swap two machine labels (changes index ties)
+            a, b = (int(v) for v in r.choice(self.m, 2, replace=False))
+            swap = {a: b, b: a}
+            jobs = [(rel, p, tuple(sorted(swap.get(i, i) for i in s))) for rel, p, s in jobs]
+        elif move == 9 and n > 1:  # swap two adjacent jobs
+            k = int(r.integers(n - 1))
+            jobs[k], jobs[k + 1] = jobs[k + 1], jobs[k]
+        return jobs
+
+
+def _seed_instances(algorithm: str, cls, m: int, eps, params: dict, problem: str,
+                    seeds_from: Iterable[Any], notes: list[str]) -> list[tuple[str, Instance]]:
+    out = []
+    for item in seeds_from:
+        label, inst = None, None
+        try:
+            if isinstance(item, Instance):
+                label, inst = item.meta.get("label", f"instance n={item.n}"), item
+            elif isinstance(item, WorstCase):
+                label, inst = f"{item.method} {item.algorithm} m={item.m}", item.instance
+            else:
+                if isinstance(item, str):
+                    item = (item, {})
+                if isinstance(item, tuple):
+                    name, aparams = item
+                    adv = get_adversary(name)(eps=eps, **dict(aparams))
+                else:
+                    adv = item
+                if not isinstance(adv, Adversary):
+                    raise ParameterError(f"cannot seed from {item!r}")
+                label = f"{adv.name} {dict(adv.params)}"
+                if adv.problem != problem:
+                    notes.append(f"seed {label}: builds {adv.problem} instances, not {problem}; skipped")
+                    continue
+                inst = execute(cls, adv, eps=eps, params=params, problem=problem).instance
+        except (ParameterError, ValueError) as exc:
+            notes.append(f"seed {label or item!r}: {exc}; skipped")
+            continue
+        if inst.m > m:
+            notes.append(f"seed {label}: {inst.m} machines > m = {m}; skipped")
+            continue
+        if cls.unit_sizes_only and not inst.unit_sizes:
+            notes.append(f"seed {label}: sizes > 1 for a unit-size algorithm; skipped")
+            continue
+        out.append((label, inst))
+    return out
+
+
+def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None = None,
+                 params: dict[str, Any] | None = None, budget_seconds: float = 10.0, seed: int = 0,
+                 seeds_from: Iterable[Any] | None = None, objective: str = "ratio",
+                 sizes: Sequence[int] | None = None, release_window: int | None = None,
+                 max_evals: int | None = None, problem: str | None = None, max_seed_jobs: int = 400,
+                 patience: int = 400, temperature: float = 0.2, opt_time_limit: float = 10.0,
+                 replay: bool = True) -> WorstCase:
+    """Black-box search for a bad instance of ``algorithm`` on ``m`` machines (see the module
+    docstring). ``objective``: ``"ratio"`` (ALG/OPT) or ``"rejection"`` (worst prefix rejection
+    fraction). ``seeds_from``: Instances, WorstCases, Adversary objects, adversary names or
+    ``(name, params)`` pairs (default: :func:`default_seeds`); seeds larger than ``max_seed_jobs``
+    jobs are skipped. ``n``: the most jobs a candidate may have (default: max(3m, largest seed)).
+    ``sizes``: the sizes a move may choose (default: 1, 2, 4 and the seeds' sizes; 1 for unit-size
+    algorithms); ``release_window``: the latest release a move may choose (flow problems; default:
+    max(m, the seeds' latest release); 0 for LoadBalancing). Returns a
+    :class:`~.result.WorstCase` with ``proved=False``, ``bound=None``; ``extra`` holds the seeds'
+    own scores (``seed_scores``: what each hand-made construction forces here) and
+    ``beats_seeds``."""
+    cls = get_algorithm(algorithm)
+    params = dict(params or {})
+    cls.resolve_params(params)
+    cls.check_eps(eps)
+    if cls.migratory:
+        pass  # runs on instances only: adversary seeds are skipped (execute refuses them)
+    problem = cls.check_problem(problem) if problem is not None else exact_problem(cls)
+    if problem not in _EXACT_PROBLEMS:
+        raise ParameterError(f"problem {problem!r} has no exact OPT; the search scores load or maxflow")
+    if objective not in ("ratio", "rejection"):
+        raise ParameterError(f"objective must be 'ratio' or 'rejection', got {objective!r}")
+    t0 = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    notes: list[str] = []
+    if seeds_from is None:
+        seeds_from = default_seeds(algorithm, m, eps, problem)
+    seeds = _seed_instances(algorithm, cls, m, eps, params, problem, list(seeds_from), notes)
+    kept = []
+    for label, inst in seeds:
+        if inst.n > max_seed_jobs:
+            notes.append(f"seed {label}: {inst.n} jobs > max_seed_jobs = {max_seed_jobs}; skipped")
+        else:
+            kept.append((label, inst))
+    seeds = kept
+    seed_jobs = [(label, from_instance(inst)) for label, inst in seeds]
+    if sizes is None:
+        sizes = (1,) if cls.unit_sizes_only else tuple(sorted({1, 2, 4} | {p for _, js in seed_jobs for _, p, _ in js}))
+    sizes = tuple(sorted(set(int(s) for s in sizes)))
+    if release_window is None:
+        release_window = 0 if problem == "load" else max([m] + [r for _, js in seed_jobs for r, _, _ in js])
+    if n is None:
+        n = max([3 * m] + [len(js) for _, js in seed_jobs])
+    ev = _Evaluator(algorithm, eps, params, problem, objective, opt_time_limit)
+    mut = _Mutator(rng, m, n, sizes, int(release_window))
+
+    seed_scores, pool = {}, []
+    for label, js in seed_jobs:
+        res = ev(m, js)
+        if res is not None:
+            seed_scores[label] = {"ratio": res.objective / res.opt, "objective": res.objective, "opt": res.opt,
+                                  "rejected_frac_max_prefix": res.rejfrac, "n": res.n}
+            pool.append((res, js))
+    while not pool:  # nothing to start from: random instances
+        js = sorted([(int(rng.integers(release_window + 1)), int(rng.choice(sizes)), mut._set([]))
+                     for _ in range(max(1, m))], key=lambda j: j[0])
+        res = ev(m, js)
+        if res is not None:
+            pool.append((res, js))
+    pool.sort(key=lambda t: t[0].score, reverse=True)
+    best_res, best_jobs = pool[0]
+    cur_res, cur_jobs = best_res, best_jobs
+    k_since, temp, restarts, improvements = 0, temperature, 0, 0
+
+    def out_of_budget() -> bool:
+        return (max_evals is not None and ev.evals >= max_evals) or time.perf_counter() - t0 >= budget_seconds
+
+    while not out_of_budget():
+        cand = mut.mutate(cur_jobs)
+        res = ev(m, cand)
+        k_since += 1
+        if res is not None:
+            delta = res.score[0] - cur_res.score[0]
+            if res.score >= cur_res.score or rng.random() < math.exp(delta / max(temp, 1e-9)):
+                cur_res, cur_jobs = res, cand
+            if res.score > best_res.score:
+                best_res, best_jobs = res, cand
+                k_since = 0
+                improvements += 1
+        temp *= 0.995
+        if k_since >= patience:  # restart: from the best, or from a seed
+            restarts += 1
+            k_since, temp = 0, temperature
+            if rng.random() < 0.5 or len(pool) == 1:
+                cur_res, cur_jobs = best_res, best_jobs
+            else:
+                cur_res, cur_jobs = pool[int(rng.integers(len(pool)))]
+
+    inst = to_instance(m, best_jobs, meta={
+        "generator": "worst-case search (black-box)", "algorithm": algorithm, "eps": eps,
+        "algorithm_params": params, "seed": int(seed), "objective_kind": objective})
+    oracle = best_res.opt if ev.wants_oracle else None
+    if replay:
+        rep = run_real(algorithm, inst, eps, params, oracle, problem=problem)
+        check_claims(rep, objective=best_res.objective, opt_equals=best_res.opt,
+                     rejected_frac_max_prefix=best_res.rejfrac, what=f"black-box search of {algorithm}")
+    best_seed = max(seed_scores.values(), key=lambda s: s["ratio" if objective == "ratio" else
+                                                        "rejected_frac_max_prefix"], default=None)
+    key = "ratio" if objective == "ratio" else "rejected_frac_max_prefix"
+    value = best_res.objective / best_res.opt if objective == "ratio" else best_res.rejfrac
+    return WorstCase(
+        algorithm=algorithm, problem=problem, m=m, n=len(best_jobs), eps=eps, params=params,
+        objective_kind=objective, instance=inst, objective=best_res.objective, opt=best_res.opt,
+        rejected_frac_max_prefix=best_res.rejfrac, value=value, bound=None, proved=False,
+        status="best-found", method="black-box", seconds=time.perf_counter() - t0, oracle=oracle,
+        space={"m": m, "n": n, "sizes": list(sizes), "release_window": int(release_window), "opt": best_res.opt},
+        budget_violated=best_res.status == "budget_violated", replayed=replay,
+        extra={"evals": ev.evals, "discarded": ev.discarded, "restarts": restarts, "improvements": improvements,
+               "seed": int(seed), "max_evals": max_evals, "budget_seconds": budget_seconds,
+               "seed_scores": seed_scores,
+               "beats_seeds": best_seed is not None and value > best_seed[key] + 1e-9,
+               "invalid_runs": ev.invalid, "notes": notes},
+    )
