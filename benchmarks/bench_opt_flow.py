@@ -1,9 +1,11 @@
 """Exact MaxFlowTime optimum (spec §8.2) on unit jobs: n = 10^5, m = 100, d = 2 random
 eligible machines, Poisson arrivals at rate ρ·m per slot (targets: ≤ 2 s at ρ = 0.9, ≤ 10 s at
-ρ = 1.0), plus the general-size path (migratory bound + MIP) on small instances.
-Not a test; prints a table (n, m, ρ, T*, status, seconds).
+ρ = 1.0), plus the general-size path (migratory bound + MIP) on small instances; then the
+§8.3 objectives on the same instances: weighted max flow (w_flow uniform on {1, 4, 16}) on the
+unit n = 10^5 instances, and max stretch / weighted max flow on small sized instances (MIP).
+Not a test; prints a table (objective, n, m, ρ, sizes, OPT, status, seconds).
 
-Run:  .venv/bin/python benchmarks/bench_opt_flow.py [--repeat 3] [--n 100000]
+Run:  .venv/bin/python benchmarks/bench_opt_flow.py [--repeat 3] [--n 100000] [--no-flow]
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ import numpy as np
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline.maxflow import opt_max_flow
 
+WEIGHTS = (1.0, 4.0, 16.0)
 
-def poisson_instance(n: int, m: int, rho: float, d: int, seed: int, sizes: int = 1) -> Instance:
+
+def poisson_instance(n: int, m: int, rho: float, d: int, seed: int, sizes: int = 1,
+                     weights: tuple[float, ...] | None = None) -> Instance:
     """n jobs, Poisson(rate ρ·m/E[size]) arrivals per slot, d distinct random eligible machines,
-    sizes uniform on 1..``sizes``."""
+    sizes uniform on 1..``sizes``; ``w_flow`` uniform on ``weights`` (drawn after everything
+    else, so the jobs are those of the unweighted instance)."""
     rng = np.random.default_rng(seed)
     size = rng.integers(1, sizes + 1, size=n)
     rate = rho * m / ((sizes + 1) / 2)
@@ -28,8 +34,19 @@ def poisson_instance(n: int, m: int, rho: float, d: int, seed: int, sizes: int =
     assert release.size == n
     eligible = np.argsort(rng.random((n, m)), axis=1)[:, :d] if m <= 1000 else None
     indptr = np.arange(0, n * d + 1, d)
+    w_flow = None if weights is None else rng.choice(np.asarray(weights, dtype=np.float64), n)
     return Instance(m=m, release=release, size=size, indptr=indptr, indices=eligible.ravel(),
-                    w_flow=None, w_reject=None, meta={"bench": "poisson", "rho": rho, "seed": seed})
+                    w_flow=w_flow, w_reject=None,
+                    meta={"bench": "poisson", "rho": rho, "seed": seed})
+
+
+def _timed(inst: Instance, objective: str, limit: float, repeat: int):
+    best, res = np.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        res = opt_max_flow(inst, objective=objective, time_limit=limit)
+        best = min(best, time.perf_counter() - t0)
+    return res, best
 
 
 def main() -> None:
@@ -37,31 +54,39 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--seeds", type=int, default=1)
+    ap.add_argument("--no-flow", action="store_true", help="only the §8.3 (weighted) rows")
     args = ap.parse_args()
     # Warm the numba cache (compilation is not what is measured).
     opt_max_flow(poisson_instance(200, 4, 0.9, 2, 0))
     opt_max_flow(poisson_instance(30, 3, 0.9, 2, 0, sizes=4))
+    opt_max_flow(poisson_instance(200, 4, 0.9, 2, 0, weights=WEIGHTS), objective="weighted")
     rows = []
-    for rho, limit in ((0.9, 2.0), (1.0, 10.0)):
-        for seed in range(args.seeds):
-            inst = poisson_instance(args.n, 100, rho, 2, seed)
-            best, res = np.inf, None
-            for _ in range(args.repeat):
-                t0 = time.perf_counter()
-                res = opt_max_flow(inst, time_limit=600)
-                best = min(best, time.perf_counter() - t0)
-            rows.append((inst.n, inst.m, rho, "1", res.value, res.status, res.solver, best, limit))
-    for n, m, rho, sizes, tl in ((60, 3, 0.9, 4, 60), (200, 5, 0.9, 4, 60), (400, 10, 0.9, 8, 20)):
-        inst = poisson_instance(n, m, rho, 2, 1, sizes=sizes)
-        t0 = time.perf_counter()
-        res = opt_max_flow(inst, time_limit=tl)
-        rows.append((n, m, rho, f"1..{sizes}", res.value, f"{res.status} (lb {res.lower_bound:g})",
-                     res.solver, time.perf_counter() - t0, None))
-    print(f"{'n':>7} {'m':>4} {'rho':>4} {'sizes':>6} {'T*':>6} {'status':>18} {'seconds':>8} "
-          f"{'target':>6}  solver")
-    for n, m, rho, sizes, val, status, solver, sec, target in rows:
+    wl = "{" + ",".join(f"{w:g}" for w in WEIGHTS) + "}"
+    unit_objectives = ([("flow", None, "")] if not args.no_flow else []) + [("weighted", WEIGHTS, wl)]
+    for objective, weights, wname in unit_objectives:
+        for rho, target in ((0.9, 2.0), (1.0, 10.0)):
+            for seed in range(args.seeds):
+                inst = poisson_instance(args.n, 100, rho, 2, seed, weights=weights)
+                res, sec = _timed(inst, objective, 600, args.repeat)
+                rows.append((objective + (f" w∈{wname}" if wname else ""), inst.n, inst.m, rho, "1",
+                             res.value, res.status, res.solver, sec, target))
+    sized = [] if args.no_flow else [("flow", None, 60, 3, 0.9, 4, 60), ("flow", None, 200, 5, 0.9, 4, 60),
+                                     ("flow", None, 400, 10, 0.9, 8, 20)]
+    sized += [("stretch", None, 60, 3, 0.9, 4, 60), ("stretch", None, 200, 5, 0.9, 4, 60),
+              ("stretch", None, 100, 5, 0.9, 8, 60),
+              ("weighted", WEIGHTS, 60, 3, 0.9, 4, 60), ("weighted", WEIGHTS, 200, 5, 0.9, 4, 60)]
+    for objective, weights, n, m, rho, sizes, tl in sized:
+        inst = poisson_instance(n, m, rho, 2, 1, sizes=sizes, weights=weights)
+        res, sec = _timed(inst, objective, tl, 1)
+        name = objective + (f" w∈{wl}" if weights else "")
+        rows.append((name, n, m, rho, f"1..{sizes}", res.value, f"{res.status} (lb {res.lower_bound:.6g})",
+                     res.solver, sec, None))
+    print(f"{'objective':>17} {'n':>7} {'m':>4} {'rho':>4} {'sizes':>6} {'OPT':>8} {'status':>22} "
+          f"{'seconds':>8} {'target':>6}  solver")
+    for obj, n, m, rho, sizes, val, status, solver, sec, target in rows:
         tgt = f"{target:g}" if target else "-"
-        print(f"{n:>7} {m:>4} {rho:>4} {sizes:>6} {val:>6g} {status:>18} {sec:>8.3f} {tgt:>6}  {solver}")
+        print(f"{obj:>17} {n:>7} {m:>4} {rho:>4} {sizes:>6} {val:>8.6g} {status:>22} {sec:>8.3f} "
+              f"{tgt:>6}  {solver}")
 
 
 if __name__ == "__main__":

@@ -149,10 +149,13 @@ def test_migratory_bound_is_below_the_non_migratory_opt():
     assert (res.status, res.value, res.solver) == ("optimal", 4.0, "highs-mip")
 
 
-def test_solve_opt_dispatches_maxflow_only():
-    inst = Instance.from_lists(1, [0, 0, 0], [1, 1, 1], [[0]] * 3)
+def test_solve_opt_dispatches_every_flow_problem():
+    inst = Instance.from_lists(1, [0, 0, 0], [1, 1, 1], [[0]] * 3, w_flow=[1, 2, 4])
     assert solve_opt(inst, "maxflow").value == 3.0
-    assert solve_opt(inst, "wtdmaxflow").status == "bound"
+    # weights 1, 2, 4: the heavy jobs first, flows 3, 2, 1 → max(3, 4, 4) = 4
+    assert (solve_opt(inst, "wtdmaxflow").status, solve_opt(inst, "wtdmaxflow").value) == ("optimal", 4.0)
+    assert solve_opt(inst, "genwtd").value == 4.0
+    assert solve_opt(inst, "stretch").value == 3.0  # unit jobs: stretch = flow
 
 
 def _unit_poisson(n, m, rho, seed):
@@ -216,8 +219,8 @@ def test_time_limit_must_be_finite_positive(value):
         opt_max_flow(inst, time_limit=value)
 
 
-@pytest.mark.parametrize("value", ["weighted", "stretch", None, 1])
-def test_objective_must_be_flow(value):
+@pytest.mark.parametrize("value", ["weight", "Flow", "maxflow", None, 1])
+def test_objective_must_be_known(value):
     inst = Instance.from_lists(1, [0], [1], [[0]])
     with pytest.raises(ValueError, match="'objective'"):
         opt_max_flow(inst, objective=value)

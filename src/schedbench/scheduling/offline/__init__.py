@@ -2,13 +2,14 @@
 
 :func:`solve_opt` picks the solver from the problem's objective and flow weight (the problem
 table), so no caller branches on a problem's name: max load → :func:`opt_makespan` (§8.1);
-unweighted max flow time → :func:`opt_max_flow` (§8.2); the weighted flow problems keep the
-trivial :func:`flow_lower_bound` for now (§8.3).
+every max (weighted) flow time problem → :func:`opt_max_flow` (§8.2, §8.3), with the objective
+that its flow weight names (``FLOW_OBJECTIVE``: 1 → "flow", w_flow → "weighted", 1/p_j →
+"stretch"). :func:`flow_lower_bound` stays as the trivial bound max_j w_j·p_j.
 """
 
 from schedbench.scheduling.offline.flow_bound import flow_lower_bound
 from schedbench.scheduling.offline.makespan import makespan_lower_bound, opt_makespan, trivial_bound
-from schedbench.scheduling.offline.maxflow import max_flow_lower_bound, opt_max_flow
+from schedbench.scheduling.offline.maxflow import FLOW_OBJECTIVE, max_flow_lower_bound, opt_max_flow
 from schedbench.scheduling.offline.result import OptResult
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.problems import get_problem
@@ -22,9 +23,8 @@ def solve_opt(inst: Instance, problem: str, time_limit: float = 60.0, seed: int 
     prob = get_problem(problem)
     if prob.objective == "max_load":
         return opt_makespan(inst, time_limit=time_limit, seed=seed)
-    if prob.flow_weight == "one":  # MaxFlowTime
-        return opt_max_flow(inst, objective="flow", time_limit=time_limit, seed=seed)
-    return flow_lower_bound(inst, problem)
+    return opt_max_flow(inst, objective=FLOW_OBJECTIVE[prob.flow_weight], time_limit=time_limit,
+                        seed=seed)
 
 
 def is_trivial(inst: Instance, problem: str, res: OptResult) -> bool:

@@ -1,17 +1,39 @@
-"""Exact offline optimum of MaxFlowTime, spec §8.2: restricted assignment, preemptive,
-non-migratory, every job served at speed 1 (OPT rejects nothing, §1.2).
+"""Exact offline optimum of MaxFlowTime and its weighted versions, spec §8.2–§8.3: restricted
+assignment, preemptive, non-migratory, every job served at speed 1 (OPT rejects nothing, §1.2).
 
-Everything is organised around per-job deadlines d_j = r_j + T (objective ``"flow"``; the
-weighted objectives of §8.3 will use r_j + T/w_j): T is feasible iff some non-migratory
-preemptive schedule meets every deadline, and OPT is the least feasible integer T, found by
-bisection between a proven lower bound and a feasible schedule.
+Objectives (``objective=``), each the max over jobs of w_j·F_j with the flow weight of the
+problem table (:mod:`schedbench.scheduling.problems`, :data:`OBJECTIVE_WEIGHT`): ``"flow"``
+(w = 1), ``"weighted"`` (w = ``w_flow``), ``"genwtd"`` (w^f = ``w_flow``; w^r plays no part, OPT
+rejects nothing), ``"stretch"`` (w = 1/p_j, so d_j = r_j + T·p_j). Values are computed as the
+validator does, float64 ``w_j * F_j``.
 
+Everything is organised around per-job deadlines d_j = r_j + T/w_j: T is feasible iff some
+non-migratory preemptive schedule meets every deadline, and OPT is the least feasible T, found
+by bisection between a proven lower bound and a feasible schedule.
+
+* **Candidate values (exact, no tolerance).** With integer data every completion time is an
+  integer, so a real deadline r_j + T/w_j allows exactly the completions ≤ r_j + L_j(T), with
+  L_j(T) = max{f integer : w_j·f ≤ T}; feasibility changes only where some w_j·f crosses T,
+  and the objective of every schedule is such a value. So OPT is the least feasible value of
+  the candidate set {w·f : w a job weight, f ≥ 1 integer}. For ``"flow"`` that is the integers
+  (the original integer code path, unchanged). Otherwise (:class:`_RealGrid`) the set is kept
+  implicitly, one arithmetic progression per distinct weight; the bisection probes the median
+  candidate of the open range (found by bisecting the value while counting Σ_w ⌊x/w⌋, O(#distinct
+  weights) per step), so it needs ~log2(#candidates) probes however many distinct weights there
+  are (10^5 distinct real weights: 0.35 s on the unit benchmark). The products are float64
+  ``w*f`` exactly as the objective is computed, and f ↦ w*f is monotone, so the search is exact
+  — no relative-tolerance bisection is needed and ``"optimal"`` always means exact. The only
+  limit: Σ over distinct weights of T/w must stay below 2^50 (:class:`SolverLimitError` naming
+  ``w_flow``, or ``size`` for stretch), far beyond what the matching or the MIP could take.
 * **Bounds.** Upper: the FIFO list schedule (each job, in arrival order, to the eligible
-  machine where it starts earliest; FIFO is EDF for deadlines r_j + T). Lower: max_j p_j and
-  the counting (work) bound — jobs with the same eligible set S released in [a, b] need their
-  work done on |S| machines within [a, b + T).
+  machine where it starts earliest; FIFO is EDF for deadlines r_j + T), valued with the
+  objective's weights. Lower: max_j p_j and the counting (work) bound — jobs with the same
+  eligible set S released in [a, b] need their work done on |S| machines within [a, b + T).
+  Weighted: max_j w_j·p_j (stretch: 1) and, for up to 8 thresholds θ among the weights,
+  θ × the counting bound of the jobs with w_j ≥ θ (their flows are ≤ T/θ).
 * **Unit sizes, integer releases: exact by matching** (§8.2). T is feasible iff every job can
-  be matched to a distinct (machine i ∈ S_j, slot t) with r_j ≤ t ≤ r_j + T − 1. Hopcroft–Karp
+  be matched to a distinct (machine i ∈ S_j, slot t) with r_j ≤ t ≤ r_j + L_j(T) − 1
+  (L_j(T) = T for "flow", ⌊T/w_j⌋ otherwise: completion t + 1 ≤ r_j + T/w_j). Hopcroft–Karp
   in numba on the implicit graph (:mod:`._matching`), with per-machine time compression; each
   probe starts from the previous probe's matching (kept pairs still fit) plus a greedy fill.
   The compressed right side is limited to :data:`MAX_SLOTS` nodes (a :class:`SolverLimitError`
@@ -23,8 +45,9 @@ bisection between a proven lower bound and a feasible schedule.
   so). (b) The exact MIP of §8.2 with HiGHS: binary y_ij, Σ_i y_ij = 1, and per machine, for
   every window [a, b] (a a release, b a deadline) whose jobs could overload it,
   Σ_{j: a ≤ r_j, d_j ≤ b} p_j y_ij ≤ b − a (EDF on one preemptive machine makes this exact).
-  Bisection on integer T between the migratory bound and the best schedule; each feasible
-  probe's assignment is re-scheduled by EDF, whose max flow (≤ T) becomes the new upper bound.
+  Bisection on the candidates T between the migratory bound and the best schedule (deadlines
+  r_j + L_j(T) are integers); each feasible probe's assignment is re-scheduled by EDF, whose
+  objective max_j w_j·F_j (≤ T) — a real schedule's value — becomes the new upper bound.
   The MIP is skipped (``status="bound"``, ``value=nan``) when a probe's model would have more
   than :data:`MAX_MIP_ROWS` window rows or :data:`MAX_MIP_NONZEROS` nonzeros.
 
@@ -36,8 +59,9 @@ bound. Overruns left: the bounds before the first clock check, one chunk of phas
 HiGHS's own stop (measured: 1.4 s over a 20 s limit on a 400-job MIP).
 
 Measured (benchmarks/bench_opt_flow.py): unit jobs, n = 10^5, m = 100, d = 2, Poisson load
-0.9: 0.04 s; load 1.0: 0.6–1.6 s. The MIP proves 200 sized jobs on 5 machines in ~2 s, but
-an infeasibility proof at 400 jobs / 10 machines can take ~50 s.
+0.9: 0.04 s; load 1.0: 0.6–1.6 s; the same with w_flow uniform on {1, 4, 16} (OPT 32 at both
+loads): 0.06–0.08 s and 1.0–1.4 s. The MIP proves 200 sized jobs on 5 machines in ~2 s (max
+stretch or weighted: ~5 s), but an infeasibility proof at 400 jobs / 10 machines can take ~50 s.
 """
 
 from __future__ import annotations
@@ -57,8 +81,9 @@ from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.result import OptResult
 from schedbench.solvers import quiet_highs, run_checked
 
-__all__ = ["opt_max_flow", "max_flow_lower_bound", "MAX_SLOTS", "MAX_FLOW_EDGES", "MAX_MIP_ROWS",
-           "MAX_MIP_NONZEROS", "MAX_MIP_SCAN", "MAX_MIP_COEF"]
+__all__ = ["opt_max_flow", "max_flow_lower_bound", "OBJECTIVE_WEIGHT", "FLOW_OBJECTIVE",
+           "MAX_SLOTS", "MAX_FLOW_EDGES", "MAX_MIP_ROWS", "MAX_MIP_NONZEROS", "MAX_MIP_SCAN",
+           "MAX_MIP_COEF"]
 
 #: Largest compressed right side (machine, slot) of the unit matching (int32 arrays: 200 MB).
 MAX_SLOTS = 5 * 10**7
@@ -78,12 +103,23 @@ _MAX_FLOW_TOTAL = 2**31 - 1
 #: Hopcroft–Karp phases between two clock checks.
 _HK_CHUNK = 8
 
-_OBJECTIVES = ("flow",)
+_OBJECTIVES = ("flow", "weighted", "genwtd", "stretch")
+#: The flow weight (column of the problem table, :mod:`schedbench.scheduling.problems`) of each
+#: objective: deadlines are d_j = r_j + T/w_j. GenWtd uses w^f = ``w_flow`` (OPT rejects
+#: nothing, so w^r plays no part); stretch uses 1/p_j.
+OBJECTIVE_WEIGHT = {"flow": "one", "weighted": "w_flow", "genwtd": "w_flow",
+                    "stretch": "inverse_size"}
+#: The objective that optimises a problem of the table with this flow weight (``solve_opt``).
+FLOW_OBJECTIVE = {"one": "flow", "w_flow": "weighted", "inverse_size": "stretch"}
+#: Largest window T/w_j (slots) the real-valued search handles: its counts stay exact in float64.
+_MAX_WINDOW = 2**50
+#: Most weight thresholds the weighted counting bound tries.
+_MAX_THRESHOLDS = 8
 
 
 # ----------------------------------------------------------------------------- arguments
 def _check_args(objective, time_limit) -> None:
-    if objective not in _OBJECTIVES:
+    if not isinstance(objective, str) or objective not in _OBJECTIVES:
         raise ValueError(f"argument 'objective' must be one of {', '.join(map(repr, _OBJECTIVES))}, "
                          f"got {objective!r}")
     ok = (isinstance(time_limit, (int, float, np.integer, np.floating))
@@ -93,23 +129,143 @@ def _check_args(objective, time_limit) -> None:
                                f"got {time_limit!r}")
 
 
+def _flow_weights(inst: Instance, objective: str) -> np.ndarray | None:
+    """w_j of the objective (the same numbers as ``Problem.flow_weights``, so values match the
+    validator's max_j w_j·F_j bit for bit); ``None`` for 'flow' (integer arithmetic)."""
+    rule = OBJECTIVE_WEIGHT[objective]
+    if rule == "one":
+        return None
+    if rule == "w_flow":
+        return np.asarray(inst.w_flow, dtype=np.float64)
+    return 1.0 / np.asarray(inst.size, dtype=np.float64)
+
+
+class _IntGrid:
+    """The candidate values of T for 'flow': the positive integers (OPT is an integer)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def window(self, T: int) -> np.ndarray:
+        return np.full(self.n, T, dtype=np.int64)
+
+    def first_at_least(self, x) -> int:
+        return int(math.ceil(x))
+
+    def next_above(self, x) -> int:
+        return int(math.floor(x)) + 1
+
+    def below(self, hi: int) -> int:
+        return hi - 1
+
+    def count(self, lo: int, hi: int) -> int:
+        return max(0, hi - lo)
+
+    def median(self, lo: int, hi: int) -> int:
+        return (lo + hi) // 2
+
+    def check(self, hi) -> None:
+        pass
+
+
+class _RealGrid:
+    """The candidate values of a real T: {w·f : w a job weight, f ≥ 1 an integer} (the
+    objective of any schedule is one of them, as every F_j is an integer), kept implicitly as
+    one arithmetic progression per distinct weight. Products are float64 ``w*f`` exactly as
+    the objective is computed, and f ↦ w*f is monotone, so "w_j·F_j ≤ T" ⇔ "F_j ≤ L_j(T)" with
+    L_j(T) = max{f : w_j*f ≤ T} (:meth:`window`) holds exactly, not just up to rounding."""
+
+    def __init__(self, weights: np.ndarray, field: str) -> None:
+        self.w, self.inv = np.unique(weights, return_inverse=True)
+        self.field = field
+
+    def _le(self, x: float) -> np.ndarray:
+        """Per distinct weight, #{f ≥ 1 : w*f ≤ x} = max f with w*f ≤ x (as floats)."""
+        w = self.w
+        f = np.floor(x / w)
+        f += w * (f + 1) <= x
+        f -= w * f > x
+        return f
+
+    def _lt(self, x: float) -> np.ndarray:
+        f = self._le(x)
+        return f - (self.w * f == x)
+
+    def window(self, T: float) -> np.ndarray:
+        return self._le(T)[self.inv].astype(np.int64)
+
+    def first_at_least(self, x: float) -> float:
+        return float(np.min(self.w * (self._lt(x) + 1)))
+
+    def next_above(self, x: float) -> float:
+        return float(np.min(self.w * (self._le(x) + 1)))
+
+    def below(self, hi: float) -> float:
+        return float(np.max(self.w * self._lt(hi)))
+
+    def count(self, lo: float, hi: float) -> int:
+        """Candidates in [lo, hi), each weight's progression counted separately."""
+        return int(np.sum(self._lt(hi)) - np.sum(self._lt(lo)))
+
+    def median(self, lo: float, hi: float) -> float:
+        """The k-th candidate in [lo, hi) with k = count//2 + 1 (the integer grid's (lo+hi)//2),
+        by bisecting the value until one distinct candidate is left in (a, b]."""
+        base = np.sum(self._lt(lo))
+        k = (np.sum(self._lt(hi)) - base) // 2 + 1
+        a, b = float(np.nextafter(lo, -np.inf)), float(hi)
+        le_a, le_b = self._lt(lo), self._le(b)  # #candidates in [lo, x] = Σ le(x) − base
+        for _ in range(2200):  # float bisection ends in ≤ ~2100 steps (adjacent floats)
+            vb = float(np.max(self.w * le_b))   # largest candidate ≤ b
+            va = float(np.min(self.w * (le_a + 1)))  # least candidate > a
+            if va >= vb:
+                break
+            mid = a + (b - a) / 2
+            if not a < mid < b:
+                break
+            le_m = self._le(mid)
+            if np.sum(le_m) - base >= k:
+                b, le_b = mid, le_m
+            else:
+                a, le_a = mid, le_m
+        v = float(np.max(self.w * le_b))
+        return v if lo <= v < hi else self.first_at_least(lo)
+
+    def check(self, hi: float) -> None:
+        """Refuse candidate counts beyond float64's exact integers (absurdly small weights)."""
+        top = float(np.sum(hi / self.w))
+        if not top <= _MAX_WINDOW:
+            raise SolverLimitError(
+                f"field '{self.field}': the candidate values of T up to {hi:g} number {top:g} "
+                f"(Σ over distinct weights w of T/w; smallest weight {float(self.w[0]):g}), "
+                f"beyond {_MAX_WINDOW}")
+
+
 class _Deadlines:
-    """Per-job deadlines d_j(T) for the objective; T is an integer here (objective 'flow')."""
+    """Per-job deadlines d_j(T) = r_j + L_j(T), L_j(T) = ⌊T/w_j⌋ in the exact sense of
+    :class:`_RealGrid` (for integer data a real deadline r_j + T/w_j allows the same integer
+    completions as its floor); T is an integer for 'flow', a float otherwise."""
 
     def __init__(self, inst: Instance, objective: str) -> None:
         self.release = inst.release
         self.objective = objective
+        self.weights = _flow_weights(inst, objective)
+        if self.weights is None:
+            self.grid = _IntGrid(inst.n)
+        else:
+            self.grid = _RealGrid(self.weights, "size" if objective == "stretch" else "w_flow")
 
-    def window(self, T: int) -> np.ndarray:
+    def window(self, T) -> np.ndarray:
         """d_j − r_j per job (the slots a unit job may use: r_j .. d_j − 1)."""
-        return np.full(self.release.shape[0], T, dtype=np.int64)
+        return self.grid.window(T)
 
-    def deadline(self, T: int) -> np.ndarray:
+    def deadline(self, T) -> np.ndarray:
         return self.release + self.window(T)
 
-    def value(self, completion: np.ndarray) -> int:
-        """The objective of a schedule with these completion times."""
-        return int(np.max(completion - self.release))
+    def value(self, completion: np.ndarray):
+        """The objective max_j w_j·F_j of a schedule with these completion times."""
+        if self.weights is None:
+            return int(np.max(completion - self.release))
+        return float(np.max(self.weights * (completion - self.release)))
 
 
 # ----------------------------------------------------------------------------- bounds
@@ -179,12 +335,45 @@ def _group_bounds(order, keys, release, work, indptr, indices, m):
 
 def _counting_bound(inst: Instance) -> int:
     """max(p_max, the work bound over all jobs on m machines and over each eligible-set group)."""
+    return _counting_bounds(inst, [None])[0]
+
+
+def _counting_bounds(inst: Instance, masks) -> list[int]:
+    """:func:`_counting_bound` of the jobs selected by each mask (``None``: all): a bound on
+    their max flow in any schedule of all the jobs."""
     order = inst.arrival_order()
-    lb = max(int(inst.size.max()), int(_pool_bound(order, inst.release, inst.size, inst.m)))
     keys = _set_keys(inst.indptr, inst.indices)
     grouped = np.lexsort((np.arange(inst.n), inst.release, keys))
-    return max(lb, int(_group_bounds(grouped, keys, inst.release, inst.size, inst.indptr,
-                                     inst.indices, inst.m)))
+    out = []
+    for mask in masks:
+        o, g = (order, grouped) if mask is None else (order[mask[order]], grouped[mask[grouped]])
+        if o.size == 0:
+            out.append(0)
+            continue
+        lb = max(int(inst.size[o].max()), int(_pool_bound(o, inst.release, inst.size, inst.m)))
+        out.append(max(lb, int(_group_bounds(g, keys, inst.release, inst.size, inst.indptr,
+                                              inst.indices, inst.m))))
+    return out
+
+
+def _lower_bound(inst: Instance, dl: _Deadlines, counting: bool = True):
+    """A proven lower bound on OPT (not yet rounded to a candidate). 'flow': the counting bound
+    (``counting=False``: p_max). Weighted: max_j w_j·p_j and, for a few thresholds θ among the
+    weights, θ · (counting bound of the jobs with w_j ≥ θ): those jobs have F_j ≤ T/θ."""
+    if dl.weights is None:
+        return _counting_bound(inst) if counting else int(inst.size.max())
+    w = dl.weights
+    best = float(np.max(w * inst.size))
+    if counting:
+        levels = dl.grid.w
+        if levels.size > _MAX_THRESHOLDS:
+            levels = levels[np.unique(np.linspace(0, levels.size - 1, _MAX_THRESHOLDS).round()
+                                      .astype(np.int64))]
+        masks = [None if k == 0 and levels[0] == dl.grid.w[0] else w >= theta
+                 for k, theta in enumerate(levels)]
+        for theta, cb in zip(levels, _counting_bounds(inst, masks)):
+            best = max(best, float(theta * cb))
+    return best
 
 
 def _list_schedule(inst: Instance) -> tuple[np.ndarray, np.ndarray]:
@@ -192,8 +381,8 @@ def _list_schedule(inst: Instance) -> tuple[np.ndarray, np.ndarray]:
                             inst.indices, inst.m)
 
 
-def _edf_value(inst: Instance, dl: _Deadlines, machine: np.ndarray, T: int) -> int:
-    """Max flow of the EDF schedule (deadlines at T) of a fixed assignment."""
+def _edf_value(inst: Instance, dl: _Deadlines, machine: np.ndarray, T):
+    """The objective of the EDF schedule (deadlines at T) of a fixed assignment."""
     n = inst.n
     rank = np.empty(n, dtype=np.int64)
     rank[inst.arrival_order()] = np.arange(n)
@@ -257,47 +446,54 @@ def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, deadline: float,
     """Bisection with the matching test (``counting=False``: from T = 1, for tests)."""
     machine, completion = _list_schedule(inst)
     hi = dl.value(completion)
-    lo = max(1, _counting_bound(inst)) if counting else 1
+    grid = dl.grid
+    grid.check(hi)
+    if dl.weights is None:
+        lo = max(1, _counting_bound(inst)) if counting else 1
+    else:  # ≥ max w_j p_j, so every window holds at least one slot
+        lo = min(grid.first_at_least(_lower_bound(inst, dl, counting)), hi)
     if lo >= hi:
         return OptResult(float(hi), "optimal", float(hi), "list-schedule+counting-bound",
                          time.perf_counter() - t0)
     matcher = _UnitMatcher(inst, dl, machine, completion)
-    need = matcher.slots(hi - 1)  # the largest probe
+    top = grid.below(hi)  # the largest probe
+    need = matcher.slots(top)
     if need > MAX_SLOTS:
         raise SolverLimitError(
             f"field 'release': the unit max-flow matching would need {need} (machine, slot) nodes "
-            f"(eligible machines × time windows of length up to {hi - 1}), more than the limit "
-            f"{MAX_SLOTS}")
-    lo, hi, complete = _bisect(matcher.feasible, lo, hi, deadline,
+            f"(eligible machines × time windows of length up to {int(dl.window(top).max())}), "
+            f"more than the limit {MAX_SLOTS}")
+    lo, hi, complete = _bisect(matcher.feasible, lo, hi, deadline, grid,
                                on_feasible=lambda: matcher.achieved)
     status = "optimal" if complete else "timeout"
     return OptResult(float(hi), status, float(lo if not complete else hi), "hopcroft-karp",
                      time.perf_counter() - t0)
 
 
-def _bisect(feasible, lo: int, hi: int, deadline: float, on_feasible=None):
-    """Least feasible T in [lo, hi] (hi feasible). ``feasible(T, deadline)`` returns True,
-    False, or None (ran out of time). Stops early if the clock says the next probe would
-    overrun. Returns (lo, hi, complete)."""
+def _bisect(feasible, lo, hi, deadline: float, grid, on_feasible=None):
+    """Least feasible candidate T in [lo, hi] (lo a proven bound and a candidate, hi feasible)
+    by bisection over the grid's candidates (for 'flow' the integers: mid = (lo + hi) // 2).
+    ``feasible(T, deadline)`` returns True, False, or None (ran out of time). Stops early if
+    the clock says the next probe would overrun. Returns (lo, hi, complete)."""
     last = 0.0
-    while lo < hi:
+    while grid.count(lo, hi) > 0:
         now = time.perf_counter()
         if now + last > deadline:
             return lo, hi, False
-        mid = (lo + hi) // 2
+        mid = grid.median(lo, hi)
         ok = feasible(mid, deadline)
         if ok is None:
             return lo, hi, False
         if ok:
             hi = mid if on_feasible is None else min(mid, on_feasible())
         else:
-            lo = mid + 1
+            lo = grid.next_above(mid)
         last = max(last, time.perf_counter() - now)
     return lo, hi, True
 
 
 # ----------------------------------------------------------------------------- migratory bound
-def _migratory_network(inst: Instance, dl: _Deadlines, T: int):
+def _migratory_network(inst: Instance, dl: _Deadlines, T):
     """The §8.2 network for deadlines at T, or its edge count if above MAX_FLOW_EDGES."""
     n = inst.n
     release = inst.release
@@ -355,7 +551,7 @@ def _migratory_network(inst: Instance, dl: _Deadlines, T: int):
     return graph, sink
 
 
-def _migratory_feasible(inst: Instance, dl: _Deadlines, T: int) -> bool | int:
+def _migratory_feasible(inst: Instance, dl: _Deadlines, T) -> bool | int:
     """True/False, or the network's edge count when it is too large to build."""
     net = _migratory_network(inst, dl, T)
     if isinstance(net, int):
@@ -364,17 +560,18 @@ def _migratory_feasible(inst: Instance, dl: _Deadlines, T: int) -> bool | int:
     return bool(maximum_flow(graph, 0, sink).flow_value == int(inst.size.sum()))
 
 
-def _migratory_bisect(inst: Instance, dl: _Deadlines, lo: int, hi: int, deadline: float):
-    """Least T in [lo, hi] feasible for the migratory relaxation (hi: a feasible schedule).
-    Returns (bound, complete, note); the bound is proven even when incomplete."""
+def _migratory_bisect(inst: Instance, dl: _Deadlines, lo, hi, deadline: float):
+    """Least candidate T in [lo, hi] feasible for the migratory relaxation (hi: a feasible
+    schedule). Returns (bound, complete, note); the bound is proven even when incomplete."""
     note = ""
     last = 0.0
     top = hi  # probes at or above ``top`` are known feasible or too large
-    while lo < top:
+    grid = dl.grid
+    while grid.count(lo, top) > 0:
         now = time.perf_counter()
         if now + last > deadline:
             return lo, False, "time limit"
-        mid = (lo + top) // 2
+        mid = grid.median(lo, top)
         ok = _migratory_feasible(inst, dl, mid)
         if not isinstance(ok, bool):
             note = f"network too large: {ok} edges > {MAX_FLOW_EDGES}"
@@ -383,21 +580,23 @@ def _migratory_bisect(inst: Instance, dl: _Deadlines, lo: int, hi: int, deadline
         if ok:
             top = hi = mid
         else:
-            lo = mid + 1
+            lo = grid.next_above(mid)
         last = max(last, time.perf_counter() - now)
     return lo, lo == hi, note
 
 
-def max_flow_lower_bound(inst: Instance, objective: str = "flow", time_limit: float = 60.0) -> int:
-    """The migratory max-flow lower bound of §8.2 (with the counting bounds); exact for unit
-    sizes. Raises SolverLimitError if the total size exceeds int32 (scipy's capacities)."""
+def max_flow_lower_bound(inst: Instance, objective: str = "flow", time_limit: float = 60.0):
+    """The migratory max-flow lower bound of §8.2/§8.3 (with the counting bounds) on
+    max_j w_j·F_j: an int for 'flow', a float otherwise; exact for unit sizes. Raises
+    SolverLimitError if the total size exceeds int32 (scipy's capacities)."""
     t0 = time.perf_counter()
     _check_args(objective, time_limit)
     _check_flow_total(inst)
     dl = _Deadlines(inst, objective)
     _, completion = _list_schedule(inst)
     hi = dl.value(completion)
-    lo = min(_counting_bound(inst), hi)
+    dl.grid.check(hi)
+    lo = min(dl.grid.first_at_least(_lower_bound(inst, dl)), hi)
     return _migratory_bisect(inst, dl, lo, hi, t0 + time_limit)[0]
 
 
@@ -480,7 +679,7 @@ class _Mip:
         per_machine = np.diff(self.by_mach)
         self.scan = int(np.sum(per_machine.astype(np.float64) ** 2))  # the row search's cost
 
-    def _rows(self, T: int):
+    def _rows(self, T):
         if self.scan > MAX_MIP_SCAN:
             self.too_large = (f"MIP too large: building its window rows scans {self.scan} "
                               f"(machine, job) pairs > {MAX_MIP_SCAN}")
@@ -501,7 +700,7 @@ class _Mip:
         _windows(*args, False, rows_ptr, cols, rhs, MAX_MIP_ROWS, MAX_MIP_NONZEROS)
         return rows_ptr, cols[:nnz], rhs[:nrows]
 
-    def probe(self, T: int, deadline: float):
+    def probe(self, T, deadline: float):
         """(True, assignment) | (False, None) | (None, None) on timeout or too large."""
         inst = self.inst
         rows = self._rows(T)
@@ -549,7 +748,8 @@ def _opt_sized(inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed:
     and turn the bounds off (``counting``, ``migratory``) to exercise the MIP alone."""
     machine, completion = _list_schedule(inst)
     hi = dl.value(completion)
-    lo = min(_counting_bound(inst) if counting else int(inst.size.max()), hi)
+    dl.grid.check(hi)
+    lo = min(dl.grid.first_at_least(_lower_bound(inst, dl, counting)), hi)
     note = ""
     if not migratory:
         pass
@@ -578,7 +778,8 @@ def _opt_sized(inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed:
 
     # Plain bisection: infeasible probes (proofs) are the expensive ones, so probing the bound
     # first cost a whole 20 s budget on a 400-job instance where bisection found 15 vs 23.
-    lo, hi, complete = _bisect(feasible, lo, hi, deadline, on_feasible=lambda: best["hi"])
+    lo, hi, complete = _bisect(feasible, lo, hi, deadline, dl.grid,
+                               on_feasible=lambda: best["hi"])
     if mip.too_large:
         what = "migratory-maxflow" if migratory and not note.startswith("total") else "counting-bound"
         notes = "; ".join(x for x in (note, mip.too_large) if x)
@@ -594,11 +795,14 @@ def _opt_sized(inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed:
 # ----------------------------------------------------------------------------- entry point
 def opt_max_flow(inst: Instance, objective: str = "flow", time_limit: float = 60.0,
                  seed: int = 0) -> OptResult:
-    """Optimal max flow time of ``inst`` (restricted assignment, preemptive, non-migratory,
-    no rejection, speed 1), spec §8.2; see the module docstring for methods and limits.
+    """Optimal max_j w_j·F_j of ``inst`` (restricted assignment, preemptive, non-migratory,
+    no rejection, speed 1), spec §8.2–§8.3: ``objective`` is "flow" (w = 1), "weighted" or
+    "genwtd" (w = ``w_flow``), or "stretch" (w = 1/p_j); see the module docstring for methods
+    and limits.
 
-    ``status="optimal"``: ``value`` is OPT. ``"timeout"``: ``value`` is the best schedule found
-    and ``lower_bound`` the best proven bound. ``"bound"``: only a lower bound (the MIP was too
+    ``status="optimal"``: ``value`` is OPT, exactly (the least feasible candidate w_j·f, no
+    tolerance). ``"timeout"``: ``value`` is the objective of the best schedule found and
+    ``lower_bound`` the best proven bound. ``"bound"``: only a lower bound (the MIP was too
     large), ``value`` is nan."""
     t0 = time.perf_counter()
     _check_args(objective, time_limit)
