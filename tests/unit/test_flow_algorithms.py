@@ -263,3 +263,16 @@ def test_family_weights():
         RR.make(0, 1, weight_max=4.0, **base)
     with pytest.raises(FamilyParameterError, match="'weight_max' must be"):
         RR.make(0, 1, weights="classes", weight_max=0.5, **base)
+
+
+def test_adversary_parameters_decide_the_experiment_problem():
+    from schedbench.pipeline.config import ConfigError, check_config, experiment_problem
+
+    exp = {"adversary": "lb-c", "params": {"instantiation": "weights", "K": 3, "T": 2}, "eps": [0.25],
+           "algorithms": {"ll-fifo": None}}
+    cfg = {"seed": 1, "eps": [0.5], "experiments": {"x": exp}}
+    check_config(cfg)
+    assert experiment_problem(exp) == "genwtd"
+    exp["params"]["instantiation"] = ["sizes", "weights"]
+    with pytest.raises(ConfigError, match="x.params: the swept values build instances of several problems"):
+        check_config(cfg)

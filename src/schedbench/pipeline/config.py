@@ -112,13 +112,16 @@ def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
                 raise ConfigError(f"{where}.{key}: does not apply to an adversary experiment (use 'seeds')")
         try:
             adv = get_adversary(exp["adversary"])
-            for combo in algorithm_grid(exp.get("params")):  # lists are swept
-                adv.resolve_params(combo)
+            combos = [adv.resolve_params(combo) for combo in algorithm_grid(exp.get("params"))]  # lists are swept
         except UnknownNameError as exc:
             raise ConfigError(f"{where}.adversary: {exc}") from None
         except ParameterError as exc:
             raise ConfigError(f"{where}.params: {exc}") from None
-        unit, source_problem = adv.unit_sizes, adv.problem
+        built = sorted({adv.problem_for(c) for c in combos})
+        if len(built) > 1:
+            raise ConfigError(f"{where}.params: the swept values build instances of several problems "
+                              f"({', '.join(built)}); one experiment, one problem")
+        unit, source_problem = all(adv.unit_sizes_for(c) for c in combos), built[0]
     if "seeds" in exp and "family" in exp:
         raise ConfigError(f"{where}.seeds: applies to adversary experiments only")
     for eps in exp.get("eps", default_eps):
@@ -173,7 +176,8 @@ def experiment_problem(exp: dict) -> str:
     if "problem" in exp:
         return exp["problem"]
     if "adversary" in exp:
-        return get_adversary(exp["adversary"]).problem
+        adv = get_adversary(exp["adversary"])
+        return adv.problem_for(adv.resolve_params(algorithm_grid(exp.get("params"))[0]))
     return get_algorithm(sorted(exp["algorithms"])[0]).problem
 
 

@@ -119,7 +119,7 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
     solver and return one row per run."""
     adv_cls = get_adversary(exp_cfg["adversary"])
     cls = get_algorithm(algorithm)
-    problem = exp_cfg.get("problem", adv_cls.problem)
+    problem = exp_cfg.get("problem")  # else each run's adversary decides (execute)
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     rows = []

@@ -52,6 +52,17 @@ class Adversary:
     def check_params(cls, params: dict[str, Any]) -> None:
         """Cross-parameter checks; raise ParameterError naming the parameter."""
 
+    @classmethod
+    def problem_for(cls, params: dict[str, Any]) -> str:
+        """The problem the instances built with these parameters belong to (default: ``problem``;
+        an adversary with several instantiations overrides it and sets ``self.problem``)."""
+        return cls.problem
+
+    @classmethod
+    def unit_sizes_for(cls, params: dict[str, Any]) -> bool:
+        """Whether every job built with these parameters has size 1 (default: ``unit_sizes``)."""
+        return cls.unit_sizes
+
     @property
     def m(self) -> int:
         raise NotImplementedError

@@ -96,6 +96,10 @@ class LbC(Adversary):
         return PROBLEM_OF[params.get("instantiation", cls.parameters["instantiation"].default)]
 
     @classmethod
+    def unit_sizes_for(cls, params: dict) -> bool:
+        return cls.problem_for(params) == "genwtd"
+
+    @classmethod
     def check_params(cls, params):
         for key, low in (("K", 1), ("g", 2), ("n1", 1), ("T", 1)):
             v = params[key]
