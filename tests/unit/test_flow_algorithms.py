@@ -273,6 +273,6 @@ def test_adversary_parameters_decide_the_experiment_problem():
     cfg = {"seed": 1, "eps": [0.5], "experiments": {"x": exp}}
     check_config(cfg)
     assert experiment_problem(exp) == "genwtd"
-    exp["params"]["instantiation"] = ["sizes", "weights"]
+    exp["params"] = {"instantiation": ["sizes", "weights"], "K": 3}
     with pytest.raises(ConfigError, match="x.params: the swept values build instances of several problems"):
         check_config(cfg)
