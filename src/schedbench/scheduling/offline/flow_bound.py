@@ -1,7 +1,7 @@
-"""A trivial lower bound for the flow-time problems (spec §8.2–§8.3), until their exact optima
-land: every job served at speed 1 has F_j ≥ p_j, so OPT ≥ max_j w_j·p_j with the problem's
-flow weight (1, w_j, w^f_j, or 1/p_j for stretch, which gives 1). Status ``bound``: a ratio
-over it overstates ALG/OPT."""
+"""The trivial lower bound for the flow-time problems (spec §8.2–§8.3; the exact optima are
+:func:`~schedbench.scheduling.offline.opt_max_flow`): every job served at speed 1 has
+F_j ≥ p_j, so OPT ≥ max_j w_j·p_j with the problem's flow weight (1, w_j, w^f_j, or 1/p_j for
+stretch, which gives 1). Status ``bound``: a ratio over it overstates ALG/OPT."""
 
 from __future__ import annotations
 
