@@ -66,7 +66,7 @@ class Decisions:
     a: list
     rej: list | None
     state: list          # state[j][i], j = 0..n (state[n]: after the last job)
-    alg_objective: cp_model.IntVar  # ≥ the algorithm's objective when maximised (exact at optimum)
+    alg_objective: cp_model.IntVar  # the algorithm's objective (max load / max flow)
     kind: str            # "load" | "flow"
     extra: dict = field(default_factory=dict)
 
@@ -150,16 +150,20 @@ class Builder:
         return b
 
     def max_of(self, candidates: list, ub: int, name: str):
-        """F with F ≤ value of one selected candidate (guard, expr) whose guard holds: when F is
-        maximised it equals the largest guarded value."""
+        """F = the largest value among the candidates (guard, expr) whose guard holds (a
+        candidate whose guard fails counts 0; guard None: always counts); expressions ≥ 0."""
         md = self.md
         F = md.new_int_var(0, ub, name)
-        w = [md.new_bool_var(f"{name}_w{k}") for k in range(len(candidates))]
-        md.add_exactly_one(w)
-        for wk, (guard, expr) in zip(w, candidates):
-            if guard is not None:
-                md.add_implication(wk, guard)
-            md.add(F <= expr).only_enforce_if(wk)
+        vals = []
+        for k, (guard, expr) in enumerate(candidates):
+            if guard is None:
+                vals.append(expr)
+                continue
+            v = md.new_int_var(0, ub, f"{name}_v{k}")
+            md.add(v == expr).only_enforce_if(guard)
+            md.add(v == 0).only_enforce_if(~guard)
+            vals.append(v)
+        md.add_max_equality(F, vals)
         return F
 
     # ------------------------------------------------------------------ OPT certificates
