@@ -122,3 +122,15 @@ def test_blackbox_seeded_from_exact_case():
     exact = worst_case("greedy", m=4, opt=1)
     wc = search_worst("greedy", m=4, seeds_from=[exact], max_evals=30, budget_seconds=60, seed=1)
     assert wc.ratio >= exact.ratio and not wc.extra["beats_seeds"]
+
+
+def test_an_inconsistent_optimal_opt_is_caught():
+    # an "optimal" OPT below the solver's own lower bound (seen from opt_makespan's warm-started
+    # MILP on a 12-job instance found by the black-box search) must never score a candidate
+    from schedbench.scheduling.offline.result import OptResult
+    from schedbench.scheduling.search.replay import opt_inconsistency
+
+    inst = Instance.from_lists(2, [0, 0, 0], [1, 1, 2], [[0, 1], [0, 1], [0, 1]])
+    assert opt_inconsistency(inst, "load", OptResult(2.0, "optimal", 2.0, "x", 0.0)) is None
+    assert "lower bound" in opt_inconsistency(inst, "load", OptResult(1.0, "optimal", 2.0, "x", 0.0))
+    assert "trivial" in opt_inconsistency(inst, "load", OptResult(1.0, "optimal", 1.0, "x", 0.0))

@@ -6,7 +6,9 @@ set), seeded from the hand-made adversaries' realised instances (each adversary 
 this very algorithm) and from exact small worst cases. Every candidate is run through the real
 plug-in (:func:`~schedbench.scheduling.play.execute`) and scored against its exact OPT
 (:func:`~schedbench.scheduling.offline.solve_opt`; candidates whose OPT is not proven are
-discarded); algorithms that assume T* are given that OPT. Moves: add, drop, duplicate or move a
+discarded, and so are those whose "optimal" OPT contradicts the solver's own lower bound or the
+trivial bound — kept in ``extra["solver_errors"]`` for a report); algorithms that assume T* are
+given that OPT. Moves: add, drop, duplicate or move a
 job, toggle a machine of an eligible set, replace a set (a pair, a single machine, another job's
 set), change a size or a release, relabel machines (which changes index ties).
 
@@ -30,7 +32,7 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_adversary, get_algorithm
-from schedbench.scheduling.search.replay import check_claims, run_real
+from schedbench.scheduling.search.replay import check_claims, opt_inconsistency, run_real
 from schedbench.scheduling.search.result import WorstCase
 
 __all__ = ["search_worst", "default_seeds", "exact_problem"]
@@ -88,6 +90,7 @@ class _Evaluator:
         self.cache: dict = {}
         self.evals = self.discarded = 0
         self.invalid: list[str] = []
+        self.solver_errors: list[dict] = []
 
     def __call__(self, m: int, jobs: Sequence[Job]) -> _Eval | None:
         key = (m, tuple(jobs))
@@ -103,6 +106,12 @@ class _Evaluator:
             return None
         inst = to_instance(m, jobs)
         opt = solve_opt(inst, self.problem, time_limit=self.opt_time_limit)
+        why = opt_inconsistency(inst, self.problem, opt)
+        if why:  # a wrong "optimal" OPT would fake a huge ratio: keep the instance for a report
+            if len(self.solver_errors) < 5:
+                self.solver_errors.append({"why": why, "m": m, "jobs": [list(j[:2]) + [list(j[2])] for j in jobs]})
+            self.discarded += 1
+            return None
         if opt.status != "optimal" or not opt.value > 0:
             self.discarded += 1
             return None
@@ -355,5 +364,5 @@ def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None
                "seed": int(seed), "max_evals": max_evals, "budget_seconds": budget_seconds,
                "seed_scores": seed_scores,
                "beats_seeds": best_seed is not None and value > best_seed[key] + 1e-9,
-               "invalid_runs": ev.invalid, "notes": notes},
+               "invalid_runs": ev.invalid, "solver_errors": ev.solver_errors, "notes": notes},
     )

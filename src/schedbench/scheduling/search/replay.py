@@ -11,13 +11,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedbench.scheduling.model import Instance
-from schedbench.scheduling.offline import solve_opt
+from schedbench.scheduling.offline import solve_opt, trivial_bound
 from schedbench.scheduling.offline.result import OptResult
 from schedbench.scheduling.play import Played, execute
+from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
-__all__ = ["Replay", "run_real", "check_claims", "replay_worst_case"]
+__all__ = ["Replay", "run_real", "check_claims", "replay_worst_case", "opt_inconsistency"]
 
 TOL = 1e-9
 
@@ -40,6 +41,18 @@ class Replay:
         return self.objective / self.opt.value if self.opt.value > 0 else math.nan
 
 
+def opt_inconsistency(inst: Instance, problem: str, res: OptResult) -> str | None:
+    """Why an "optimal" OPT cannot be right (below the solver's own lower bound, or below the
+    trivial bound max(p_max, ⌈Σp/m⌉) of LoadBalancing), or None."""
+    if res.status != "optimal":
+        return None
+    if res.value < res.lower_bound - TOL:
+        return f"the solver ({res.solver}) reports OPT {res.value} as optimal below its own lower bound {res.lower_bound}"
+    if get_problem(problem).objective == "max_load" and res.value < trivial_bound(inst) - TOL:
+        return f"the solver ({res.solver}) reports OPT {res.value} below the trivial bound {trivial_bound(inst)}"
+    return None
+
+
 def run_real(algorithm: str, inst: Instance, eps: float | None, params: dict | None, oracle: float | None,
              problem: str | None = None, opt_time_limit: float = 60.0) -> Replay:
     """The real run and the real OPT of ``inst``. ``oracle`` (T*) is given to algorithms that use
@@ -48,6 +61,9 @@ def run_real(algorithm: str, inst: Instance, eps: float | None, params: dict | N
     params = dict(params or {})
     problem = cls.check_problem(problem)
     optres = solve_opt(inst, problem, time_limit=opt_time_limit)
+    why = opt_inconsistency(inst, problem, optres)
+    if why:
+        raise ReplayMismatch(f"{algorithm}: {why}")
     wants = cls.uses_oracle(cls.resolve_params(params))
     if wants and oracle is None:
         if optres.status != "optimal":
