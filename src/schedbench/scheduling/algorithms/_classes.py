@@ -313,7 +313,7 @@ class ClassRule(OnlineAlgorithm):
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
         prob = get_problem(self.problem)
-        self._flow_w, self._budget_w = prob.flow_weight_of, prob.budget_weight_of
+        self._flow_kind, self._budget_kind = prob.flow_weight, prob.budget_weight
         alpha = self.params.get("alpha")
         self.alpha = 1.0 / self.eps if alpha is None else float(alpha)
         self.prefix = self.params.get("oracle", "opt") == "prefix-lb"
@@ -327,14 +327,17 @@ class ClassRule(OnlineAlgorithm):
 
     def classify(self, job: JobView) -> tuple[tuple, float]:
         """The job's class (a, b, e) and flow weight; with ``prefix-lb``, T is updated first."""
-        wf = self._flow_w(job.size, job.w_flow)
+        kind = self._flow_kind  # the problem table's flow weight (problems.py), inlined for speed
+        wf = job.w_flow if kind == "w_flow" else 1.0 if kind == "one" else 1.0 / job.size
+        kind = self._budget_kind
+        wr = 1.0 if kind == "count" else job.w_flow if kind == "w_flow" else job.w_reject
         if self.prefix and wf * job.size > self.lb:
             self.lb = wf * job.size
             T = pow2_at_least(self.lb)
             if T != self.T:
                 self.T = T
                 self.T_changed()
-        return job_class(job.size, wf, self._budget_w(job.w_flow, job.w_reject)), wf
+        return (size_class(job.size), weight_class(wf), weight_class(wr)), wf
 
     def T_changed(self) -> None:
         """Called when the prefix bound raises T (``oracle="prefix-lb"``)."""
