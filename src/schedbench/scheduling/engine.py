@@ -276,6 +276,17 @@ class Engine:
                                  f"{self.problem.name!r}")
         self._advance(i, self.now)
         q = self.queue[i]
+        if len(jobs) == 1:  # the common case (a job to the front): a move, not a rebuild
+            j = jobs[0]
+            if not isinstance(j, bool) and isinstance(j, (int, np.integer)):
+                j = int(j)
+                if q and q[0] == j:
+                    return
+                if j in q:
+                    q.remove(j)
+                    q.insert(0, j)
+                    self._changed(i)
+                    return
         if any(isinstance(j, bool) or not isinstance(j, (int, np.integer)) for j in jobs):
             raise AlgorithmError(f"{self.name!r}: slot {self.now}: priority for machine {i} holds a non-integer job id")
         jobs = [int(j) for j in jobs]
