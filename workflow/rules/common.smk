@@ -37,9 +37,9 @@ ALGORITHM_MODULES = sorted({get_algorithm(name).__module__ for name in algorithm
 
 wildcard_constraints:
     experiment=r"[A-Za-z0-9_]+",
-    algorithm=r"[a-z0-9-]+",
+    algorithm=r"[A-Za-z0-9-]+",
     batch=r"\d+",
-    part=r"batch-\d+|realised-[a-z0-9-]+",
+    part=r"batch-\d+|realised-[A-Za-z0-9-]+",
     problem=r"[a-z]+",
 
 

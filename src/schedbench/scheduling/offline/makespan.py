@@ -152,14 +152,25 @@ def opt_makespan(inst: Instance, time_limit: float = 60.0, seed: int = 0) -> Opt
         return OptResult(float(upper), "optimal", float(lower), "maxflow+greedy", time.perf_counter() - t0)
     if time.perf_counter() >= deadline:
         return OptResult(float(upper), "timeout", float(lower), "maxflow+greedy", time.perf_counter() - t0)
-    value, bound, optimal = _milp(inst, lower, upper, machine, deadline, seed)
+    value, bound, optimal = _milp(inst, lower, upper, machine, deadline, seed, warm=True)
+    solver = "highs-milp"
+    if value is None:  # HiGHS contradicted itself with the warm start: solve again without it
+        value, bound, optimal = _milp(inst, lower, upper, machine, deadline, seed, warm=False)
+        solver = "highs-milp (cold: the warm-started solve was inconsistent)"
+        if value is None:
+            return OptResult(float(upper), "timeout", float(lower), "maxflow+greedy (HiGHS inconsistent)",
+                             time.perf_counter() - t0)
     status = "optimal" if optimal else "timeout"
-    return OptResult(float(value), status, float(max(lower, bound)), "highs-milp",
-                     time.perf_counter() - t0)
+    return OptResult(float(value), status, float(max(lower, bound)), solver, time.perf_counter() - t0)
 
 
 def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: float,
-          seed: int) -> tuple[float, float, bool]:
+          seed: int, warm: bool = True) -> tuple[float | None, float, bool]:
+    """(value, bound, optimal) of the MILP under the deadline. The value is never HiGHS's word:
+    it is the makespan of the assignment HiGHS returns, recomputed here, and a claimed optimum
+    must agree with it and with the proven ``lower`` bound. If HiGHS's own objective disagrees
+    with its solution (seen with highspy 1.16 and a warm start: objective 1, T column 3, status
+    optimal), the value is None and the caller solves again without the warm start."""
     n, m, nnz = inst.n, inst.m, inst.indices.size
     h = quiet_highs()
     h.setOptionValue("random_seed", int(seed))
@@ -197,14 +208,15 @@ def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: f
         val[s + (b - a)] = -1.0
     h.addRows(m, np.full(m, -inf), np.zeros(m), nnz + m, starts[:-1].astype(np.int32), idx, val)
     # Warm start from the largest-first schedule.
-    x0 = np.zeros(nnz + 1)
-    chosen = inst.indptr[:-1] + _position_in_row(inst, start)
-    x0[chosen] = 1.0
-    x0[nnz] = upper
-    sol = highspy.HighsSolution()
-    sol.col_value = x0.tolist()
-    sol.value_valid = True
-    h.setSolution(sol)
+    if warm:
+        x0 = np.zeros(nnz + 1)
+        chosen = inst.indptr[:-1] + _position_in_row(inst, start)
+        x0[chosen] = 1.0
+        x0[nnz] = upper
+        sol = highspy.HighsSolution()
+        sol.col_value = x0.tolist()
+        sol.value_valid = True
+        h.setSolution(sol)
     remaining = deadline - time.perf_counter()  # building the model counts against the limit
     if remaining <= 0:
         return upper, lower, False
@@ -214,11 +226,26 @@ def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: f
         raise RuntimeError(f"makespan MILP: unexpected HiGHS status {h.modelStatusToString(status)}")
     info = h.getInfo()
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
-    value = float(info.objective_function_value) if has_solution else float(upper)
-    value = min(value, float(upper))
+    value = float(upper)
+    if has_solution:
+        x = np.asarray(h.getSolution().col_value[:nnz])
+        pick = np.maximum.reduceat(x, inst.indptr[:-1]) if n else np.zeros(0)
+        row_max = np.repeat(pick, counts)
+        first = np.flatnonzero(x >= row_max - 1e-9)              # a chosen machine per job
+        job_of = owner[first]
+        take = np.r_[True, job_of[1:] != job_of[:-1]]
+        assign = inst.indices[first[take]]
+        load = np.bincount(assign, weights=inst.size, minlength=m)
+        recomputed = float(load.max())
+        if abs(recomputed - float(info.objective_function_value)) > 0.5 or recomputed < lower:
+            if warm:
+                return None, float(lower), False
+            has_solution = False
+        else:
+            value = min(recomputed, float(upper))
     bound = float(info.mip_dual_bound) if math.isfinite(info.mip_dual_bound) else float(lower)
-    bound_int = math.ceil(bound - 1e-6)
-    optimal = status == highspy.HighsModelStatus.kOptimal or bound_int >= round(value)
+    bound_int = max(int(lower), math.ceil(bound - 1e-6))
+    optimal = has_solution and bound_int >= round(value)
     if optimal:
         bound_int = round(value)
     return round(value), bound_int, optimal
