@@ -143,7 +143,7 @@ def test_each_online_job_depends_on_its_algorithm_source(pipeline):
     online = [r for r in rows if r[col["rule"]] == "run_online"]
     assert online
     for r in online:
-        alg = re.search(r"/online/([a-z0-9-]+)/", r[col["output_file"]]).group(1)
+        alg = re.search(r"/online/([A-Za-z0-9-]+)/", r[col["output_file"]]).group(1)
         inputs = r[col["input-file(s)"]].split(",")
         module = alg.replace("-", "_") + ".py"
         assert any(p.endswith("/algorithms/" + module) for p in inputs), (alg, inputs)
