@@ -40,6 +40,7 @@ include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/loss.smk"
 include: "workflow/rules/bipartite.smk"
+include: "workflow/rules/search.smk"
 
 
 rule all:
@@ -54,6 +55,7 @@ rule all:
         "paper/tables/rejections.tex",
         "paper/macros.tex",
         "paper/tables/methods.tex",
+        "paper/tables/worst_cases.tex",
         loss_targets(),
         bip_targets(),
     default_target: True

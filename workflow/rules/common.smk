@@ -9,7 +9,7 @@ from schedbench.pipeline.runlock import RunLockError, hold_run_lock
 from schedbench.pipeline.sources import script_sources
 from schedbench.queueing.bipartite.experiments import expand_groups
 from schedbench.queueing.loss.experiments import expand_points
-from schedbench.scheduling.registry import algorithm_names, get_adversary, get_algorithm, get_family
+from schedbench.scheduling.registry import adversary_names, algorithm_names, get_adversary, get_algorithm, get_family
 
 try:
     check_config(config)

@@ -87,8 +87,19 @@ def check_config(config: dict) -> None:
     """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable."""
     _check_loss(config.get("loss"))
     _check_bipartite(config.get("bipartite"))
+    _check_search(config.get("search"))
     for exp_name, exp in config["experiments"].items():
         _check_experiment(f"experiments.{exp_name}", exp, config["eps"])
+
+
+def _check_search(section: dict | None) -> None:
+    """The worst-case search tasks (issue 14; :mod:`schedbench.pipeline.search`)."""
+    from schedbench.pipeline.search import SearchConfigError, check_search
+
+    try:
+        check_search(section)
+    except SearchConfigError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _check_experiment(where: str, exp: dict, default_eps: list) -> None:

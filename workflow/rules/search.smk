@@ -1,0 +1,40 @@
+# The worst-case search (issue 14): one job per task of the config's `search` section.
+SEARCH = config.get("search") or {}
+SEARCH_TASKS = sorted(SEARCH.get("tasks") or {})
+ADVERSARY_MODULES = sorted({get_adversary(name).__module__ for name in adversary_names()})
+
+
+wildcard_constraints:
+    task=r"[A-Za-z0-9_]+",
+
+
+rule worst_case_task:
+    """One exact (CP-SAT) or black-box worst-case search; what it finds is replayed through the
+    real plug-in and the real offline solver before it is written."""
+    input:
+        sources=lambda wc: sources_of("worst_case_task.py", get_algorithm(SEARCH["tasks"][wc.task]["algorithm"]).__module__,
+                                      *ADVERSARY_MODULES),
+    output:
+        "results/search/{task}.json",
+    params:
+        task=lambda wc: SEARCH["tasks"][wc.task],
+        seed=SEARCH.get("seed", config["seed"]),
+    log:
+        "results/logs/search/{task}.log",
+    script:
+        "../scripts/worst_case_task.py"
+
+
+rule worst_case_table:
+    input:
+        tasks=expand("results/search/{task}.json", task=SEARCH_TASKS),
+        runs="results/runs.parquet",
+        sources=sources_of("worst_case_table.py"),
+    output:
+        table="results/worst_cases.parquet",
+        tex="paper/tables/worst_cases.tex",
+        figure="paper/figures/worst_cases.pdf",
+    log:
+        "results/logs/worst_case_table.log",
+    script:
+        "../scripts/worst_case_table.py"
