@@ -24,6 +24,8 @@ _EXPORTS = {
     "OptResult": "schedbench.scheduling.offline", "opt_makespan": "schedbench.scheduling.offline",
     "solve_opt": "schedbench.scheduling.offline", "opt_max_flow": "schedbench.scheduling.offline",
     "max_flow_lower_bound": "schedbench.scheduling.offline",
+    "worst_case": "schedbench.scheduling.search", "search_worst": "schedbench.scheduling.search",
+    "WorstCase": "schedbench.scheduling.search",
     "adversary_names": "schedbench.scheduling.registry", "algorithm_names": "schedbench.scheduling.registry",
     "family_names": "schedbench.scheduling.registry", "get_adversary": "schedbench.scheduling.registry",
     "get_algorithm": "schedbench.scheduling.registry", "get_family": "schedbench.scheduling.registry",
