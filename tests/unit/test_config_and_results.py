@@ -24,7 +24,7 @@ def test_shipped_configs_pass_the_schema_and_the_checks():
     import jsonschema
 
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
-    for name in ("config.yaml", "smoke.yaml"):
+    for name in ("config.yaml", "smoke.yaml", "search.yaml"):
         cfg = yaml.safe_load((ROOT / "config" / name).read_text())
         jsonschema.Draft202012Validator(schema).validate(cfg)
         check_config(cfg)
