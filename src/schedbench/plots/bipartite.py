@@ -11,17 +11,18 @@ import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from schedbench.plots._common import save_figure  # noqa: E402
+from schedbench.plots._style import PANEL_WIDTH, apply_style, palette  # noqa: E402
 
 POLICY_ORDER = ["jfsq", "jfiq", "jsq", "jiq", "jsq-d", "random", "random-mu"]
 
 
 def _colors(policies):
     ordered = [p for p in POLICY_ORDER if p in set(policies)]
-    return ordered, dict(zip(ordered, sns.color_palette("colorblind", len(ordered))))
+    return ordered, dict(zip(ordered, palette(len(ordered))))
 
 
-def _grid(nrows, ncols, w=3.2, h=2.7):
-    sns.set_theme(style="whitegrid", context="paper")
+def _grid(nrows, ncols, w=PANEL_WIDTH, h=2.7):
+    apply_style()
     fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows), squeeze=False, layout="constrained")
     return fig, axes
 

@@ -16,6 +16,7 @@ import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from schedbench.plots._common import save_figure  # noqa: E402
+from schedbench.plots._style import PANEL_HEIGHT, PANEL_WIDTH, apply_style, palette  # noqa: E402
 
 #: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
 FLOOR = 1e-12
@@ -46,15 +47,15 @@ def _reference(ax, xs, slope, anchor_y, text):
                 ha="right", va="bottom")
 
 
-def _grid(ncols, nrows=1, w=3.2, h=2.8):
-    sns.set_theme(style="whitegrid", context="paper")
+def _grid(ncols, nrows=1, w=PANEL_WIDTH, h=PANEL_HEIGHT):
+    apply_style()
     fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows), squeeze=False, layout="constrained")
     return fig, axes
 
 
 def _palette(values):
     values = sorted(values, key=lambda v: (str(type(v)), v))
-    return dict(zip(values, sns.color_palette("colorblind", len(values))))
+    return dict(zip(values, palette(len(values))))
 
 
 def _by_hue_panels(df, panel_col, hue_col, quantity, path, title, ref_slope=None, exact=None,

@@ -15,9 +15,11 @@ import seaborn as sns  # noqa: E402
 
 from schedbench.pipeline.metrics import add_labels, broadcast_over_eps, eps_axis_label, successful  # noqa: E402
 from schedbench.plots._common import save_figure  # noqa: E402
+from schedbench.plots._style import ECDF_DASHES, apply_style, colour_map, palette  # noqa: E402
 
 __all__ = ["ratio_vs_eps_grid", "plot_ratio_vs_eps", "rejection_vs_eps_grid", "plot_rejection_vs_eps",
-           "rounds_figure", "plot_rounds", "sweep_figure", "plot_sweep"]
+           "rounds_figure", "plot_rounds", "sweep_figure", "plot_sweep", "ecdf_figure", "plot_ecdf",
+           "ECDF_XLABEL", "ECDF_YLABEL"]
 
 
 class _Placeholder:
@@ -56,10 +58,7 @@ def label_colours(data) -> dict[str, tuple]:
     """One colour per *algorithm* (colour-blind palette, extended with husl past 10), shared by
     its parameter variants and its speed-1 row, which differ in marker and line style."""
     algorithms = sorted(data["algorithm"].unique())
-    palette = sns.color_palette("colorblind", 10)
-    if len(algorithms) > 10:
-        palette += sns.color_palette("husl", len(algorithms) - 10)
-    colour = dict(zip(algorithms, palette))
+    colour = dict(zip(algorithms, palette(len(algorithms))))
     return {lab: colour[alg] for lab, alg in data.groupby("label")["algorithm"].first().items()}
 
 
@@ -68,7 +67,7 @@ def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str
     hue_order = sorted(data["label"].unique())
     experiments = sorted(data["experiment"].unique())
     model_of = data.groupby("label")["model"].first()
-    sns.set_theme(style="whitegrid", context="paper")
+    apply_style()
     grid = sns.relplot(
         data=data, x="eps", y=y, hue="label", hue_order=hue_order, style="label",
         style_order=hue_order, col="experiment", col_order=experiments, kind="line",
@@ -134,7 +133,7 @@ def _no_eps_figure(data, n_boot: int, seed: int):
     if data.empty:
         return _Placeholder("no validated runs in this config")
     data = data.astype({"label": object, "experiment": object})
-    sns.set_theme(style="whitegrid", context="paper")
+    apply_style()
     grid = sns.catplot(data=data, x="label", y="ratio", col="experiment", kind="point", errorbar=("ci", 95),
                        n_boot=n_boot, seed=seed, sharey=False, height=3.0, aspect=1.2,
                        col_order=sorted(data["experiment"].unique()), order=sorted(data["label"].unique()))
@@ -185,7 +184,7 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
     if not panels:
         return _Placeholder(f"no adversary experiment sweeps {' or '.join(map(repr, parameters))} in this "
                             "config (or none has a validated run)").figure
-    sns.set_theme(style="whitegrid", context="paper")
+    apply_style()
     fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.0), squeeze=False)
     for (exp, name), ax in zip(panels, axes.flat):
         col = f"g_{name}"
@@ -250,7 +249,7 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
                 break
     if not panels:
         return _Placeholder(f"no experiment sweeps {' or '.join(map(repr, parameters))} in this config").figure
-    sns.set_theme(style="whitegrid", context="paper")
+    apply_style()
     fig, axes = plt.subplots(3, len(panels), figsize=(4.2 * len(panels), 8.0), squeeze=False, sharex="col")
     metrics = (("ratio", "ALG / OPT"), ("rejected_frac", "rejected fraction (budget weight)"),
                ("wasted_work_frac", "wasted work / total size"))
@@ -263,7 +262,7 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
         for r, (y, label) in enumerate(metrics):
             ax = axes[r, k]
             sns.lineplot(data=rows, x="x", y=y, hue="ε", marker="o", errorbar=("ci", 95), n_boot=n_boot,
-                         seed=seed, ax=ax, palette="colorblind")
+                         seed=seed, ax=ax, palette=palette(rows["ε"].nunique()), hue_order=sorted(rows["ε"].unique(), key=float))
             ax.set_xticks(range(len(order)), [str(v) for v in order])
             ax.set_ylabel(label)
             ax.set_xlabel(f"{alg}: {name}")
@@ -278,3 +277,63 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
 
 def plot_sweep(df, parameters: list[str], path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
     save_figure(sweep_figure(df, parameters, n_boot=n_boot, seed=seed), path)
+
+
+#: axis labels of the performance profiles (tested)
+ECDF_XLABEL = "τ = ALG / OPT"
+ECDF_YLABEL = "fraction of instances with ALG/OPT ≤ τ"
+
+
+def _at_one_eps(rows, eps: float):
+    """The rows of one ε per experiment, the one closest to ``eps`` (plain algorithms have none,
+    a speed-model algorithm's speed-1 row is kept), each with its line label."""
+    grid = rows.loc[rows["eps"].fillna(0) > 0, "eps"].unique()
+    chosen = grid[abs(grid - eps).argmin()] if grid.size else None
+    rows = rows[rows["eps"].isna() | (rows["eps"] == chosen) | ((rows["model"] == "speed") & (rows["eps"] == 0))]
+    line = [lab + (SPEED_ONE if (mod == "speed" and e == 0) else "") for lab, e, mod in
+            zip(rows["label"], rows["eps"], rows["model"])]
+    model = ["reference" if (mod == "speed" and e == 0) else mod for e, mod in zip(rows["eps"], rows["model"])]
+    return rows.assign(line=line, line_model=model).astype({"line": object}), chosen
+
+
+def ecdf_figure(df, problem: str | None = None, eps: float = 0.25) -> plt.Figure:
+    """Performance profiles: the ECDF of ALG/OPT over the instances of each family experiment of
+    ``problem`` (all if None; adversary experiments have no instance set and are left out), one
+    panel per experiment, one line per algorithm and parameter setting at one ε (the one closest
+    to ``eps``; plain algorithms have none; a speed-model algorithm at speed 1 is drawn dotted).
+    A line that reaches 1 at τ has ALG/OPT ≤ τ on every instance. Validated runs only; legend
+    sorted by label, one colour per line (parameter variants of an algorithm must differ)."""
+    data = successful(_of_problem(df, problem))
+    if "claimed_opt" in data.columns:
+        data = data[data["claimed_opt"].isna()]
+    if data.empty:
+        return _Placeholder("no validated runs on instance families for this problem in this config").figure
+    data = add_labels(data)
+    experiments = sorted(data["experiment"].unique())
+    apply_style()
+    ncols = min(3, len(experiments))
+    nrows = -(-len(experiments) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False, layout="constrained")
+    for ax in axes.flat[len(experiments):]:
+        ax.axis("off")
+    for exp, ax in zip(experiments, axes.flat):
+        rows, chosen = _at_one_eps(data[data["experiment"] == exp], eps)
+        order = sorted(rows["line"].unique())
+        line_colour = colour_map(order)  # one colour per line: parameter variants must differ here
+        line_dash = dict(zip(rows["line"], rows["line_model"]))
+        for line in order:
+            ratios = rows.loc[rows["line"] == line, "ratio"].to_numpy(dtype=float)
+            dash = ECDF_DASHES.get(line_dash[line], "")
+            sns.ecdfplot(x=ratios, ax=ax, color=line_colour[line], label=line, lw=1.2,
+                         linestyle=(0, dash) if dash else "-")
+        ax.set_xlim(left=min(1.0, float(rows["ratio"].min())) - 0.02)
+        ax.set_xlabel(ECDF_XLABEL)
+        ax.set_ylabel(ECDF_YLABEL)
+        n_inst = rows["instance"].nunique()
+        ax.set_title(f"{exp} (n = {n_inst}" + (f", ε = {chosen:g})" if chosen is not None else ")"))
+        ax.legend(title="algorithm", fontsize="x-small", loc="lower right")
+    return fig
+
+
+def plot_ecdf(df, path: str | os.PathLike, problem: str | None = None, eps: float = 0.25) -> None:
+    save_figure(ecdf_figure(df, problem=problem, eps=eps), path)

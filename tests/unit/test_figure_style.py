@@ -1,0 +1,69 @@
+"""One style for every figure: colour-blind palette, legend order, axis labels, the performance
+profiles (ECDF of ALG/OPT) and the PNG twin the HTML report shows."""
+
+import matplotlib.colors as mcolors
+import numpy as np
+import pandas as pd
+import pytest
+import seaborn as sns
+
+from schedbench.plots import _style
+from schedbench.plots.scheduling import (ECDF_XLABEL, ECDF_YLABEL, ecdf_figure, label_colours, plot_ecdf,
+                                         ratio_vs_eps_grid)
+
+from tests.unit.test_config_and_results import runs  # noqa: F401  (the module's results fixture)
+
+
+def test_palette_is_the_colour_blind_one_and_stable():
+    assert _style.PALETTE == "colorblind"
+    assert _style.palette(4) == list(sns.color_palette("colorblind", 4))
+    many = _style.palette(13)
+    assert len(many) == 13 and len({mcolors.to_hex(c) for c in many}) == 13
+    assert _style.colour_map(["b", "a", "c"]) == _style.colour_map(["c", "b", "a"])
+    assert _style.colour_map(["a"])["a"] == sns.color_palette("colorblind")[0]
+
+
+def test_every_wing_uses_the_style_module():
+    import inspect
+
+    from schedbench.plots import bipartite, loss, scheduling
+
+    for module in (scheduling, loss, bipartite):
+        src = inspect.getsource(module)
+        assert "apply_style()" in src and "sns.set_theme" not in src, module.__name__
+        assert 'color_palette("colorblind"' not in src, module.__name__
+
+
+def test_ratio_figure_colours_come_from_the_palette(runs):  # noqa: F811
+    grid = ratio_vs_eps_grid(runs, n_boot=50)
+    allowed = {mcolors.to_hex(c) for c in _style.palette(20)}
+    assert {mcolors.to_hex(c) for c in label_colours(runs.assign(label=runs["algorithm"])).values()} <= allowed
+    assert grid.legend.get_title().get_text() == "algorithm"
+
+
+def test_ecdf_legend_order_axis_labels_and_profiles(runs):  # noqa: F811
+    fig = ecdf_figure(runs, problem="load")
+    axes = [ax for ax in fig.axes if ax.axison]
+    # family experiments only (anr_adaptive is an adversary: no instance set)
+    assert [ax.get_title().split(" (")[0] for ax in axes] == ["anr_tree", "random_pow2", "random_unit"]
+    for ax in axes:
+        assert ax.get_xlabel() == ECDF_XLABEL and ax.get_ylabel() == ECDF_YLABEL
+        assert ax.get_xlim()[0] < 1.0
+        labels = [t.get_text() for t in ax.get_legend().texts]
+        assert labels == sorted(labels) and len(labels) == len(set(labels))
+        for line in ax.get_lines():  # every profile is a CDF: non-decreasing, ending at 1
+            y = np.asarray(line.get_ydata(), dtype=float)
+            if y.size:
+                assert np.all(np.diff(y) >= 0) and y[-1] == pytest.approx(1.0)
+    unit = next(ax for ax in axes if ax.get_title().startswith("random_unit"))
+    assert "greedy" in [t.get_text() for t in unit.get_legend().texts]
+    assert "ε = 0.25" in unit.get_title()
+
+
+def test_ecdf_placeholder_and_png_twin(runs, tmp_path):  # noqa: F811
+    placeholder = ecdf_figure(runs, problem="maxflow")
+    assert "no validated runs" in placeholder.axes[0].texts[0].get_text()
+    plot_ecdf(runs, tmp_path / "ecdf_load.pdf", problem="load")
+    assert (tmp_path / "ecdf_load.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "ecdf_load.png").read_bytes().startswith(b"\x89PNG")
+    assert not list(tmp_path.glob(".*tmp*"))
