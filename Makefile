@@ -5,8 +5,11 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 CORES  ?= all
+# Debian packages: the PDF (latexmk + pdflatex) and the browser the report test opens
+LATEX_DEBS   := latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra
+BROWSER_DEBS := chromium
 
-.PHONY: run smoke test lint bench bench-compare lock clean-results
+.PHONY: run smoke test report lint bench bench-compare lock clean-results latex-debs test-debs
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,14 +17,24 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-run: $(STAMP)  ## the paper's experiments (config/config.yaml)
+# As root with apt-get: installs the missing ones (one line says so); elsewhere: says what to install.
+latex-debs:
+	@tools/ensure-debian-packages "the paper's PDF" $(LATEX_DEBS)
+
+test-debs:
+	@tools/ensure-debian-packages "the tests (the PDF, the report in a headless browser)" $(LATEX_DEBS) $(BROWSER_DEBS)
+
+run: $(STAMP) latex-debs  ## the paper's experiments (config/config.yaml), ending with paper/main.pdf
 	$(BIN)/snakemake --cores $(CORES)
 
-smoke: $(STAMP)  ## the CI-sized pipeline (config/smoke.yaml)
+smoke: $(STAMP) latex-debs  ## the CI-sized pipeline (config/smoke.yaml)
 	$(BIN)/schedbench check-config config/smoke.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/smoke.yaml
 
-test: $(STAMP)  ## the whole test suite, end-to-end Snakemake run included
+report: run  ## the self-contained HTML report of the last run: report.html
+	$(BIN)/snakemake --report report.html
+
+test: $(STAMP) test-debs  ## the whole test suite, end-to-end Snakemake run included
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -58,4 +58,6 @@ rule all:
         "paper/tables/worst_cases.tex",
         loss_targets(),
         bip_targets(),
+        paper_targets(),
+        "paper/main.pdf",
     default_target: True

@@ -12,5 +12,7 @@ rule collect_runs:
         config_hash=CONFIG_HASH,
     log:
         "results/logs/collect_runs.log",
+    benchmark:
+        "results/benchmarks/collect_runs.tsv"
     script:
         "../scripts/collect_runs.py"

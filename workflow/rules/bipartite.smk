@@ -14,6 +14,8 @@ rule bipartite_groups:
         settings={k: v for k, v in BIP.items() if k != "experiments"},
     log:
         "results/logs/bipartite_groups/{experiment}-{chunk}.log",
+    benchmark:
+        "results/benchmarks/bipartite_groups/{experiment}-{chunk}.tsv"
     script:
         "../scripts/bipartite_groups.py"
 
@@ -33,6 +35,8 @@ rule bipartite_collect:
         config_hash=CONFIG_HASH,
     log:
         "results/logs/bipartite_collect.log",
+    benchmark:
+        "results/benchmarks/bipartite_collect.tsv"
     script:
         "../scripts/bipartite_collect.py"
 
@@ -48,6 +52,8 @@ rule bipartite_checks:
         arrivals=BIP.get("check_arrivals", 2000000),
     log:
         "results/logs/bipartite_checks.log",
+    benchmark:
+        "results/benchmarks/bipartite_checks.tsv"
     script:
         "../scripts/bipartite_checks.py"
 
@@ -57,12 +63,18 @@ rule bipartite_figure:
         "results/bipartite.parquet",
         sources=sources_of("bipartite_figure.py"),
     output:
-        report("paper/figures/bipartite_{experiment}_{figure}.pdf", caption="../report/bipartite.rst",
-               category="Bipartite load balancing"),
+        pdf="paper/figures/bipartite_{experiment}_{figure}.pdf",
+        png=report("paper/figures/bipartite_{experiment}_{figure}.png", caption="../report/bipartite.rst",
+                   category="Bipartite load balancing", subcategory="Figures",
+                   labels={"figure": "{figure}", "experiment": "{experiment}"}),
+    params:
+        provenance=PROVENANCE,
     wildcard_constraints:
         figure=r"B[1-5]",
     log:
         "results/logs/bipartite_figure/{experiment}-{figure}.log",
+    benchmark:
+        "results/benchmarks/bipartite_figure/{experiment}-{figure}.tsv"
     script:
         "../scripts/bipartite_figure.py"
 
@@ -77,5 +89,7 @@ rule bipartite_tables:
         rates="paper/tables/bipartite_rates.tex",
     log:
         "results/logs/bipartite_tables.log",
+    benchmark:
+        "results/benchmarks/bipartite_tables.tsv"
     script:
         "../scripts/bipartite_tables.py"

@@ -11,5 +11,7 @@ rule make_instances:
         seed=config["seed"],
     log:
         "results/logs/make_instances/{experiment}-{batch}.log",
+    benchmark:
+        "results/benchmarks/make_instances/{experiment}-{batch}.tsv"
     script:
         "../scripts/make_instances.py"

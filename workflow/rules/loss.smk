@@ -12,6 +12,8 @@ rule loss_points:
         settings={k: v for k, v in LOSS.items() if k != "experiments"},
     log:
         "results/logs/loss_points/{experiment}-{chunk}.log",
+    benchmark:
+        "results/benchmarks/loss_points/{experiment}-{chunk}.tsv"
     script:
         "../scripts/loss_points.py"
 
@@ -34,6 +36,8 @@ rule loss_collect:
         fit_min_n=LOSS.get("fit_min_n", 1000),
     log:
         "results/logs/loss_collect.log",
+    benchmark:
+        "results/benchmarks/loss_collect.tsv"
     script:
         "../scripts/loss_collect.py"
 
@@ -43,11 +47,16 @@ rule loss_figure:
         "results/loss.parquet",
         sources=sources_of("loss_figure.py"),
     output:
-        report("paper/figures/loss_{experiment}.pdf", caption="../report/loss.rst", category="Loss system"),
+        pdf="paper/figures/loss_{experiment}.pdf",
+        png=report("paper/figures/loss_{experiment}.png", caption="../report/loss.rst", category="Loss system",
+                   subcategory="Figures", labels={"figure": "{experiment}"}),
     params:
         figure=lambda wc: LOSS["experiments"][wc.experiment]["figure"],
+        provenance=PROVENANCE,
     log:
         "results/logs/loss_figure/{experiment}.log",
+    benchmark:
+        "results/benchmarks/loss_figure/{experiment}.tsv"
     script:
         "../scripts/loss_figure.py"
 
@@ -61,5 +70,7 @@ rule loss_tables:
         macros="paper/macros_loss.tex",
     log:
         "results/logs/loss_tables.log",
+    benchmark:
+        "results/benchmarks/loss_tables.tsv"
     script:
         "../scripts/loss_tables.py"

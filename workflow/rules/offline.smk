@@ -12,5 +12,7 @@ rule solve_offline:
         seed=config["seed"],
     log:
         "results/logs/solve_offline/{experiment}-{part}.log",
+    benchmark:
+        "results/benchmarks/solve_offline/{experiment}-{part}.tsv"
     script:
         "../scripts/solve_offline.py"

@@ -13,6 +13,8 @@ rule run_online:
         problem=exp_problem,
     log:
         "results/logs/run_online/{experiment}-{algorithm}-{batch}.log",
+    benchmark:
+        "results/benchmarks/run_online/{experiment}-{algorithm}-{batch}.tsv"
     script:
         "../scripts/run_online.py"
 
@@ -32,5 +34,7 @@ rule run_adversary:
         seed=config["seed"],
     log:
         "results/logs/run_adversary/{experiment}-{algorithm}.log",
+    benchmark:
+        "results/benchmarks/run_adversary/{experiment}-{algorithm}.tsv"
     script:
         "../scripts/run_adversary.py"

@@ -1,15 +1,128 @@
+# The paper: figures (PDF for the paper, PNG twin for the HTML report), LaTeX tables and macros,
+# the generated section files, the reproducibility section and paper/main.pdf (latexmk).
+import glob as _glob
+import shutil as _shutil
+
+from schedbench.pipeline.paper import GROUPS as PAPER_GROUPS
+
+import os as _os
+
+# the config file(s) as given, relative to the working directory where they are under it
+CONFIG_FILE = ", ".join(_os.path.relpath(p) if not _os.path.relpath(p).startswith("..") else str(p)
+                        for p in workflow.overwrite_configfiles) or "config/config.yaml"
+# what a report caption says produced an entry
+PROVENANCE = f"{CONFIG_FILE} (config hash {CONFIG_HASH})"
+N_BOOT = config.get("figures", {}).get("n_boot", 1000)
+WEIGHTED_PROBLEMS = [p for p in ("wtdmaxflow", "genwtd", "stretch") if p in SCHED_PROBLEMS]
+# the Debian packages the PDF needs (the Makefile installs them as root; the PDF rule names them)
+LATEX_PACKAGES = "latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra"
+
+
+def _sweeps(names):
+    """Whether some experiment sweeps one of ``names`` (a list of more than one value) in an
+    algorithm grid or in its adversary parameters."""
+    names = [names] if isinstance(names, str) else list(names)
+    for exp in config["experiments"].values():
+        grids = [exp.get("params") or {}] if "adversary" in exp else []
+        grids += [g or {} for g in exp["algorithms"].values()]
+        for grid in grids:
+            if any(isinstance(grid.get(n), list) and len(grid[n]) > 1 for n in names):
+                return True
+    return False
+
+
+def paper_groups():
+    """Section group -> (figures, tables) of the paper: exactly the files the pipeline writes for
+    this config (a group with neither is left out of the PDF)."""
+    kinds = ("ratio_vs_eps", "rejection_vs_eps", "ecdf")
+    groups = {g: ([], []) for g in PAPER_GROUPS}
+    for problem in ("load", "maxflow"):
+        if problem in SCHED_PROBLEMS:
+            groups[problem][0].extend(f"{k}_{problem}" for k in kinds)
+    groups["weighted"][0].extend(f"{k}_{p}" for p in WEIGHTED_PROBLEMS for k in kinds)
+    if ADVERSARY_EXPERIMENTS:
+        if _sweeps(config.get("figures", {}).get("rounds_parameter", "K")):
+            groups["adversaries"][0].append("adversary_rounds")
+        groups["adversaries"][1].extend(["adversaries", "rejections"])
+    if _sweeps(config.get("figures", {}).get("sweep_parameters", ["c"])):
+        groups["summary"][0].append("parameter_sweep")
+    groups["summary"][1].append("ratios")
+    if LOSS_EXPERIMENTS:
+        groups["loss"][0].extend((f"loss_{e}", LOSS["experiments"][e]["figure"]) for e in LOSS_EXPERIMENTS)
+        groups["loss"][1].append("loss_slopes")
+    if BIP_EXPERIMENTS:
+        groups["bipartite"][0].extend((f"bipartite_{e}_{f}", f) for e, f in bip_figures())
+        groups["bipartite"][1].extend(["bipartite_checks", "bipartite_rates"])
+    if (config.get("search") or {}).get("tasks"):  # the worst-case search stage (search.smk)
+        groups["search"][0].append("worst_cases")
+        groups["search"][1].append("worst_cases")
+    return groups
+
+
+def paper_files():
+    """The figure and table files the paper includes (each a pipeline output)."""
+    out = []
+    for figures, tables in paper_groups().values():
+        out += [f"paper/figures/{f if isinstance(f, str) else f[0]}.pdf" for f in figures]
+        out += [f"paper/tables/{t}.tex" for t in tables]
+    return out
+
+
+def report_tables():
+    return (["results/report/runs_summary.html", "results/report/methods.html"]
+            + (["results/report/loss_points.html", "results/report/loss_slopes.html"] if LOSS_EXPERIMENTS else [])
+            + (["results/report/bipartite.html", "results/report/bipartite_checks.html"] if BIP_EXPERIMENTS else []))
+
+
+def paper_targets():
+    """Everything the paper and the report are made of, the PDF excluded."""
+    return (["results/runs.parquet", "paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
+            + [f"paper/generated/{g}.tex" for g in PAPER_GROUPS]
+            + expand("paper/figures/{kind}_{problem}.{ext}", kind=("ratio_vs_eps", "rejection_vs_eps", "ecdf"),
+                     problem=SCHED_PROBLEMS, ext=("pdf", "png"))
+            + expand("paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep"), ext=("pdf", "png"))
+            + ["paper/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
+            + loss_targets() + bip_targets() + report_tables())
+
+
 rule figure_ratio_vs_eps:
     input:
         "results/runs.parquet",
         sources=sources_of("figure_ratio_vs_eps.py"),
     output:
-        report("paper/figures/ratio_vs_eps_{problem}.pdf", caption="../report/ratio_vs_eps.rst", category="Figures"),
+        pdf="paper/figures/ratio_vs_eps_{problem}.pdf",
+        png=report("paper/figures/ratio_vs_eps_{problem}.png", caption="../report/ratio_vs_eps.rst",
+                   category="Scheduling {problem}", subcategory="Figures",
+                   labels={"figure": "ALG/OPT vs ε", "problem": "{problem}"}),
     params:
-        n_boot=config.get("figures", {}).get("n_boot", 1000),
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     log:
         "results/logs/figure_ratio_vs_eps_{problem}.log",
+    benchmark:
+        "results/benchmarks/figure_ratio_vs_eps/{problem}.tsv"
     script:
         "../scripts/figure_ratio_vs_eps.py"
+
+
+rule figure_ecdf:
+    """Performance profiles: the ECDF of ALG/OPT per family experiment of one problem."""
+    input:
+        "results/runs.parquet",
+        sources=sources_of("figure_ecdf.py"),
+    output:
+        pdf="paper/figures/ecdf_{problem}.pdf",
+        png=report("paper/figures/ecdf_{problem}.png", caption="../report/ecdf.rst",
+                   category="Scheduling {problem}", subcategory="Figures",
+                   labels={"figure": "performance profile (ECDF)", "problem": "{problem}"}),
+    params:
+        provenance=PROVENANCE,
+    log:
+        "results/logs/figure_ecdf_{problem}.log",
+    benchmark:
+        "results/benchmarks/figure_ecdf/{problem}.tsv"
+    script:
+        "../scripts/figure_ecdf.py"
 
 
 rule paper_tables:
@@ -23,6 +136,8 @@ rule paper_tables:
         macros="paper/macros.tex",
     log:
         "results/logs/paper_tables.log",
+    benchmark:
+        "results/benchmarks/paper_tables.tsv"
     script:
         "../scripts/paper_tables.py"
 
@@ -32,11 +147,17 @@ rule figure_rejection_vs_eps:
         "results/runs.parquet",
         sources=sources_of("figure_rejection_vs_eps.py"),
     output:
-        report("paper/figures/rejection_vs_eps_{problem}.pdf", caption="../report/rejection_vs_eps.rst", category="Figures"),
+        pdf="paper/figures/rejection_vs_eps_{problem}.pdf",
+        png=report("paper/figures/rejection_vs_eps_{problem}.png", caption="../report/rejection_vs_eps.rst",
+                   category="Scheduling {problem}", subcategory="Figures",
+                   labels={"figure": "max prefix rejected fraction vs ε", "problem": "{problem}"}),
     params:
-        n_boot=config.get("figures", {}).get("n_boot", 1000),
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     log:
         "results/logs/figure_rejection_vs_eps_{problem}.log",
+    benchmark:
+        "results/benchmarks/figure_rejection_vs_eps/{problem}.tsv"
     script:
         "../scripts/figure_rejection_vs_eps.py"
 
@@ -46,12 +167,17 @@ rule figure_adversary_rounds:
         "results/runs.parquet",
         sources=sources_of("figure_adversary_rounds.py"),
     output:
-        report("paper/figures/adversary_rounds.pdf", caption="../report/adversary_rounds.rst", category="Figures"),
+        pdf="paper/figures/adversary_rounds.pdf",
+        png=report("paper/figures/adversary_rounds.png", caption="../report/adversary_rounds.rst",
+                   category="Adversaries", subcategory="Figures", labels={"figure": "ALG/OPT vs rounds"}),
     params:
         parameter=config.get("figures", {}).get("rounds_parameter", "K"),
-        n_boot=config.get("figures", {}).get("n_boot", 1000),
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     log:
         "results/logs/figure_adversary_rounds.log",
+    benchmark:
+        "results/benchmarks/figure_adversary_rounds.tsv"
     script:
         "../scripts/figure_adversary_rounds.py"
 
@@ -63,6 +189,8 @@ rule method_table:
         "paper/tables/methods.tex",
     log:
         "results/logs/method_table.log",
+    benchmark:
+        "results/benchmarks/method_table.tsv"
     script:
         "../scripts/method_table.py"
 
@@ -72,11 +200,144 @@ rule figure_parameter_sweep:
         "results/runs.parquet",
         sources=sources_of("figure_parameter_sweep.py"),
     output:
-        report("paper/figures/parameter_sweep.pdf", caption="../report/parameter_sweep.rst", category="Figures"),
+        pdf="paper/figures/parameter_sweep.pdf",
+        png=report("paper/figures/parameter_sweep.png", caption="../report/parameter_sweep.rst",
+                   category="Parameter sweeps", subcategory="Figures", labels={"figure": "parameter sweep"}),
     params:
         parameters=config.get("figures", {}).get("sweep_parameters", ["c"]),
-        n_boot=config.get("figures", {}).get("n_boot", 1000),
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     log:
         "results/logs/figure_parameter_sweep.log",
+    benchmark:
+        "results/benchmarks/figure_parameter_sweep.tsv"
     script:
         "../scripts/figure_parameter_sweep.py"
+
+
+rule paper_generated:
+    """The config's numbers as macros and one file per section group listing exactly the
+    figures and tables the pipeline writes for the config."""
+    input:
+        sources=sources_of("paper_generated.py"),
+    output:
+        macros="paper/macros_config.tex",
+        groups=expand("paper/generated/{group}.tex", group=PAPER_GROUPS),
+    params:
+        groups=lambda wc: {g: {"figures": [[f, ""] if isinstance(f, str) else list(f) for f in figs], "tables": list(tabs)}
+                for g, (figs, tabs) in paper_groups().items()},
+        config_file=CONFIG_FILE,
+        config_hash=CONFIG_HASH,
+    log:
+        "results/logs/paper_generated.log",
+    benchmark:
+        "results/benchmarks/paper_generated.tsv"
+    script:
+        "../scripts/paper_generated.py"
+
+
+rule report_tables_runs:
+    """The results as browsable HTML tables for the report: the run summary and the method table."""
+    input:
+        runs="results/runs.parquet",
+        sources=sources_of("report_tables.py", *ALGORITHM_MODULES),
+    output:
+        summary=report("results/report/runs_summary.html", caption="../report/runs_summary.rst",
+                       category="Results tables", subcategory="Scheduling runs", labels={"table": "runs summary"}),
+        methods=report("results/report/methods.html", caption="../report/methods.rst",
+                       category="Results tables", subcategory="Scheduling runs", labels={"table": "methods"}),
+    params:
+        kind="runs",
+        provenance=PROVENANCE,
+    log:
+        "results/logs/report_tables_runs.log",
+    benchmark:
+        "results/benchmarks/report_tables_runs.tsv"
+    script:
+        "../scripts/report_tables.py"
+
+
+rule report_tables_loss:
+    input:
+        points="results/loss.parquet",
+        slopes="results/loss_slopes.parquet",
+        sources=sources_of("report_tables.py"),
+    output:
+        points=report("results/report/loss_points.html", caption="../report/loss_tables.rst",
+                      category="Results tables", subcategory="Loss system", labels={"table": "loss points"}),
+        slopes=report("results/report/loss_slopes.html", caption="../report/loss_tables.rst",
+                      category="Results tables", subcategory="Loss system", labels={"table": "loss slopes"}),
+    params:
+        kind="loss",
+        provenance=PROVENANCE,
+    log:
+        "results/logs/report_tables_loss.log",
+    benchmark:
+        "results/benchmarks/report_tables_loss.tsv"
+    script:
+        "../scripts/report_tables.py"
+
+
+rule report_tables_bipartite:
+    input:
+        table="results/bipartite.parquet",
+        checks="results/bipartite_checks.parquet",
+        sources=sources_of("report_tables.py"),
+    output:
+        table=report("results/report/bipartite.html", caption="../report/bipartite_tables.rst",
+                     category="Results tables", subcategory="Bipartite", labels={"table": "bipartite groups"}),
+        checks=report("results/report/bipartite_checks.html", caption="../report/bipartite_tables.rst",
+                      category="Results tables", subcategory="Bipartite", labels={"table": "bipartite checks"}),
+    params:
+        kind="bipartite",
+        provenance=PROVENANCE,
+    log:
+        "results/logs/report_tables_bipartite.log",
+    benchmark:
+        "results/benchmarks/report_tables_bipartite.tsv"
+    script:
+        "../scripts/report_tables.py"
+
+
+rule paper_reproducibility:
+    """Versions, commit and config hash (from the results table's provenance), the machine, and
+    the wall time per stage from the benchmark files of every job of this config."""
+    input:
+        runs="results/runs.parquet",
+        done=lambda wc: sorted(set(t for t in paper_targets() if not t.startswith("paper/generated/"))
+                               | set(paper_files())),
+        sources=sources_of("paper_reproducibility.py"),
+    output:
+        "paper/generated/reproducibility.tex",
+    params:
+        bench_root="results/benchmarks",
+        # job benchmark files are <rule>/<key>[-...].tsv: those of another config's experiments are left out
+        bench_keys=EXPERIMENTS + LOSS_EXPERIMENTS + BIP_EXPERIMENTS + SCHED_PROBLEMS,
+        config_file=CONFIG_FILE,
+        config_hash=CONFIG_HASH,
+    log:
+        "results/logs/paper_reproducibility.log",
+    script:
+        "../scripts/paper_reproducibility.py"
+
+
+rule paper_pdf:
+    """paper/main.pdf with latexmk + pdflatex; without LaTeX it fails alone (keep-going finishes
+    every other output) naming the Debian packages to install."""
+    input:
+        tex="paper/main.tex",
+        sections=sorted(_glob.glob("paper/sections/*.tex")),
+        generated=expand("paper/generated/{group}.tex", group=PAPER_GROUPS) + ["paper/generated/reproducibility.tex"],
+        files=lambda wc: paper_files(),
+        macros=["paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
+        + (["paper/macros_loss.tex"] if LOSS_EXPERIMENTS else []),
+        sources=sources_of("paper_pdf.py"),
+    output:
+        "paper/main.pdf",
+    params:
+        packages=LATEX_PACKAGES,
+        build="results/latex",
+    log:
+        "results/logs/paper_pdf.log",
+    script:
+        "../scripts/paper_pdf.py"

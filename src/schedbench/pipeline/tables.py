@@ -194,6 +194,19 @@ def bipartite_checks_tex(checks: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _rho_tex(label: str) -> str:
+    """A bipartite load label ("rho = 0.6", "rho = 1 - beta N^-0.3") as LaTeX math."""
+    import re
+
+    m = re.fullmatch(r"rho = 1 - beta N\^(-?[0-9.]+)", str(label))
+    if m:
+        return f"$\\rho = 1-\\beta N^{{{m.group(1)}}}$"
+    m = re.fullmatch(r"rho = ([0-9.eE+-]+)", str(label))
+    if m:
+        return f"$\\rho = {m.group(1)}$"
+    return tex_text(label)
+
+
 def bipartite_rates_tex(rates: pd.DataFrame) -> str:
     """Fitted rates of E[T] − T*_N in N (seed 003 states no rate: these are measurements)."""
     lines = [
@@ -206,7 +219,7 @@ def bipartite_rates_tex(rates: pd.DataFrame) -> str:
         if r["points"] < 3:
             slope = f"-- ({int(r['points'])} points $>0$)"
         lines.append(" & ".join([
-            tex_text(r["experiment"]), tex_text(r["rho_label"]).replace("beta", "$\\beta$"), tex_text(r["degree_label"]),
+            tex_text(r["experiment"]), _rho_tex(r["rho_label"]), tex_text(r["degree_label"]),
             r["policy"], slope, f"{r['excess_at_max_n']:.3g} ($N$={int(r['n_max'])})",
         ]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]

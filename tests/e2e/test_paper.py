@@ -1,0 +1,191 @@
+"""The paper builds itself from the smoke pipeline (the session's one run): the PDF, a clean
+LaTeX log, exactly the pipeline's figures and tables, every macro defined, the reproducibility
+section; and the HTML report, opened in a real headless browser."""
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from schedbench.pipeline.config import config_hash
+from schedbench.pipeline.latex import log_problems, log_warnings, recorded_inputs
+from schedbench.scheduling.registry import algorithm_names
+
+from tests.e2e.conftest import BROWSER_DEBS, ROOT, ensure_debs, latex_missing
+
+pytestmark = pytest.mark.e2e
+
+# figures of the paper that no report() rule registers yet: the worst-case search stage
+# (workflow/rules/search.smk) writes its figure without a report entry
+NOT_IN_REPORT = {"worst_cases"}
+
+
+def needs_latex():
+    reason = latex_missing()
+    if reason:
+        pytest.skip(reason)
+
+
+def tex_sources(paper: Path) -> list[Path]:
+    return [paper / "main.tex", *sorted((paper / "sections").glob("*.tex")), *sorted((paper / "generated").glob("*.tex"))]
+
+
+def referenced_files(paper: Path) -> set[str]:
+    """figures/… and tables/… files the LaTeX source includes (main, sections, generated)."""
+    refs = set()
+    for f in tex_sources(paper):
+        text = f.read_text()
+        refs |= {m for m in re.findall(r"\\includegraphics(?:\[[^\]]*\])?\{([^}]+)\}", text)}
+        refs |= {m if m.endswith(".tex") else m + ".tex" for m in re.findall(r"\\input\{(tables/[^}]+)\}", text)}
+    return refs
+
+
+def written_files(paper: Path) -> set[str]:
+    return ({f"figures/{p.name}" for p in (paper / "figures").glob("*.pdf")}
+            | {f"tables/{p.name}" for p in (paper / "tables").glob("*.tex")})
+
+
+def test_pdf_builds_with_a_clean_log(pipeline):
+    needs_latex()
+    pdf = pipeline / "paper/main.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 50_000
+    log = (pipeline / "results/latex/main.log").read_text(errors="replace")
+    assert log_problems(log) == []  # undefined references, control sequences, missing files
+    assert not re.search(r"undefined", log, re.I), [l for l in log.splitlines() if "undefined" in l.lower()]
+    assert [w for w in log_warnings(log) if "Reference" in w or "Label" in w] == []
+    assert re.search(r"Output written on .*main\.pdf \((\d+) pages", log)
+
+
+def test_paper_reads_exactly_the_figures_and_tables_the_pipeline_writes(pipeline):
+    paper = pipeline / "paper"
+    written = written_files(paper)
+    assert referenced_files(paper) == written
+    if latex_missing() is None:  # what pdflatex actually read (latexmk -recorder)
+        read = {f for f in recorded_inputs(pipeline / "results/latex/main.fls", paper)
+                if f.startswith(("figures/", "tables/"))}
+        assert read == written
+        assert "tables/methods.tex" in read
+
+
+def test_every_macro_used_is_defined(pipeline):
+    paper = pipeline / "paper"
+    defined = set()
+    for f in [*paper.glob("macros*.tex"), *tex_sources(paper)]:
+        defined |= set(re.findall(r"\\newcommand\{\\([A-Za-z]+)\}", f.read_text()))
+    used = set()
+    for f in tex_sources(paper):
+        text = re.sub(r"(?<!\\)%.*", "", f.read_text())
+        used |= set(re.findall(r"\\([A-Z][A-Za-z]+)\b", text))  # our macros are capitalised
+    used -= {"IfFileExists", "Lambda", "Omega", "Delta", "Gamma", "Theta", "Sigma", "Pi", "Phi", "Psi"}  # LaTeX's own
+    assert used and used <= defined, used - defined
+    assert {"NumRuns", "NBoot", "LossBatches", "LossFitMinN", "LossSlopeTol"} <= used
+
+
+def test_every_ref_has_a_label(pipeline):
+    paper = pipeline / "paper"
+    text = "\n".join(f.read_text() for f in tex_sources(paper))
+    refs = set(re.findall(r"\\ref\{([^}]+)\}", text))
+    labels = set(re.findall(r"\\label\{([^}]+)\}", text))
+    assert refs and refs <= labels, refs - labels
+
+
+def test_numbers_quoted_in_the_text_are_the_configs(pipeline):
+    smoke = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+    macros = (pipeline / "paper/macros_config.tex").read_text()
+    assert f"\\newcommand{{\\LossBatches}}{{{smoke['loss']['batches']}}}" in macros
+    assert f"\\newcommand{{\\LossFitMinN}}{{{smoke['loss']['fit_min_n']}}}" in macros
+    assert f"\\newcommand{{\\NBoot}}{{{smoke['figures']['n_boot']}}}" in macros
+    assert "\\newcommand{\\LossSlopeTol}{0.05}" in macros
+    assert "\\newcommand{\\ConfigFile}{\\texttt{config/smoke.yaml}}" in macros
+
+
+def test_reproducibility_section(pipeline):
+    tex = (pipeline / "paper/generated/reproducibility.tex").read_text()
+    smoke = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+    assert "config/smoke.yaml" in tex and "\\label{tab:stages}" in tex
+    for stage in ("run\\_online", "solve\\_offline", "loss\\_points", "bipartite\\_groups", "collect\\_runs"):
+        assert re.search(re.escape(stage) + r" & \d+ & [\d.]+ & ", tex), stage
+    for package in ("numpy", "pandas", "snakemake", "highspy"):
+        assert f"\n{package} & " in tex
+    assert re.search(r"commit \\texttt\{[^}]+\}", tex)
+    assert isinstance(config_hash(smoke), str)
+
+
+def test_method_table_lists_every_registered_algorithm(pipeline):
+    table = (pipeline / "paper/tables/methods.tex").read_text()
+    for name in algorithm_names():
+        assert f"\\texttt{{{name.replace('_', chr(92) + '_')}}}" in table, name
+
+
+# --------------------------------------------------------------------------- the HTML report
+@pytest.fixture(scope="module")
+def report(pipeline):
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--configfile", "config/smoke.yaml", "--report",
+                           "report.html"], cwd=pipeline, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "WARNING/" not in proc.stderr + proc.stdout  # a caption's reStructuredText is clean
+    return pipeline / "report.html"
+
+
+def report_figures(pipeline) -> set[str]:
+    """The figures the report must show: the PNG twin of every figure of the paper."""
+    return {f"paper/{f[:-4]}.png" for f in referenced_files(pipeline / "paper")
+            if f.startswith("figures/") and Path(f).stem not in NOT_IN_REPORT}
+
+
+def non_blank(png: bytes) -> bool:
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png)).convert("L")
+    lo, hi = img.getextrema()
+    hist = img.histogram()
+    ink = sum(hist[:200]) / max(1, img.width * img.height)
+    return hi - lo > 100 and ink > 0.005
+
+
+def test_report_shows_every_figure_and_table_in_a_browser(report, pipeline):
+    reason = ensure_debs("the report test (a headless browser)", BROWSER_DEBS, ["chromium"])
+    if reason:
+        pytest.skip(reason)
+    from tests.e2e.browser import Browser, chromium_executable
+
+    browser = Browser(chromium_executable())
+    try:
+        browser.navigate(report.resolve().as_uri())
+        entries = browser.evaluate(
+            "JSON.stringify(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, [v.mime_type, v.caption]])))")
+        import json
+
+        entries = json.loads(entries)
+        categories = json.loads(browser.evaluate("JSON.stringify(categories)"))
+        figures = {k for k, (mime, _) in entries.items() if mime == "image/png"}
+        assert figures == report_figures(pipeline)
+        tables = {k for k, (mime, _) in entries.items() if mime == "text/html"}
+        assert {"results/report/runs_summary.html", "results/report/methods.html",
+                "results/report/loss_points.html", "results/report/bipartite_checks.html"} <= tables
+        for key, (mime, caption) in entries.items():  # what it shows and which config produced it
+            assert "Produced by" in caption and "config/smoke.yaml" in caption, key
+        # grouped by experiment: every problem of the config, the adversaries, loss, bipartite, tables
+        assert {"Scheduling load", "Scheduling maxflow", "Adversaries", "Loss system", "Bipartite load balancing",
+                "Results tables"} <= set(categories)
+        for key in sorted(figures | tables):
+            kind = "img" if key in figures else "html"
+            browser.evaluate(f"app.setView({{content: '{kind}', contentPath: results['{key}'].data_uri, "
+                             f"resultPath: '{key}'}})")
+            selector = 'img[src^="data:image/png"]' if kind == "img" else "iframe"
+            rect = browser.evaluate(
+                "new Promise(done => { const t0 = Date.now(); (function poll() {"
+                f" const el = document.querySelector('{selector}');"
+                " const ok = el && (el.tagName !== 'IMG' || (el.complete && el.naturalWidth > 0));"
+                " if (ok) { setTimeout(() => { const r = el.getBoundingClientRect();"
+                "   done({x: r.x, y: r.y, width: r.width, height: Math.min(r.height, 900)}); }, 300); }"
+                " else if (Date.now() - t0 > 10000) done(null); else setTimeout(poll, 50); })(); })")
+            assert rect and rect["width"] > 50 and rect["height"] > 50, key
+            assert non_blank(browser.screenshot(clip=rect)), key
+        assert browser.errors() == []
+    finally:
+        browser.close()

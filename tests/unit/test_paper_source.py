@@ -1,0 +1,87 @@
+"""The paper's hand-written prose quotes no number (each is a generated macro), the generated
+pieces are well-formed, and the PDF rule without LaTeX names what to install."""
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from schedbench.pipeline import latex
+from schedbench.pipeline.paper import GROUPS, config_macros_tex, group_tex, reproducibility_tex, stage_times
+
+ROOT = Path(__file__).resolve().parents[2]
+PROSE = [ROOT / "paper/main.tex", *sorted((ROOT / "paper/sections").glob("*.tex"))]
+
+# digits that are names or definitions, not measurements or settings
+ALLOWED = [r"seed 00[0-9]", r"Theorem \d+\.\d+", r"\\S\s*\d+(\.\d+)*", r"95\\,\\%", r"speed~1", r"\d+pt",
+           r"margin=\d+(\.\d+)?cm", r"\[\d+pt\]", r"\[T1\]", r"#1", r"\[1\]", r"iPSC/860", r"A1|A2|A3|A4|A5|B1|B2|B3|B4|B5|T2"]
+
+
+def prose_digits(text: str) -> list[str]:
+    text = re.sub(r"(?<!\\)%.*", "", text)  # comments
+    text = re.sub(r"\$[^$]*\$", " ", text)  # math: definitions (1+ε, log_2 m + 1), not data
+    for pattern in ALLOWED:
+        text = re.sub(pattern, " ", text)
+    return re.findall(r"[^\s]*\d[^\s]*", text)
+
+
+@pytest.mark.parametrize("path", PROSE, ids=lambda p: p.name)
+def test_prose_types_no_number(path):
+    assert prose_digits(path.read_text()) == []
+
+
+def test_every_group_has_its_prose():
+    for group in GROUPS:
+        assert (ROOT / f"paper/sections/{group}.tex").exists(), group
+    assert "\\group{" in (ROOT / "paper/main.tex").read_text()
+    for group in GROUPS:
+        assert f"\\group{{{group}}}" in (ROOT / "paper/main.tex").read_text(), group
+
+
+def test_group_file_lists_its_figures_and_tables():
+    tex = group_tex("loss", [("loss_A1_full_access", "A1")], ["loss_slopes"])
+    assert "\\input{sections/loss}" in tex
+    assert "figures/loss_A1_full_access.pdf" in tex and "\\label{fig:loss_A1_full_access}" in tex
+    assert "\\input{tables/loss_slopes.tex}" in tex and "\\label{tab:loss_slopes}" in tex
+    assert "\\LossBatches" in tex  # the caption's number is a macro too
+    empty = group_tex("loss", [], [])
+    assert "\\input" not in empty
+
+
+def test_config_macros():
+    cfg = {"seed": 7, "eps": [0.5, 0.25], "figures": {"n_boot": 200}, "experiments": {},
+           "loss": {"batches": 20, "warmup": 5, "fit_min_n": 1000, "experiments": {}}}
+    tex = config_macros_tex(cfg, "config/x.yaml", "abc123", 0.05)
+    assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{$10^{3}$}" in tex
+    assert "\\newcommand{\\LossSlopeTol}{0.05}" in tex and "\\newcommand{\\NBoot}{200}" in tex
+    assert "\\newcommand{\\EpsGrid}{$\\{0.25, 0.5\\}$}" in tex
+    assert "BipBatches" not in tex  # no bipartite section in this config
+
+
+def test_stage_times_and_reproducibility(tmp_path):
+    root = tmp_path / "benchmarks"
+    (root / "run_online").mkdir(parents=True)
+    head = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    (root / "run_online/a-greedy-0.tsv").write_text(head + "2.5\t0:00:02\t100.0\t1\t1\t1\t0\t0\t0\t1\n")
+    (root / "run_online/a-greedy-1.tsv").write_text(head + "1.5\t0:00:01\t120.0\t1\t1\t1\t0\t0\t0\t1\n")
+    (root / "collect_runs.tsv").write_text(head + "0.5\t0:00:00\tNA\t-\t-\t-\t-\t-\t-\t-\n")
+    stages = stage_times(sorted(root.rglob("*.tsv")), root)
+    row = stages.set_index("stage").loc["run_online"]
+    assert row["jobs"] == 2 and row["wall_s"] == pytest.approx(4.0) and row["max_rss_mb"] == 120
+    tex = reproducibility_tex({"git_commit": "abc", "packages": '{"numpy": "2.0"}'}, stages,
+                              {"system": "Debian", "cores": "2"}, "config/x.yaml", "h1")
+    assert "run\\_online & 2 & 4.0 & 2.5 & 120" in tex and "numpy & 2.0" in tex and "\\label{tab:stages}" in tex
+
+
+def test_pdf_without_latex_names_the_packages(monkeypatch, tmp_path):
+    monkeypatch.setattr(latex.shutil, "which", lambda tool: None)
+    with pytest.raises(latex.LatexMissing, match="apt-get install latexmk texlive-latex-recommended"):
+        latex.build_pdf(tmp_path / "main.tex", tmp_path / "main.pdf", tmp_path / "build",
+                        "latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra")
+
+
+def test_log_problems():
+    log = "LaTeX Warning: Reference `fig:x' on page 2 undefined on input line 6.\n! Undefined control sequence.\n"
+    assert latex.log_problems(log) == ["undefined reference: fig:x", "undefined control sequence: Undefined control sequence"]
+    assert latex.log_problems("Output written on main.pdf (3 pages)") == []

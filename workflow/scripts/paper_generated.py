@@ -1,0 +1,17 @@
+# Thin: the config -> paper/macros_config.tex and paper/generated/<group>.tex (one per section group)
+from pathlib import Path
+
+from schedbench.pipeline.io import atomic_write_text
+from schedbench.pipeline.logs import logged
+from schedbench.pipeline.paper import config_macros_tex, group_tex
+from schedbench.queueing.loss.slopes import SLOPE_TOL
+
+with logged(snakemake.log[0], "paper_generated") as log:
+    atomic_write_text(snakemake.output.macros, config_macros_tex(snakemake.config, snakemake.params.config_file,
+                                                                 snakemake.params.config_hash, SLOPE_TOL))
+    for path in snakemake.output.groups:
+        group = Path(path).stem
+        spec = snakemake.params.groups[group]
+        figures = [stem if not kind else (stem, kind) for stem, kind in spec["figures"]]
+        atomic_write_text(path, group_tex(group, figures, spec["tables"]))
+        log.info("%s: %d figures, %d tables", group, len(figures), len(spec["tables"]))
