@@ -213,3 +213,21 @@ def test_rejection_table(runs):
     assert "rejected (volume)" in tex and "lb-unit-reject" in tex
     assert tex.count("\\\\") >= 2
     assert "no rejection-model runs" in rejection_table_tex(runs[runs["model"] != "rejection"])
+
+
+def test_a_parameter_name_shared_with_different_types_is_written():
+    # ssf-edf's c (slack-class base, 2.0) and wmft-B's c (timeout, "1/eps") share the column p_c
+    from schedbench.pipeline.io import read_parquet, write_parquet
+    from schedbench.pipeline.results import assemble
+
+    base = {"experiment": "e", "family": "f", "instance_index": 0, "n_jobs": 1, "m": 1, "problem": "wtdmaxflow",
+            "model": "speed", "rule": "R", "seed": 0, "objective": 1.0}
+    parts = [pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "ssf-edf", "eps": 0.5, "p_c": 2.0}]),
+             pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "wmft-B", "eps": 0.5, "p_c": "1/eps"}]),
+             pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "edf", "eps": 0.5}])]
+    table = assemble(parts, [], {})
+    assert sorted(map(str, table["p_c"])) == ["1/eps", "2", "None"]
+    import tempfile, os
+    path = os.path.join(tempfile.mkdtemp(), "t.parquet")
+    write_parquet(table, path)
+    assert read_parquet(path)["p_c"].tolist() == table["p_c"].tolist()

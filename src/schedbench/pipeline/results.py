@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from schedbench.pipeline.metrics import format_value
+
 __all__ = ["assemble", "join_opt", "IDENTITY", "OPT_COLUMNS"]
 
 IDENTITY = ["experiment", "instance", "algorithm", "eps", "seed"]
@@ -46,6 +48,11 @@ def assemble(parts: list[pd.DataFrame], opt_parts: list[pd.DataFrame], provenanc
     pcols = sorted(c for c in table.columns if c.startswith(("g_", "p_")))
     for c in pcols:  # parameters absent from an algorithm (or an adversary) are None, not NaN
         table[c] = table[c].astype(object).where(table[c].notna(), None)
+        kinds = {type(v) for v in table[c] if v is not None}
+        if len(kinds) > 1 and str in kinds:
+            # one name, several algorithms, different types (ssf-edf's slack base c = 2.0 next to
+            # wmft-B's timeout c = "1/eps"): the column holds text, numbers written as labels show them
+            table[c] = [None if v is None else (v if isinstance(v, str) else format_value(v)) for v in table[c]]
     keys = IDENTITY + pcols
     order = table.astype({c: str for c in keys}).sort_values(keys, kind="stable").index
     table = table.loc[order].reset_index(drop=True)
