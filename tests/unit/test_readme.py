@@ -39,3 +39,12 @@ def test_readme_flow_example_prints_what_it_says():
     assert (opt.value, opt.status, opt.solver) == (3.0, "optimal", "hopcroft-karp")
     assert round(rej.ratio, 2) == 1.67 and rej.rejected_frac == 0 and rej.valid
     assert round(fast.ratio, 2) == 1.07 and fast.valid and namespace["mig"].valid
+
+
+def test_readme_worst_case_example():
+    text = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "worst_case(" in b)
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    wc = namespace["wc"]
+    assert (wc.ratio, wc.proved, wc.replayed) == (3.0, True, True)
