@@ -57,7 +57,7 @@ def test_pdf_builds_with_a_clean_log(pipeline):
     assert log_problems(log) == []  # undefined references, control sequences, missing files
     assert not re.search(r"undefined", log, re.I), [l for l in log.splitlines() if "undefined" in l.lower()]
     assert [w for w in log_warnings(log) if "Reference" in w or "Label" in w] == []
-    assert re.search(r"Output written on .*main\.pdf \((\d+) pages", log)
+    assert re.search(r"Output written on\s.*main\.pdf\s\(\d+\spages", log.replace("\n", ""))
 
 
 def test_paper_reads_exactly_the_figures_and_tables_the_pipeline_writes(pipeline):
