@@ -180,6 +180,13 @@ def test_large_instance_validates():
     for eps in (0.0, 0.5):
         p = execute(GEDF, inst, eps=eps)
         assert p.validation.status == "ok", p.validation.errors
+    # sized jobs at fractional speed over ~1300 slots: snapping completions onto releases with a
+    # 1e-9·t window once gave 1.25000015 units in a 0.99999912-long interval (rate above 1+ε)
+    sized = get_family("random-restricted").make(0, 7, m=100, n=100000, d=2, sizes="pareto", pareto_shape=1.5,
+                                                 max_size=1024, arrivals="poisson", load=0.9)
+    for problem in ("stretch", "maxflow"):
+        p = execute(GEDF, sized, eps=0.25, problem=problem)
+        assert p.validation.status == "ok", p.validation.errors
 
 
 def test_kernel_with_a_later_job_of_higher_priority_preempts():

@@ -35,7 +35,11 @@ from schedbench.scheduling.registry import register_algorithm
 
 __all__ = ["GlobalEdf", "global_edf_kernel"]
 
-_TOL = 1e-9  # relative slack for "finishes at this event" (floating point at fractional speeds)
+_TOL = 1e-9  # relative (to the size) slack for "the job is done" (floating point at fractional speeds)
+# relative (to the time) slack for "finishes at the next release": 1e-12·t is far above float
+# rounding (≈ 1e-16·t per event) but small enough that snapping a completion onto a release adds
+# no visible work rate (a 1e-9·t window did: 1.6e-6 extra units at t ≈ 1277, and time drifted)
+_TIME_TOL = 1e-12
 
 
 @njit(cache=True)
@@ -134,9 +138,9 @@ def global_edf_kernel(release, size, indptr, indices, order, rank, m, s):
             f = t + rem[run_j[r]] / s
             if f < t_fin:
                 t_fin = f
-        tol = _TOL * max(1.0, t)
+        tol = _TIME_TOL * max(1.0, t)
         t_next = t_rel if t_fin >= t_rel - tol else t_fin
-        tol = _TOL * max(1.0, t_next)
+        tol = _TIME_TOL * max(1.0, t_next)
         span = t_next - t
         for r in range(nr):
             j, i = run_j[r], run_i[r]
