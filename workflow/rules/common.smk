@@ -31,6 +31,9 @@ CONFIG_HASH = config_hash(config)
 # the problems the scheduling experiments solve: one ratio and one rejection figure each (a config
 # without scheduling experiments still gets the LoadBalancing ones, as placeholders)
 SCHED_PROBLEMS = sorted({experiment_problem(config["experiments"][e]) for e in EXPERIMENTS}) or ["load"]
+# the worst-case search tasks (workflow/rules/search.smk)
+SEARCH = config.get("search") or {}
+SEARCH_TASKS = sorted(SEARCH.get("tasks") or {})
 # every algorithm's module: the method table lists the whole registry
 ALGORITHM_MODULES = sorted({get_algorithm(name).__module__ for name in algorithm_names()})
 

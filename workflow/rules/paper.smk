@@ -230,7 +230,7 @@ rule paper_reproducibility:
     params:
         bench_root="results/benchmarks",
         # job benchmark files are <rule>/<key>[-...].tsv: those of another config's experiments are left out
-        bench_keys=EXPERIMENTS + LOSS_EXPERIMENTS + BIP_EXPERIMENTS + SCHED_PROBLEMS,
+        bench_keys=EXPERIMENTS + LOSS_EXPERIMENTS + BIP_EXPERIMENTS + SCHED_PROBLEMS + SEARCH_TASKS,
         config_file=CONFIG_FILE,
         config_hash=CONFIG_HASH,
     log:

@@ -1,6 +1,5 @@
-# The worst-case search (issue 14): one job per task of the config's `search` section.
-SEARCH = config.get("search") or {}
-SEARCH_TASKS = sorted(SEARCH.get("tasks") or {})
+# The worst-case search (issue 14): one job per task of the config's `search` section
+# (SEARCH and SEARCH_TASKS come from common.smk).
 ADVERSARY_MODULES = sorted({get_adversary(name).__module__ for name in adversary_names()})
 
 
@@ -21,6 +20,8 @@ rule worst_case_task:
         seed=SEARCH.get("seed", config["seed"]),
     log:
         "results/logs/search/{task}.log",
+    benchmark:
+        "results/benchmarks/worst_case_task/{task}.tsv"
     script:
         "../scripts/worst_case_task.py"
 
@@ -34,7 +35,13 @@ rule worst_case_table:
         table="results/worst_cases.parquet",
         tex="paper/tables/worst_cases.tex",
         figure="paper/figures/worst_cases.pdf",
+        png=report("paper/figures/worst_cases.png", caption="../report/worst_cases.rst",
+                   category="Worst-case search", subcategory="Figures", labels={"figure": "worst cases found"}),
+    params:
+        provenance=PROVENANCE,
     log:
         "results/logs/worst_case_table.log",
+    benchmark:
+        "results/benchmarks/worst_case_table.tsv"
     script:
         "../scripts/worst_case_table.py"
