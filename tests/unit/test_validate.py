@@ -675,3 +675,22 @@ def test_migratory_declaration_does_not_relax_non_migratory_outcomes(flow_inst, 
     assert_fault(check_flow(flow_inst, bad), "(migration or undispatched work)")
     # ... and legal with it (job 1 is eligible on m1, which is idle in [2, 3))
     assert validate(flow_inst, bad, 0.5, "rejection", "maxflow", late_reject=True, migratory=True).status == "ok"
+
+
+def test_fault_stretch_objective_is_rederived():
+    """Max stretch: objective max_j F_j / p_j. Jobs of sizes 1 then 4 on one machine, FIFO from
+    slot 0: F = 1 and 5, stretch max(1/1, 5/4) = 1.25 where the max flow is 5; a claim of 5 (the
+    max flow) is refused, and the same outcome read as MaxFlowTime disagrees with its claim."""
+    from schedbench.scheduling.model import Instance
+    from schedbench.scheduling.play import execute
+    from schedbench.scheduling.registry import get_algorithm
+    from schedbench.scheduling.validate import validate
+
+    inst = Instance.from_lists(1, [0, 0], [1, 4], [[0], [0]])
+    p = execute(get_algorithm("ll-fifo"), inst, eps=0.0, problem="stretch")
+    assert p.validation.status == "ok" and p.validation.objective == 1.25
+    as_flow = validate(inst, p.outcome, 0.0, "speed", "maxflow")
+    assert as_flow.status == "invalid" and "objective" in as_flow.errors[0]   # the claim is the stretch
+    p.outcome.claimed_objective = 5.0                                         # a max-flow claim
+    v = validate(inst, p.outcome, 0.0, "speed", "stretch")
+    assert v.status == "invalid" and "objective: the engine claims 5.0" in v.errors[0]
