@@ -9,6 +9,7 @@ on sized families. Every error names the offending key path.
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 
 import yaml
@@ -231,6 +232,11 @@ def _check_bipartite(section: dict | None) -> None:
             extra = sorted(set(rule) - {"rule"} - DEGREE_RULES[rule["rule"]])
             if extra:
                 raise ConfigError(f"{where}.degree[{i}]: rule {rule['rule']!r} takes no '{extra[0]}'")
+            for key in ("c", "D"):
+                values = rule.get(key, [])
+                for v in values if isinstance(values, list) else [values]:
+                    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                        raise ConfigError(f"{where}.degree[{i}].{key}: a finite number, got {v!r}")
         try:
             expand_groups(name, exp)
         except ValueError as exc:

@@ -51,6 +51,10 @@ def check_search(section: dict | None) -> None:
         for key, required in TASK_KEYS.items():
             if required and key not in task:
                 raise SearchConfigError(f"{where}.{key}: required")
+        if not isinstance(task["algorithm"], str):
+            raise SearchConfigError(f"{where}.algorithm: a registered algorithm name, got {task['algorithm']!r}")
+        if not isinstance(task["method"], str):
+            raise SearchConfigError(f"{where}.method: 'exact' or 'blackbox', got {task['method']!r}")
         try:
             cls = get_algorithm(task["algorithm"])
             cls.resolve_params(dict(task.get("params") or {}))

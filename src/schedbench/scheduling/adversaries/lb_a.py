@@ -93,9 +93,10 @@ class LbA(PairingRounds):
         if params["K"] is None:
             return
         K = params["K"] = _positive_int(cls.name, "K", params["K"])
-        if K > 40 or T * 2**K > MAX_JOBS:
+        if K > 40 or T * 2**K > MAX_JOBS:  # (never 2**K itself when K is huge: it is the message too)
+            jobs = "more than 2^40" if K > 40 else str(T * 2**K)
             raise ParameterError(f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "
-                                 f"T·2^K = {T * 2**K} jobs, more than {MAX_JOBS}")
+                                 f"T·2^K = {jobs} jobs, more than {MAX_JOBS}")
 
     @staticmethod
     def rounds_for(eps) -> int:
