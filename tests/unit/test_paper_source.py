@@ -53,9 +53,9 @@ def test_config_macros():
     cfg = {"seed": 7, "eps": [0.5, 0.25], "figures": {"n_boot": 200}, "experiments": {},
            "loss": {"batches": 20, "warmup": 5, "fit_min_n": 1000, "experiments": {}}}
     tex = config_macros_tex(cfg, "config/x.yaml", "abc123", 0.05)
-    assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{$10^{3}$}" in tex
+    assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{\\ensuremath{10^{3}}}" in tex
     assert "\\newcommand{\\LossSlopeTol}{0.05}" in tex and "\\newcommand{\\NBoot}{200}" in tex
-    assert "\\newcommand{\\EpsGrid}{$\\{0.25, 0.5\\}$}" in tex
+    assert "\\newcommand{\\EpsGrid}{\\ensuremath{\\{0.25, 0.5\\}}}" in tex
     assert "BipBatches" not in tex  # no bipartite section in this config
 
 
@@ -85,3 +85,26 @@ def test_log_problems():
     log = "LaTeX Warning: Reference `fig:x' on page 2 undefined on input line 6.\n! Undefined control sequence.\n"
     assert latex.log_problems(log) == ["undefined reference: fig:x", "undefined control sequence: Undefined control sequence"]
     assert latex.log_problems("Output written on main.pdf (3 pages)") == []
+
+
+@pytest.mark.parametrize("config_file", ["config/config.yaml", "config/smoke.yaml"])
+def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
+    # the default config's \LossFitMinN once expanded to "$10^{3}$" inside "$n\ge ...$": the
+    # paper of `make run` failed while the smoke config's (100, no math) built
+    import shutil
+    import subprocess
+
+    import yaml
+
+    if not shutil.which("pdflatex"):
+        pytest.skip("pdflatex not installed (make test installs it as root)")
+    cfg = yaml.safe_load((ROOT / config_file).read_text())
+    tex = config_macros_tex(cfg, config_file, "abc123", 0.05)
+    names = re.findall(r"\\newcommand\{\\(\w+)\}", tex)
+    assert names
+    body = "\n".join(f"{n}: \\{n}{{}} and $x = \\{n}{{}}$.\\par" for n in names)
+    (tmp_path / "t.tex").write_text("\\documentclass{article}\n" + tex + "\n\\begin{document}\n" + body
+                                    + "\n\\end{document}\n")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]

@@ -28,19 +28,21 @@ GROUPS = ("load", "maxflow", "weighted", "adversaries", "summary", "search", "lo
 
 
 def _num(x) -> str:
-    """A number as LaTeX text: integers plain, powers of ten ≥ 1000 as 10^{k} (math), others %g."""
+    """A number as LaTeX text: integers plain, powers of ten ≥ 1000 as 10^{k}, others %g. Math is
+    wrapped in \\ensuremath, so the macro reads the same in text and inside $...$ (the prose uses
+    both: ``over $n\\ge\\LossFitMinN$``)."""
     x = float(x)
     if x.is_integer():
         k = math.log10(x) if x > 0 else 0
         if x >= 1000 and float(k).is_integer():
-            return f"$10^{{{int(k)}}}$"
+            return f"\\ensuremath{{10^{{{int(k)}}}}}"
         return f"{int(x)}"
     return f"{x:g}"
 
 
 def _set(values) -> str:
     values = sorted({float(v) for v in values})
-    return "$\\{" + ", ".join(f"{v:g}" for v in values) + "\\}$" if values else "--"
+    return "\\ensuremath{\\{" + ", ".join(f"{v:g}" for v in values) + "\\}}" if values else "--"
 
 
 def config_macros_tex(cfg: dict, config_file: str, config_hash: str, slope_tol: float) -> str:
