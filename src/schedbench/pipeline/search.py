@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from schedbench.pipeline.tables import tex_text
+from schedbench.pipeline.tables import fmt_cell, tex_text
 from schedbench.scheduling.registry import get_algorithm
 from schedbench.seeds import derived_seed
 
@@ -181,4 +181,4 @@ def search_table_tex(table: pd.DataFrame, runs: pd.DataFrame | None = None) -> s
 
 
 def _num(x) -> str:
-    return "--" if x is None or not math.isfinite(float(x)) else f"{float(x):.3g}"
+    return fmt_cell(x, ".3g")

@@ -12,8 +12,12 @@ from schedbench.stats import bootstrap_ci
 __all__ = ["ratio_table_tex", "adversary_table_tex", "rejection_table_tex", "macros_tex", "loss_slopes_tex", "loss_macros_tex"]
 
 
-def _fmt(x: float) -> str:
-    return "--" if not math.isfinite(x) else f"{x:.3f}"
+def fmt_cell(x: float | None, spec: str = ".3f") -> str:
+    """A number as a table cell: ``--`` for a missing or non-finite value."""
+    return "--" if x is None or not math.isfinite(float(x)) else format(float(x), spec)
+
+
+_fmt = fmt_cell
 
 
 _TEX = {"_": r"\_", "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "§": r"\S{}", "–": "--",

@@ -65,9 +65,8 @@ deterministic given the algorithm's decisions).
 from __future__ import annotations
 
 import math
-from numbers import Integral
 
-from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.adversaries.base import Adversary, positive_int, power_of_two
 from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -94,16 +93,11 @@ class AnrFlow(Adversary):
 
     @classmethod
     def check_params(cls, params):
-        m = params["m"]
-        if isinstance(m, bool) or not isinstance(m, Integral) or m < 2 or m & (m - 1):
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'm' must be a power of two >= 2, got {m!r}")
-        T = params["T"]
-        if isinstance(T, bool) or not isinstance(T, Integral) or T < 1:
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'T' must be an integer >= 1, got {T!r}")
+        params["m"] = m = power_of_two(cls.name, "m", params["m"], least=2)
+        params["T"] = T = positive_int(cls.name, "T", params["T"])
         if not isinstance(params["streams"], bool):
             raise ParameterError(f"adversary {cls.name!r}: parameter 'streams' must be true or false, "
                                  f"got {params['streams']!r}")
-        params["m"], params["T"] = m, T = int(m), int(T)
         n = cls.job_count(m, T, params["streams"])
         if n > MAX_JOBS:
             raise ParameterError(f"adversary {cls.name!r}: parameters 'm'={m} and 'T'={T} give {n} jobs, "

@@ -12,7 +12,7 @@ everything ends with load K + 1 = ⌈log₂ m⌉ + 1 on the last survivor.
 
 from __future__ import annotations
 
-from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.adversaries.base import Adversary, power_of_two
 from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -32,9 +32,7 @@ class AnrTree(Adversary):
 
     @classmethod
     def check_params(cls, params):
-        m = params["m"]
-        if isinstance(m, bool) or not isinstance(m, int) or m < 1 or m & (m - 1):
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'm' must be a power of two >= 1, got {m!r}")
+        params["m"] = m = power_of_two(cls.name, "m", params["m"])
         if m == 1 and not params["final_job"]:
             raise ParameterError(f"adversary {cls.name!r}: with 'm' = 1 there are no rounds, so 'final_job' must be "
                                  "true (otherwise no job is released)")

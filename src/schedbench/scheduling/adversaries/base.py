@@ -22,11 +22,27 @@ next batch at a later time.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any, ClassVar
 
-from schedbench.scheduling.algorithms.base import Param, resolve_parameters
+from schedbench.scheduling.algorithms.base import Param, ParameterError, resolve_parameters
 
-__all__ = ["Adversary"]
+__all__ = ["Adversary", "positive_int", "power_of_two"]
+
+
+def positive_int(adversary: str, key: str, value: Any, least: int = 1) -> int:
+    """``value`` as an int >= ``least``, else a ParameterError naming the adversary and parameter."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
+        raise ParameterError(f"adversary {adversary!r}: parameter {key!r} must be an integer >= {least}, got {value!r}")
+    return int(value)
+
+
+def power_of_two(adversary: str, key: str, value: Any, least: int = 1) -> int:
+    """``value`` as a power of two >= ``least``, else a ParameterError naming the parameter."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < least or value & (value - 1):
+        raise ParameterError(f"adversary {adversary!r}: parameter {key!r} must be a power of two >= {least}, "
+                             f"got {value!r}")
+    return int(value)
 
 
 class Adversary:

@@ -50,21 +50,15 @@ deterministic given the algorithm's decisions).
 from __future__ import annotations
 
 import math
-from numbers import Integral
 
 from schedbench.scheduling.adversaries._pairing import PairingRounds
+from schedbench.scheduling.adversaries.base import positive_int
 from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
 #: The largest instance (job count) the adversary agrees to build.
 MAX_JOBS = 2_000_000
-
-
-def _positive_int(name: str, key: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ParameterError(f"adversary {name!r}: parameter '{key}' must be an integer >= 1, got {value!r}")
-    return int(value)
 
 
 @register_adversary
@@ -89,10 +83,10 @@ class LbA(PairingRounds):
 
     @classmethod
     def check_params(cls, params):
-        T = params["T"] = _positive_int(cls.name, "T", params["T"])
+        T = params["T"] = positive_int(cls.name, "T", params["T"])
         if params["K"] is None:
             return
-        K = params["K"] = _positive_int(cls.name, "K", params["K"])
+        K = params["K"] = positive_int(cls.name, "K", params["K"])
         if K > 40 or T * 2**K > MAX_JOBS:  # (never 2**K itself when K is huge: it is the message too)
             jobs = "more than 2^40" if K > 40 else str(T * 2**K)
             raise ParameterError(f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "

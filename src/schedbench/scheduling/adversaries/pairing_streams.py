@@ -57,7 +57,7 @@ from __future__ import annotations
 from numbers import Integral
 
 from schedbench.scheduling.adversaries.anr_flow import AnrFlow
-from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.adversaries.base import Adversary, positive_int, power_of_two
 from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -94,13 +94,8 @@ class PairingStreams(Adversary):
 
     @classmethod
     def check_params(cls, params):
-        m = params["m"]
-        if isinstance(m, bool) or not isinstance(m, Integral) or m < 2 or m & (m - 1):
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'm' must be a power of two >= 2, got {m!r}")
-        T = params["T"]
-        if isinstance(T, bool) or not isinstance(T, Integral) or T < 1:
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'T' must be an integer >= 1, got {T!r}")
-        params["m"], params["T"] = m, T = int(m), int(T)
+        params["m"] = m = power_of_two(cls.name, "m", params["m"], least=2)
+        params["T"] = T = positive_int(cls.name, "T", params["T"])
         K = m.bit_length() - 1
         h = params["horizon"]
         if h != "auto":
