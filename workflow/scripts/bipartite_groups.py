@@ -1,17 +1,16 @@
 # Thin: simulate one chunk of bipartite groups (every policy on each group's graph) -> rows.
-import joblib
 import pandas as pd
 
 from schedbench.pipeline.io import write_parquet
 from schedbench.pipeline.logs import logged
+from schedbench.progress import progress_map
 from schedbench.queueing.bipartite.experiments import run_group
 
 with logged(snakemake.log[0], "bipartite_groups") as log:
     settings = snakemake.params.settings
-    parts = joblib.Parallel(n_jobs=snakemake.threads)(
-        joblib.delayed(run_group)(g, snakemake.params.exp_cfg, settings, int(settings["seed"]))
-        for g in snakemake.params.groups
-    )
+    parts = progress_map(lambda g: run_group(g, snakemake.params.exp_cfg, settings, int(settings["seed"])),
+                         snakemake.params.groups, log, "groups", n_jobs=snakemake.threads,
+                         work=lambda rows: sum(r["events"] for r in rows), unit="events")
     table = pd.DataFrame([row for part in parts for row in part])
     log.info("%d rows, %d events in %.1f s; status %s", len(table), table["events"].sum(),
              table["seconds"].sum(), table["status"].value_counts().to_dict())

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import math
 import time
 from pathlib import Path
 from typing import Any, Iterable
 
-import joblib
 import pandas as pd
 
 from schedbench.pipeline.grids import algorithm_grid
+from schedbench.progress import progress_map
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
@@ -35,6 +36,8 @@ from schedbench.scheduling.registry import get_adversary, get_algorithm, get_fam
 from schedbench.seeds import derived_seed
 
 __all__ = ["make_instances", "solve_offline", "run_online", "run_adversary", "instance_id", "oracle_from_row"]
+
+log = logging.getLogger(__name__)
 
 
 def instance_id(experiment: str, index: int, algorithm: str | None = None) -> str:
@@ -72,7 +75,7 @@ def solve_offline(paths: Iterable[str | Path], problem: str, time_limit: float, 
             "opt_seconds": res.seconds, "opt_is_trivial": is_trivial(inst, problem, res),
         }
 
-    rows = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(one)(p) for p in paths)
+    rows = progress_map(one, paths, log, "instances", n_jobs=n_jobs)
     return pd.DataFrame(rows)
 
 
@@ -108,7 +111,7 @@ def run_online(paths: Iterable[str | Path], opt_table: pd.DataFrame | None, algo
             rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem)[0] for eps in eps_list]
         return rows
 
-    parts = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(one)(p) for p in paths)
+    parts = progress_map(one, paths, log, "instances", n_jobs=n_jobs, work=len, unit="runs")
     return pd.DataFrame([row for part in parts for row in part])
 
 
@@ -122,10 +125,11 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
     problem = exp_cfg.get("problem")  # else each run's adversary decides (execute)
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    rows = []
     combos = itertools.product(algorithm_grid(exp_cfg.get("params")), algorithm_grid(grid),
                                cls.eps_values(eps_values), range(int(exp_cfg.get("seeds", 1))))
-    for k, (adv_params, params, eps, rep) in enumerate(combos):  # adversary lists are swept too
+
+    def one(k_combo) -> dict[str, Any]:
+        k, (adv_params, params, eps, rep) = k_combo  # adversary lists are swept too
         # the seed is keyed by what the run is, not by its place in the grid
         what = json.dumps([adv_params, params, eps, rep], sort_keys=True)
         seed = derived_seed(base_seed, "adversary", experiment, algorithm, what)
@@ -138,8 +142,9 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
             played.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
                                          "index": k})
             played.instance.save(outdir / f"{k:04d}.npz")
-        rows.append(row)
-    return pd.DataFrame(rows)
+        return row
+
+    return pd.DataFrame(progress_map(one, enumerate(combos), log, "games", n_jobs=1))
 
 
 def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,

@@ -65,11 +65,16 @@ def point_seed(base_seed: int, point: dict[str, Any]) -> int:
                         f"{point['alpha']:.6g}", f"{point['beta']:.6g}", point["k_label"])
 
 
+def point_arrivals(point: dict[str, Any], settings: dict[str, Any]) -> int:
+    """The post-warm-up arrivals simulated at one point (its share of a job's work)."""
+    return max(int(settings["min_arrivals"]), int(settings["arrivals_per_server"] * point["n"]))
+
+
 def run_point(point: dict[str, Any], settings: dict[str, Any], seed: int) -> dict[str, Any]:
     """Simulate one point (aggregated simulator) and attach the exact value where known."""
     n, d = point["n"], point["d"]
     lam = lam_of_n(n, point["beta"], point["alpha"])
-    arrivals = max(int(settings["min_arrivals"]), int(settings["arrivals_per_server"] * n))
+    arrivals = point_arrivals(point, settings)
     res = simulate_loss(n, point["k"], d, lam, arrivals=arrivals,
                         seed=seed, warmup=float(settings["warmup"]), batches=int(settings["batches"]),
                         independent=bool(settings.get("independent", False)))

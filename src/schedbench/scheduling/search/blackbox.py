@@ -19,6 +19,7 @@ result is reproducible whenever ``max_evals`` is reached first.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from schedbench.progress import PREFIX, clock_text
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.model import Instance
@@ -39,6 +41,9 @@ __all__ = ["search_worst", "default_seeds", "exact_problem"]
 
 Job = tuple[int, int, tuple[int, ...]]  # (release, size, eligible machines, sorted)
 _EXACT_PROBLEMS = ("load", "maxflow")  # solve_opt is exact for these (the others give a bound)
+
+_log = logging.getLogger(__name__)
+REPORT_EVERY = 10.0  # seconds between progress lines in the log
 
 
 def exact_problem(cls) -> str:
@@ -320,7 +325,22 @@ def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None
     def out_of_budget() -> bool:
         return (max_evals is not None and ev.evals >= max_evals) or time.perf_counter() - t0 >= budget_seconds
 
+    def report() -> None:
+        """A progress line: evaluations, the best score, and the time left (budget or evaluations)."""
+        elapsed = time.perf_counter() - t0
+        left = budget_seconds - elapsed
+        if max_evals is not None and ev.evals:
+            left = min(left, elapsed * (max_evals - ev.evals) / ev.evals)
+        of = f"/{max_evals}" if max_evals is not None else ""
+        best = best_res.objective / best_res.opt if objective == "ratio" else best_res.rejfrac
+        _log.info("%s%d%s evaluations, best %s %.4g, %d restarts, elapsed %s, ETA %s", PREFIX, ev.evals, of,
+                  objective, best, restarts, clock_text(elapsed), clock_text(max(left, 0.0)))
+
+    next_report = time.perf_counter() + REPORT_EVERY
     while not out_of_budget():
+        if time.perf_counter() >= next_report:
+            report()
+            next_report += REPORT_EVERY
         cand = mut.mutate(cur_jobs)
         res = ev(m, cand)
         k_since += 1
@@ -341,6 +361,7 @@ def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None
             else:
                 cur_res, cur_jobs = pool[int(rng.integers(len(pool)))]
 
+    report()
     inst = to_instance(m, best_jobs, meta={
         "generator": "worst-case search (black-box)", "algorithm": algorithm, "eps": eps,
         "algorithm_params": params, "seed": int(seed), "objective_kind": objective})

@@ -18,6 +18,7 @@ Example (the ANR bound, rediscovered and proved)::
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from typing import Any, Sequence
@@ -25,6 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
+from schedbench.progress import PREFIX, clock_text
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.model import REJECT, Instance
 from schedbench.scheduling.registry import get_algorithm
@@ -34,6 +36,24 @@ from schedbench.scheduling.search.replay import check_claims, run_real
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
 __all__ = ["worst_case", "exact_algorithms", "SearchFailed"]
+
+_log = logging.getLogger(__name__)
+
+
+class _ProgressLog(cp_model.CpSolverSolutionCallback):
+    """A progress line per improving solution CP-SAT finds: the value so far (objective units of
+    the ratio: ALG/T), the proven bound, the time used of the limit."""
+
+    def __init__(self, scale: float, time_limit: float):
+        super().__init__()
+        self.scale, self.time_limit, self.count = scale, time_limit, 0
+
+    def on_solution_callback(self) -> None:
+        self.count += 1
+        _log.info("%ssolution %d: value %.4g, bound %.4g, elapsed %s of a %s limit", PREFIX, self.count,
+                  self.objective_value / self.scale, self.best_objective_bound / self.scale,
+                  clock_text(self.wall_time), clock_text(self.time_limit))
+
 
 _STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible",
            cp_model.MODEL_INVALID: "model_invalid", cp_model.UNKNOWN: "unknown"}
@@ -118,7 +138,7 @@ def worst_case(algorithm: str, m: int, n: int | None = None, opt: int = 1, eps: 
         score, scale = b.prefix_rejection_score(dec.rej)
         b.md.maximize(score)
     solver = solver_for(time_limit, workers, seed, log)
-    code = solver.solve(b.md)
+    code = solver.solve(b.md, _ProgressLog(scale, time_limit))
     seconds = time.perf_counter() - t0
     status = _STATUS.get(code, str(code))
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
