@@ -8,8 +8,10 @@ CORES  ?= all
 # Debian packages: the PDF (latexmk + pdflatex) and the browser the report test opens
 LATEX_DEBS   := latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra
 BROWSER_DEBS := chromium
+# a real single-node SLURM for the cluster-profile test (tests/e2e/test_slurm.py)
+SLURM_DEBS   := slurmctld slurmd munge slurm-client
 
-.PHONY: run smoke test report lint bench bench-compare lock clean-results latex-debs test-debs
+.PHONY: run smoke test status report lint bench bench-compare lock clean-results latex-debs test-debs
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,7 +24,7 @@ latex-debs:
 	@tools/ensure-debian-packages "the paper's PDF" $(LATEX_DEBS)
 
 test-debs:
-	@tools/ensure-debian-packages "the tests (the PDF, the report in a headless browser)" $(LATEX_DEBS) $(BROWSER_DEBS)
+	@tools/ensure-debian-packages "the tests (the PDF, the report in a headless browser, a real SLURM)" $(LATEX_DEBS) $(BROWSER_DEBS) $(SLURM_DEBS)
 
 run: $(STAMP) latex-debs  ## the paper's experiments (config/config.yaml), ending with paper/main.pdf
 	$(BIN)/snakemake --cores $(CORES)
@@ -30,6 +32,9 @@ run: $(STAMP) latex-debs  ## the paper's experiments (config/config.yaml), endin
 smoke: $(STAMP) latex-debs  ## the CI-sized pipeline (config/smoke.yaml)
 	$(BIN)/schedbench check-config config/smoke.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/smoke.yaml
+
+status: $(STAMP)  ## a running or finished pipeline here: jobs done/running/failed, progress, slowest rules
+	@$(BIN)/schedbench status
 
 report: run  ## the self-contained HTML report of the last run: report.html
 	$(BIN)/snakemake --report report.html

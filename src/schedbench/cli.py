@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from typing import Any
 
@@ -132,15 +133,30 @@ def _check_config(args: argparse.Namespace) -> int:
     syntax error in a ``--configfile`` without its line: this names it)."""
     from pathlib import Path
 
-    from schedbench.pipeline.config import check_config, check_schema, load_config_strict
+    from schedbench.pipeline.config import check_config, check_schema, load_config_file
 
-    config = load_config_strict(args.config)
+    config = load_config_file(args.config)
     schema = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
     if not schema.is_file():
         raise CommandError(f"the workflow's config schema is not at {schema} (check-config needs a source checkout)")
     check_schema(config, str(schema))
     check_config(config)
     print(f"{args.config}: ok")
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    """A running or finished pipeline: jobs done, running (with their last progress line),
+    failed, and the slowest rules (schedbench.pipeline.status)."""
+    from pathlib import Path
+
+    from schedbench.pipeline.status import format_status, read_status
+
+    if not Path(args.directory).is_dir():
+        raise CommandError(f"directory: {args.directory} is not a directory")
+    if args.top < 1:
+        raise CommandError(f"--top: must be >= 1, got {args.top}")
+    print(format_status(read_status(args.directory, top=args.top)))
     return 0
 
 
@@ -179,9 +195,17 @@ def main(argv: list[str] | None = None) -> int:
                        "line of a YAML error, the failing key of a schema or cross-field error)")
     c.add_argument("config")
     c.set_defaults(func=_check_config)
+    st = sub.add_parser("status", help="a running or finished pipeline: jobs done, running (with progress), "
+                        "failed, and the slowest rules")
+    st.add_argument("directory", nargs="?", default=".", help="the pipeline's working directory (default .)")
+    st.add_argument("--top", type=int, default=5, help="how many of the slowest rules and jobs (default 5)")
+    st.set_defaults(func=_status)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:  # e.g. `schedbench status | head`: the reader left, nothing is wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except USER_ERRORS as exc:
         print("schedbench: error: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
