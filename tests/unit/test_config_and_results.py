@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.pipeline.config import ConfigError, algorithm_grid, batches, check_config, config_hash
+from schedbench.pipeline.config import (ConfigError, algorithm_grid, apply_base, batches, check_config, config_hash,
+                                       load_config_file)
 from schedbench.pipeline.experiment import make_instances, run_adversary, run_online, solve_offline
 from schedbench.pipeline.io import ResultsSchemaError, check_results, provenance, write_parquet
 from schedbench.plots.scheduling import ratio_vs_eps_grid
@@ -24,10 +25,44 @@ def test_shipped_configs_pass_the_schema_and_the_checks():
     import jsonschema
 
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
-    for name in ("config.yaml", "smoke.yaml", "search.yaml"):
-        cfg = yaml.safe_load((ROOT / "config" / name).read_text())
+    for name in ("config.yaml", "smoke.yaml", "search.yaml", "large.yaml"):
+        cfg = load_config_file(str(ROOT / "config" / name))
         jsonschema.Draft202012Validator(schema).validate(cfg)
         check_config(cfg)
+
+
+def test_large_config_is_the_paper_config_at_another_scale():
+    base, large = load_config_file(str(ROOT / "config/config.yaml")), load_config_file(str(ROOT / "config/large.yaml"))
+    assert "base" not in large
+    assert set(large["experiments"]) == set(base["experiments"])  # same experiments, same algorithms
+    for name, exp in base["experiments"].items():
+        assert large["experiments"][name]["algorithms"] == exp["algorithms"], name
+    assert large["experiments"]["random_unit"]["params"]["n"] > base["experiments"]["random_unit"]["params"]["n"]
+    assert large["experiments"]["random_unit"]["params"]["d"] == base["experiments"]["random_unit"]["params"]["d"]
+    assert len(large["eps"]) > len(base["eps"])
+    assert large["search"] == base["search"]
+
+
+def test_base_merge_rules_and_errors(tmp_path):
+    (tmp_path / "b.yaml").write_text("seed: 1\neps: [0.5]\nexperiments: {e: {params: {m: 4, n: 8}, instances: 2}}\n")
+    (tmp_path / "o.yaml").write_text("base: b.yaml\neps: [0.25]\nexperiments: {e: {params: {n: 16}}}\n")
+    cfg = load_config_file(str(tmp_path / "o.yaml"))
+    # mappings merge key by key; lists and numbers replace
+    assert cfg == {"seed": 1, "eps": [0.25], "experiments": {"e": {"params": {"m": 4, "n": 16}, "instances": 2}}}
+    # --config overrides (already in Snakemake's config) win over the base
+    assert apply_base({"base": "b.yaml", "seed": 9}, [str(tmp_path / "o.yaml")])["seed"] == 9
+    (tmp_path / "c1.yaml").write_text("base: c2.yaml\n")
+    (tmp_path / "c2.yaml").write_text("base: c1.yaml\n")
+    with pytest.raises(ConfigError, match="cycle"):
+        load_config_file(str(tmp_path / "c1.yaml"))
+    (tmp_path / "m.yaml").write_text("base: missing.yaml\n")
+    with pytest.raises(ConfigError, match="base: .*missing.yaml is not a file"):
+        load_config_file(str(tmp_path / "m.yaml"))
+    (tmp_path / "n.yaml").write_text("base: 3\n")
+    with pytest.raises(ConfigError, match="base: must be the path"):
+        load_config_file(str(tmp_path / "n.yaml"))
+    with pytest.raises(ConfigError, match="at most one config file"):
+        apply_base({}, [str(tmp_path / "o.yaml"), str(tmp_path / "o.yaml")])
 
 
 @pytest.mark.parametrize("mutate, message", [

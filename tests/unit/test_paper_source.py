@@ -87,18 +87,18 @@ def test_log_problems():
     assert latex.log_problems("Output written on main.pdf (3 pages)") == []
 
 
-@pytest.mark.parametrize("config_file", ["config/config.yaml", "config/smoke.yaml"])
+@pytest.mark.parametrize("config_file", ["config/config.yaml", "config/smoke.yaml", "config/large.yaml"])
 def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     # the default config's \LossFitMinN once expanded to "$10^{3}$" inside "$n\ge ...$": the
     # paper of `make run` failed while the smoke config's (100, no math) built
     import shutil
     import subprocess
 
-    import yaml
+    from schedbench.pipeline.config import load_config_file
 
     if not shutil.which("pdflatex"):
         pytest.skip("pdflatex not installed (make test installs it as root)")
-    cfg = yaml.safe_load((ROOT / config_file).read_text())
+    cfg = load_config_file(str(ROOT / config_file))
     tex = config_macros_tex(cfg, config_file, "abc123", 0.05)
     names = re.findall(r"\\newcommand\{\\(\w+)\}", tex)
     assert names

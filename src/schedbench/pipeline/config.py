@@ -9,6 +9,7 @@ on sized families. Every error names the offending key path.
 from __future__ import annotations
 
 import hashlib
+import os
 import math
 import json
 
@@ -63,6 +64,49 @@ def load_config_strict(path: str) -> dict:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the config must be a mapping of keys, got {type(data).__name__}")
     return data
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    """``over`` on top of ``base``: mappings merge key by key, any other value (a list, a number,
+    null) replaces the base's."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _base_chain(path: str, seen: tuple[str, ...] = ()) -> dict | None:
+    """The config ``path`` builds on (its ``base:`` file, itself resolved), or None."""
+    data = load_config_strict(path)
+    if "base" not in data:
+        return None
+    base = data["base"]
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{path}: base: must be the path of another config file, got {base!r}")
+    base_path = os.path.normpath(os.path.join(os.path.dirname(path), base))
+    if base_path in seen + (os.path.normpath(path),):
+        raise ConfigError(f"{path}: base: {base} makes a cycle of base configs")
+    if not os.path.isfile(base_path):
+        raise ConfigError(f"{path}: base: {base_path} is not a file (a base path is relative to the config file)")
+    parent = _base_chain(base_path, seen + (os.path.normpath(path),))
+    own = {k: v for k, v in load_config_strict(base_path).items() if k != "base"}
+    return own if parent is None else deep_merge(parent, own)
+
+
+def apply_base(config: dict, paths: list[str]) -> dict:
+    """The config a run uses: ``config`` (the given files as Snakemake read them, ``--config``
+    overrides included) merged over the ``base:`` config one of the files names, if any (so
+    ``config/large.yaml`` is the paper config with only its scale changed)."""
+    chains = [(p, chain) for p in paths if (chain := _base_chain(p)) is not None]
+    if len(chains) > 1:
+        raise ConfigError(f"base: declared by {' and '.join(p for p, _ in chains)}; at most one config file may")
+    own = {k: v for k, v in config.items() if k != "base"}
+    return deep_merge(chains[0][1], own) if chains else own
+
+
+def load_config_file(path: str) -> dict:
+    """One config file as the pipeline uses it: read strictly, over its ``base:`` if any."""
+    return apply_base(load_config_strict(path), [path])
 
 
 def check_schema(config: dict, schema_path: str) -> None:
