@@ -9,7 +9,7 @@ min_version("9.14.8")
 # it instead of being merged into it, so a smaller config never inherits the paper's experiments
 # (`--config key=value` still overrides single keys of whichever config is used).
 from snakemake.exceptions import WorkflowError
-from schedbench.pipeline.config import ConfigError, check_schema, load_config_strict
+from schedbench.pipeline.config import ConfigError, apply_base, check_schema, load_config_strict
 
 # Config files read strictly first (YAML errors and duplicate keys name the file and line), and
 # checked against the schema with a one-line message naming the key; Snakemake's own validation
@@ -25,7 +25,11 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
+# A config may build on another (`base: config.yaml`, as config/large.yaml does): merged here.
 try:
+    _resolved = apply_base(config, [str(p) for p in workflow.overwrite_configfiles or ["config/config.yaml"]])
+    config.clear()
+    config.update(_resolved)
     check_schema(config, "workflow/schemas/config.schema.yaml")
 except ConfigError as exc:
     raise WorkflowError(f"config: {exc}")
@@ -41,6 +45,34 @@ include: "workflow/rules/paper.smk"
 include: "workflow/rules/loss.smk"
 include: "workflow/rules/bipartite.smk"
 include: "workflow/rules/search.smk"
+
+
+# On a cluster (workflow/profiles/slurm) these run on the submitting machine: they only read the
+# results tables and draw, typeset or collect (seconds each); the simulations, solver calls and
+# searches go to the cluster. A local run ignores this.
+localrules:
+    all,
+    collect_runs,
+    loss_collect,
+    bipartite_collect,
+    figure_ratio_vs_eps,
+    figure_rejection_vs_eps,
+    figure_ecdf,
+    figure_adversary_rounds,
+    figure_parameter_sweep,
+    loss_figure,
+    bipartite_figure,
+    paper_tables,
+    loss_tables,
+    bipartite_tables,
+    method_table,
+    worst_case_table,
+    report_tables_runs,
+    report_tables_loss,
+    report_tables_bipartite,
+    paper_generated,
+    paper_reproducibility,
+    paper_pdf,
 
 
 rule all:
