@@ -14,33 +14,16 @@ from schedbench.scheduling.offline import max_flow_lower_bound, opt_max_flow, so
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline import maxflow as mf
 
+from ..bruteforce import unit_jobs_fit
 from ..strategies import instances
 
 
 def brute_force_unit(inst: Instance) -> int:
     """Least T such that the unit jobs take distinct (machine, slot) pairs with
     r_j ≤ slot ≤ r_j + T − 1: plain backtracking, independent of the solver."""
-    n = inst.n
-    order = sorted(range(n), key=lambda j: int(inst.release[j]))
 
     def fits(T):
-        used = set()
-
-        def place(q):
-            if q == n:
-                return True
-            j = order[q]
-            r = int(inst.release[j])
-            for i in inst.eligible(j).tolist():
-                for t in range(r, r + T):
-                    if (i, t) not in used:
-                        used.add((i, t))
-                        if place(q + 1):
-                            return True
-                        used.remove((i, t))
-            return False
-
-        return place(0)
+        return unit_jobs_fit(inst, lambda j: range(int(inst.release[j]), int(inst.release[j]) + T))
 
     T = 1
     while not fits(T):

@@ -17,6 +17,7 @@ from schedbench.scheduling.offline import max_flow_lower_bound, opt_max_flow, so
 from schedbench.scheduling.offline import maxflow as mf
 from schedbench.scheduling.offline.makespan import SolverLimitError
 
+from ..bruteforce import unit_jobs_fit
 from ..strategies import instances
 
 WEIGHTS = (1.0, 2.0, 4.0, 0.5, 1.0 / 3.0)
@@ -41,26 +42,10 @@ def brute_force_unit(inst, objective="weighted"):
     (machine, slot) pairs with w_j·(slot + 1 − r_j) ≤ T; exact rational arithmetic."""
     n = inst.n
     W = _weights(inst, objective)
-    order = sorted(range(n), key=lambda j: int(inst.release[j]))
 
     def fits(T):
-        used = set()
-
-        def place(q):
-            if q == n:
-                return True
-            j = order[q]
-            r = int(inst.release[j])
-            for i in inst.eligible(j).tolist():
-                for t in range(r, r + n):
-                    if W[j] * (t + 1 - r) <= T and (i, t) not in used:
-                        used.add((i, t))
-                        if place(q + 1):
-                            return True
-                        used.remove((i, t))
-            return False
-
-        return place(0)
+        return unit_jobs_fit(inst, lambda j: [t for t in range(int(inst.release[j]), int(inst.release[j]) + n)
+                                              if W[j] * (t + 1 - int(inst.release[j])) <= T])
 
     for T in sorted({W[j] * f for j in range(n) for f in range(1, n + 1)}):
         if fits(T):
