@@ -191,3 +191,22 @@ def test_status_cli(tmp_path, capsys):
     assert "directory" in capsys.readouterr().err
     assert main(["status", str(tmp_path), "--top", "0"]) == 2
     assert "--top" in capsys.readouterr().err
+
+
+def test_a_long_mip_logs_its_progress(monkeypatch, caplog):
+    # every interrupt check "long" (report interval 0): the MIP's state appears in the log
+    import sys
+
+    import schedbench.solvers as solvers
+    from schedbench.scheduling.offline import opt_max_flow
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bench_opt_flow import poisson_instance
+
+    monkeypatch.setattr(solvers, "MIP_REPORT_EVERY", 0.0)
+    with caplog.at_level(logging.INFO, logger="schedbench.solvers"):
+        res = opt_max_flow(poisson_instance(60, 3, 0.9, 2, 1, sizes=4), time_limit=60)
+    assert res.status == "optimal"
+    lines = [r.getMessage() for r in caplog.records if r.name == "schedbench.solvers"]
+    assert lines and all(l.startswith("progress: HiGHS max-flow-time MIP: incumbent ") for l in lines)
+    assert re.search(r"\d+ nodes, elapsed \d:\d\d:\d\d$", lines[-1])
