@@ -33,7 +33,8 @@ smoke: $(STAMP) latex-debs  ## the CI-sized pipeline (config/smoke.yaml)
 	$(BIN)/schedbench check-config config/smoke.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/smoke.yaml
 
-status: $(STAMP)  ## a running or finished pipeline here: jobs done/running/failed, progress, slowest rules
+# order-only: an existing .venv is never reinstalled under a running pipeline that uses it
+status: | $(STAMP)  ## a running or finished pipeline here: jobs done/running/failed, progress, slowest rules
 	@$(BIN)/schedbench status
 
 report: run  ## the self-contained HTML report of the last run: report.html

@@ -11,6 +11,10 @@ the elapsed time by the work left, where each item's expected work is known (``w
 point's arrivals), else by the items left. Results are returned in input order, so a job's
 output does not depend on how the items were spread over its workers.
 ``schedbench status`` shows the last such line of every running job.
+
+Lines logged *inside* an item (a long HiGHS MIP, the searches) reach the job's log when the job
+runs its items in-process (``threads: 1``, what both profiles set); with more threads the items
+run in joblib worker processes, whose logging is not the job's: only the per-item lines remain.
 """
 
 from __future__ import annotations

@@ -70,6 +70,7 @@ class SlurmCluster:
         self.env = dict(os.environ, SLURM_CONF=str(self.conf))
         self.started: dict[str, int] = {}
         self.default_conf_written = False
+        self.created_slurm_dir = False
 
     # ------------------------------------------------------------------ set-up
     def _write_conf(self) -> None:
@@ -163,6 +164,7 @@ class SlurmCluster:
             self._write_conf()
             if DEFAULT_CONF.exists():
                 raise SlurmError(f"{DEFAULT_CONF} exists: this machine has a SLURM configured, left alone")
+            self.created_slurm_dir = not DEFAULT_CONF.parent.exists()
             DEFAULT_CONF.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(self.conf, DEFAULT_CONF)
             self.default_conf_written = True
@@ -181,6 +183,15 @@ class SlurmCluster:
         """Stop exactly the daemons this cluster started (by the PIDs their PID files gave at
         start); return the names of any that did not end (after SIGKILL)."""
         stubborn = []
+        # a daemon that forked but was not seen alive in time at start: its PID file may name it
+        for name in self.DAEMONS:
+            if name not in self.started:
+                try:
+                    pid = int(self.pid_files[name].read_text().split()[0])
+                except (OSError, ValueError, IndexError):
+                    continue
+                if _alive(pid, name):
+                    self.started[name] = pid
         if "slurmctld" in self.started and _alive(self.started["slurmctld"], "slurmctld"):
             self._cancel_all_jobs()
         for name in self.DAEMONS:
@@ -199,6 +210,8 @@ class SlurmCluster:
         if self.default_conf_written:
             if DEFAULT_CONF.exists() and DEFAULT_CONF.read_bytes() == self.conf.read_bytes():
                 DEFAULT_CONF.unlink()
+            if self.created_slurm_dir and not any(DEFAULT_CONF.parent.iterdir()):
+                DEFAULT_CONF.parent.rmdir()
             self.default_conf_written = False
         return stubborn
 

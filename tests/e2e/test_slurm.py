@@ -43,9 +43,12 @@ def cluster():
     root = Path(tempfile.mkdtemp(prefix="sb-slurm-", dir="/tmp"))  # short: munge's socket lives here
     c = SlurmCluster(root)
     c.start()
-    yield c
-    assert c.stop() == [], "a SLURM daemon outlived SIGKILL"
-    shutil.rmtree(root, ignore_errors=True)
+    try:
+        yield c
+        assert c.stop() == [], "a SLURM daemon outlived SIGKILL"
+    finally:
+        c.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -69,9 +69,16 @@ def test_progress_map_keeps_order_and_logs_first_last_and_every(caplog):
     assert lines[-1].endswith("ETA 0:00:00")
 
 
-def test_progress_map_with_two_workers_same_results():
+def _slow_abs(x):
+    import time
+
+    time.sleep(0.3 if x == -3 else 0.0)  # the first item finishes last
+    return abs(x)
+
+
+def test_progress_map_with_two_workers_keeps_input_order():
     log = logging.getLogger("test.progress2")
-    assert progress_map(abs, [-3, 2, -1, 0], log, "items", n_jobs=2) == [3, 2, 1, 0]
+    assert progress_map(_slow_abs, [-3, 2, -1, 0, 5, -6], log, "items", n_jobs=2) == [3, 2, 1, 0, 5, 6]
 
 
 SNAKEMAKE_LOG = """\
@@ -210,3 +217,29 @@ def test_a_long_mip_logs_its_progress(monkeypatch, caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "schedbench.solvers"]
     assert lines and all(l.startswith("progress: HiGHS max-flow-time MIP: incumbent ") for l in lines)
     assert re.search(r"\d+ nodes, elapsed \d:\d\d:\d\d$", lines[-1])
+
+
+def test_status_counts_failed_jobs_of_a_group_and_skips_logs_without_jobs(tmp_path):
+    # a group job's failure: "Error in group", then each job's "Error in rule" indented
+    group_failed = SNAKEMAKE_LOG + """Error in group 5c1d:
+    jobs:
+        rule run_online:
+            jobid: 7
+            output: results/a/runs/greedy/batch-0.parquet
+            log: results/logs/run_online/a-greedy-0.log (check log file(s) for error details)
+    Error in rule run_online:
+        message: SLURM-job '11' failed, SLURM status is: 'FAILED'
+        jobid: 7
+        log: results/logs/run_online/a-greedy-0.log (check log file(s) for error details)
+Exiting because a job execution failed. Look above for error messages
+"""
+    work = _workdir(tmp_path, group_failed, None)
+    # a later log without jobs (e.g. `snakemake --report`): not the run's
+    later = work / ".snakemake/log/2026-11-30T100000.000000.snakemake.log"
+    later.write_text("Building DAG of jobs...\nCreating report...\n")
+    os.utime(later, (2e9, 2e9))
+    st = read_status(work)
+    assert st.log_file.name.startswith("2026-11-30T090000")
+    assert st.failed == {4: "make_instances", 7: "run_online"}
+    assert st.ended == "stopped: a job failed"
+    assert "jobs: 1 of 4 done, 0 running, 2 failed" in format_status(st)

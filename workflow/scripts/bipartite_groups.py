@@ -8,8 +8,10 @@ from schedbench.queueing.bipartite.experiments import run_group
 
 with logged(snakemake.log[0], "bipartite_groups") as log:
     settings = snakemake.params.settings
-    parts = progress_map(lambda g: run_group(g, snakemake.params.exp_cfg, settings, int(settings["seed"])),
-                         snakemake.params.groups, log, "groups", n_jobs=snakemake.threads,
+    def one(group, exp_cfg=snakemake.params.exp_cfg, settings=settings):  # bound: workers get no `snakemake`
+        return run_group(group, exp_cfg, settings, int(settings["seed"]))
+
+    parts = progress_map(one, snakemake.params.groups, log, "groups", n_jobs=snakemake.threads,
                          work=lambda rows: sum(r["events"] for r in rows), unit="events")
     table = pd.DataFrame([row for part in parts for row in part])
     log.info("%d rows, %d events in %.1f s; status %s", len(table), table["events"].sum(),

@@ -9,8 +9,12 @@ from schedbench.queueing.loss.experiments import point_arrivals, point_seed, run
 with logged(snakemake.log[0], "loss_points") as log:
     settings = snakemake.params.settings
     points = snakemake.params.points
-    rows = progress_map(lambda p: run_point(p, settings, point_seed(int(settings["seed"]), p)), points, log,
-                        "points", n_jobs=snakemake.threads, weights=[point_arrivals(p, settings) for p in points],
+
+    def one(point, settings=settings):  # bound here: the worker gets the settings, not `snakemake`
+        return run_point(point, settings, point_seed(int(settings["seed"]), point))
+
+    rows = progress_map(one, points, log, "points", n_jobs=snakemake.threads,
+                        weights=[point_arrivals(p, settings) for p in points],
                         work=lambda row: row["events"], unit="events")
     table = pd.DataFrame(rows)
     log.info("%d points, %d events in %.1f s", len(table), table["events"].sum(), table["seconds"].sum())

@@ -27,7 +27,7 @@ _RULE = re.compile(r"^\s*(?:local)?rule (\w+):\s*$")
 _JOBID = re.compile(r"^\s*jobid: (\d+)\s*$")
 _LOG = re.compile(r"^\s*log: (\S+?)(?:,|\s|$)")
 _FINISHED = re.compile(r"Finished jobid: (\d+)")
-_ERROR = re.compile(r"^Error in rule (\w+):")
+_ERROR = re.compile(r"^\s*Error in rule (\w+):")  # indented inside an "Error in group" block
 _STEPS = re.compile(r"(\d+) of (\d+) steps")
 _TOTAL = re.compile(r"^total\s+(\d+)\s*$")
 _SLURM = re.compile(r"Job (\S+) has been submitted with SLURM jobid (\d+)")
@@ -156,9 +156,15 @@ def read_status(workdir: str | Path = ".", top: int = 5) -> RunStatus:
     status = RunStatus(workdir=workdir)
     logs = sorted((workdir / ".snakemake/log").glob("*.snakemake.log"), key=lambda p: p.stat().st_mtime)
     status.active_pid = _active_pid(workdir)
-    if logs:
-        status.log_file = logs[-1]
-        _parse_log(status, status.log_file.read_text(errors="replace"))
+    # the newest log of a run that scheduled jobs: `--report`, `--unlock` or a run refused by the
+    # run lock write logs too, without any job
+    for log in reversed(logs):
+        candidate = RunStatus(workdir=workdir, active_pid=status.active_pid)
+        _parse_log(candidate, log.read_text(errors="replace"))
+        if candidate.jobs or candidate.total is not None or candidate.ended is not None:
+            status = candidate
+            status.log_file = log
+            break
     for job in status.running:
         if job.log and (line := _last_progress(workdir / job.log)):
             status.progress[job.jobid] = line

@@ -340,7 +340,7 @@ def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None
     while not out_of_budget():
         if time.perf_counter() >= next_report:
             report()
-            next_report += REPORT_EVERY
+            next_report = time.perf_counter() + REPORT_EVERY
         cand = mut.mutate(cur_jobs)
         res = ev(m, cand)
         k_since += 1
