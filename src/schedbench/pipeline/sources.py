@@ -20,6 +20,7 @@ _SRC = Path(__file__).resolve().parents[2]  # .../src
 _PKG = "schedbench"
 
 
+@lru_cache(maxsize=None)
 def module_file(module: str) -> Path | None:
     """The file of a ``schedbench`` module (package → its ``__init__.py``), or None."""
     if module != _PKG and not module.startswith(_PKG + "."):
@@ -31,9 +32,12 @@ def module_file(module: str) -> Path | None:
     return None
 
 
-def _imports(path: Path) -> set[str]:
+@lru_cache(maxsize=None)
+def _imports(path: Path) -> frozenset[str]:
     """Schedbench modules named by the imports of one file (``from a import b`` counts
-    ``a.b`` when that is a module, and ``a`` itself plus the packages on the way)."""
+    ``a.b`` when that is a module, and ``a`` itself plus the packages on the way). Cached: the
+    Snakefile asks for many closures sharing files, and every cluster job step parses it again
+    (the files do not change during one parse)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -49,7 +53,7 @@ def _imports(path: Path) -> set[str]:
             prefix = ".".join(parts[:k])
             if module_file(prefix) is not None:
                 out.add(prefix)
-    return out
+    return frozenset(out)
 
 
 @lru_cache(maxsize=None)

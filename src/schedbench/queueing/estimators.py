@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
 
 __all__ = ["batch_ci"]
 
 
 def batch_ci(values: np.ndarray, level: float = 0.95) -> tuple[float, tuple[float, float]]:
     """Mean and Student-t confidence interval over batch estimates."""
+    from scipy import stats  # here, not at import: the Snakefile imports this wing (1 s saved per parse)
+
     v = np.asarray(values, dtype=np.float64)
     mean = float(v.mean())
     if v.size < 2:
