@@ -50,6 +50,7 @@ bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
 	$(BIN)/python benchmarks/bench_scheduling.py
 	$(BIN)/python benchmarks/bench_opt_flow.py
 	$(BIN)/python benchmarks/bench_loss.py
+	$(BIN)/python benchmarks/bench_pipeline.py
 
 bench-compare: $(STAMP)  ## schedbench vs Ciw vs SimPy on the same JSQ model (benchmarks/README.md)
 	$(BIN)/pip install --quiet -r requirements-bench.txt

@@ -32,8 +32,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:  # a fresh copy: nothing computed yet, every job in the DAG
         work = Path(tmp)
         shutil.copy(ROOT / "Snakefile", work)
-        for d in ("workflow", "config", "profiles"):
+        for d in ("workflow", "config", "profiles", "paper/sections"):
             shutil.copytree(ROOT / d, work / d)
+        shutil.copy(ROOT / "paper/main.tex", work / "paper")
         print("| config | jobs | `snakemake -n` seconds |")
         print("|---|---|---|")
         for config in CONFIGS:

@@ -191,7 +191,7 @@ def format_status(status: RunStatus) -> str:
         out.append(f"jobs: {status.done} of {total} done, {len(status.running)} running, "
                    f"{len(status.failed)} failed{waiting}{cut}{slurm}")
         if status.running:
-            out.append("running (on a cluster: submitted, perhaps still queued):")
+            out.append("running (submitted to SLURM, perhaps still queued):" if status.slurm_jobs else "running:")
             for job in status.running:
                 out.append(f"  {job.rule} (jobid {job.jobid}"
                            + (f", log {job.log}" if job.log else "") + ")"
