@@ -11,7 +11,8 @@ One footprint outside the private directory: inside a job, the plugin's ``srun``
 runs with every ``SLURM_*`` variable but the job's identity removed (``SLURM_CONF`` included), so
 it reads the default ``/etc/slurm/slurm.conf``. The conf is copied there while the cluster runs
 and removed at stop; a machine that already has one (a configured SLURM) is not touched: the
-cluster refuses to start and the test skips, saying so.
+cluster refuses to start and the test skips, saying so. Only a conf this module wrote (its first
+line says so) whose daemons are all gone — a test run killed before its tear-down — is removed.
 
 Usage::
 
@@ -32,6 +33,33 @@ from pathlib import Path
 DEBS = ["slurmctld", "slurmd", "munge", "slurm-client"]
 TOOLS = ["slurmctld", "slurmd", "munged", "sbatch", "squeue", "sinfo"]
 DEFAULT_CONF = Path("/etc/slurm/slurm.conf")
+MARK = "# schedbench test cluster in "  # first line of every conf this module writes
+
+
+def _stale_default_conf() -> bool:
+    """The default-path conf is one this module wrote for a cluster that is gone (a test run
+    killed before its tear-down): none of that cluster's daemons is alive."""
+    try:
+        first = DEFAULT_CONF.read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return False
+    if not first.startswith(MARK):
+        return False
+    root = Path(first[len(MARK):].strip())
+    for name in ("slurmctld", "slurmd", "munged"):
+        try:
+            pid = int((root / f"{name}.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+        if _alive(pid, name):
+            return False
+    return True
+
+
+def clear_stale_default_conf() -> None:
+    """Remove a default-path conf left by a killed test run (never one this module did not write)."""
+    if DEFAULT_CONF.exists() and _stale_default_conf():
+        DEFAULT_CONF.unlink()
 
 
 class SlurmError(RuntimeError):
@@ -80,6 +108,7 @@ class SlurmCluster:
         for sub in ("state", "spool"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
         self.conf.write_text("\n".join([
+            f"{MARK}{self.root}",
             "ClusterName=schedbench-test",
             f"SlurmctldHost={host}",
             "SlurmUser=root",
@@ -162,6 +191,7 @@ class SlurmCluster:
         self.root.mkdir(parents=True, exist_ok=True)
         try:
             self._write_conf()
+            clear_stale_default_conf()
             if DEFAULT_CONF.exists():
                 raise SlurmError(f"{DEFAULT_CONF} exists: this machine has a SLURM configured, left alone")
             self.created_slurm_dir = not DEFAULT_CONF.parent.exists()
@@ -252,6 +282,7 @@ def missing_reason() -> str | None:
     missing = [t for t in TOOLS if not shutil.which(t)]
     if missing:
         return f"SLURM daemons not installed and not installable here: {', '.join(missing)}"
+    clear_stale_default_conf()
     if DEFAULT_CONF.exists():
         return f"{DEFAULT_CONF} exists: a SLURM is configured on this machine and the test leaves it alone"
     return None

@@ -131,6 +131,17 @@ def test_stop_ends_exactly_the_daemons_it_started(cluster, tmp_path):
         assert _alive(decoy.pid, "slurmd")  # same name, not ours: untouched
         assert not Path("/etc/slurm/slurm.conf").exists()  # the default-path copy is removed
         assert cluster.stop() == []  # idempotent
+        # a conf left by a killed run of this module (its daemons gone) does not block the next
+        stale = cluster.conf.read_text()
+        Path("/etc/slurm").mkdir(parents=True, exist_ok=True)
+        Path("/etc/slurm/slurm.conf").write_text(stale)
+        assert missing_reason() is None and not Path("/etc/slurm/slurm.conf").exists()
+        # a conf this module did not write is never touched
+        Path("/etc/slurm/slurm.conf").write_text("ClusterName=someone-else\n")
+        try:
+            assert "leaves it alone" in missing_reason()
+        finally:
+            Path("/etc/slurm/slurm.conf").unlink()
     finally:
         decoy.kill()
         decoy.wait()
