@@ -75,29 +75,31 @@ def deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _base_chain(path: str, seen: tuple[str, ...] = ()) -> dict | None:
-    """The config ``path`` builds on (its ``base:`` file, itself resolved), or None."""
+def _resolved(path: str, seen: tuple[str, ...] = ()) -> tuple[dict, dict | None]:
+    """The config file ``path`` (without its ``base`` key) and the config it builds on (its
+    ``base:`` file over that file's own base, and so on; None without a base). Each file is read
+    once."""
     data = load_config_strict(path)
     if "base" not in data:
-        return None
-    base = data["base"]
+        return data, None
+    base = data.pop("base")
     if not isinstance(base, str) or not base:
         raise ConfigError(f"{path}: base: must be the path of another config file, got {base!r}")
+    here = seen + (os.path.normpath(path),)
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), base))
-    if base_path in seen + (os.path.normpath(path),):
+    if base_path in here:
         raise ConfigError(f"{path}: base: {base} makes a cycle of base configs")
     if not os.path.isfile(base_path):
         raise ConfigError(f"{path}: base: {base_path} is not a file (a base path is relative to the config file)")
-    parent = _base_chain(base_path, seen + (os.path.normpath(path),))
-    own = {k: v for k, v in load_config_strict(base_path).items() if k != "base"}
-    return own if parent is None else deep_merge(parent, own)
+    own, grand = _resolved(base_path, here)
+    return data, own if grand is None else deep_merge(grand, own)
 
 
 def apply_base(config: dict, paths: list[str]) -> dict:
     """The config a run uses: ``config`` (the given files as Snakemake read them, ``--config``
     overrides included) merged over the ``base:`` config one of the files names, if any (so
     ``config/large.yaml`` is the paper config with only its scale changed)."""
-    chains = [(p, chain) for p in paths if (chain := _base_chain(p)) is not None]
+    chains = [(p, chain) for p in paths if (chain := _resolved(p)[1]) is not None]
     if len(chains) > 1:
         raise ConfigError(f"base: declared by {' and '.join(p for p, _ in chains)}; at most one config file may")
     own = {k: v for k, v in config.items() if k != "base"}
