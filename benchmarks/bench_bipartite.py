@@ -1,4 +1,4 @@
-"""Side-by-side speed of the same model in schedbench, Ciw and SimPy (issue 4; not a test).
+"""Side-by-side speed of the same model in schedbench, Ciw and SimPy (not a test).
 
 Model: N = 100 homogeneous servers (μ = 1), one job type on the complete graph, Poisson arrivals
 at total rate 0.9·N, join the shortest queue counting the job in service (Ciw: its

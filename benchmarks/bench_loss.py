@@ -1,4 +1,4 @@
-"""Loss-system simulator throughput (issue 3 targets; not a test).
+"""Loss-system simulator throughput against its targets (benchmarks/README.md; not a test).
 
 Aggregated CTMC simulator (`simulate_loss(method="aggregated")`): events per second at
 n = 10^3 .. 10^6, k = n and k = ⌈n^α ln n⌉, d = 2, λ = 1 − n^(−1/2). Target: >= 10^7 events/s

@@ -1,5 +1,5 @@
 """Pipeline scale: how long Snakemake takes to build the DAG of each shipped config (a dry run,
-``snakemake -n``) and how many jobs it has. Target (issue 13): the cluster-scale config
+``snakemake -n``) and how many jobs it has. Target: the cluster-scale config
 ``config/large.yaml`` builds its DAG in seconds.
 
     .venv/bin/python benchmarks/bench_pipeline.py     # prints the table of benchmarks/README.md

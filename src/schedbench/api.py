@@ -4,45 +4,30 @@ adversary, through the one run path (:func:`schedbench.scheduling.play.execute`)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
-from schedbench.scheduling.model import Instance, Outcome
+from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import OptResult, solve_opt
-from schedbench.scheduling.play import Played, execute
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm
 
 __all__ = ["RunResult", "run", "run_adversary", "oracle_value"]
 
 
 @dataclass
-class RunResult:
-    """A validated online run. ``valid`` is False for an illegal or over-budget outcome.
+class RunResult(RunRecord):
+    """A validated online run: the run's :class:`~schedbench.scheduling.record.RunRecord`
+    plus the offline OPT it is compared with. ``valid`` is False for an illegal or
+    over-budget outcome.
 
     ``instance`` is the instance played (for an adversary, the realised one, whose ``meta``
     names the adversary, its parameters, the algorithm, the seed and the claimed OPT);
     ``claimed_opt`` is the adversary's constructed OPT (None for a given instance)."""
 
-    algorithm: str
-    eps: float | None
-    params: dict
-    objective: float
-    rejected_frac: float
-    rejected_frac_max_prefix: float
-    budget_violations: int
-    wasted_work: float
-    valid: bool
-    status: str
-    errors: list[str]
-    seconds: float
-    instance: Instance = field(repr=False)
-    outcome: Outcome = field(repr=False)
-    opt: OptResult | None = None
-    claimed_opt: float | None = None
-    counters: dict = field(default_factory=dict)
-    problem: str = ""
-    rejected_volume_frac: float = math.nan
+    opt: OptResult | None = field(default=None, metadata={"column": False})
 
     @property
     def ratio(self) -> float:
@@ -53,12 +38,9 @@ class RunResult:
         return self.objective / den if den > 0 else math.nan
 
     @classmethod
-    def from_played(cls, p: Played, opt: OptResult | None) -> "RunResult":
-        v = p.validation
-        return cls(p.algorithm, p.eps, p.params, v.objective, v.rejected_frac, v.rejected_frac_max_prefix,
-                   v.budget_violations, v.wasted_work, v.valid, v.status, v.errors, p.outcome.seconds,
-                   p.instance, p.outcome, opt, p.claimed_opt, dict(p.counters or {}), p.problem,
-                   v.rejected_volume_frac)
+    def of(cls, record: RunRecord, opt: OptResult | None) -> "RunResult":
+        """``record`` compared with ``opt``."""
+        return cls(**{f.name: getattr(record, f.name) for f in fields(record)}, opt=opt)
 
 
 def oracle_value(opt: OptResult | float) -> float:
@@ -93,8 +75,8 @@ def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float |
     if opt is None and wants_oracle:
         opt = solve_opt(instance, problem, time_limit=time_limit)
     oracle = oracle_value(opt) if (opt is not None and wants_oracle) else None
-    played = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast, problem=problem)
-    return RunResult.from_played(played, opt if isinstance(opt, OptResult) else None)
+    record = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast, problem=problem)
+    return RunResult.of(record, opt if isinstance(opt, OptResult) else None)
 
 
 def run_adversary(adversary: str | type[Adversary], algorithm: str | type[OnlineAlgorithm],
@@ -112,6 +94,6 @@ def run_adversary(adversary: str | type[Adversary], algorithm: str | type[Online
     adv_cls = get_adversary(adversary) if isinstance(adversary, str) else adversary
     cls = _cls(algorithm)
     adv = adv_cls(eps=eps, seed=seed, **(adversary_params or {}))
-    played = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
-    opt = solve_opt(played.instance, played.problem, time_limit=time_limit) if solve else None
-    return RunResult.from_played(played, opt)
+    record = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
+    opt = solve_opt(record.instance, record.problem, time_limit=time_limit) if solve else None
+    return RunResult.of(record, opt)

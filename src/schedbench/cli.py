@@ -1,8 +1,9 @@
-"""Command line: ``schedbench list | generate | opt | run | check-config``.
+"""Command line: ``schedbench list | describe | generate | opt | run | check-config | status | docs-tables``.
 
 Examples::
 
-    schedbench list
+    schedbench list                                          # algorithms, adversaries, families
+    schedbench describe lb-b                                 # rule, parameters, paper section, docs
     schedbench generate random-restricted inst.npz --seed 1 --param m=8 --param n=100 --param d=2
     schedbench opt inst.npz --time-limit 30                  # makespan; --problem maxflow for max flow
     schedbench check-config my.yaml                          # YAML line, schema key, cross-field rules
@@ -22,11 +23,12 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from typing import Any
 
 from schedbench.api import run
-from schedbench.scheduling.algorithms.base import ParameterError
+from schedbench.params import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
 from schedbench.pipeline.config import ConfigError
@@ -34,7 +36,7 @@ from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.registry import (UnknownNameError, adversary_names, algorithm_names, family_names,
-                                            get_algorithm, get_family)
+                                            get_adversary, get_algorithm, get_family)
 
 
 class CommandError(ValueError):
@@ -77,6 +79,181 @@ def _params(items: list[str]) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- plug-in descriptions
+# Read from the registry only, through the classes' public attributes, so that these listings,
+# `schedbench describe` and the generated tables of config/README.md cannot go stale. Parameter
+# objects are read by attribute name (default, doc, choices, kind, minimum, ...), whatever class
+# holds them.
+
+#: where each kind of plug-in is documented when its own docstrings do not say
+DOCS = {"algorithm": "docs/models/rejection-model.md §7", "adversary": "docs/models/rejection-model.md §6",
+        "family": "docs/models/rejection-model.md §11"}
+_KINDS = ("algorithm", "adversary", "family")
+_MISSING = object()
+
+
+def _declared_params(obj: Any) -> dict[str, Any]:
+    """{name: parameter object} of an algorithm or adversary class or a family object: the first
+    of ``params`` / ``parameters`` that holds parameter declarations (objects with a default),
+    as a mapping or as a sequence of objects with a ``name``."""
+    for attr in ("params", "parameters"):
+        value = getattr(obj, attr, None)
+        if isinstance(value, dict) and all(hasattr(p, "default") for p in value.values()):
+            return dict(value)
+        if isinstance(value, (list, tuple)) and value and all(hasattr(p, "name") for p in value):
+            return {p.name: p for p in value}
+    return {}
+
+
+def _type_name(kind: Any) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {bool: "bool", int: "int", float: "number", str: "string"}
+    return "/".join(names.get(k, getattr(k, "__name__", str(k))) for k in kinds)
+
+
+def _fmt(value: Any) -> str:
+    return "none" if value is None else str(value)
+
+
+def param_info(name: str, p: Any, none_means: str = "none") -> dict[str, str]:
+    """One parameter as strings: name, type, range, default and doc. A default of None is shown
+    as ``none`` (derived or not given, the doc says which) or ``required``: by the parameter's
+    ``optional`` flag if it has one, else ``none_means`` unless its doc explains None."""
+    choices = getattr(p, "choices", None)
+    kind = getattr(p, "kind", None) or getattr(p, "type", None)
+    default = getattr(p, "default", None)
+    derived = next((getattr(p, a) for a in ("derive", "derived", "default_from") if callable(getattr(p, a, None))),
+                   None)
+    if kind is None:
+        sample = default if default is not None else (choices[0] if choices else None)
+        kind = type(sample) if isinstance(sample, (bool, int, float, str)) else None
+    rng = []
+    if choices:
+        rng.append("one of " + ", ".join(_fmt(c) for c in choices))
+    for attrs, op in ((("minimum", "low", "min"), "≥"), (("maximum", "high", "max"), "≤")):
+        bound = next((getattr(p, a) for a in attrs if getattr(p, a, None) is not None), None)
+        if bound is not None and not callable(bound):
+            rng.append(f"{op} {bound:g}" if isinstance(bound, (int, float)) else f"{op} {bound}")
+    if callable(default) or derived is not None:
+        shown = "derived"
+    elif default is None:
+        optional = getattr(p, "optional", None)
+        if optional is None:
+            optional = none_means != "required" or "none:" in str(getattr(p, "doc", "")).lower()
+        shown = "none" if optional else "required"
+    else:
+        shown = str(default)
+    return {"name": name, "type": _type_name(kind) if kind is not None else "any",
+            "range": "; ".join(rng) or "-", "default": shown, "doc": " ".join(str(getattr(p, "doc", "") or "").split())}
+
+
+def _drop_asides(text: str) -> str:
+    """``text`` without its parenthesised and bracketed asides (citations, labels: `describe`
+    shows them on their own lines). An aside opens after a space and closes before a space or a
+    punctuation mark, so ``O(1)`` and ``(t − r)/S`` stay."""
+    out, i = [], 0
+    pairs = {"(": ")", "[": "]"}
+    while i < len(text):
+        ch = text[i]
+        if ch in pairs and (i == 0 or text[i - 1] == " "):
+            depth, j = 0, i
+            while j < len(text):
+                depth += (text[j] == ch) - (text[j] == pairs[ch])
+                if depth == 0:
+                    break
+                j += 1
+            if j < len(text) and (j + 1 == len(text) or text[j + 1] in " ,;:."):
+                i = j + 1
+                continue
+        out.append(ch)
+        i += 1
+    return re.sub(r"\s+([,;:.])", r"\1", " ".join("".join(out).split()))
+
+
+def _sentence(para: str) -> str:
+    """The first sentence of one paragraph (the first '. ' outside parentheses), on one line."""
+    para = _drop_asides(" ".join(para.split()).replace("``", ""))
+    depth = 0
+    for i, ch in enumerate(para):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "." and depth <= 0 and (i + 1 == len(para) or para[i + 1] == " "):
+            return para[:i + 1]
+    return para
+
+
+def _first_sentence(text: str | None, limit: int = 320, follow: bool = False) -> str:
+    """The first sentence of a docstring, on one line without asides; with ``follow``, also the
+    first sentence of the next paragraph (a plug-in module names the rule first, then states it)."""
+    if not text:
+        return ""
+    paras = [p for p in text.strip().split("\n\n") if p.strip()]
+    out = _sentence(paras[0])
+    if follow and len(paras) > 1 and not paras[1].lstrip().startswith(("*", "-", "1.", "=")):
+        out += " " + _sentence(paras[1])
+    return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
+
+
+def _own_doc(obj: Any) -> str | None:
+    """The class's own docstring, else its module's (a plug-in module holds one class)."""
+    doc = obj.__dict__.get("__doc__") if isinstance(obj, type) else None
+    if doc:
+        return doc
+    mod = sys.modules.get(getattr(obj if isinstance(obj, type) else type(obj), "__module__", ""))
+    return getattr(mod, "__doc__", None)
+
+
+def _docs_link(*texts: str | None, kind: str) -> str:
+    """The first docs/models section a plug-in's reference or docstring cites, else its kind's page."""
+    for text in texts:
+        if text:
+            hit = re.search(r"(?:docs/models/)?([a-z-]+\.md)`{0,2} (§[0-9][0-9.–]*)", text)
+            if hit:
+                return f"docs/models/{hit.group(1)} {hit.group(2).rstrip('.')}"
+    return DOCS[kind]
+
+
+def plugin_info(kind: str, name: str) -> dict[str, Any]:
+    """What `schedbench describe` shows of one registered algorithm, adversary or family."""
+    if kind == "family":
+        fam = get_family(name)
+        mod = sys.modules.get(getattr(getattr(fam, "generator", None), "__module__", ""), None)
+        doc = getattr(fam, "doc", "") or getattr(mod, "__doc__", "")
+        return {"name": name, "kind": kind, "rule": _first_sentence(doc), "problems": ["any"],
+                "model": "instance family", "label": "-", "source": "-", "docs": DOCS[kind],
+                "parameters": [param_info(k, p) for k, p in _declared_params(fam).items()]}
+    cls = get_algorithm(name) if kind == "algorithm" else get_adversary(name)
+    reference = str(getattr(cls, "reference", "") or "")
+    doc = _own_doc(cls)
+    if kind == "algorithm":
+        problems = list(cls.solved_problems())
+        model = cls.model + (" (migratory)" if getattr(cls, "migratory", False) else "")
+        notes = [n for n, on in (("assumes T*", getattr(cls, "needs_opt", False)),
+                                 ("unit sizes only", getattr(cls, "unit_sizes_only", False)),
+                                 ("may hold jobs", getattr(cls, "deferred_dispatch", False)),
+                                 ("may reject late", getattr(cls, "late_reject", False))) if on]
+        model += "".join(f"; {n}" for n in notes)
+    else:
+        problems = [cls.problem]
+        model = "adaptive adversary" + ("; unit sizes" if getattr(cls, "unit_sizes", False) else "")
+    module_doc = getattr(sys.modules.get(cls.__module__), "__doc__", None)
+    own = isinstance(cls, type) and bool(cls.__dict__.get("__doc__"))
+    rule = _first_sentence(doc, follow=kind == "algorithm" and not own)
+    return {"name": name, "kind": kind, "rule": rule, "problems": problems, "model": model,
+            "label": getattr(cls, "rule_label", "-"), "source": reference or "-",
+            "docs": _docs_link(reference, module_doc, kind=kind),
+            "parameters": [param_info(k, p, "required" if kind == "adversary" else "none")
+                           for k, p in _declared_params(cls).items()]}
+
+
+def _names(kind: str) -> list[str]:
+    return {"algorithm": algorithm_names, "adversary": adversary_names, "family": family_names}[kind]()
+
+
+def _compact_params(info: dict[str, Any]) -> str:
+    return ", ".join(p["name"] if p["default"] in ("required",) else f"{p['name']}={p['default']}"
+                     for p in info["parameters"]) or "-"
+
+
 def _list(_: argparse.Namespace) -> int:
     rows = [get_algorithm(n).describe() for n in algorithm_names()]
     print(f"{'algorithm':<18} {'problem':<8} {'model':<10} {'rule':<5} {'T*':<4} parameters")
@@ -88,8 +265,122 @@ def _list(_: argparse.Namespace) -> int:
     also = [f"{d['name']} ({', '.join(d['problems'][1:])})" for d in rows if len(d["problems"]) > 1]
     if also:
         print("also solves (give 'problem' in the experiment): " + "; ".join(also))
-    print("\nfamilies: " + ", ".join(family_names()))
-    print("adversaries: " + ", ".join(adversary_names()))
+    advs = [plugin_info("adversary", n) for n in adversary_names()]
+    print(f"\n{'adversary':<18} {'problem':<11} {'rule':<5} parameters (a name alone: required)")
+    for d in advs:
+        print(f"{d['name']:<18} {d['problems'][0]:<11} {d['label']:<5} {_compact_params(d)}")
+    print(f"\n{'family':<18} parameters (a name alone: required)")
+    for d in (plugin_info("family", n) for n in family_names()):
+        print(f"{d['name']:<18} {_compact_params(d)}")
+    print("\nschedbench describe NAME: one algorithm, adversary or family in full (rule, parameters, docs)")
+    return 0
+
+
+def _describe(args: argparse.Namespace) -> int:
+    """One plug-in in full; a name registered as several kinds (e.g. anr-tree) shows each."""
+    kinds = [args.kind] if args.kind else list(_KINDS)
+    infos = [plugin_info(k, args.name) for k in kinds if args.name in _names(k)]
+    if not infos:
+        what = " or ".join(kinds)
+        raise UnknownNameError(f"unknown name {args.name!r}: no registered {what} has it (see schedbench list)")
+    if args.json:
+        print(json.dumps(infos if len(infos) > 1 else infos[0], ensure_ascii=False))
+        return 0
+    for n, d in enumerate(infos):
+        if n:
+            print()
+        print(f"{d['name']} ({d['kind']})")
+        for key in ("rule", "problems", "model", "label", "source", "docs"):
+            value = ", ".join(d[key]) if isinstance(d[key], list) else d[key]
+            print(f"  {key + ':':<11}{value}")
+        print("  parameters:" + ("" if d["parameters"] else " none"))
+        for p in d["parameters"]:
+            print(f"    {p['name']}: {p['type']}, {p['range']}, default {p['default']}" + (f" — {p['doc']}" if p["doc"] else ""))
+    print("\nlabels: Q quoted from the paper, R reconstructed, R✓ reconstructed and checked (docs/models/README.md)")
+    return 0
+
+
+# ---------------------------------------------------------------- generated tables of config/README.md
+_BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (?P<key>[^>]*?) -->\n)(?P<body>.*?)(<!-- END GENERATED: (?P=key) -->)",
+                    re.S)
+_ALG_GROUPS = {"load": ("load",), "maxflow": ("maxflow",), "weighted": ("wtdmaxflow", "genwtd", "stretch")}
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _param_rows(info: dict[str, Any]) -> list[str]:
+    rows = ["| param | type | default | range | meaning |", "|---|---|---|---|---|"]
+    for p in info["parameters"]:
+        rows.append(f"| `{p['name']}` | {p['type']} | {_cell(p['default'])} | {_cell(p['range'])} | {_cell(p['doc'])} |")
+    return rows if info["parameters"] else ["No parameters."]
+
+
+def _render_block(key: str) -> list[str]:
+    kind, _, arg = key.partition(" ")
+    if kind == "algorithms":
+        if arg not in _ALG_GROUPS:
+            raise CommandError(f"generated block {key!r}: the algorithm groups are {', '.join(_ALG_GROUPS)}")
+        rows = ["| name | problems | model | rule | parameters (default): meaning | source |", "|---|---|---|---|---|---|"]
+        for n in algorithm_names():
+            if get_algorithm(n).problem not in _ALG_GROUPS[arg]:
+                continue
+            d = plugin_info("algorithm", n)
+            params = "; ".join(f"`{p['name']}` ({p['default']})" + (f": {p['doc']}" if p["doc"] else "")
+                               for p in d["parameters"]) or "none"
+            rows.append(f"| `{n}` | {', '.join(d['problems'])} | {_cell(d['model'])} | {_cell(d['label'])} | "
+                        f"{_cell(params)} | {_cell(d['source'])} |")
+        return rows
+    if kind == "adversaries":
+        rows = ["| name | problem | rule | parameters | source |", "|---|---|---|---|---|"]
+        for n in adversary_names():
+            d = plugin_info("adversary", n)
+            rows.append(f"| `{n}` | {d['problems'][0]} | {_cell(d['label'])} | {_cell(_compact_params(d))} | "
+                        f"{_cell(d['source'])} |")
+        return rows
+    if kind in ("adversary", "family"):
+        if arg not in _names(kind):
+            raise CommandError(f"generated block {key!r}: no registered {kind} {arg!r}")
+        return _param_rows(plugin_info(kind, arg))
+    raise CommandError(f"generated block {key!r}: unknown kind {kind!r} (algorithms GROUP, adversaries, "
+                       "adversary NAME, family NAME)")
+
+
+def docs_tables(text: str) -> str:
+    """``text`` with every block between ``<!-- BEGIN GENERATED: KEY -->`` and ``<!-- END
+    GENERATED: KEY -->`` regenerated from the registry. Every registered adversary and family
+    must have its own block (a new plug-in is documented or this fails)."""
+    keys = [m.group("key") for m in _BLOCK.finditer(text)]
+    missing = [f"{k} {n}" for k in ("adversary", "family") for n in _names(k) if f"{k} {n}" not in keys]
+    missing += [f"algorithms {g}" for g in _ALG_GROUPS if f"algorithms {g}" not in keys]
+    if missing:
+        raise CommandError("no generated block for " + ", ".join(missing) +
+                           " (add '<!-- BEGIN GENERATED: KEY -->' / '<!-- END GENERATED: KEY -->' lines)")
+    return _BLOCK.sub(lambda m: m.group(1) + "\n".join(_render_block(m.group("key"))) + "\n" + m.group(4), text)
+
+
+def _docs_tables(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    path = Path(args.file) if args.file else Path(__file__).resolve().parents[2] / "config" / "README.md"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    new = docs_tables(text)
+    if args.check:
+        if new != text:
+            print(f"{path}: the generated tables are out of date; run: schedbench docs-tables {args.file or ''}".rstrip(),
+                  file=sys.stderr)
+            return 1
+        print(f"{path}: generated tables up to date")
+        return 0
+    if new != text:
+        from schedbench.pipeline.io import atomic_write_text
+
+        atomic_write_text(str(path), new)
+    print(f"{path}: {'updated' if new != text else 'unchanged'}")
     return 0
 
 
@@ -163,7 +454,14 @@ def _status(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="schedbench", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="registered algorithms and families").set_defaults(func=_list)
+    sub.add_parser("list", help="registered algorithms, adversaries and families with their parameters"
+                   ).set_defaults(func=_list)
+    de = sub.add_parser("describe", help="one algorithm, adversary or family: its rule, problems, model, parameters "
+                        "(type, range, default, meaning), paper section and docs")
+    de.add_argument("name")
+    de.add_argument("--kind", choices=_KINDS, default=None, help="only this kind (a name may be several)")
+    de.add_argument("--json", action="store_true", help="print JSON instead of text")
+    de.set_defaults(func=_describe)
     g = sub.add_parser("generate", help="write one instance of a family to an .npz file")
     g.add_argument("family")
     g.add_argument("output")
@@ -200,6 +498,11 @@ def main(argv: list[str] | None = None) -> int:
     st.add_argument("directory", nargs="?", default=".", help="the pipeline's working directory (default .)")
     st.add_argument("--top", type=int, default=5, help="how many of the slowest rules and jobs (default 5)")
     st.set_defaults(func=_status)
+    dt = sub.add_parser("docs-tables", help="regenerate the registry tables of config/README.md (between its "
+                        "GENERATED markers); --check only compares")
+    dt.add_argument("file", nargs="?", default=None, help="the markdown file (default: config/README.md of the checkout)")
+    dt.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated tables")
+    dt.set_defaults(func=_docs_tables)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

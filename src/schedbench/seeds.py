@@ -1,4 +1,4 @@
-"""Deterministic random streams, keyed by what they are for (DESIGN.md, conventions).
+"""Deterministic random streams, keyed by what they are for (docs/architecture.md, Conventions).
 
 Every generator is derived from ``numpy.random.SeedSequence([base_seed, key_1, key_2, ...])``
 where string keys (family, algorithm, ...) are mapped to integers by SHA-256, so a stream depends

@@ -1,4 +1,4 @@
-"""Golden worst cases (issue 14): instances found by the worst-case search, each stored with its
+"""Golden worst cases: instances found by the worst-case search, each stored with its
 certificate (``proved`` by CP-SAT, or best found with the solver's ``bound``; black-box results
 have no bound) under ``tests/golden/worst_cases/``. The test replays every stored instance through
 the real plug-in and the real offline solver: the algorithm's objective, its worst prefix
@@ -7,7 +7,6 @@ rejection fraction and OPT must be what the file records.
 Regenerate (slow: minutes) with ``python tests/golden/test_worst_cases.py --update [name ...]``
 and say so in the commit."""
 
-import json
 import math
 import sys
 from pathlib import Path

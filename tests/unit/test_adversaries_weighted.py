@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import schedbench
-from schedbench.scheduling.adversaries import lb_c, pairing_streams, section4
+from schedbench.scheduling.adversaries import pairing_streams, section4
 from schedbench.scheduling.adversaries.lb_b import job_count as lb_b_job_count
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, Param, ParameterError, SlotPlan
 from schedbench.scheduling.model import REJECT, Instance

@@ -122,3 +122,76 @@ def test_check_config_names_file_line_and_key(tmp_path, capsys):
     assert main(["check-config", str(bad)]) == 2 and "'seed' given twice" in capsys.readouterr().err
     bad.write_text("seed: 7\neps: [0.5]\nexperiments: {}\nbogus: 1\n")
     assert main(["check-config", str(bad)]) == 2 and "'bogus' was unexpected" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- list, describe, docs-tables
+
+def test_list_shows_adversary_and_family_parameters(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "lb-b               load        R✓    K=4, g=8, n1=1, final_job=True" in out
+    assert "anr-flow           maxflow     R✓    m, T=1, streams=False" in out  # m is required
+    assert "random-restricted  m, n, d=2, sizes=unit" in out
+
+
+def test_describe_an_algorithm(capsys):
+    assert main(["describe", "lb-unit-reject"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("lb-unit-reject (algorithm)\n")
+    assert "least-loaded machine" in out  # the rule, in one line
+    assert "  problems:  load\n" in out
+    assert "  docs:      docs/models/rejection-model.md §2.1\n" in out
+    assert "SODA 2015 §5" in out  # the paper's section
+    assert "    alpha_rule: string, one of paper, safe, default paper — " in out
+
+
+@pytest.mark.parametrize("kind", ["algorithm", "adversary", "family"])
+def test_describe_every_registered_name(kind, capsys):
+    from pathlib import Path
+
+    from schedbench.cli import _declared_params, _names
+    from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
+
+    root = Path(__file__).resolve().parents[2]
+    get = {"algorithm": get_algorithm, "adversary": get_adversary, "family": get_family}[kind]
+    for name in _names(kind):
+        assert main(["describe", name, "--kind", kind, "--json"]) == 0
+        d = json.loads(capsys.readouterr().out)
+        assert d["name"] == name and d["kind"] == kind and d["rule"] and d["problems"]
+        assert [p["name"] for p in d["parameters"]] == list(_declared_params(get(name)))
+        assert all(p["type"] and p["default"] and p["range"] for p in d["parameters"])
+        page, _, section = d["docs"].partition(" §")
+        assert (root / page).is_file() and section, d["docs"]
+
+
+def test_describe_a_name_of_two_kinds_shows_both(capsys):
+    assert main(["describe", "anr-tree", "--json"]) == 0
+    assert [d["kind"] for d in json.loads(capsys.readouterr().out)] == ["adversary", "family"]
+
+
+def test_describe_an_unknown_name_is_one_line(capsys):
+    assert main(["describe", "no-such-thing"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no-such-thing" in err
+
+
+def test_config_readme_tables_are_the_registry(capsys):
+    """config/README.md's algorithm, adversary and family tables are generated: regenerate them
+    with `schedbench docs-tables` after adding or changing a plug-in."""
+    assert main(["docs-tables", "--check"]) == 0, capsys.readouterr().err
+
+
+def test_docs_tables_rewrites_stale_tables_and_wants_a_block_per_plugin(tmp_path, capsys):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "config" / "README.md").read_text(encoding="utf-8")
+    stale = tmp_path / "README.md"
+    stale.write_text(readme.replace("| `K` | int | 4 |", "| `K` | int | 5 |", 1), encoding="utf-8")
+    assert main(["docs-tables", str(stale), "--check"]) == 1
+    assert main(["docs-tables", str(stale)]) == 0
+    assert stale.read_text(encoding="utf-8") == readme
+    start, end = readme.index("<!-- BEGIN GENERATED: adversary lb-b -->"), readme.index("<!-- END GENERATED: adversary lb-b -->")
+    stale.write_text(readme[:start] + readme[end + len("<!-- END GENERATED: adversary lb-b -->"):], encoding="utf-8")
+    capsys.readouterr()
+    assert main(["docs-tables", str(stale), "--check"]) == 2
+    assert "adversary lb-b" in capsys.readouterr().err

@@ -262,7 +262,8 @@ def test_a_parameter_name_shared_with_different_types_is_written():
              pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "edf", "eps": 0.5}])]
     table = assemble(parts, [], {})
     assert sorted(map(str, table["p_c"])) == ["1/eps", "2", "None"]
-    import tempfile, os
+    import os
+    import tempfile
     path = os.path.join(tempfile.mkdtemp(), "t.parquet")
     write_parquet(table, path)
     assert read_parquet(path)["p_c"].tolist() == table["p_c"].tolist()

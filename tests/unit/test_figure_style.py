@@ -3,7 +3,6 @@ profiles (ECDF of ALG/OPT) and the PNG twin the HTML report shows."""
 
 import matplotlib.colors as mcolors
 import numpy as np
-import pandas as pd
 import pytest
 import seaborn as sns
 

@@ -1,4 +1,4 @@
-"""MaxFlowTime algorithms of issue 9 owned by the core: mft-unit (spec §3), ll-fifo (B3),
+"""MaxFlowTime algorithms owned by the core: mft-unit (rejection-model.md §3), ll-fifo (B3),
 ll-fifo-drop (B4), drop-every-k-flow (B8), random-two-flow (B12), and the family's target load.
 
 Checked against hand-worked event logs, the spec's guarantees (max flow ≤ Qcap, budget by

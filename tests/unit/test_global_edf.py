@@ -4,8 +4,6 @@ non-migratory engine where no migration is possible, and the validator on random
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st

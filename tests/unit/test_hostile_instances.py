@@ -1,4 +1,4 @@
-"""Hostile instance input (issue 12): every bad instance file, every malformed
+"""Hostile instance input (docs/hostile-input.md): every bad instance file, every malformed
 ``Instance.from_lists`` call and every instance beyond the documented bounds is one
 :class:`InstanceError` that names the file (for a file) and the field — never another exception,
 never a traceback at the command line, never a silently wrong answer.

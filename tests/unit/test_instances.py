@@ -1,9 +1,15 @@
 """Instance families: determinism, the distribution they claim, parameter errors."""
 
+import itertools
+import math
+
 import numpy as np
 import pytest
 from scipy import stats
 
+import schedbench
+from schedbench.scheduling.instances import random_restricted as rr_module
+from schedbench.scheduling.offline import trivial_bound
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.registry import get_family
 
@@ -84,14 +90,7 @@ def test_anr_tree_structure():
     assert rows == [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [4, 6], [0, 4], [0]]
 
 
-# --- issue 8: d rules, pareto sizes, hot subsets -------------------------------------------------
-
-import itertools
-import math
-
-import schedbench
-from schedbench.scheduling.instances import random_restricted as rr_module
-from schedbench.scheduling.offline import trivial_bound
+# --- d rules, pareto sizes, hot subsets ----------------------------------------------------------
 
 
 def rows_of(inst):

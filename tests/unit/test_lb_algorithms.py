@@ -1,4 +1,4 @@
-"""The LoadBalancing algorithms of issue 8 against hand-checked cases and independent counts."""
+"""The LoadBalancing algorithms against hand-checked cases and independent counts."""
 
 import math
 

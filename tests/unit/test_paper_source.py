@@ -4,7 +4,6 @@ pieces are well-formed, and the PDF rule without LaTeX names what to install."""
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from schedbench.pipeline import latex
@@ -87,6 +86,7 @@ def test_log_problems():
     assert latex.log_problems("Output written on main.pdf (3 pages)") == []
 
 
+@pytest.mark.needs_latex
 @pytest.mark.parametrize("config_file", ["config/config.yaml", "config/smoke.yaml", "config/large.yaml"])
 def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     # the default config's \LossFitMinN once expanded to "$10^{3}$" inside "$n\ge ...$": the

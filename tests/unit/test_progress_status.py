@@ -215,7 +215,7 @@ def test_a_long_mip_logs_its_progress(monkeypatch, caplog):
         res = opt_max_flow(poisson_instance(60, 3, 0.9, 2, 1, sizes=4), time_limit=60)
     assert res.status == "optimal"
     lines = [r.getMessage() for r in caplog.records if r.name == "schedbench.solvers"]
-    assert lines and all(l.startswith("progress: HiGHS max-flow-time MIP: incumbent ") for l in lines)
+    assert lines and all(line.startswith("progress: HiGHS max-flow-time MIP: incumbent ") for line in lines)
     assert re.search(r"\d+ nodes, elapsed \d:\d\d:\d\d$", lines[-1])
 
 

@@ -1,4 +1,4 @@
-"""Hostile input to the queueing APIs (issue 12): NaN, ±inf, negatives, zeros, fractional or
+"""Hostile input to the queueing APIs (docs/hostile-input.md): NaN, ±inf, negatives, zeros, fractional or
 absurd sizes, wrong lengths and out-of-range CSR arrays get a ValueError naming the argument —
 raised in Python before any numba kernel runs — or a valid result; never a hang, a crash or a
 silently wrong number. Overloaded bipartite systems are flagged unstable (E[T] = inf).
@@ -307,7 +307,7 @@ def test_graph_generators_hostile_arguments(data):
 
 
 # ============================================================================= regressions
-# Each case hung, crashed, or returned a wrong number before issue 12; the exact call is kept.
+# Each case hung, crashed, or returned a wrong number before these checks; the exact call is kept.
 def _raises_naming(call, *names):
     with pytest.raises(ValueError) as info:
         call()

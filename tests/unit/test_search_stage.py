@@ -1,4 +1,4 @@
-"""The worst-case search as a pipeline stage (issue 14): config checks, one task end to end
+"""The worst-case search as a pipeline stage: config checks, one task end to end
 (exact and black-box, replayed), the table and the figure."""
 
 from __future__ import annotations

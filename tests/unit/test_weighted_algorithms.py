@@ -1,4 +1,4 @@
-"""Weighted max-flow algorithms with rejection (spec ``shared/specs/rejection-model.md`` §4–§5,
+"""Weighted max-flow algorithms with rejection (``docs/models/rejection-model.md`` §4–§5,
 §6.5, §7 B5): wmft-A, wmft-B, gwmft, class-ll-srpt.
 
 * hand-checked event logs on tiny instances;
@@ -21,7 +21,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import schedbench
 from schedbench.scheduling.algorithms._classes import job_class, pow2_at_least, size_class, weight_class
 from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.model import REJECT, Instance

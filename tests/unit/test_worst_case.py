@@ -1,4 +1,4 @@
-"""Worst-case search (issue 14): the exact CP-SAT models rediscover and prove the ANR bound, every
+"""Worst-case search: the exact CP-SAT models rediscover and prove the ANR bound, every
 model's claims match the real plug-in and the real offline solver, and the black-box search only
 returns instances whose replay agrees, deterministically per seed."""
 
@@ -67,7 +67,7 @@ def test_each_model_matches_its_plugin(algorithm, kw):
 
 
 def test_known_small_worst_cases():
-    # greedy, m = 6, OPT ≤ 2: a worst load of 6 (issue 14); here m = 3, OPT ≤ 2: 4, sizes {1,2}: 5
+    # greedy, m = 6, OPT ≤ 2: a worst load of 6; here m = 3, OPT ≤ 2: 4, sizes {1,2}: 5
     assert worst_case("greedy", m=3, opt=2).objective == 4
     assert worst_case("greedy", m=3, n=5, opt=2, sizes=(1, 2)).objective == 5
     # mft-unit's max flow never exceeds Qcap = ⌈T/ε⌉, and the bound is reached

@@ -15,8 +15,8 @@ import json
 
 import yaml
 
+from schedbench.params import ParameterError
 from schedbench.pipeline.grids import algorithm_grid, balanced_chunks, batches  # noqa: F401 (re-exported)
-from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import UnknownNameError, get_adversary, get_algorithm, get_family
@@ -140,7 +140,7 @@ def check_config(config: dict) -> None:
 
 
 def _check_search(section: dict | None) -> None:
-    """The worst-case search tasks (issue 14; :mod:`schedbench.pipeline.search`)."""
+    """The worst-case search tasks (:mod:`schedbench.pipeline.search`)."""
     from schedbench.pipeline.search import SearchConfigError, check_search
 
     try:

@@ -18,24 +18,29 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-import math
 import time
 from pathlib import Path
 from typing import Any, Iterable
 
 import pandas as pd
 
+from schedbench.params import ParameterError
 from schedbench.pipeline.grids import algorithm_grid
 from schedbench.progress import progress_map
-from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import OptResult, is_trivial, solve_opt
-from schedbench.scheduling.play import Played, execute
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 from schedbench.seeds import derived_seed
 
-__all__ = ["make_instances", "solve_offline", "run_online", "run_adversary", "instance_id", "oracle_from_row"]
+__all__ = ["make_instances", "solve_offline", "run_online", "run_adversary", "instance_id", "oracle_from_row",
+           "INSTANCE_COLUMNS"]
+
+# The columns a run row has in front of its record's row: the instance it played (an
+# adversary's runs add its parameters as g_<name>).
+INSTANCE_COLUMNS = ["experiment", "family", "instance", "instance_index"]
 
 log = logging.getLogger(__name__)
 
@@ -137,11 +142,11 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
         ident = {"experiment": experiment, "family": adv_cls.name, "instance": iid, "instance_index": k,
                  **{f"g_{name}": value for name, value in adv_params.items()}}
         adv = adv_cls(eps=eps, seed=seed, **adv_params)
-        row, played = _run_row(cls, adv, ident, eps, seed, params, None, problem)
-        if played is not None:  # the run path already recorded adversary, parameters, seed, claim
-            played.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
+        row, record = _run_row(cls, adv, ident, eps, seed, params, None, problem)
+        if record is not None:  # the run path already recorded adversary, parameters, seed, claim
+            record.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name,
                                          "index": k})
-            played.instance.save(outdir / f"{k:04d}.npz")
+            record.instance.save(outdir / f"{k:04d}.npz")
         return row
 
     return pd.DataFrame(progress_map(one, enumerate(combos), log, "games", n_jobs=1))
@@ -149,41 +154,13 @@ def run_adversary(experiment: str, exp_cfg: dict, algorithm: str, grid: dict[str
 
 def _run_row(cls, source, ident: dict[str, Any], eps: float | None, seed: int,
              params: dict[str, Any], oracle: float | None,
-             problem: str | None = None) -> tuple[dict[str, Any], Played | None]:
-    """One validated run as a results row (a failed run is a row with status ``error``)."""
-    row: dict[str, Any] = {
-        **ident, "n_jobs": getattr(source, "n", 0), "m": source.m, "algorithm": cls.name,
-        "problem": problem or getattr(source, "problem", None) or cls.problem, "model": cls.model,
-        "migratory": bool(cls.migratory), "rule": cls.rule_label,
-        "eps": math.nan if eps is None else eps, "seed": seed,
-    }
+             problem: str | None = None) -> tuple[dict[str, Any], RunRecord | None]:
+    """One run as a results row: the instance columns (``ident``), then the run record's row
+    (a failed run is a row with status ``error``, every measurement at its default)."""
     t0 = time.perf_counter()
     try:
-        played: Played = execute(cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem)
+        record = execute(cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem)
     except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
-        row.update({f"p_{k}": v for k, v in params.items()})
-        row.update({"objective": math.nan, "rejected_frac": math.nan, "rejected_frac_max_prefix": math.nan,
-                    "rejected_volume_frac": math.nan, "wasted_work_frac": math.nan,
-                    "budget_violations": 0, "wasted_work": math.nan, "claimed_opt": math.nan, "guard_fires": 0,
-                    "ratio_bound": math.nan,
-                    "seconds": time.perf_counter() - t0, "status": "error",
-                    "errors": f"{type(exc).__name__}: {exc}"})
-        return row, None
-    v = played.validation
-    row.update({f"p_{k}": val for k, val in played.params.items()})
-    row.update({
-        "n_jobs": played.instance.n, "problem": played.problem, "objective": v.objective, "rejected_frac": v.rejected_frac,
-        "rejected_frac_max_prefix": v.rejected_frac_max_prefix, "rejected_volume_frac": v.rejected_volume_frac,
-        "budget_violations": v.budget_violations,
-        "wasted_work": v.wasted_work, "wasted_work_frac": v.wasted_work_frac,
-        "claimed_opt": math.nan if played.claimed_opt is None else float(played.claimed_opt),
-        "guard_fires": int((played.counters or {}).get("guard_fires", 0)),
-        "ratio_bound": _nan_if_none(cls.ratio_bound(played.eps, played.params,
-                                                    opt=oracle if oracle is not None else played.claimed_opt)),
-        "seconds": played.outcome.seconds, "status": v.status, "errors": "; ".join(v.errors),
-    })
-    return row, played
-
-
-def _nan_if_none(x: float | None) -> float:
-    return math.nan if x is None else float(x)
+        failed = RunRecord.failed(cls, source, exc, eps, seed, params, problem, seconds=time.perf_counter() - t0)
+        return {**ident, **failed.to_row()}, None
+    return {**ident, **record.to_row()}, record

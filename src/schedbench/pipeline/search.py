@@ -1,4 +1,4 @@
-"""The worst-case search as a pipeline stage (issue 14): one task per config entry
+"""The worst-case search as a pipeline stage: one task per config entry
 (``search.tasks``), the collected table, and its LaTeX table.
 
 A task is the exact CP-SAT search (``method: exact``, :func:`schedbench.scheduling.search.

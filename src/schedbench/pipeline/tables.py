@@ -91,7 +91,7 @@ def adversary_table_tex(df: pd.DataFrame) -> str:
 
 def rejection_table_tex(df: pd.DataFrame) -> str:
     """What the rejection-model algorithms rejected on the adversaries that do not sweep a
-    parameter (e.g. the Section-4 example, spec §6.5): per experiment, algorithm and ε, the
+    parameter (e.g. the Section-4 example, docs/models/rejection-model.md §6.5): per experiment, algorithm and ε, the
     rejected fraction by the problem's budget weight (count, w or w^r), by volume (size), the
     largest prefix fraction and the wasted work, means over replications of validated runs."""
     data = add_labels(df[df["claimed_opt"].notna() & (df["model"] == "rejection")

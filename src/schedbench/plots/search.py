@@ -1,4 +1,4 @@
-"""The worst-case search's figure (issue 14): the worst ALG/OPT found against m, per algorithm."""
+"""The worst-case search's figure: the worst ALG/OPT found against m, per algorithm."""
 
 from __future__ import annotations
 

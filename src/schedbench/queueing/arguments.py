@@ -1,10 +1,13 @@
-"""Argument checks shared by the queueing APIs (issue 12, "hostile input").
+"""Argument checks shared by the queueing APIs (docs/hostile-input.md).
 
 Every public queueing function checks its arguments here, in Python, before any numba kernel or
 solver runs: a bad argument is a ``ValueError`` whose message starts with the function and names
 the argument (``"simulate_bipartite: mu: rates must be > 0 and finite, got nan at index 0"``).
 Without these checks a NaN or inf rate hangs a kernel (a clock that never advances) or crashes it
 (a NaN speed indexes past an array), and an out-of-range CSR array is silently misread.
+Scalar arguments are checked by the one parameter vocabulary, :class:`schedbench.params.Param`
+(:func:`integer`, :func:`real` and :func:`flag` are its shorthands); arrays, CSR graphs and
+sizes have their own checks here.
 
 Bounds (documented in each function that uses them; all far above the pipeline's sizes):
 
@@ -22,6 +25,8 @@ import numbers
 from typing import Any
 
 import numpy as np
+
+from schedbench.params import Param, check_value
 
 __all__ = ["MAX_WARMUP_EVENTS", "MAX_CELLS", "MAX_ARRIVALS", "MAX_BATCHES", "integer", "real",
            "rate", "flag", "seed", "rate_vector", "integer_vector", "check_csr", "check_sizes",
@@ -45,35 +50,15 @@ def integer(func: str, name: str, value: Any, low: int | None = None, high: int 
             integral_float: bool = False) -> int:
     """``value`` as an int in [low, high]. Booleans are refused; floats only when
     ``integral_float`` and they are whole numbers (never silently truncated)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise _fail(func, name, "must be an integer", value)
-    if isinstance(value, numbers.Integral):
-        out = int(value)
-    elif integral_float and isinstance(value, numbers.Real) and math.isfinite(float(value)) \
-            and float(value).is_integer():
-        out = int(value)
-    else:
-        raise _fail(func, name, "must be an integer" + (f" >= {low}" if low is not None else ""), value)
-    if low is not None and out < low:
-        raise _fail(func, name, f"must be an integer >= {low}", value)
-    if high is not None and out > high:
-        raise _fail(func, name, f"must be an integer <= {high}", value)
-    return out
+    return check_value(func, name, Param(type=int, min=low, max=high, nullable=False,
+                                         integral_float=integral_float), value)
 
 
 def real(func: str, name: str, value: Any, low: float | None = None, low_open: bool = False,
          high: float | None = None, high_open: bool = False) -> float:
     """``value`` as a finite float (NaN and ±inf refused) in the given interval."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _fail(func, name, "must be a finite number", value)
-    out = float(value)
-    if not math.isfinite(out):
-        raise _fail(func, name, "must be a finite number", value)
-    if low is not None and (out <= low if low_open else out < low):
-        raise _fail(func, name, f"must be {'>' if low_open else '>='} {low:g}", value)
-    if high is not None and (out >= high if high_open else out > high):
-        raise _fail(func, name, f"must be {'<' if high_open else '<='} {high:g}", value)
-    return out
+    return check_value(func, name, Param(type=float, min=low, min_open=low_open, max=high, max_open=high_open,
+                                         nullable=False), value)
 
 
 def rate(func: str, name: str, value: Any) -> float:
@@ -85,9 +70,7 @@ def rate(func: str, name: str, value: Any) -> float:
 
 
 def flag(func: str, name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise _fail(func, name, "must be True or False", value)
-    return bool(value)
+    return check_value(func, name, Param(type=bool, nullable=False), value)
 
 
 def seed(func: str, value: Any) -> int:

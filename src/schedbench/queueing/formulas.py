@@ -1,6 +1,6 @@
-"""Closed-form oracles for loss systems (spec ``queueing-models.md`` §5.1, §1.3 items 4–6).
+"""Closed-form oracles for loss systems (``docs/models/loss-system.md`` §5, §2 items 4–6).
 
-Every function checks its arguments first (issue 12): NaN, ±inf, negative or zero where a
+Every function checks its arguments first (docs/hostile-input.md): NaN, ±inf, negative or zero where a
 positive value is needed, fractional counts, and sizes beyond the documented bounds are a
 ValueError naming the argument, never a NaN, a silent truncation or an endless loop.
 """
@@ -67,7 +67,7 @@ def _ceil_clipped(x: float, n: int) -> int:
 
 def k_schedule(n: int, rule: str, c: float = 1.0, alpha: float = 0.5, gamma: float = 0.5,
                k: int | None = None, fraction: float = 1.0) -> int:
-    """Sample size k(n) (issue 3): ``full`` (k = n), ``log`` (⌈c·n^α·ln n⌉), ``power``
+    """Sample size k(n) (loss-system.md §1): ``full`` (k = n), ``log`` (⌈c·n^α·ln n⌉), ``power``
     (⌈n^γ⌉), ``const`` (k), ``fraction`` (⌈fraction·n⌉). The formula rules are clipped to 1..n
     (part of their definition); an explicit ``const`` k larger than n is an error.
 

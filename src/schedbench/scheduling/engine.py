@@ -1,11 +1,13 @@
-"""The one stepping engine of seed 000 (spec ``shared/specs/rejection-model.md`` §1.3).
+"""The one stepping engine of seed 000 (``docs/models/rejection-model.md`` §1.3).
 
 Time runs in unit slots [t, t+1). In each slot: arrivals in order (the algorithm answers a
 machine, REJECT or HOLD; right after each arrival it may reject dispatched jobs), then the
 algorithm's slot hook (dispatch held jobs, reject unfinished jobs, reorder machines, ask for a
 wake-up), then processing: each machine does ``speed`` units of work per slot along its order
 (non-migratory, preemptive; fractional work and completion instants when the speed is not an
-integer). Speed is 1 + ε for speed-model algorithms and 1 otherwise, applied here.
+integer). Speed is 1 + ε for speed-model algorithms and 1 otherwise (decided in ``speed.py``),
+applied here. The engine keeps the run's budget sums (``budget.py``, weights per the problem
+table) for :attr:`EngineView.budget_left`; algorithms decide with their own :class:`Budget`.
 
 Processing is computed lazily per machine and exactly (a machine's order only changes at a
 decision), so slots where nothing can change — no release, no completion, no wake-up — cost
@@ -26,8 +28,10 @@ from typing import Iterable
 import numpy as np
 
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
+from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.model import HOLD, REJECT, Instance, JobSpec, Outcome
 from schedbench.scheduling.problems import get_problem
+from schedbench.scheduling.speed import machine_speed
 
 __all__ = ["Engine", "EngineView", "JobSpec", "AlgorithmError"]
 
@@ -46,7 +50,7 @@ class Engine:
         self.name = type(alg).name
         self.problem = get_problem(alg.problem)
         self.m = int(m)
-        self.speed = type(alg).speed_for(alg.eps)
+        self.speed = machine_speed(type(alg).model, alg.eps)
         self.now = 0
         self._hook = type(alg).has_slot_hook()
         self._check = True
@@ -73,8 +77,7 @@ class Engine:
         self.best_load = 0.0
         self._touched: set[int] = set()
         self.held: dict[int, None] = {}
-        self.arrived_weight = 0.0
-        self.rejected_weight = 0.0
+        self.budget = Budget(alg.eps, self.problem, 0.0, 0.0)  # weights per the problem: float sums
         self.trace: list[list] = [[], [], [], [], []]  # machine, job, start, end, work
         self._last_row = [-1] * self.m
         self._events: list[tuple[int, int, int]] = []  # (slot, machine or -1 for wake, version)
@@ -181,7 +184,7 @@ class Engine:
         self.rem.append(float(size))
         step = self._new_step()
         self.arrival_step.append(step)
-        self.arrived_weight += bw
+        self.budget.arrive(bw)
         view = JobView(j, int(spec.release), size, elig, float(spec.w_flow), float(spec.w_reject))
         answer = self.alg.on_arrival(view, self.view)
         if answer == REJECT:
@@ -266,7 +269,7 @@ class Engine:
         elif not on_arrival:
             raise AlgorithmError(f"{self.name!r}: job {j} rejected after arrival without being dispatched or held")
         self.reject_step[j] = step
-        self.rejected_weight += self.bweight[j]
+        self.budget.reject(self.bweight[j])
 
     def _reorder(self, i, jobs: list[int]) -> None:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.m:
@@ -469,7 +472,7 @@ class EngineView:
         return max(0.0, self._e.work_left[i])
 
     def load(self, i: int) -> float:
-        """LoadBalancing load: sizes dispatched to i and not rejected (spec §1.1)."""
+        """LoadBalancing load: sizes dispatched to i and not rejected (docs/models/rejection-model.md §1.1)."""
         return self._e.load[self._i(i)]
 
     def machine_of(self, j: int) -> int:
@@ -480,23 +483,17 @@ class EngineView:
     def is_rejected(self, j: int) -> bool:
         return self._e.reject_step[self._j(j)] >= 0
 
-    def is_completed(self, j: int) -> bool:
-        e, j = self._e, self._j(j)
-        if e.machine[j] >= 0:
-            e._advance(e.machine[j], e.now)
-        return not math.isnan(e.completion[j])
-
     def held(self) -> tuple[int, ...]:
         return tuple(self._e.held)
 
     @property
     def arrived_weight(self) -> float:
         """Budget weight of the jobs arrived so far (count, w or w^r, by problem)."""
-        return self._e.arrived_weight
+        return self._e.budget.arrived
 
     @property
     def rejected_weight(self) -> float:
-        return self._e.rejected_weight
+        return self._e.budget.rejected
 
     @property
     def budget_left(self) -> float:
@@ -504,4 +501,4 @@ class EngineView:
         e = self._e
         if type(e.alg).model != "rejection":
             return 0.0
-        return e.alg.eps * e.arrived_weight - e.rejected_weight
+        return e.budget.left

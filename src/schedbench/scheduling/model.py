@@ -558,7 +558,7 @@ class Outcome:
 
     @property
     def wasted_work(self) -> float:
-        """Units processed on jobs that were rejected later (spec §8.4)."""
+        """Units processed on jobs that were rejected later (docs/models/rejection-model.md §8.4)."""
         rejected = self.reject_step[self.trace_job] >= 0 if self.trace_job.size else np.zeros(0, bool)
         return float(self.trace_work[rejected].sum())
 

@@ -13,7 +13,6 @@ validated with the migratory trace rule.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,35 +22,21 @@ from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterErro
 from schedbench.scheduling.engine import AlgorithmError, Engine
 from schedbench.scheduling.model import REJECT, Instance, JobSpec, Outcome
 from schedbench.scheduling.problems import get_problem
-from schedbench.scheduling.validate import Validation, validate
+from schedbench.scheduling.record import RunRecord
+from schedbench.scheduling.validate import validate
 
-__all__ = ["Played", "execute", "play_instance", "play_adversary"]
-
-
-@dataclass
-class Played:
-    """One validated run: the (realised) instance, the outcome and its validation."""
-
-    algorithm: str
-    eps: float | None
-    seed: int
-    params: dict
-    instance: Instance
-    outcome: Outcome
-    validation: Validation
-    claimed_opt: float | None = None
-    counters: dict = None  # what the algorithm counted (e.g. budget-guard fires)
-    problem: str = ""      # the problem of the run
+__all__ = ["RunRecord", "execute", "play_instance", "play_adversary"]
 
 
 def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float | None = None,
             seed: int = 0, params: dict[str, Any] | None = None, oracle: float | None = None,
-            fast: bool = True, problem: str | None = None) -> Played:
-    """Run ``cls`` on ``source`` and validate. ``oracle`` is T* for algorithms that assume it
-    (an adversary supplies its constructed OPT when none is given). ``problem`` is the problem
-    of the run (default: the adversary's, else the algorithm's default); the algorithm must
-    solve it."""
+            fast: bool = True, problem: str | None = None) -> RunRecord:
+    """Run ``cls`` on ``source``, validate, and return the run's record. ``oracle`` is T* for
+    algorithms that assume it (an adversary supplies its constructed OPT when none is given).
+    ``problem`` is the problem of the run (default: the adversary's, else the algorithm's
+    default); the algorithm must solve it."""
     params = dict(params or {})
+    bound_opt = oracle  # the OPT a ratio bound is taken at: the oracle given, else the adversary's claim
     if cls.migratory and isinstance(source, Adversary):
         raise ParameterError(f"algorithm {cls.name!r} is migratory (outside the model, no step path): it cannot "
                              f"play the adaptive adversary {source.name!r}; run it on an instance")
@@ -85,8 +70,8 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     outcome.seconds = time.perf_counter() - t0
     check = validate(inst, outcome, alg.eps, cls.model, alg.problem, cls.deferred_dispatch, cls.late_reject,
                      migratory=cls.migratory)
-    return Played(cls.name, alg.eps, seed, dict(alg.params), inst, outcome, check, claimed, dict(alg.counters),
-                  alg.problem)
+    return RunRecord.validated(alg, seed, inst, outcome, check, claimed_opt=claimed,
+                               bound_opt=bound_opt if bound_opt is not None else claimed)
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:

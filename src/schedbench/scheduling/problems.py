@@ -1,4 +1,4 @@
-"""The five problems of seed 000 as data (spec ``shared/specs/rejection-model.md`` §1.1, §5).
+"""The five problems of seed 000 as data (``docs/models/rejection-model.md`` §1.1, §5).
 
 Each :class:`Problem` names its objective and the weight its rejection budget counts. The
 engine (does it process work?), the validator (which objective, which budget), the
@@ -6,7 +6,7 @@ offline-optimum dispatch and the tables read this table; no other module branche
 problem's name.
 
 =============  =========================  ==================  ==============================
-name           objective                  flow weight         budget weight (spec §1.1)
+name           objective                  flow weight         budget weight (§1.1)
 =============  =========================  ==================  ==============================
 load           max_t max_i load_i(t)      —                   count
 maxflow        max_j F_j                  1                   count
@@ -15,7 +15,7 @@ genwtd         max_j w^f_j F_j            w^f (``w_flow``)    w^r (``w_reject``)
 stretch        max_j F_j / p_j            1/p_j               count
 =============  =========================  ==================  ==============================
 
-F_j = C_j − r_j over jobs that are not rejected; OPT serves every job at speed 1 (spec §1.2).
+F_j = C_j − r_j over jobs that are not rejected; OPT serves every job at speed 1 (docs/models/rejection-model.md §1.2).
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ import importlib
 import pkgutil
 from typing import Any
 
+from schedbench.params import Param
+
 __all__ = [
     "register_algorithm", "register_family", "register_adversary", "get_algorithm", "get_family",
     "get_adversary", "algorithm_names", "family_names", "adversary_names", "UnknownNameError",
@@ -42,12 +44,21 @@ def _load_plugins() -> None:
                 importlib.import_module(f"{pkg_name}.{info.name}")
 
 
+def _check_parameters(kind: str, name: str, parameters: dict) -> None:
+    """Every plug-in declares its parameters in the one vocabulary (:class:`schedbench.params.Param`)."""
+    for key, param in parameters.items():
+        if not isinstance(param, Param):
+            raise ValueError(f"{kind} {name!r}: parameter {key!r} must be declared as a schedbench.params.Param, "
+                             f"not {type(param).__name__}")
+
+
 def register_algorithm(cls: type) -> type:
     """Class decorator: make an online algorithm available under ``cls.name``."""
     name = cls.name
     if name in _ALGORITHMS and _ALGORITHMS[name] is not cls:
         raise ValueError(f"algorithm name {name!r} registered twice")
     cls.check_declaration()
+    _check_parameters("algorithm", name, cls.parameters)
     _ALGORITHMS[name] = cls
     return cls
 
@@ -56,6 +67,7 @@ def register_adversary(cls: type) -> type:
     """Class decorator: make an adaptive adversary available under ``cls.name``."""
     if cls.name in _ADVERSARIES and _ADVERSARIES[cls.name] is not cls:
         raise ValueError(f"adversary name {cls.name!r} registered twice")
+    _check_parameters("adversary", cls.name, cls.parameters)
     _ADVERSARIES[cls.name] = cls
     return cls
 
@@ -64,6 +76,7 @@ def register_family(family: Any) -> Any:
     """Register an instance family object (see :mod:`schedbench.scheduling.instances.base`)."""
     if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
         raise ValueError(f"family name {family.name!r} registered twice")
+    _check_parameters("family", family.name, family.parameters)
     _FAMILIES[family.name] = family
     return family
 

@@ -22,10 +22,10 @@ Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
   ≤ speed); a completed job got exactly its size and completes at the end of its last
   interval; a rejected job did not get all its work; every job not rejected completes;
 * **objective**: re-derived from the decisions (max load over machines and steps, load
-  counting jobs dispatched and not yet rejected, spec §1.1) or from the completions (max of
+  counting jobs dispatched and not yet rejected, docs/models/rejection-model.md §1.1) or from the completions (max of
   flow weight × (C_j − r_j) over jobs not rejected) and compared with the engine's claim;
 * **budget**: at **every** step, rejected weight ≤ ε · arrived weight, with the problem's
-  budget weight (count, w or w^r; spec §1.1).
+  budget weight (count, w or w^r; docs/models/rejection-model.md §1.1).
 
 Structural errors make an outcome ``invalid``; a budget overrun alone makes it
 ``budget_violated``. Either way ``valid`` is False and the run is not counted as a success.

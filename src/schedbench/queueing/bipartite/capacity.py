@@ -1,4 +1,4 @@
-"""Can a compatibility graph carry the load with slack? (issue 12: an overloaded bipartite system
+"""Can a compatibility graph carry the load with slack? (docs/hostile-input.md: an overloaded bipartite system
 is reported as unstable, never given a finite steady-state E[T]).
 
 With infinite buffers a dispatching system can be stable only if the arrival rates lie strictly

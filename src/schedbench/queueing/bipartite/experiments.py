@@ -1,4 +1,4 @@
-"""Experiments B1–B5 of spec ``queueing-models.md`` §2.8 (seed 003) and the exact-check table.
+"""Experiments B1–B5 of ``docs/models/bipartite.md`` §9 (seed 003) and the exact-check table.
 
 A *group* is (experiment, N, load, graph): one random graph (seeded by the group), its lower
 bounds T*_N (greedy fill) and the graph-constrained bound (computed by max flows, which equal the
@@ -32,7 +32,7 @@ def _listify(v) -> list:
 
 
 def degree_for(rule: dict[str, Any], N: int, alpha: float) -> int:
-    """D_N of a degree rule (spec §2.5/§2.8), clipped to 1..N."""
+    """D_N of a degree rule (bipartite.md §5), clipped to 1..N."""
     kind = rule["rule"]
     ln = math.log(N)
     value = {

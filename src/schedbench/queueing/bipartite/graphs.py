@@ -1,4 +1,4 @@
-"""Random compatibility graphs for the bipartite model (spec ``queueing-models.md`` §2.5), as CSR
+"""Random compatibility graphs for the bipartite model (``docs/models/bipartite.md`` §5), as CSR
 (indptr over types, server indices). Every generator takes a numpy Generator (seeded by the
 caller through :mod:`schedbench.seeds`).
 

@@ -1,4 +1,4 @@
-"""Exact and limiting values for the bipartite model (spec ``queueing-models.md`` §2.4, §5.3–§5.10).
+"""Exact and limiting values for the bipartite model (``docs/models/bipartite.md`` §4, §6, §7).
 
 * :func:`t_star_greedy` — the lower bound T*_N without a graph (greedy fill of the fastest servers);
 * :func:`t_star_graph` — the graph-constrained LP bound (HiGHS via highspy), ≥ T*_N, and
@@ -187,7 +187,7 @@ class TokenExact:
 
 def token_product_form(mu: Sequence[float], lam: Sequence[float], indptr: np.ndarray,
                        indices: np.ndarray, tokens: Sequence[int]) -> TokenExact:
-    """van der Boor–Comte product form (spec §3.1): y_i available tokens of server i,
+    """van der Boor–Comte product form (bipartite.md §6): y_i available tokens of server i,
     Φ(0) = 1, Φ(y) = Σ_{i: y_i>0} μ_i Φ(y − e_i) / λ(I(y)), π ∝ Φ... over all y ≤ ℓ.
     ``tokens``: one integer >= 0 per server; at most 5·10^6 states Π(ℓ_i + 1); every server
     with a token must be compatible with a type of positive rate (else Φ is undefined)."""

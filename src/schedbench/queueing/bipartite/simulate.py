@@ -1,9 +1,9 @@
 """Bipartite load balancing with heterogeneous servers (seed 003: Weng, Zhou, Srikant, "Optimal
-load balancing in bipartite graphs", arXiv 2008.08830; spec ``queueing-models.md`` §2) and the
-van der Boor–Comte token policy (§3.1).
+load balancing in bipartite graphs", arXiv 2008.08830; ``docs/models/bipartite.md``) and the
+van der Boor–Comte token policy (§6).
 
 M job types arrive as Poisson processes (rates λ_m); N single-server FCFS queues with
-exponential rates μ_n; type m may only join its neighbours S_m. Policies (spec §2.3):
+exponential rates μ_n; type m may only join its neighbours S_m. Policies (bipartite.md §3):
 
 ========== ==================================================================================
 random      uniform over S_m (``random-mu``: ∝ μ_n)

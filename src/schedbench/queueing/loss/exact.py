@@ -1,4 +1,5 @@
-"""Exact stationary solution of the sampled adaptive loss model for small n (spec §1.3, §5.2).
+"""Exact stationary solution of the sampled adaptive loss model for small n
+(``docs/models/loss-system.md`` §2, §5).
 
 State: busy servers per split class, c_j (j = 1..d). Linear speed-up ("together"): jobs are
 x_j = c_j / j, a class-j job leaves at rate jμ freeing j servers. Independent sub-jobs: each
@@ -104,7 +105,7 @@ def _states(n: int, d: int, independent: bool) -> list[tuple[int, ...]]:
 
 def solve_loss_exact(n: int, k: int, d: int, lam: float, mu: float = 1.0,
                      independent: bool = False, max_states: int = 200_000) -> LossExact:
-    """π of the CTMC and P_B, E[T], f_j, E[busy], E[jobs] (spec §5.2 oracle).
+    """π of the CTMC and P_B, E[T], f_j, E[busy], E[jobs] (loss-system.md §5 oracle).
 
     ``n``, ``k``, ``d``: integers with 1 <= k <= n and d >= 1; ``lam``, ``mu``: finite rates > 0.
     The states are counted before they are enumerated (:func:`loss_state_count`): more than
@@ -182,7 +183,7 @@ class FullAccessExact:
 
 
 def solve_full_access(n: int, d: int, lam: float, mu: float = 1.0) -> FullAccessExact:
-    """Exact P_B and E[T] for k = n, any n, linear speed-up (spec §1.3 item 5).
+    """Exact P_B and E[T] for k = n, any n, linear speed-up (loss-system.md §2 item 5).
 
     From the empty state the chain only holds d-jobs plus at most one r-job (r = n mod d): a
     two-phase birth–death chain on (x_d, z) with 2(⌊n/d⌋ + 1) states, solved sparsely, so n up

@@ -1,4 +1,5 @@
-"""Numba kernels of the loss system with adaptive multiserver jobs (seed 002; spec §1.3–§1.5).
+"""Numba kernels of the loss system with adaptive multiserver jobs (seed 002;
+``docs/models/loss-system.md`` §1–§3).
 
 Two simulators of the same model that share no event logic:
 

@@ -1,10 +1,10 @@
 """Public API of the loss system with adaptive multiserver jobs (seed 002: Ghanbarian,
-Mukhopadhyay, Guillemin, Mazumdar, arXiv 2309.00060; model of spec ``queueing-models.md`` §1.3).
+Mukhopadhyay, Guillemin, Mazumdar, arXiv 2309.00060; model of ``docs/models/loss-system.md`` §1).
 
 n servers, no waiting room; Poisson arrivals at total rate n·λ; each job samples k of the n
 servers without replacement and splits into J = min(d, idle servers in the sample) sub-jobs
 (blocked if none). Job sizes are Exp(μ). Default: linear speed-up, the J servers are released
-together after S/J [R, spec §8.1 default]; option ``independent=True``: each sub-job has its own
+together after S/J [R, loss-system.md §8]; option ``independent=True``: each sub-job has its own
 Exp(Jμ) size and frees its server alone.
 
 Estimators (batch means over ``batches`` consecutive batches of arrivals after a warm-up):

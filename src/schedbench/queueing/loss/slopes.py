@@ -1,5 +1,5 @@
 """Log–log slope fits of the loss experiments against the rates claimed by seed 002
-(spec ``queueing-models.md`` §1.4, tolerances of §6)."""
+(``docs/models/loss-system.md`` §6)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from schedbench.queueing.fits import fit_loglog
 
 __all__ = ["slope_table", "claimed_slope", "SLOPE_TOL", "fit_loglog"]
 
-#: tolerance on a claimed rate (spec §6: "slope ≤ −1/2 + 0.05")
+#: tolerance on a claimed rate (loss-system.md §6: consistent when slope ≤ claimed + 0.05)
 SLOPE_TOL = 0.05
 
 

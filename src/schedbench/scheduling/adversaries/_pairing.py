@@ -1,4 +1,4 @@
-"""What LB-A and LB-B share (spec §6.1, §6.2): rounds that pair the survivors, release jobs
+"""What LB-A and LB-B share (docs/models/rejection-model.md §6.1, §6.2): rounds that pair the survivors, release jobs
 restricted to each pair, judge each pair after the round by how much of it the algorithm
 accepted, keep the more loaded member of a good pair, and end with jobs on a machine that OPT
 leaves empty. A subclass says how many jobs of which size a round releases per pair, what

@@ -1,5 +1,5 @@
 """ANR-flow: the immediate-dispatch Ω(log m) lower bound for unit-job MaxFlowTime, even with
-O(1) speed (spec ``shared/specs/rejection-model.md`` §6.6, "Immediate dispatch Ω(log m) for max
+O(1) speed (``docs/models/rejection-model.md`` §6.6, "Immediate dispatch Ω(log m) for max
 flow time"; the overview cites Azar et al., and Anand et al. also prove Ω(log m) for immediate
 dispatch; their own constructions are not available, so this is the spec's ANR-tree recipe,
 label [R✓]: reconstructed, OPT proven below and checked exactly in the tests). The ``streams``
@@ -23,7 +23,7 @@ Timing:
 * ``streams = False`` (all at zero): every round and the final batch are released at time 0
   (batches at the same release time are arrivals of the same slot, so nothing is processed
   between rounds). Jobs: T·(m − 1) + T = T·m.
-* ``streams = True`` (spec §6.4): round r is released at slot r − 1 (rounds one slot apart),
+* ``streams = True`` (docs/models/rejection-model.md §6.4): round r is released at slot r − 1 (rounds one slot apart),
   the final batch at slot K − 1 right after round K. After round r < K has been judged, each
   survivor in A_r gets one stream job restricted to itself, also at slot r − 1; a machine's
   stream stops for good in the slot where it is eliminated (and f's in slot K − 1, where its
@@ -55,7 +55,7 @@ pair's T jobs are all dispatched in the round, so its survivor receives ≥ ⌈T
   s ≤ ⌈T/2⌉ + 1 that is (K·⌈T/2⌉ + T − (K − 1)(s − 1))/s, again ≈ K·T/(2s) when T ≫ s.
   :meth:`AnrFlow.forced_max_flow` computes both bounds.
 
-A rejection algorithm (MFT_UNIT, spec §3: least queue, reject when the queue holds ⌈T/ε⌉)
+A rejection algorithm (MFT_UNIT, docs/models/rejection-model.md §3: least queue, reject when the queue holds ⌈T/ε⌉)
 stays ≤ ⌈T/ε⌉ on either version: its queues never exceed the cap.
 
 Combinations above 2·10⁶ jobs are refused. The seed is not used (the construction is
@@ -66,8 +66,8 @@ from __future__ import annotations
 
 import math
 
-from schedbench.scheduling.adversaries.base import Adversary, positive_int, power_of_two
-from schedbench.scheduling.algorithms.base import Param, ParameterError
+from schedbench.params import Param, ParameterError
+from schedbench.scheduling.adversaries.base import Adversary, power_of_two
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -82,22 +82,20 @@ class AnrFlow(Adversary):
     rule_label = "R✓"
     unit_sizes = True
     parameters = {
-        "m": Param(None, doc="machines, a power of two >= 2 (K = log2 m rounds)"),
-        "T": Param(1, doc="unit jobs per pair per round (= OPT)"),
+        "m": Param(doc="machines, a power of two >= 2 (K = log2 m rounds)", type=int, required=True,
+                   rule=power_of_two(2)),
+        "T": Param(1, doc="unit jobs per pair per round (= OPT)", type=int, min=1),
         "streams": Param(False, (False, True), "rounds one slot apart with a stream job per survivor per "
-                                               "slot (spec §6.4) instead of everything at time 0"),
+                                               "slot (rejection-model.md §6.4) instead of everything at time 0",
+                         type=bool),
     }
-    reference = ("spec §6.6 (immediate dispatch Ω(log m) for max flow time, ANR tree with T jobs per pair) "
+    reference = ("rejection-model.md §6.6 (immediate dispatch Ω(log m) for max flow time, ANR tree with T jobs per pair) "
                  "and §6.4 (pairing with streams); Azar et al. (cited by the overview) and Anand et al. "
                  "(Ω(log m) for immediate dispatch)")
 
     @classmethod
     def check_params(cls, params):
-        params["m"] = m = power_of_two(cls.name, "m", params["m"], least=2)
-        params["T"] = T = positive_int(cls.name, "T", params["T"])
-        if not isinstance(params["streams"], bool):
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'streams' must be true or false, "
-                                 f"got {params['streams']!r}")
+        m, T = params["m"], params["T"]
         n = cls.job_count(m, T, params["streams"])
         if n > MAX_JOBS:
             raise ParameterError(f"adversary {cls.name!r}: parameters 'm'={m} and 'T'={T} give {n} jobs, "

@@ -1,10 +1,10 @@
-"""The Azar–Naor–Rom tree as an adaptive adversary (spec §6.6; Azar, Naor, Rom, "The
+"""The Azar–Naor–Rom tree as an adaptive adversary (docs/models/rejection-model.md §6.6; Azar, Naor, Rom, "The
 competitiveness of on-line assignments", J. Algorithms 1995).
 
 m = 2^K machines. Round r = 1..K pairs the survivors of round r−1 consecutively and releases
 one unit job restricted to each pair, at time 0; whichever machine of a pair the algorithm
 loaded survives (if it rejected the job, the member with the larger load, ties to the lower
-index — spec §6.1's rule). With ``final_job`` one more job is restricted to the last survivor.
+index — docs/models/rejection-model.md §6.1's rule). With ``final_job`` one more job is restricted to the last survivor.
 OPT = 1: each pair's job goes to the member that does not survive (it never gets another job),
 the final job to the last survivor. Any deterministic or randomised algorithm that accepts
 everything ends with load K + 1 = ⌈log₂ m⌉ + 1 on the last survivor.
@@ -12,8 +12,8 @@ everything ends with load K + 1 = ⌈log₂ m⌉ + 1 on the last survivor.
 
 from __future__ import annotations
 
+from schedbench.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary, power_of_two
-from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -25,14 +25,14 @@ class AnrTree(Adversary):
     rule_label = "R✓"
     unit_sizes = True
     parameters = {
-        "m": Param(None, doc="machines, a power of two"),
-        "final_job": Param(True, (True, False), "add the final job restricted to the last survivor"),
+        "m": Param(doc="machines, a power of two", type=int, required=True, rule=power_of_two(1)),
+        "final_job": Param(True, (True, False), "add the final job restricted to the last survivor", type=bool),
     }
-    reference = "Azar–Naor–Rom 1995; spec §6.6"
+    reference = "Azar–Naor–Rom 1995; docs/models/rejection-model.md §6.6"
 
     @classmethod
     def check_params(cls, params):
-        params["m"] = m = power_of_two(cls.name, "m", params["m"])
+        m = params["m"]
         if m == 1 and not params["final_job"]:
             raise ParameterError(f"adversary {cls.name!r}: with 'm' = 1 there are no rounds, so 'final_job' must be "
                                  "true (otherwise no job is released)")

@@ -1,9 +1,11 @@
-"""The adversary plug-in contract (spec ``shared/specs/rejection-model.md`` §6: "an interactive
+"""The adversary plug-in contract (``docs/models/rejection-model.md`` §6: "an interactive
 object with two methods").
 
 One file per adversary, one class per file, decorated with
 :func:`schedbench.scheduling.registry.register_adversary`. A class declares ``name``,
-``problem``, ``rule_label``, ``unit_sizes``, ``parameters`` (``{name: Param}``) and ``reference``, and
+``problem``, ``rule_label``, ``unit_sizes``, ``parameters`` (``{name: Param}``, see
+:mod:`schedbench.params`: types, ranges, choices, defaults derived from other parameters or ε)
+and ``reference``, and
 implements:
 
 * :meth:`next_jobs` — the next batch of jobs (``JobSpec`` rows, release ≥ the view's time),
@@ -22,27 +24,18 @@ next batch at a later time.
 
 from __future__ import annotations
 
-from numbers import Integral
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
-from schedbench.scheduling.algorithms.base import Param, ParameterError, resolve_parameters
+from schedbench.params import Param, ParameterError, resolve
 
-__all__ = ["Adversary", "positive_int", "power_of_two"]
-
-
-def positive_int(adversary: str, key: str, value: Any, least: int = 1) -> int:
-    """``value`` as an int >= ``least``, else a ParameterError naming the adversary and parameter."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
-        raise ParameterError(f"adversary {adversary!r}: parameter {key!r} must be an integer >= {least}, got {value!r}")
-    return int(value)
+__all__ = ["Adversary", "power_of_two", "Param", "ParameterError"]
 
 
-def power_of_two(adversary: str, key: str, value: Any, least: int = 1) -> int:
-    """``value`` as a power of two >= ``least``, else a ParameterError naming the parameter."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < least or value & (value - 1):
-        raise ParameterError(f"adversary {adversary!r}: parameter {key!r} must be a power of two >= {least}, "
-                             f"got {value!r}")
-    return int(value)
+def power_of_two(least: int = 1) -> Callable[[int], str | None]:
+    """A :class:`Param` ``rule``: the value must be a power of two >= ``least``."""
+    def rule(value: int) -> str | None:
+        return None if value >= least and not value & (value - 1) else f"must be a power of two >= {least}"
+    return rule
 
 
 class Adversary:
@@ -56,11 +49,14 @@ class Adversary:
     def __init__(self, eps: float | None = None, seed: int = 0, **params: Any) -> None:
         self.eps = eps
         self.seed = int(seed)
-        self.params = type(self).resolve_params(params)
+        self.params = type(self).resolve_params(params, eps=eps)
 
     @classmethod
-    def resolve_params(cls, params: dict[str, Any]) -> dict[str, Any]:
-        out = resolve_parameters("adversary", cls.name, cls.parameters, params, required=True)
+    def resolve_params(cls, params: dict[str, Any], **context: Any) -> dict[str, Any]:
+        """Defaults filled in (derived ones from ``context``, e.g. ``eps``; without it a default
+        derived from ε stays None until the adversary is built), every value checked, then the
+        cross-parameter checks."""
+        out = resolve(cls.parameters, params, f"adversary {cls.name!r}", context=context)
         cls.check_params(out)
         return out
 
@@ -96,4 +92,4 @@ class Adversary:
     @classmethod
     def describe(cls) -> dict[str, Any]:
         return {"name": cls.name, "problem": cls.problem, "rule": cls.rule_label,
-                "parameters": {k: p.default for k, p in cls.parameters.items()}, "reference": cls.reference}
+                "parameters": {k: p.plain_default() for k, p in cls.parameters.items()}, "reference": cls.reference}

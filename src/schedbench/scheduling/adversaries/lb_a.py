@@ -1,5 +1,5 @@
 """LB-A: the Ω(log(1/ε)) lower bound for unit-job LoadBalancing with rejection, as an adaptive
-adversary (spec ``shared/specs/rejection-model.md`` §6.1, label [R✓, inferred tightness]: a
+adversary (``docs/models/rejection-model.md`` §6.1, label [R✓, inferred tightness]: a
 reconstruction checked with a proof sketch and a small simulation; the paper's own
 construction is not available).
 
@@ -21,7 +21,7 @@ Two rules the spec leaves open [R]:
   (it got no job this round, so OPT is unchanged) — this only happens after bad pairs;
 * **final jobs**: the spec's "OPT = T" is an upper bound only. Without more jobs the realised
   OPT can be smaller (K = 2, T = 4, every pair good: 3T unit jobs fit on 4 machines with
-  makespan 3). So, like the ANR tree's final job (spec §6.6), T more unit jobs are released,
+  makespan 3). So, like the ANR tree's final job (docs/models/rejection-model.md §6.6), T more unit jobs are released,
   restricted to one machine that OPT leaves empty: the machine of largest current load (ties:
   lower index) among the final survivors and the surviving-rule member of each bad pair.
   These pin OPT ≥ T and also add up to T to the online load.
@@ -31,7 +31,7 @@ member that does not survive (for a bad pair: to the member the survivor rule do
 which never receives another job; survivors get no job of their pairs; the T final jobs go to
 their OPT-empty machine. So every machine carries ≤ T, and the final jobs force ≥ T.
 
-What it forces (spec §6.1): every survivor of a good pair gains ≥ T/4 per round (its pair
+What it forces (docs/models/rejection-model.md §6.1): every survivor of a good pair gains ≥ T/4 per round (its pair
 accepted ≥ T/2 and it is the more loaded member), so the online load is
 ≥ (#rounds with a good pair)·T/4. The budget ≈ ε·m·T allows spoiling (≥ T/2 rejections each)
 at most ≈ 2εm pairs, so the rounds r ≲ log₂(1/(2ε)) keep most pairs good: ≈ T·log₂(1/ε)/4,
@@ -51,9 +51,8 @@ from __future__ import annotations
 
 import math
 
+from schedbench.params import Derived, Param, ParameterError
 from schedbench.scheduling.adversaries._pairing import PairingRounds
-from schedbench.scheduling.adversaries.base import positive_int
-from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -68,25 +67,17 @@ class LbA(PairingRounds):
     rule_label = "R✓"
     unit_sizes = True
     parameters = {
-        "T": Param(4, doc="unit jobs per pair per round (= OPT)"),
-        "K": Param(None, doc="rounds, m = 2^K; None: ceil(log2(1/eps)) + 2 (eps required then)"),
+        "T": Param(4, doc="unit jobs per pair per round (= OPT)", type=int, min=1),
+        "K": Param(doc="rounds, m = 2^K (eps required when derived)", type=int, min=1,
+                   derive=Derived(lambda v: LbA.rounds_for(v["eps"]), "⌈log₂(1/ε)⌉ + 2", needs=("eps",))),
     }
-    reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 §8 (LB-A); spec §6.1"
-
-    @classmethod
-    def resolve_params(cls, params):
-        auto = params.get("K") is None
-        out = super().resolve_params({**params, "K": 1} if auto else params)  # K = 1: placeholder
-        if auto:
-            out["K"] = None  # computed from eps when the adversary is built
-        return out
+    reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 §8 (LB-A); docs/models/rejection-model.md §6.1"
 
     @classmethod
     def check_params(cls, params):
-        T = params["T"] = positive_int(cls.name, "T", params["T"])
-        if params["K"] is None:
-            return
-        K = params["K"] = positive_int(cls.name, "K", params["K"])
+        T, K = params["T"], params["K"]
+        if K is None:
+            return  # derived from eps when the adversary is built
         if K > 40 or T * 2**K > MAX_JOBS:  # (never 2**K itself when K is huge: it is the message too)
             jobs = "more than 2^40" if K > 40 else str(T * 2**K)
             raise ParameterError(f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "
@@ -94,7 +85,7 @@ class LbA(PairingRounds):
 
     @staticmethod
     def rounds_for(eps) -> int:
-        """K = ⌈log₂(1/ε)⌉ + 2 (spec §6.1), for ε in (0, 1)."""
+        """K = ⌈log₂(1/ε)⌉ + 2 (docs/models/rejection-model.md §6.1), for ε in (0, 1)."""
         ok = isinstance(eps, (int, float)) and not isinstance(eps, bool) and math.isfinite(eps)
         if not (ok and 0.0 < eps < 1.0):
             raise ParameterError(f"adversary 'lb-a': parameter 'K' not given, and 'eps' = {eps!r} does not "
@@ -103,9 +94,6 @@ class LbA(PairingRounds):
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
-        if self.params["K"] is None:
-            self.params["K"] = self.rounds_for(eps)
-            type(self).check_params(self.params)
         self.start()
 
     @property

@@ -1,6 +1,6 @@
 """LB-B (Thm 8.2): immediate dispatch + immediate reject cannot be O(1)-competitive for
 LoadBalancing with arbitrary sizes (hence for MaxFlowTime), as an adaptive adversary (spec
-``shared/specs/rejection-model.md`` §6.2: statement [Q], construction [R✓] — reconstructed and
+``docs/models/rejection-model.md`` §6.2: statement [Q], construction [R✓] — reconstructed and
 checked by a small simulation; the paper's own construction is not available).
 
 Idea: ANR pairs in which each later round uses many more, smaller jobs. An immediate-reject
@@ -32,7 +32,7 @@ OPT = S exactly: each pair's round-r jobs go to the member that does not survive
 pair: the member the survivor rule does not pick), which never gets another job; the final job
 goes to its OPT-empty machine.
 
-What it forces (spec §6.2): ratio ≥ (#rounds completed)/4 = Ω(log m) for immediate-reject
+What it forces (docs/models/rejection-model.md §6.2): ratio ≥ (#rounds completed)/4 = Ω(log m) for immediate-reject
 algorithms. During round r the prefix budget is ≤ ε·(count_r + earlier counts)
 ≈ ε(1 + 2/g)·count_r; a bad pair needs ≥ n_r/2 rejections, so at most ≈ 2ε(1 + 2/g) ≤ 4ε of
 the pairs can be bad (g ≥ 4/ε for the proof; g = 4–8 in practice), and survivors of good pairs
@@ -51,10 +51,8 @@ K = 7 gives 349 569. The seed is not used.
 
 from __future__ import annotations
 
-from numbers import Integral
-
+from schedbench.params import Param, ParameterError
 from schedbench.scheduling.adversaries._pairing import PairingRounds
-from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -73,21 +71,16 @@ class LbB(PairingRounds):
     problem = "load"
     rule_label = "R✓"
     parameters = {
-        "K": Param(4, doc="rounds, m = 2^K"),
-        "g": Param(8, doc="growth: round r has n1·g^(r-1) jobs of size g^(K-r) per pair"),
-        "n1": Param(1, doc="jobs per pair in round 1"),
-        "final_job": Param(True, (True, False), "add one job of size S on an OPT-empty machine (pins OPT = S)"),
+        "K": Param(4, doc="rounds, m = 2^K", type=int, min=1),
+        "g": Param(8, doc="growth: round r has n1·g^(r-1) jobs of size g^(K-r) per pair", type=int, min=2),
+        "n1": Param(1, doc="jobs per pair in round 1", type=int, min=1),
+        "final_job": Param(True, (True, False), "add one job of size S on an OPT-empty machine (pins OPT = S)",
+                           type=bool),
     }
-    reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 Thm 8.2; spec §6.2"
+    reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 Thm 8.2; docs/models/rejection-model.md §6.2"
 
     @classmethod
     def check_params(cls, params):
-        for key, low in (("K", 1), ("g", 2), ("n1", 1)):
-            v = params[key]
-            if isinstance(v, bool) or not isinstance(v, Integral) or v < low:
-                raise ParameterError(f"adversary {cls.name!r}: parameter '{key}' must be an integer >= {low}, "
-                                     f"got {v!r}")
-            params[key] = int(v)
         K, g, n1 = params["K"], params["g"], params["n1"]
         if not params["final_job"] and n1 != 1:
             raise ParameterError(f"adversary {cls.name!r}: parameter 'final_job' may be False only with n1 = 1 "

@@ -1,5 +1,5 @@
 """LB-C: immediate dispatch + immediate reject cannot be O(1)-competitive for weighted max flow
-time, as an adaptive adversary (spec ``shared/specs/rejection-model.md`` §6.3: statement [Q],
+time, as an adaptive adversary (``docs/models/rejection-model.md`` §6.3: statement [Q],
 construction [R] — the spec's two instantiations; the paper's own construction is not
 available). Both reuse the pairing rounds of LB-A/LB-B unchanged (the adversary drives an
 :class:`~schedbench.scheduling.adversaries.lb_b.LbB` or
@@ -7,7 +7,7 @@ available). Both reuse the pairing rounds of LB-A/LB-B unchanged (the adversary 
 every job released at time 0 and m = 2^K machines.
 
 ``instantiation = "sizes"`` — (i) WtdMaxFlowTime with unit weights (problem ``wtdmaxflow``):
-LB-B as is (spec §6.2). Round r = 1..K pairs the survivors and releases, per pair {a, b},
+LB-B as is (docs/models/rejection-model.md §6.2). Round r = 1..K pairs the survivors and releases, per pair {a, b},
 n_r = n₁·g^{r−1} jobs of size g^{K−r} restricted to {a, b} (per-pair volume
 S = n₁·g^{K−1} every round); a pair is good if the accepted volume of its round is ≥ S/2, the
 survivor of a good pair is its more loaded member, bad pairs are dropped; a final job of size S
@@ -33,7 +33,7 @@ OPT, known before the game, holds exactly for every algorithm (checked by brute 
   max w^f·F ≤ T; the T final jobs are restricted to one machine, so the last completes ≥ T
   after 0.
 
-What it forces — on algorithms that dispatch on arrival and reject only on arrival (spec §6.2,
+What it forces — on algorithms that dispatch on arrival and reject only on arrival (docs/models/rejection-model.md §6.2,
 §6.3): with every job at time 0 nothing is processed before the last arrival, so max flow ≥
 max load / s.
 
@@ -57,12 +57,10 @@ refused (job counts: lb_b.job_count for (i), T·2^K for (ii)). The seed is not u
 from __future__ import annotations
 
 import math
-from numbers import Integral
-
+from schedbench.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.adversaries.lb_a import LbA
 from schedbench.scheduling.adversaries.lb_b import LbB, job_count
-from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.registry import register_adversary
 
 #: The largest instance (job count) the adversary agrees to build.
@@ -81,14 +79,14 @@ class LbC(Adversary):
     parameters = {
         "instantiation": Param("sizes", ("sizes", "weights"),
                                "sizes: (i) WtdMaxFlowTime, unit weights, LB-B's sizes; weights: (ii) GenWtd, "
-                               "unit sizes, rejection weight g^(r-1) in round r"),
-        "K": Param(4, doc="rounds, m = 2^K"),
-        "g": Param(8, doc="growth: sizes g^(K-r) (sizes) or rejection weights g^(r-1) (weights)"),
-        "n1": Param(1, doc="sizes only: jobs per pair in round 1"),
-        "T": Param(4, doc="weights only: unit jobs per pair per round (= OPT)"),
+                               "unit sizes, rejection weight g^(r-1) in round r", type=str),
+        "K": Param(4, doc="rounds, m = 2^K", type=int, min=1),
+        "g": Param(8, doc="growth: sizes g^(K-r) (sizes) or rejection weights g^(r-1) (weights)", type=int, min=2),
+        "n1": Param(1, doc="sizes only: jobs per pair in round 1", type=int, min=1),
+        "T": Param(4, doc="weights only: unit jobs per pair per round (= OPT)", type=int, min=1),
     }
     reference = ("Roy Choudhury, Das, Garg, Kumar SODA 2015 (overview: immediate reject + immediate dispatch "
-                 "give no good ratio for the weighted problem); spec §6.3, built on §6.1/§6.2")
+                 "give no good ratio for the weighted problem); rejection-model.md §6.3, built on §6.1/§6.2")
 
     @classmethod
     def problem_for(cls, params: dict) -> str:
@@ -101,12 +99,6 @@ class LbC(Adversary):
 
     @classmethod
     def check_params(cls, params):
-        for key, low in (("K", 1), ("g", 2), ("n1", 1), ("T", 1)):
-            v = params[key]
-            if isinstance(v, bool) or not isinstance(v, Integral) or v < low:
-                raise ParameterError(f"adversary {cls.name!r}: parameter '{key}' must be an integer >= {low}, "
-                                     f"got {v!r}")
-            params[key] = int(v)
         inst = params["instantiation"]
         other = "T" if inst == "sizes" else "n1"
         if params[other] != cls.parameters[other].default:

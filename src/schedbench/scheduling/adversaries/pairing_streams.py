@@ -1,8 +1,8 @@
 """Pairing with streams: OURS, a stand-in stress family for WtdMaxFlowTime — **not** the paper's
-Theorem 8.3 construction, which is unknown (spec ``shared/specs/rejection-model.md`` §6.4: the
+Theorem 8.3 construction, which is unknown (``docs/models/rejection-model.md`` §6.4: the
 statement "Ω(1/ε) for WtdMaxFlowTime" is [Q], its construction [U]; this family is the spec's
 own [R] recipe, labelled there as ours). It forces Ω(log m) on immediate-dispatch algorithms
-that reject nothing, and (heuristic, spec §6.4) about T·log₂(1/ε)/2 with ε-rejection — not
+that reject nothing, and (heuristic, docs/models/rejection-model.md §6.4) about T·log₂(1/ε)/2 with ε-rejection — not
 Ω(1/ε). Every weight is 1 (the spec's family is unweighted), so the objective is the max flow
 time and the budget counts jobs.
 
@@ -54,11 +54,9 @@ used (the construction is deterministic given the algorithm's decisions).
 
 from __future__ import annotations
 
-from numbers import Integral
-
+from schedbench.params import Derived, Param, ParameterError
 from schedbench.scheduling.adversaries.anr_flow import AnrFlow
-from schedbench.scheduling.adversaries.base import Adversary, positive_int, power_of_two
-from schedbench.scheduling.algorithms.base import Param, ParameterError
+from schedbench.scheduling.adversaries.base import Adversary, power_of_two
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -85,25 +83,23 @@ class PairingStreams(Adversary):
     rule_label = "R"
     unit_sizes = True
     parameters = {
-        "m": Param(8, doc="machines, a power of two >= 2 (K = log2 m rounds, one slot apart)"),
-        "T": Param(4, doc="unit jobs per pair per round; a non-survivor's stream stops for T slots (= OPT)"),
-        "horizon": Param("auto", doc="stream slots 0..horizon-1, an integer >= K, or auto: K + T"),
+        "m": Param(8, doc="machines, a power of two >= 2 (K = log2 m rounds, one slot apart)", type=int,
+                   rule=power_of_two(2)),
+        "T": Param(4, doc="unit jobs per pair per round; a non-survivor's stream stops for T slots (= OPT)",
+                   type=int, min=1),
+        "horizon": Param(doc="stream slots 0..horizon-1, an integer >= K = log2 m ('auto': derived)", type=int,
+                         derive=Derived(lambda v: v["m"].bit_length() - 1 + v["T"], "log₂ m + T")),
     }
-    reference = ("ours (spec §6.4 'pairing with streams', a stand-in stress family; NOT the construction of "
+    reference = ("ours (rejection-model.md §6.4 'pairing with streams', a stand-in stress family; NOT the construction of "
                  "Thm 8.3 of Roy Choudhury, Das, Garg, Kumar SODA 2015, which is unknown)")
 
     @classmethod
     def check_params(cls, params):
-        params["m"] = m = power_of_two(cls.name, "m", params["m"], least=2)
-        params["T"] = T = positive_int(cls.name, "T", params["T"])
+        m, T, h = params["m"], params["T"], params["horizon"]
         K = m.bit_length() - 1
-        h = params["horizon"]
-        if h != "auto":
-            if isinstance(h, bool) or not isinstance(h, Integral) or h < K:
-                raise ParameterError(f"adversary {cls.name!r}: parameter 'horizon' must be an integer >= K = "
-                                     f"log2 m = {K}, or 'auto', got {h!r}")
-            params["horizon"] = int(h)
-        h = K + T if h == "auto" else int(h)
+        if h < K:
+            raise ParameterError(f"adversary {cls.name!r}: parameter 'horizon' must be an integer >= K = "
+                                 f"log2 m = {K}, or 'auto', got {h!r}")
         if m > MAX_JOBS or T * m + m * h > 2 * MAX_JOBS or job_count(m, T, h) > MAX_JOBS:
             raise ParameterError(f"adversary {cls.name!r}: parameters 'm'={m}, 'T'={T}, 'horizon'={h} give "
                                  f"more than {MAX_JOBS} jobs")
@@ -117,8 +113,7 @@ class PairingStreams(Adversary):
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
         self.K = self.m.bit_length() - 1
-        h = self.params["horizon"]
-        self.horizon = self.K + self.params["T"] if h == "auto" else h
+        self.horizon = self.params["horizon"]
         self.survivors = list(range(self.m))
         self.stopped_until = [0] * self.m  # machine i's stream is stopped in slots < stopped_until[i]
         self.slot = -1

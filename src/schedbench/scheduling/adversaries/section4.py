@@ -1,5 +1,5 @@
 """Section 4: the paper's overview example of why algorithm A must process by load/size and not
-smallest size first (spec ``shared/specs/rejection-model.md`` §6.5, LB-E, label [Q, checked]:
+smallest size first (``docs/models/rejection-model.md`` §6.5, LB-E, label [Q, checked]:
 the sequence is quoted from the overview; the numbers were checked by a small simulation).
 
 A fixed sequence (it ignores the view: nothing is adaptive), WtdMaxFlowTime with every weight 1
@@ -25,7 +25,7 @@ and every later size-1 job on m8 in its own slot [t, t + 1). Flows are ≤ 2. Wi
 would exceed 2 (seven size-2 jobs and one size-1 job at t = 0 need eight machines busy in
 [0, 2) for flow 2), hence m ≥ 8.
 
-What it forces (spec §4.2 and §6.5): take algorithm A's dispatch — class (⌈log₂ p⌉, ⌊log₂ w⌋),
+What it forces (docs/models/rejection-model.md §4.2 and §6.5): take algorithm A's dispatch — class (⌈log₂ p⌉, ⌊log₂ w⌋),
 least load of the job's own class queue among S_j, ties to the lowest index — with A's queue
 limit (reject on arrival when the class load + p_j > α·T/2^b; ε = 1/4, α = 1/ε = 4, T = 2 gives
 the spec's cap 4T* = 8). Processing the smallest remaining job first across a machine's queues
@@ -40,10 +40,8 @@ versions of these rules (tests/unit/test_adversaries_weighted.py). The seed is n
 
 from __future__ import annotations
 
-from numbers import Integral
-
+from schedbench.params import Param
 from schedbench.scheduling.adversaries.base import Adversary
-from schedbench.scheduling.algorithms.base import Param, ParameterError
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -64,20 +62,12 @@ class Section4(Adversary):
     unit_sizes = False
     parameters = {
         "horizon": Param(400, doc="last slot of the streams (size-1 jobs at t = 1..horizon, size-2 jobs at even "
-                                    "t); 400 reproduces the spec's 0.327 / 0.488"),
-        "m": Param(8, doc="machines, >= 8 (m1..m8 of the example; extra machines only join the 'all' sets)"),
+                                    "t); 400 reproduces the spec's 0.327 / 0.488", type=int, min=0, max=MAX_HORIZON),
+        "m": Param(8, doc="machines, >= 8 (m1..m8 of the example; extra machines only join the 'all' sets)",
+                   type=int, min=8, max=1 << 20),
     }
     reference = ("Roy Choudhury, Das, Garg, Kumar SODA 2015, Section 4 (overview example: why processing "
-                 "must use load/size); spec §6.5 (LB-E)")
-
-    @classmethod
-    def check_params(cls, params):
-        for key, low, high in (("horizon", 0, MAX_HORIZON), ("m", 8, 1 << 20)):
-            v = params[key]
-            if isinstance(v, bool) or not isinstance(v, Integral) or not low <= v <= high:
-                raise ParameterError(f"adversary {cls.name!r}: parameter '{key}' must be an integer in "
-                                     f"{low}..{high}, got {v!r}")
-            params[key] = int(v)
+                 "must use load/size); docs/models/rejection-model.md §6.5 (LB-E)")
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)

@@ -1,4 +1,4 @@
-"""Class queues shared by the weighted max-flow algorithms (spec ``shared/specs/rejection-model.md``
+"""Class queues shared by the weighted max-flow algorithms (``docs/models/rejection-model.md``
 §1.3, §4.1–4.3, §5, §7 B5): ``wmft-A``, ``wmft-B``, ``gwmft`` and ``class-ll-srpt``.
 
 * Job classes: a = ⌈log₂ p⌉, b = ⌊log₂ w^f⌋, e = ⌊log₂ w^r⌋ (flow weight and budget weight of the
@@ -90,7 +90,7 @@ class WakeUps:
 
 
 class ClassQueues:
-    """Algorithm A's per-machine class queues (spec §4.1–4.2), simulated lazily.
+    """Algorithm A's per-machine class queues (docs/models/rejection-model.md §4.1–4.2), simulated lazily.
 
     Per machine i: ``loads[i]`` {class: remaining work of A's jobs of that class} (only
     nonempty classes; the class ``cur[i]`` being processed is exact at slot ``since[i]`` and
@@ -114,13 +114,6 @@ class ClassQueues:
         self.info: dict[tuple, tuple] = {}  # class -> (2^{b−a}, tie key)
 
     # ------------------------------------------------------------------ dispatch
-    def load_at(self, i: int, c: tuple, t: int) -> int:
-        """A's load of class c on machine i at slot t (t not past i's next event)."""
-        L = self.loads[i].get(c, 0)
-        if L and self.cur[i] == c:
-            L -= t - self.since[i]
-        return L
-
     def least_loaded(self, c: tuple, eligible, t: int) -> tuple[int, int]:
         """argmin over ``eligible`` (ascending) of (own-class load at t, index), and that load."""
         best, best_load = -1, 0
@@ -246,7 +239,7 @@ class ClassQueues:
 
 class SrptClassQueues(ClassQueues):
     """The class loads of A (dispatch and limit as A) processed SRPT across all jobs of a
-    machine (spec §7 B5): the job with the least remaining work, ties by release then job id.
+    machine (docs/models/rejection-model.md §7 B5): the job with the least remaining work, ties by release then job id.
     The running job only gets shorter, so a machine's choice changes only at an arrival on it
     or a completion."""
 
@@ -343,7 +336,7 @@ class ClassRule(OnlineAlgorithm):
         """Called when the prefix bound raises T (``oracle="prefix-lb"``)."""
 
     def limit(self, c: tuple) -> float:
-        """Lim(b) = α·T/2^b (spec §4.1)."""
+        """Lim(b) = α·T/2^b (docs/models/rejection-model.md §4.1)."""
         return self.alpha * math.ldexp(self.T, -c[1])
 
     def a_dispatch(self, job: JobView, view) -> int:

@@ -1,7 +1,7 @@
-"""Dispatch rules and T(t) stand-ins shared by the flow-time algorithms (spec §3, §7 B3/B4/B8/B12).
+"""Dispatch rules and T(t) stand-ins shared by the flow-time algorithms (rejection-model.md §3, §7 B3/B4/B8/B12).
 
-Queue length counts the job in service (spec §10.5); remaining work is what is left on the
-machine at the start of this slot's processing. Ties go to the lowest machine index (spec §7).
+Queue length counts the job in service (docs/models/rejection-model.md §10.5); remaining work is what is left on the
+machine at the start of this slot's processing. Ties go to the lowest machine index (docs/models/rejection-model.md §7).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def two_shortest_queues(view, eligible) -> list[int]:
 
 
 class PrefixFlowOpt:
-    """T(t) = OPT of the prefix seen so far for MaxFlowTime (spec §3 "Removing T*" [R]),
+    """T(t) = OPT of the prefix seen so far for MaxFlowTime (docs/models/rejection-model.md §3 "Removing T*" [R]),
     computed exactly by the offline solver (:func:`schedbench.scheduling.offline.opt_max_flow`)
     — but only when asked, i.e. when a cap is reached: OPT(prefix) never decreases, so a cap
     computed from an older prefix is never above the current one, and recomputing at the moment

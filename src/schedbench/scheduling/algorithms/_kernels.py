@@ -3,14 +3,18 @@
 Each kernel takes the jobs' sizes, the eligibility CSR arrays and the arrival order, and
 returns per job the machine (−1: rejected on arrival) and, where the rule rejects late, the
 arrival position at which a dispatched job was rejected (−1: never), plus a count of budget-
-guard fires. The step-by-step ``on_arrival`` of each algorithm is an independent
-implementation of the same rule; the conformance tests check that both agree.
+guard fires. Budget guards ask :data:`schedbench.scheduling.budget.allows_nb`, the compiled
+twin of the rule the step path asks (count budget: every job weighs 1). The step-by-step
+``on_arrival`` of each algorithm is an independent implementation of the same rule; the
+conformance tests check that both agree.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from schedbench.scheduling.budget import allows_nb  # the budget rule, compiled (budget.py)
 
 
 @njit(cache=True, inline="always")
@@ -61,7 +65,7 @@ def greedy_cap_kernel(size, indptr, indices, order, m, cap, eps, guard):
         j = order[pos]
         i = least_loaded(load, indices, indptr[j], indptr[j + 1])
         if load[i] + size[j] > cap:
-            if not guard or rejected + 1 <= eps * (pos + 1) + 1e-9:
+            if not guard or allows_nb(rejected, 1, pos + 1, eps):
                 machine[j] = -1
                 rejected += 1
                 continue
@@ -124,10 +128,10 @@ def size_class(p):
 
 @njit(cache=True)
 def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, eps, guard, phases):
-    """LB_GEN of spec §2.2 (per-class greedy on virtual loads, cap α·T per class, overload rule
+    """LB_GEN of rejection-model.md §2.2 (per-class greedy on virtual loads, cap α·T per class, overload rule
     on real load β·T rejecting the largest rounded job, ties latest dispatched). ``phases``:
     T(t) = 2^⌈log₂ LB(t)⌉ with LB the trivial prefix bound max(p_max, ⌈Σp/m⌉) of the rounded
-    sizes (spec §2.3 (a),
+    sizes (docs/models/rejection-model.md §2.3 (a),
     weaker bound), a new phase (fresh loads) each time T changes; otherwise T = ``t_oracle``.
     Returns (machine, reject position, guard fires)."""
     n = size.shape[0]
@@ -170,7 +174,7 @@ def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, ep
             if V[c, k] < V[i, k] or (V[c, k] == V[i, k] and c < i):
                 i = c
         if V[i, k] + ph > alpha * T:
-            if not guard or rejected + 1 <= eps * (pos + 1) + 1e-9:
+            if not guard or allows_nb(rejected, 1, pos + 1, eps):
                 machine[j] = -1
                 rejected += 1
                 continue
@@ -184,7 +188,7 @@ def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, ep
             kk = K - 1
             while kk >= 0 and head[i, kk] < 0:
                 kk -= 1
-            if guard and rejected + 1 > eps * (pos + 1) + 1e-9:
+            if guard and not allows_nb(rejected, 1, pos + 1, eps):
                 fires += 1
                 break
             jj = head[i, kk]

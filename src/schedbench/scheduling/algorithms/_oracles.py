@@ -1,4 +1,4 @@
-"""Online stand-ins for the oracle T* (spec §2.3): what an algorithm that is not given OPT can
+"""Online stand-ins for the oracle T* (docs/models/rejection-model.md §2.3): what an algorithm that is not given OPT can
 know about it from the prefix it has seen. Shared by the algorithms that offer ``oracle``
 choices; each keeps T(t) = the smallest power of two ≥ its lower bound LB(t)."""
 
@@ -19,7 +19,7 @@ def power_of_two_at_least(x: float) -> float:
 
 class TrivialPrefixBound:
     """LB(t) = max(p_max, ⌈Σp/m⌉) over the prefix: a valid lower bound on OPT(prefix) for any
-    sizes (weaker than the fractional LP of spec §2.3 (a), and O(1) per arrival)."""
+    sizes (weaker than the fractional LP of docs/models/rejection-model.md §2.3 (a), and O(1) per arrival)."""
 
     def __init__(self, m: int) -> None:
         self.m, self.total, self.pmax = m, 0.0, 0
@@ -31,7 +31,7 @@ class TrivialPrefixBound:
 
 
 class PrefixUnitOpt:
-    """Unit jobs: T(t) = 2^⌈log₂ OPT(prefix)⌉ exactly (spec §2.3 (a), §8.1: for unit sizes the
+    """Unit jobs: T(t) = 2^⌈log₂ OPT(prefix)⌉ exactly (docs/models/rejection-model.md §2.3 (a), §8.1: for unit sizes the
     prefix optimum is a b-matching). Keeps a feasible assignment of the prefix with machine
     capacity T; each arrival searches one augmenting path (BFS), and T doubles while none
     exists — so T is a power of two and T/2 < OPT(prefix) ≤ T at every time."""

@@ -1,6 +1,6 @@
 """Batched LP assignment (Anand, Bringmann, Friedrich, Garg, Kumar, ICALP 2013 / Algorithmica
-2015): baseline B9 of ``shared/specs/rejection-model.md`` §7, "B9 in detail" — a
-reconstruction [R] (the paper's exact rule is unknown, spec §10.15), speed 1+ε.
+2015): baseline B9 of ``docs/models/rejection-model.md`` §7, "B9 in detail" — a
+reconstruction [R] (the paper's exact rule is unknown, docs/models/rejection-model.md §10.15), speed 1+ε.
 
 Deferred dispatch: every job is held on arrival (:data:`HOLD`). Time is cut into windows
 [b_{k−1}, b_k); at the boundary b_k the jobs released in the window (the batch) are assigned
@@ -34,7 +34,7 @@ speed 1+ε. Nothing is rejected.
   the flow is ≤ 2⌈4·OPT/ε⌉. :meth:`ratio_bound` gives these general-size bounds (it does not
   see the instance, so not the unit-job 2⌈T*/ε⌉).
 * **ε = 0** is refused (ParameterError naming 'eps'): the batch length 2T/ε is undefined, and
-  at speed 1 the rule has no guarantee (Ω(m), spec §7 B9). :meth:`eps_values` leaves ε = 0 out
+  at speed 1 the rule has no guarantee (Ω(m), docs/models/rejection-model.md §7 B9). :meth:`eps_values` leaves ε = 0 out
   of an experiment's sweep.
 
 ``counters``: lp_solves, doublings, fractional_jobs, rounding_fallbacks, batch_length.
@@ -50,7 +50,8 @@ import numpy as np
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, Param, ParameterError, SlotPlan
+from schedbench.params import Param, ParameterError
+from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
 from schedbench.solvers import quiet_highs, run_checked
 
@@ -78,7 +79,7 @@ class AnandBatch(OnlineAlgorithm):
                         "doubled on an infeasible LP"),
     }
     reference = ("Anand–Bringmann–Friedrich–Garg–Kumar ICALP 2013 (2/ε at speed 1+ε); "
-                 "spec §7 B9 in detail (batched LP, reconstructed)")
+                 "docs/models/rejection-model.md §7 B9 in detail (batched LP, reconstructed)")
 
     @classmethod
     def check_eps(cls, eps):

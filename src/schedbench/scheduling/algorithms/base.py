@@ -23,10 +23,11 @@ One file per algorithm, one class per file, decorated with
 ``late_reject``   whether it may reject a job after dispatching it;
 ``max_hold_slots`` how long it may hold jobs while every machine idles (a guard against
                   algorithms that would never dispatch; default 10 000 slots);
-``parameters``    ``{name: Param(default, choices)}``: the grid a config may sweep;
+``parameters``    ``{name: Param(default, choices, doc)}`` (:class:`schedbench.params.Param`: also
+                  type, range, derived defaults): the grid a config may sweep;
 ``reference``     the paper and section it implements.
 
-The engine calls, in each slot t (spec §1.3):
+The engine calls, in each slot t (docs/models/rejection-model.md §1.3):
 
 1. :meth:`on_arrival` once per job released at t, in arrival order, with a :class:`JobView`
    and the engine's read-only view; the answer is a machine of the job's eligible set,
@@ -55,14 +56,11 @@ from typing import Any, ClassVar, Iterable, NamedTuple
 
 import numpy as np
 
+from schedbench.params import Param, ParameterError, resolve
 from schedbench.scheduling.model import HOLD, REJECT
 from schedbench.scheduling.problems import get_problem
 
-__all__ = ["OnlineAlgorithm", "JobView", "SlotPlan", "Param", "ParameterError", "REJECT", "HOLD", "resolve_parameters"]
-
-
-class ParameterError(ValueError):
-    """An algorithm parameter (or ε, or the oracle T*) is missing, out of range or does not apply."""
+__all__ = ["OnlineAlgorithm", "JobView", "SlotPlan", "Param", "ParameterError", "REJECT", "HOLD"]
 
 
 class JobView(NamedTuple):
@@ -90,40 +88,6 @@ class SlotPlan:
     reject: Iterable[int] = ()
     priority: dict[int, Iterable[int]] = field(default_factory=dict)
     wake_at: int | None = None
-
-
-@dataclass(frozen=True)
-class Param:
-    """One tunable parameter: its default and (optionally) the values it may take."""
-
-    default: Any
-    choices: tuple | None = None
-    doc: str = ""
-
-    def check(self, alg: str, name: str, value: Any) -> Any:
-        if self.choices is not None and value not in self.choices:
-            raise ParameterError(
-                f"algorithm {alg!r}: parameter '{name}' must be one of {list(self.choices)}, got {value!r}"
-            )
-        return value
-
-
-def resolve_parameters(kind: str, name: str, declared: dict[str, Param], given: dict[str, Any],
-                       required: bool = False) -> dict[str, Any]:
-    """Defaults filled in and choices checked, for an algorithm's or an adversary's parameters;
-    an unknown name (or, with ``required``, a missing one whose default is None) is an error
-    naming it."""
-    unknown = sorted(set(given) - set(declared))
-    if unknown:
-        known = ", ".join(sorted(declared)) or "none"
-        raise ParameterError(f"{kind} {name!r} has no parameter '{unknown[0]}' (its parameters: {known})")
-    out = {}
-    for key, param in declared.items():
-        value = given.get(key, param.default)
-        if required and value is None:
-            raise ParameterError(f"{kind} {name!r}: parameter '{key}' is required")
-        out[key] = param.check(name if kind == "algorithm" else f"{kind} {name}", key, value)
-    return out
 
 
 class OnlineAlgorithm:
@@ -206,13 +170,15 @@ class OnlineAlgorithm:
 
     @classmethod
     def speed_for(cls, eps: float | None) -> float:
-        """Machine speed the engine applies: 1 + ε for speed-model algorithms, else 1."""
-        return 1.0 + float(eps) if cls.model == "speed" else 1.0
+        """Machine speed at ε (1 + ε for speed-model algorithms, else 1), as decided by
+        :func:`schedbench.scheduling.speed.machine_speed`, which the engine asks."""
+        from schedbench.scheduling.speed import machine_speed
+        return machine_speed(cls.model, eps)
 
     @classmethod
     def resolve_params(cls, params: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults and check values; an unknown name is an error that names it."""
-        out = resolve_parameters("algorithm", cls.name, cls.parameters, params)
+        out = resolve(cls.parameters, params, f"algorithm {cls.name!r}")
         cls.check_params(out)
         return out
 

@@ -1,4 +1,4 @@
-"""Speed augmentation simulated by rejection: baseline B8 of ``shared/specs/rejection-model.md``
+"""Speed augmentation simulated by rejection: baseline B8 of ``docs/models/rejection-model.md``
 §7 ("simulate speed augmentation by dropping every (1/ε)-th job" [Q], paper overview).
 
 Least-loaded dispatch (ties to the lowest index); each machine rejects, on arrival, every
@@ -9,12 +9,11 @@ budget holds by construction.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from schedbench.scheduling.algorithms._kernels import drop_every_k_kernel
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.budget import drop_period
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -25,11 +24,11 @@ class DropEveryK(OnlineAlgorithm):
     problem = "load"
     model = "rejection"
     rule_label = "Q"
-    reference = "Roy Choudhury et al. SODA 2015, overview; spec §7 B8"
+    reference = "Roy Choudhury et al. SODA 2015, overview; docs/models/rejection-model.md §7 B8"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        self.k = max(1, math.ceil(1.0 / self.eps - 1e-12))
+        self.k = drop_period(self.eps)  # ⌈1/ε⌉ (budget.py)
         self.load = np.zeros(self.m)
         self.routed = np.zeros(self.m, dtype=np.int64)
 

@@ -1,5 +1,5 @@
 """Speed augmentation simulated by rejection, on the flow-time engine: baseline B8 of
-``shared/specs/rejection-model.md`` §7 ("simulate speed augmentation by dropping every
+``docs/models/rejection-model.md`` §7 ("simulate speed augmentation by dropping every
 (1/ε)-th job" [Q], paper overview), with LL-FIFO's dispatch and order (B3).
 
 Shortest-queue dispatch (ties to the lowest index), FIFO at speed 1; each machine rejects, on
@@ -9,12 +9,11 @@ by construction (as ``drop-every-k`` for LoadBalancing).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from schedbench.scheduling.algorithms._flow_rules import shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.budget import drop_period
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -26,11 +25,11 @@ class DropEveryKFlow(OnlineAlgorithm):
     problems = ("stretch",)  # budget by count, as for maxflow
     model = "rejection"
     rule_label = "Q"
-    reference = "Roy Choudhury et al. SODA 2015, overview; spec §7 B8 on B3"
+    reference = "Roy Choudhury et al. SODA 2015, overview; docs/models/rejection-model.md §7 B8 on B3"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        self.k = max(1, math.ceil(1.0 / self.eps - 1e-12))
+        self.k = drop_period(self.eps)  # ⌈1/ε⌉ (budget.py)
         self.routed = np.zeros(self.m, dtype=np.int64)
 
     def on_arrival(self, job: JobView, view) -> int:

@@ -1,8 +1,8 @@
-"""Per-machine EDF: baseline B7 of ``shared/specs/rejection-model.md`` §7, speed 1+ε.
+"""Per-machine EDF: baseline B7 of ``docs/models/rejection-model.md`` §7, speed 1+ε.
 
 Dispatch: each job goes at once to the eligible machine with the least remaining work (the
 work left on it at the start of this slot's processing, jobs dispatched earlier in the slot
-included), ties to the lowest index (spec §7). Processing: each machine runs its jobs
+included), ties to the lowest index (docs/models/rejection-model.md §7). Processing: each machine runs its jobs
 preemptively by earliest deadline d_j = r_j + T/w_j, ties by release, then job id, where w_j is
 the problem's flow weight (:meth:`Problem.flow_weight_of`: 1 for MaxFlowTime). Nothing is
 rejected; the engine applies speed 1+ε (ε = 0: the speed-1 reference row).
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param, SlotPlan
+from schedbench.params import Param
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
 
@@ -66,7 +67,7 @@ class Edf(OnlineAlgorithm):
         "oracle": Param("opt", ("opt", "none"),
                         "opt: T = T* in d_j = r_j + T/w_j; none: T = 1 (same order for MaxFlowTime)"),
     }
-    reference = "spec §7 B7 (per-machine EDF, d_j = r_j + T/w_j)"
+    reference = "docs/models/rejection-model.md §7 B7 (per-machine EDF, d_j = r_j + T/w_j)"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

@@ -1,4 +1,4 @@
-"""Global (migratory) EDF with guessed T: baseline B11 of ``shared/specs/rejection-model.md`` §7,
+"""Global (migratory) EDF with guessed T: baseline B11 of ``docs/models/rejection-model.md`` §7,
 "reference point, not a legal algorithm in the model".
 
 One central queue; at every instant the active jobs, in EDF order of d_j = r_j + T/w_j (w_j the
@@ -6,7 +6,7 @@ problem's flow weight; ties by arrival order), each take the lowest-index free m
 eligible set (greedy list assignment), and every running job is processed at rate s = 1 + ε.
 The assignment is recomputed at every event — a release (integer times) or a completion
 (fractional at s ∉ ℕ) — so a job may change machine: the schedule is preemptive **and
-migratory** (never on two machines at once). It is outside the model of spec §1.1, hence
+migratory** (never on two machines at once). It is outside the model of docs/models/rejection-model.md §1.1, hence
 ``migratory = True``: it has no step path (the non-migratory engine cannot run it) and
 schedules a whole instance with :meth:`GlobalEdf.schedule_all`, one numba kernel. Nothing is
 rejected; ε is the extra speed (ε = 0 is the speed-1 row).
@@ -28,7 +28,8 @@ import math
 import numpy as np
 from numba import njit
 
-from schedbench.scheduling.algorithms.base import OnlineAlgorithm, Param, ParameterError
+from schedbench.params import Param, ParameterError
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance, Outcome
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
@@ -206,7 +207,7 @@ class GlobalEdf(OnlineAlgorithm):
         "oracle": Param("none", ("none", "opt"),
                         "none: T = 1; opt: T = T* (for maxflow the EDF order does not depend on T)"),
     }
-    reference = "spec §7 B11 (global migratory EDF, d_j = r_j + T/w_j; outside the model)"
+    reference = "docs/models/rejection-model.md §7 B11 (global migratory EDF, d_j = r_j + T/w_j; outside the model)"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

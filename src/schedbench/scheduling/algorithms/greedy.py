@@ -1,18 +1,19 @@
 """Greedy least-loaded dispatch (Azar, Naor, Rom, "The competitiveness of on-line assignments",
-J. Algorithms 1995); baseline B1 of ``shared/specs/rejection-model.md`` §7.
+J. Algorithms 1995); baseline B1 of ``docs/models/rejection-model.md`` §7.
 
 Each job goes to the eligible machine with the smallest current load; nothing is rejected.
 Ties go to the lowest machine index (``ties="index"``, default) or to a uniformly random one
 of the tied machines (``ties="random"``, seeded by the run's seed). ⌈log₂ m⌉ + 1 competitive
-for restricted assignment, tight up to the +1 with either tie rule (the ANR tree, spec §6.6).
+for restricted assignment, tight up to the +1 with either tie rule (the ANR tree, docs/models/rejection-model.md §6.6).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._kernels import least_loaded_with_cap
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
 
 
@@ -25,7 +26,7 @@ class Greedy(OnlineAlgorithm):
     parameters = {
         "ties": Param("index", ("index", "random"), "index: lowest machine index; random: uniform, seeded"),
     }
-    reference = "Azar–Naor–Rom 1995; spec §7 B1"
+    reference = "Azar–Naor–Rom 1995; docs/models/rejection-model.md §7 B1"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

@@ -1,11 +1,11 @@
-"""Greedy with an immediate-reject cap: baseline B2 of ``shared/specs/rejection-model.md`` §7.
+"""Greedy with an immediate-reject cap: baseline B2 of ``docs/models/rejection-model.md`` §7.
 
 Least-loaded eligible machine (ties to the lowest index); the job is rejected on arrival when
 the chosen machine's load would exceed κ·T — and only if the rejection budget allows it
 (ε·arrivals so far; otherwise it is accepted and counted in ``guard_fires``). The natural
-immediate-dispatch, immediate-reject baseline: the LB-B adversary (Thm 8.2, spec §6.2) forces
+immediate-dispatch, immediate-reject baseline: the LB-B adversary (Thm 8.2, docs/models/rejection-model.md §6.2) forces
 it to an unbounded ratio. T = T* (``oracle="opt"``) or 2^⌈log₂ LB(t)⌉ with the trivial prefix
-bound LB(t) = max(p_max, ⌈Σp/m⌉) (``oracle="trivial-lb"``, spec §2.3 (a) with a weaker bound).
+bound LB(t) = max(p_max, ⌈Σp/m⌉) (``oracle="trivial-lb"``, docs/models/rejection-model.md §2.3 (a) with a weaker bound).
 κ is our parameter (the spec gives none): default 2.
 """
 
@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.budget import Budget
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -31,7 +33,7 @@ class GreedyCap(OnlineAlgorithm):
         "kappa": Param(2.0, doc="cap multiplier κ > 0: reject when load + p_j > κ·T"),
         "oracle": Param("opt", ("opt", "trivial-lb"), "opt: T = T*; trivial-lb: T = 2^⌈log₂ max(p_max, ⌈Σp/m⌉)⌉"),
     }
-    reference = "spec §7 B2 (immediate-reject greedy)"
+    reference = "docs/models/rejection-model.md §7 B2 (immediate-reject greedy)"
 
     @classmethod
     def check_params(cls, params):
@@ -42,18 +44,18 @@ class GreedyCap(OnlineAlgorithm):
         self.load = np.zeros(self.m)
         self.bound = TrivialPrefixBound(self.m) if self.params["oracle"] == "trivial-lb" else None
         self.T = float(self.opt) if self.bound is None else 1.0
-        self.arrived = self.rejected = 0
+        self.budget = Budget(self.eps)  # by count (LoadBalancing)
         self.counters = {"guard_fires": 0}
 
     def on_arrival(self, job: JobView, view) -> int:
-        self.arrived += 1
+        self.budget.arrive()
         if self.bound is not None:
             self.T = self.bound.add(job.size)
         loads = self.load[job.eligible]
         i = int(job.eligible[loads == loads.min()].min())
         if self.load[i] + job.size > self.params["kappa"] * self.T:
-            if self.rejected + 1 <= self.eps * self.arrived + 1e-9:
-                self.rejected += 1
+            if self.budget.allows():
+                self.budget.reject()
                 return REJECT
             self.counters["guard_fires"] += 1
         self.load[i] += job.size

@@ -1,5 +1,5 @@
 """GenWtdMaxFlowTime and maximum stretch with rejection: A_gen and B_gen, paper §7 (Roy
-Choudhury, Das, Garg, Kumar, SODA 2015), rule of ``shared/specs/rejection-model.md`` §5.
+Choudhury, Das, Garg, Kumar, SODA 2015), rule of ``docs/models/rejection-model.md`` §5.
 
 The run's problem gives the two weights (:mod:`schedbench.scheduling.problems`): the flow
 weight w^f (GenWtd: ``w_flow``; stretch: 1/p_j) and the budget weight w^r (GenWtd: ``w_reject``;
@@ -27,8 +27,8 @@ Guarantee, as B: every completed job has w^f_j F_j < c'·T + w^f_j ≤ (c' + 1)�
 
 from __future__ import annotations
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._classes import ORACLES
-from schedbench.scheduling.algorithms.base import Param
 from schedbench.scheduling.algorithms.wmft_b import WmftB
 from schedbench.scheduling.registry import register_algorithm
 
@@ -48,14 +48,14 @@ class Gwmft(WmftB):
         "D": Param(None, None, "'much higher density' factor; None: D = 1/ε"),
         "c": Param("1/eps6", None, "timeout c'·T/w^f: '1/eps', '1/eps2', '1/eps4', '1/eps6' (theory-faithful, "
                                    "default) or a number > 0"),
-        "density": Param("flow", ("flow", "reject"), "B's density: flow ŵ^f/p̂ (spec §5) or reject ŵ^r/p̂ "
+        "density": Param("flow", ("flow", "reject"), "B's density: flow ŵ^f/p̂ (rejection-model.md §5) or reject ŵ^r/p̂ "
                                                       "(the spec's alternative)"),
         "no_hopeless_preemption": Param(False, (False, True),
                                         "True: never preempt a partly processed job for one that would time "
-                                        "out before completing (spec §5 variant)"),
+                                        "out before completing (docs/models/rejection-model.md §5 variant)"),
         "oracle": Param("opt", ORACLES, "opt: T = T*; prefix-lb: T(t) = 2^⌈log₂ max_j w^f_j p_j⌉ over the prefix"),
     }
-    reference = "Roy Choudhury et al. SODA 2015 §7 (GenWtdMaxFlowTime, max stretch); spec §5, §4.3, §10"
+    reference = "Roy Choudhury et al. SODA 2015 §7 (GenWtdMaxFlowTime, max stretch); rejection-model.md §5, §4.3, §10"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

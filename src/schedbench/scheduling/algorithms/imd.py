@@ -1,5 +1,5 @@
 """IMD, immediate dispatch with per-class cumulative volumes (Avrahami–Azar, SPAA 2003 /
-Algorithmica 47(3) 2007): baseline B6 of ``shared/specs/rejection-model.md`` §7, speed 1+ε.
+Algorithmica 47(3) 2007): baseline B6 of ``docs/models/rejection-model.md`` §7, speed 1+ε.
 
 Dispatch: a job of size p is in class k = ⌊log₂ p⌋; it goes at once to the eligible machine
 with the least *cumulative* volume of class-k jobs ever assigned to it (completed jobs still
@@ -35,7 +35,7 @@ class Imd(OnlineAlgorithm):
     problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
     model = "speed"
     rule_label = "R"
-    reference = "Avrahami–Azar SPAA 2003 (IMD); spec §7 B6 (restricted-assignment adaptation)"
+    reference = "Avrahami–Azar SPAA 2003 (IMD); docs/models/rejection-model.md §7 B6 (restricted-assignment adaptation)"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

@@ -1,6 +1,6 @@
 """LoadBalancing with rejection, arbitrary sizes: paper §5 (sizes rounded up to powers of two,
 the unit rule per size class, large jobs rejected after dispatch), rule LB_GEN of
-``shared/specs/rejection-model.md`` §2.2 [R✓: reconstruction whose O(log²(1/ε)) matches the
+``docs/models/rejection-model.md`` §2.2 [R✓: reconstruction whose O(log²(1/ε)) matches the
 abstract].
 
 On arrival of j (class k = ⌈log₂ p_j⌉, rounded size 2^k): the eligible machine with the least
@@ -14,9 +14,9 @@ Budget split ε₁ = ε₂ = ε/2. α: ``alpha_rule="safe"`` 2⌈log₂(1/ε₁)
 ``"paper"`` ⌈log₂(1/ε₁)⌉. β: ``beta_rule="safe"`` 2α⌈log₂(4/ε₂)⌉ (default, provable, large:
 30 at ε = 0.25 with the paper α), or the practical sweep ``"2alpha"``, ``"3alpha"``; explicit
 numbers ``alpha``/``beta`` override the rules (the spec's own check used α = 3, β = 2, §2.2).
-T: ``oracle="opt"`` uses T = 2·T* (the rounded instance's optimum is at most 2·T*, spec §2.2);
+T: ``oracle="opt"`` uses T = 2·T* (the rounded instance's optimum is at most 2·T*, docs/models/rejection-model.md §2.2);
 ``oracle="trivial-lb"`` uses T(t) = 2^⌈log₂ max(p_max, ⌈Σp/m⌉)⌉ of the prefix rounded sizes
-with a new phase (fresh loads) whenever it changes (spec §2.3 (a), with the trivial bound in
+with a new phase (fresh loads) whenever it changes (docs/models/rejection-model.md §2.3 (a), with the trivial bound in
 place of the fractional LP). ``guard="on"`` never rejects past ε·arrivals (accepts instead,
 counted in ``guard_fires``); ``"off"`` (default) lets the validator report overruns.
 Loads are reported in true sizes (the validator's objective).
@@ -28,16 +28,18 @@ import math
 
 import numpy as np
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._kernels import lb_general_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.budget import Budget
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
 def lb_general_constants(eps: float, alpha_rule: str, beta_rule: str, alpha: float | None = None,
                          beta: float | None = None) -> tuple[float, float]:
-    """(α, β) of spec §2.2 with ε₁ = ε₂ = ε/2; an explicit ``alpha`` or ``beta`` overrides its
+    """(α, β) of docs/models/rejection-model.md §2.2 with ε₁ = ε₂ = ε/2; an explicit ``alpha`` or ``beta`` overrides its
     rule (β's rule then uses the given α)."""
     e1 = e2 = eps / 2.0
     if alpha is None:
@@ -67,7 +69,7 @@ class LbGeneralReject(OnlineAlgorithm):
         "oracle": Param("opt", ("opt", "trivial-lb"), "opt: T = 2T*; trivial-lb: prefix bound, phases"),
         "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
     }
-    reference = "Roy Choudhury et al. SODA 2015 §5 (arbitrary sizes); spec §2.2, §2.3"
+    reference = "Roy Choudhury et al. SODA 2015 §5 (arbitrary sizes); docs/models/rejection-model.md §2.2, §2.3"
 
     @classmethod
     def check_params(cls, params):
@@ -89,7 +91,7 @@ class LbGeneralReject(OnlineAlgorithm):
         self.alpha, self.beta = lb_general_constants(self.eps, p["alpha_rule"], p["beta_rule"], p["alpha"], p["beta"])
         self.bound = TrivialPrefixBound(self.m) if self.params["oracle"] == "trivial-lb" else None
         self.T = 2.0 * float(self.opt) if self.bound is None else 0.0
-        self.arrived = self.rejected = 0
+        self.budget = Budget(self.eps)  # by count (LoadBalancing)
         self.counters = {"guard_fires": 0}
         self._fresh_phase()
         self.pending: list[int] = []
@@ -100,13 +102,13 @@ class LbGeneralReject(OnlineAlgorithm):
         self.live: list[list[tuple[int, int]]] = [[] for _ in range(self.m)]  # (class, job), dispatch order
 
     def _may_reject(self) -> bool:
-        if self.params["guard"] == "on" and self.rejected + 1 > self.eps * self.arrived + 1e-9:
+        if self.params["guard"] == "on" and not self.budget.allows():
             self.counters["guard_fires"] += 1
             return False
         return True
 
     def on_arrival(self, job: JobView, view) -> int:
-        self.arrived += 1
+        self.budget.arrive()
         k = max(0, math.ceil(math.log2(job.size) - 1e-12))
         while (1 << k) < job.size:
             k += 1
@@ -118,7 +120,7 @@ class LbGeneralReject(OnlineAlgorithm):
                 self._fresh_phase()
         i = min(job.eligible.tolist(), key=lambda c: (self.virtual.get((c, k), 0.0), c))
         if self.virtual.get((i, k), 0.0) + ph > self.alpha * self.T and self._may_reject():
-            self.rejected += 1
+            self.budget.reject()
             return REJECT
         self.virtual[(i, k)] = self.virtual.get((i, k), 0.0) + ph
         self.real[i] += ph
@@ -130,7 +132,7 @@ class LbGeneralReject(OnlineAlgorithm):
             idx = max(range(len(self.live[i])), key=lambda q: (self.live[i][q][0], q))
             kk, victim = self.live[i].pop(idx)
             self.real[i] -= float(1 << kk)
-            self.rejected += 1
+            self.budget.reject()
             self.pending.append(victim)
         return i
 

@@ -1,4 +1,4 @@
-"""LoadBalancing with rejection, unit sizes: paper §5, rule of ``shared/specs/rejection-model.md``
+"""LoadBalancing with rejection, unit sizes: paper §5, rule of ``docs/models/rejection-model.md``
 §2.1 (Roy Choudhury, Das, Garg, Kumar, SODA 2015).
 
 Send each job to the least-loaded machine of its eligible set (ties to the lowest index); if
@@ -6,17 +6,17 @@ that machine's load has reached the cap α·T, reject the job on arrival. Immedi
 immediate reject.
 
 * ``alpha_rule="paper"`` (default): α = ⌈log₂(1/ε)⌉, the paper's choice [Q]. Its rejection
-  budget is not proven at every prefix for all inputs (spec §2.1), so the validator may flag it.
+  budget is not proven at every prefix for all inputs (rejection-model.md §2.1), so the validator may flag it.
 * ``alpha_rule="safe"``: α = 2⌈log₂(1/ε)⌉, for which the spec proves rejections ≤ ε·arrivals
   at every prefix [R✓].
 * ``oracle="opt"`` (default): T = T*, the offline optimum [Q: the paper assumes it].
-  ``oracle="phases"`` (spec §2.3 (a) [R✓ for unit jobs]): T(t) = 2^⌈log₂ OPT(prefix)⌉, the
+  ``oracle="phases"`` (docs/models/rejection-model.md §2.3 (a) [R✓ for unit jobs]): T(t) = 2^⌈log₂ OPT(prefix)⌉, the
   prefix optimum kept exactly by an incremental b-matching; when T changes a new phase starts
   with fresh loads (old jobs stay). ``oracle="doubling"`` (§2.3 (b) [R]): T starts at 1; when a
   rejection would take the phase's rejections past ε·(phase arrivals), T doubles, a new phase
   starts and the job is handled there.
 * ``guard="on"``: never reject past ε·(arrivals so far): accept instead and count it
-  (``guard_fires``); ``"off"`` (default, spec §10.12): reject and let the validator report.
+  (``guard_fires``); ``"off"`` (default, docs/models/rejection-model.md §10.12): reject and let the validator report.
 
 Guarantee (oracle T*): max load ≤ α·T* = O(log(1/ε))·T*; with phases, ≤ 2α·T_last ≤ 4α·OPT.
 """
@@ -27,15 +27,17 @@ import math
 
 import numpy as np
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel, least_loaded_with_cap
 from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.budget import Budget
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
 def alpha_for(eps: float, alpha_rule: str) -> int:
-    """α of spec §2.1 for ε in (0, 1): ⌈log₂(1/ε)⌉ (paper) or twice that (safe); at least 1."""
+    """α of rejection-model.md §2.1 for ε in (0, 1): ⌈log₂(1/ε)⌉ (paper) or twice that (safe); at least 1."""
     alpha = max(1, math.ceil(math.log2(1.0 / eps) - 1e-12))
     return 2 * alpha if alpha_rule == "safe" else alpha
 
@@ -55,7 +57,7 @@ class LbUnitReject(OnlineAlgorithm):
                         "opt: T = T* [Q]; phases: T = 2^⌈log₂ OPT(prefix)⌉ [R✓]; doubling: on failure [R]"),
         "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
     }
-    reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); spec §2.1, §2.3"
+    reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); docs/models/rejection-model.md §2.1, §2.3"
 
     @classmethod
     def ratio_bound(cls, eps, params, opt=None):
@@ -72,37 +74,37 @@ class LbUnitReject(OnlineAlgorithm):
         self.load = np.zeros(self.m, dtype=np.float64)
         self.T = float(self.opt) if self.params["oracle"] == "opt" else 1.0
         self.prefix = PrefixUnitOpt(self.m) if self.params["oracle"] == "phases" else None
-        self.arrived = self.rejected = 0
-        self.phase_arrived = self.phase_rejected = 0
+        self.budget = Budget(self.eps)  # the run's, by count (LoadBalancing)
+        self.phase = Budget(self.eps)   # the current phase's (doubling)
         self.counters = {"guard_fires": 0, "phases": 1}
 
     def _new_phase(self, T: float) -> None:
         self.T = T
         self.load[:] = 0.0
-        self.phase_arrived = self.phase_rejected = 0
+        self.phase = Budget(self.eps)
         self.counters["phases"] += 1
 
     def on_arrival(self, job: JobView, view) -> int:
-        self.arrived += 1
+        self.budget.arrive()
         if self.prefix is not None:
             T = float(self.prefix.add(job.id, job.eligible))
             if T != self.T:
                 self._new_phase(T)
-        self.phase_arrived += 1
+        self.phase.arrive()
         while True:
             loads = self.load[job.eligible]
             i = int(job.eligible[loads == loads.min()].min())
             if self.load[i] < self.alpha * self.T:
                 break
-            if self.params["oracle"] == "doubling" and self.phase_rejected + 1 > self.eps * self.phase_arrived + 1e-9:
+            if self.params["oracle"] == "doubling" and not self.phase.allows():
                 self._new_phase(2 * self.T)  # the failure proves T < OPT(phase); re-handle the job
-                self.phase_arrived = 1
+                self.phase.arrive()
                 continue
-            if self.params["guard"] == "on" and self.rejected + 1 > self.eps * self.arrived + 1e-9:
+            if self.params["guard"] == "on" and not self.budget.allows():
                 self.counters["guard_fires"] += 1
                 break
-            self.rejected += 1
-            self.phase_rejected += 1
+            self.budget.reject()
+            self.phase.reject()
             return REJECT
         self.load[i] += job.size
         return i

@@ -1,4 +1,4 @@
-"""LL-FIFO: baseline B3 of ``shared/specs/rejection-model.md`` §7, the max-flow baseline at
+"""LL-FIFO: baseline B3 of ``docs/models/rejection-model.md`` §7, the max-flow baseline at
 speed 1 + ε (applied by the engine; ε = 0 is the speed-1 reference row).
 
 Each job goes on arrival to the eligible machine with the shortest queue (``dispatch="queue"``,
@@ -8,8 +8,9 @@ lowest index; each machine runs its jobs FIFO. Nothing is rejected.
 
 from __future__ import annotations
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._flow_rules import least_work, shortest_queue
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
 
 
@@ -21,7 +22,7 @@ class LlFifo(OnlineAlgorithm):
     model = "speed"
     rule_label = "R"
     parameters = {"dispatch": Param("queue", ("queue", "work"), "least queue length or least remaining work")}
-    reference = "spec §7 B3 (least-loaded dispatch, FIFO per machine)"
+    reference = "docs/models/rejection-model.md §7 B3 (least-loaded dispatch, FIFO per machine)"
 
     def on_arrival(self, job: JobView, view) -> int:
         if self.params["dispatch"] == "queue":

@@ -1,8 +1,8 @@
-"""LL-FIFO with tail drop: baseline B4 of ``shared/specs/rejection-model.md`` §7, for general sizes.
+"""LL-FIFO with tail drop: baseline B4 of ``docs/models/rejection-model.md`` §7, for general sizes.
 
 Each job goes on arrival to the eligible machine with the least remaining work (ties to the
 lowest index), which runs FIFO at speed 1. The job is rejected on arrival when the machine's
-remaining work would pass the cap T/ε: ``cap_rule="exceed"`` (default, spec §10.2 for sized
+remaining work would pass the cap T/ε: ``cap_rule="exceed"`` (default, docs/models/rejection-model.md §10.2 for sized
 jobs) rejects when work + p_j > c·T/ε, ``"reach"`` (the table's wording) when work ≥ c·T/ε.
 T = T* (the oracle, as the paper assumes). For unit jobs with ``reach`` and c = 1 this is
 MFT_UNIT measured in work instead of queue length (``mft-unit`` is the unit-job rule).
@@ -12,8 +12,9 @@ No budget guarantee is proven for sized jobs [R]: the validator reports violatio
 
 from __future__ import annotations
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._flow_rules import least_work
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -29,7 +30,7 @@ class LlFifoDrop(OnlineAlgorithm):
         "cap_factor": Param(1.0, None, "cap = cap_factor·T*/ε units of remaining work"),
         "cap_rule": Param("exceed", ("exceed", "reach"), "exceed: work + p_j > cap; reach: work ≥ cap"),
     }
-    reference = "spec §7 B4 (remaining-work cap for general sizes), §10.2"
+    reference = "docs/models/rejection-model.md §7 B4 (remaining-work cap for general sizes), §10.2"
 
     @classmethod
     def check_params(cls, params):

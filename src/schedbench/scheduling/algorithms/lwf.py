@@ -1,5 +1,5 @@
 """LWF per machine (Longest Wait First by delay factor): the comparator B10-LWF of
-``shared/specs/rejection-model.md`` §7, speed 1+ε — the **known-bad** rule.
+``docs/models/rejection-model.md`` §7, speed 1+ε — the **known-bad** rule.
 
 Chekuri–Im–Moseley (ToC 8, 2012) show that the greedy "modeled after LWF" is not
 O(1)-competitive for maximum delay factor at any speed s ≥ 1, even for uniform-size jobs [Q];
@@ -40,7 +40,7 @@ class Lwf(Edf):
     name = "lwf"
     rule_label = "R"
     reference = ("Chekuri–Im–Moseley ToC 8 (2012), LWF lower bound (not O(1) at any speed); "
-                 "spec §7 B10-LWF comparator")
+                 "docs/models/rejection-model.md §7 B10-LWF comparator")
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

@@ -1,4 +1,4 @@
-"""MaxFlowTime with rejection, unit jobs: paper §6.1, rule of ``shared/specs/rejection-model.md``
+"""MaxFlowTime with rejection, unit jobs: paper §6.1, rule of ``docs/models/rejection-model.md``
 §3 (Roy Choudhury, Das, Garg, Kumar, SODA 2015).
 
 Send each job to the machine of its eligible set with the shortest queue (the job in service
@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import math
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, shortest_queue
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, Param
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -43,7 +44,7 @@ class MftUnit(OnlineAlgorithm):
         "oracle": Param("opt", ("opt", "prefix", "prefix-pow2"),
                         "opt: T = T* [Q]; prefix: T = OPT(prefix) [R]; prefix-pow2: its power-of-2 round-up [R]"),
     }
-    reference = "Roy Choudhury et al. SODA 2015 §6.1; spec §3"
+    reference = "Roy Choudhury et al. SODA 2015 §6.1; docs/models/rejection-model.md §3"
 
     @classmethod
     def check_params(cls, params):

@@ -1,4 +1,4 @@
-"""Random of the two least loaded: baseline B12 of ``shared/specs/rejection-model.md`` §7.
+"""Random of the two least loaded: baseline B12 of ``docs/models/rejection-model.md`` §7.
 
 Each job goes to a uniformly random one of the two least-loaded machines of its eligible set
 (by (load, index); the only one if it has one). Nothing is rejected. One coin per arrival from
@@ -21,7 +21,7 @@ class RandomTwo(OnlineAlgorithm):
     problem = "load"
     model = "plain"
     rule_label = "R"
-    reference = "spec §7 B12 (sanity baseline)"
+    reference = "docs/models/rejection-model.md §7 B12 (sanity baseline)"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

@@ -1,4 +1,4 @@
-"""Random of the two shortest queues, FIFO: baseline B12 of ``shared/specs/rejection-model.md`` §7
+"""Random of the two shortest queues, FIFO: baseline B12 of ``docs/models/rejection-model.md`` §7
 for MaxFlowTime (``random-two`` is its LoadBalancing version).
 
 Each job goes to a uniformly random one of the two machines of its eligible set with the
@@ -22,7 +22,7 @@ class RandomTwoFlow(OnlineAlgorithm):
     problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
     model = "plain"
     rule_label = "R"
-    reference = "spec §7 B12 (sanity baseline), FIFO"
+    reference = "docs/models/rejection-model.md §7 B12 (sanity baseline), FIFO"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

@@ -1,7 +1,7 @@
-"""SSF-EDF per machine: a **proxy** of baseline B10 of ``shared/specs/rejection-model.md`` §7
+"""SSF-EDF per machine: a **proxy** of baseline B10 of ``docs/models/rejection-model.md`` §7
 (the delay-factor algorithm of Chekuri–Moseley SODA 2009 / Chekuri–Im–Moseley ToC 2012), speed 1+ε.
 
-This is NOT the paper's algorithm: its exact rule was never recovered (spec §7 "B10", §10.15).
+This is NOT the paper's algorithm: its exact rule was never recovered (docs/models/rejection-model.md §7 "B10", §10.15).
 It is the spec's implementable proxy [R], made per machine for restricted assignment:
 
 * dispatch as B7 (:mod:`~schedbench.scheduling.algorithms.edf`): least remaining work among the
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 
-from schedbench.scheduling.algorithms.base import JobView, Param, ParameterError
+from schedbench.params import Param, ParameterError
+from schedbench.scheduling.algorithms.base import JobView
 from schedbench.scheduling.algorithms.edf import Edf
 from schedbench.scheduling.registry import register_algorithm
 
@@ -41,7 +42,7 @@ class SsfEdf(Edf):
         "c": Param(2.0, None, "slack classes ⌊log_c S_j⌋, S_j = T/w_j; a number > 1"),
     }
     reference = ("proxy of Chekuri–Moseley SODA 2009 / Chekuri–Im–Moseley ToC 8 (2012) SSF-EDF; "
-                 "spec §7 B10 (implementable proxy [R])")
+                 "docs/models/rejection-model.md §7 B10 (implementable proxy [R])")
 
     @classmethod
     def check_params(cls, params):

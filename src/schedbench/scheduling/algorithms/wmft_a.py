@@ -1,5 +1,5 @@
 """WtdMaxFlowTime with rejection, algorithm A: paper §6.2 (Roy Choudhury, Das, Garg, Kumar,
-SODA 2015), rule of ``shared/specs/rejection-model.md`` §4.1–4.2 (defaults §10).
+SODA 2015), rule of ``docs/models/rejection-model.md`` §4.1–4.2 (defaults §10).
 
 * Classes c(j) = (a, b): p̂ = 2^a ≥ p_j (a = ⌈log₂ p_j⌉), ŵ = 2^b ≤ w_j (b = ⌊log₂ w_j⌋), w the
   run's flow weight (w_flow for WtdMaxFlowTime, 1 for MaxFlowTime). Each machine keeps one FIFO
@@ -22,8 +22,9 @@ arrivals, completions, and the slot at which its running class's priority falls 
 
 from __future__ import annotations
 
+from schedbench.params import Param
 from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule
-from schedbench.scheduling.algorithms.base import JobView, Param, SlotPlan
+from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
 
 __all__ = ["WmftA"]
@@ -37,11 +38,11 @@ class WmftA(ClassRule):
     problem = "wtdmaxflow"
     problems = ("maxflow",)
     parameters = {
-        "alpha": Param(None, None, "queue limit α·T/2^b; None: α = 1/ε (spec §10.1)"),
+        "alpha": Param(None, None, "queue limit α·T/2^b; None: α = 1/ε (docs/models/rejection-model.md §10.1)"),
         "oracle": Param("opt", ORACLES, "opt: T = T* [Q assumption]; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ "
-                                        "over the prefix (spec §4.5 (a), no LP term) [R]"),
+                                        "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]"),
     }
-    reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm A); spec §4.1–4.2, §4.5, §10"
+    reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm A); docs/models/rejection-model.md §4.1–4.2, §4.5, §10"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

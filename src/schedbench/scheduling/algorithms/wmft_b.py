@@ -1,5 +1,5 @@
 """WtdMaxFlowTime with rejection, algorithm B: paper §6.2 (Roy Choudhury, Das, Garg, Kumar,
-SODA 2015), rule of ``shared/specs/rejection-model.md`` §4.3 (defaults §10).
+SODA 2015), rule of ``docs/models/rejection-model.md`` §4.3 (defaults §10).
 
 * A (``wmft-A``, §4.2) runs in the background, simulated here at speed 1 on the same arrivals;
   B uses A's dispatch and rejects, at arrival, exactly the jobs A rejects [R].
@@ -28,8 +28,9 @@ from __future__ import annotations
 import heapq
 import math
 
+from schedbench.params import Param, ParameterError
 from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, pow2_at_least, timeout_slot
-from schedbench.scheduling.algorithms.base import JobView, Param, ParameterError, SlotPlan
+from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -48,14 +49,14 @@ class WmftB(ClassRule):
     late_reject = True
     c_rules = ("1/eps", "1/eps2", "1/eps4")
     parameters = {
-        "alpha": Param(None, None, "A's queue limit α·T/2^b; None: α = 1/ε (spec §10.1)"),
-        "D": Param(None, None, "'much higher density' factor; None: D = 1/ε (spec §10.1)"),
+        "alpha": Param(None, None, "A's queue limit α·T/2^b; None: α = 1/ε (docs/models/rejection-model.md §10.1)"),
+        "D": Param(None, None, "'much higher density' factor; None: D = 1/ε (docs/models/rejection-model.md §10.1)"),
         "c": Param("1/eps4", None, "timeout c·T/w_j: '1/eps', '1/eps2', '1/eps4' (theory-faithful, default) "
                                    "or a number > 0"),
         "oracle": Param("opt", ORACLES, "opt: T = T* [Q assumption]; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ "
-                                        "over the prefix (spec §4.5 (a), no LP term) [R]"),
+                                        "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]"),
     }
-    reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm B); spec §4.3, §4.5, §10"
+    reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm B); docs/models/rejection-model.md §4.3, §4.5, §10"
 
     # ------------------------------------------------------------------ parameters
     @classmethod
@@ -109,7 +110,7 @@ class WmftB(ClassRule):
         self.counters["timeouts"] = 0
 
     def density_exponent(self, c: tuple) -> int:
-        """log₂ of ŵ/p̂ = b − a (spec §4.3)."""
+        """log₂ of ŵ/p̂ = b − a (docs/models/rejection-model.md §4.3)."""
         return c[1] - c[0]
 
     def timeout_of(self, j: int) -> int:
@@ -203,7 +204,7 @@ class WmftB(ClassRule):
         return plan
 
     def b_choose(self, i: int, t: int) -> int:
-        """B's job on machine i from slot t (spec §4.3); −1 when nothing is alive. Returns the
+        """B's job on machine i from slot t (docs/models/rejection-model.md §4.3); −1 when nothing is alive. Returns the
         job to put first when it differs from the one running, else −1 (no reorder needed)."""
         self.bsync(i, t)
         alive = self.alive

@@ -1,4 +1,4 @@
-"""The Azar–Naor–Rom tree against lowest-index greedy, static form (spec §6.6).
+"""The Azar–Naor–Rom tree against lowest-index greedy, static form (docs/models/rejection-model.md §6.6).
 
 m = 2^K machines. Round r = 1..K pairs the survivors (a, a + 2^(r-1)) for a multiple of 2^r
 and releases one unit job restricted to each pair; greedy with lowest-index ties puts it on a,
@@ -14,7 +14,8 @@ import numpy as np
 
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
-from schedbench.scheduling.instances.base import Family, FamilyParam
+from schedbench.params import Param
+from schedbench.scheduling.instances.base import Family
 
 
 def _generate(rng: np.random.Generator, K: int, final_job: bool) -> Instance:
@@ -32,8 +33,8 @@ def _generate(rng: np.random.Generator, K: int, final_job: bool) -> Instance:
 FAMILY = register_family(Family(
     name="anr-tree",
     parameters={
-        "K": FamilyParam(int, minimum=1, doc="rounds; m = 2^K machines"),
-        "final_job": FamilyParam(bool, default=True, doc="add the final job restricted to machine 0"),
+        "K": Param(type=int, min=1, required=True, doc="rounds; m = 2^K machines"),
+        "final_job": Param(type=bool, default=True, doc="add the final job restricted to machine 0"),
     },
     generator=_generate,
     sized=lambda p: False,

@@ -1,6 +1,7 @@
 """The instance-family contract.
 
-A family is an object with ``name``, ``parameters`` (``{name: FamilyParam}``), a
+A family is an object with ``name``, ``parameters`` (``{name: Param}``, the one vocabulary of
+:mod:`schedbench.params`), a
 ``unit_sizes(params)`` predicate, optional cross-parameter ``check``, ``uses_index`` (the
 generator receives the instance index) and ``data_files`` (files read, declared as pipeline
 inputs) (used to refuse unit-size-only algorithms on sized families
@@ -16,28 +17,19 @@ from typing import Any, Callable
 
 import numpy as np
 
+from schedbench.params import Param, ParameterError, resolve
 from schedbench.scheduling.model import Instance
 from schedbench.seeds import rng as make_rng
 
 
-class FamilyParameterError(ValueError):
+class FamilyParameterError(ParameterError):
     """A family parameter is unknown, missing or out of range; the message names it."""
-
-
-@dataclass(frozen=True)
-class FamilyParam:
-    kind: type | tuple  # int, float, str
-    default: Any = None
-    choices: tuple | None = None
-    minimum: float | None = None
-    doc: str = ""
-    optional: bool = False  # None (the default) means "not given" and is allowed
 
 
 @dataclass(frozen=True)
 class Family:
     name: str
-    parameters: dict[str, FamilyParam]
+    parameters: dict[str, Param]
     generator: Callable[..., Instance]
     sized: Callable[[dict], bool]  # True if the family may produce a size > 1
     doc: str = ""
@@ -50,38 +42,10 @@ class Family:
         return [] if self.data_files is None else list(self.data_files(self.resolve(params)))
 
     def resolve(self, params: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(params) - set(self.parameters))
-        if unknown:
-            raise FamilyParameterError(
-                f"family {self.name!r} has no parameter '{unknown[0]}' "
-                f"(its parameters: {', '.join(sorted(self.parameters))})"
-            )
-        out = {}
-        for key, spec in self.parameters.items():
-            value = params.get(key, spec.default)
-            if value is None and spec.optional:
-                out[key] = None
-                continue
-            if value is None:
-                raise FamilyParameterError(f"family {self.name!r}: parameter '{key}' is required")
-            kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)
-            if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-                if float in kinds and isinstance(value, int) and not isinstance(value, bool):
-                    value = float(value)
-                else:
-                    raise FamilyParameterError(
-                        f"family {self.name!r}: parameter '{key}' must be {'/'.join(k.__name__ for k in kinds)}, "
-                        f"got {value!r}"
-                    )
-            if spec.choices is not None and value not in spec.choices:
-                raise FamilyParameterError(
-                    f"family {self.name!r}: parameter '{key}' must be one of {list(spec.choices)}, got {value!r}"
-                )
-            if spec.minimum is not None and value < spec.minimum:
-                raise FamilyParameterError(
-                    f"family {self.name!r}: parameter '{key}' must be >= {spec.minimum}, got {value!r}"
-                )
-            out[key] = value
+        """Defaults filled in and every value checked (:func:`schedbench.params.resolve`; the
+        messages spell types as Python does: "must be int"), then the family's own ``check``."""
+        out = resolve(self.parameters, params, f"family {self.name!r}", error=FamilyParameterError,
+                      spelling="python")
         if self.check is not None:
             self.check(out)
         return out

@@ -1,4 +1,4 @@
-"""Random restricted assignment (spec §1.1): each job may run on a random subset of d of the m
+"""Random restricted assignment (docs/models/rejection-model.md §1.1): each job may run on a random subset of d of the m
 machines — uniform, or (with ``hot_fraction`` > 0) concentrated on a small "hot" set.
 
 Eligibility ``d`` is an int ≥ 1 or a rule: ``"log"`` (max(1, ⌈log2 m⌉)), ``"half"``
@@ -18,7 +18,7 @@ on [0, 1)); ``reject_weights`` = ``one`` (w_reject = 1), ``flow`` (= w_flow) or 
 (a second draw of the same law) — GenWtd's w^r.
 
 Uniform eligibility with small sizes makes OPT trivial (it equals ⌈Σp/m⌉ almost always, see
-DESIGN.md); heavy-tailed sizes and hot subsets are the two ways this family moves OPT away from
+rejection-model.md §11); heavy-tailed sizes and hot subsets are the two ways this family moves OPT away from
 that bound. Hot subsets: machines 0..h-1 with h = ⌈hot_machines·m⌉ are hot; each job
 independently, with probability ``hot_fraction``, takes its d machines uniformly from the hot
 set — or, if d > h, the whole hot set plus d − h machines drawn uniformly from the others, so
@@ -37,7 +37,8 @@ import numpy as np
 
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
-from schedbench.scheduling.instances.base import Family, FamilyParam, FamilyParameterError, csr_from_fixed_degree
+from schedbench.params import Param
+from schedbench.scheduling.instances.base import Family, FamilyParameterError, csr_from_fixed_degree
 
 NAME = "random-restricted"
 D_RULES = ("log", "half", "all")
@@ -203,17 +204,9 @@ def _check(p: dict) -> None:
         raise _error(f"parameter 'd' must be >= 1, got {d!r}")
     elif d > m:
         raise _error(f"parameter 'd' = {d} exceeds 'm' = {m}")
-    if not p["pareto_shape"] > 0:
-        raise _error(f"parameter 'pareto_shape' must be > 0, got {p['pareto_shape']!r}")
     if not p["hot_fraction"] < 1:
         raise _error(f"parameter 'hot_fraction' must be in [0, 1), got {p['hot_fraction']!r}")
-    if not 0 < p["hot_machines"] <= 1:
-        raise _error(f"parameter 'hot_machines' must be in (0, 1], got {p['hot_machines']!r}")
-    if not (math.isfinite(p["weight_max"]) and p["weight_max"] >= 1):
-        raise _error(f"parameter 'weight_max' must be a finite number >= 1, got {p['weight_max']!r}")
     if p["load"] is not None:
-        if isinstance(p["load"], bool) or not isinstance(p["load"], (int, float)) or not 0 < p["load"] <= 2:
-            raise _error(f"parameter 'load' must be a number in (0, 2] (target ρ), got {p['load']!r}")
         if p["rate"] != FAMILY_PARAMETERS["rate"].default:
             raise _error("parameters 'rate' and 'load' both given: give one (load sets rate = ρ·m/E[size])")
     for key, (needs, applies) in _APPLIES.items():
@@ -225,28 +218,32 @@ def _check(p: dict) -> None:
 
 
 FAMILY_PARAMETERS = {
-    "m": FamilyParam(int, minimum=1, doc="machines"),
-    "n": FamilyParam(int, minimum=1, doc="jobs"),
-    # no `minimum`: d may be a string; _check enforces d >= 1 and d <= m
-    "d": FamilyParam((int, str), default=2,
-                     doc="eligible machines per job: int in 1..m, or 'log' (⌈log2 m⌉), 'half' (⌊m/2⌋), 'all' (m)"),
-    "sizes": FamilyParam(str, default="unit", choices=("unit", "pow2", "pareto", "uniform")),
-    "max_size_exp": FamilyParam(int, default=4, minimum=0, doc="pow2: largest size 2^max_size_exp"),
-    "pareto_shape": FamilyParam(float, default=1.1, doc="pareto: shape a > 0 (smaller = heavier tail)"),
-    "max_size": FamilyParam(int, default=1024, minimum=1, doc="pareto, uniform: largest size H"),
-    "arrivals": FamilyParam(str, default="zero", choices=("zero", "poisson")),
-    "rate": FamilyParam(float, default=1.0, minimum=1e-9, doc="poisson: mean jobs per time unit"),
-    "load": FamilyParam(float, default=None, optional=True,
-                        doc="poisson: target load ρ in (0, 2]; sets rate = ρ·m/E[size] (instead of rate)"),
-    "hot_fraction": FamilyParam(float, default=0.0, minimum=0.0,
-                                doc="probability in [0, 1) that a job's machines come from the hot set (0 = off)"),
-    "hot_machines": FamilyParam(float, default=0.1,
-                                doc="hot set = machines 0..⌈hot_machines·m⌉-1; in (0, 1]"),
-    "weights": FamilyParam(str, default="none", choices=("none", "classes", "loguniform"),
-                           doc="flow weights w_flow: none (1), classes (powers of 4 up to weight_max), loguniform"),
-    "weight_max": FamilyParam(float, default=16.0, doc="largest weight (>= 1)"),
-    "reject_weights": FamilyParam(str, default="one", choices=("one", "flow", "independent"),
-                                  doc="w_reject: one, = w_flow, or an independent draw of the same law"),
+    "m": Param(type=int, min=1, required=True, doc="machines"),
+    "n": Param(type=int, min=1, required=True, doc="jobs"),
+    # no `min`: d may be a string; _check enforces d >= 1 and d <= m
+    "d": Param(type=(int, str), default=2,
+               doc="eligible machines per job: int in 1..m, or 'log' (⌈log2 m⌉), 'half' (⌊m/2⌋), 'all' (m)"),
+    "sizes": Param(type=str, default="unit", choices=("unit", "pow2", "pareto", "uniform"),
+                   doc="size law: unit (1), pow2 (2^k, k uniform on 0..max_size_exp), pareto (bounded, "
+                       "on [1, max_size]) or uniform (on 1..max_size)"),
+    "max_size_exp": Param(type=int, default=4, min=0, doc="pow2: largest size 2^max_size_exp"),
+    "pareto_shape": Param(type=float, default=1.1, min=0, min_open=True,
+                          doc="pareto: shape a > 0 (smaller = heavier tail)"),
+    "max_size": Param(type=int, default=1024, min=1, doc="pareto, uniform: largest size H"),
+    "arrivals": Param(type=str, default="zero", choices=("zero", "poisson"),
+                      doc="releases: zero (all at time 0) or poisson (a Poisson(rate) batch at each t = 0, 1, ...)"),
+    "rate": Param(type=float, default=1.0, min=1e-9, doc="poisson: mean jobs per time unit"),
+    "load": Param(type=float, default=None, nullable=True, min=0, min_open=True, max=2,
+                  doc="poisson: target load ρ in (0, 2]; sets rate = ρ·m/E[size] (instead of rate)"),
+    "hot_fraction": Param(type=float, default=0.0, min=0.0,
+                          doc="probability in [0, 1) that a job's machines come from the hot set (0 = off)"),
+    "hot_machines": Param(type=float, default=0.1, min=0, min_open=True, max=1,
+                          doc="hot set = machines 0..⌈hot_machines·m⌉-1; in (0, 1]"),
+    "weights": Param(type=str, default="none", choices=("none", "classes", "loguniform"),
+                     doc="flow weights w_flow: none (1), classes (powers of 4 up to weight_max), loguniform"),
+    "weight_max": Param(type=float, default=16.0, min=1, doc="largest weight (>= 1)"),
+    "reject_weights": Param(type=str, default="one", choices=("one", "flow", "independent"),
+                            doc="w_reject: one, = w_flow, or an independent draw of the same law"),
 }
 
 FAMILY = register_family(Family(

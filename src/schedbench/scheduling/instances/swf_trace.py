@@ -1,7 +1,7 @@
 """Trace-driven restricted assignment: windows of a real workload log (SWF) with eligibility by
 data locality.
 
-The rejection model (specs/rejection-model.md §1.1) defines the input (release r_j, size p_j,
+The rejection model (docs/models/rejection-model.md §1.1) defines the input (release r_j, size p_j,
 eligible set S_j) but says nothing about real traces: this mapping is our decision, made so that
 a real arrival process and real, heavy-tailed durations drive the online algorithms while the
 eligible sets stay those of restricted assignment. Default trace: the Parallel Workloads
@@ -50,7 +50,8 @@ from pathlib import Path
 import numpy as np
 
 from schedbench.scheduling.instances._swf import SwfFormatError, load_swf
-from schedbench.scheduling.instances.base import Family, FamilyParam, FamilyParameterError
+from schedbench.params import Param
+from schedbench.scheduling.instances.base import Family, FamilyParameterError
 from schedbench.scheduling.instances.random_restricted import random_subsets
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
@@ -169,20 +170,20 @@ def _check(p: dict) -> None:
 
 
 FAMILY_PARAMETERS = {
-    "path": FamilyParam(str, default=DEFAULT_TRACE,
-                        doc="SWF log (.swf or .swf.gz); relative paths are resolved against the repository root"),
-    "m": FamilyParam(int, default=64, minimum=1, doc="machines"),
-    "d": FamilyParam(int, default=2, minimum=1, doc="eligible machines per user (<= m)"),
-    "n": FamilyParam(int, default=1000, minimum=0,
-                     doc="jobs per instance: instance i = usable records start+i·n .. start+(i+1)·n-1; "
-                         "0 = all records from start"),
-    "start": FamilyParam(int, default=0, minimum=0,
-                         doc="first usable record (0-based, submit order) of instance 0"),
-    "time_unit": FamilyParam(int, default=60, minimum=1,
-                             doc="seconds per time slot: r = ⌊(submit − first submit)/time_unit⌋"),
-    "size_unit": FamilyParam(int, default=60, minimum=1,
-                             doc="seconds per unit of size: p = max(1, ⌈run/size_unit⌉)"),
-    "max_size": FamilyParam(int, default=0, minimum=0, doc="clip sizes to at most max_size (0 = no clip)"),
+    "path": Param(type=str, default=DEFAULT_TRACE,
+                  doc="SWF log (.swf or .swf.gz); relative paths are resolved against the repository root"),
+    "m": Param(type=int, default=64, min=1, doc="machines"),
+    "d": Param(type=int, default=2, min=1, doc="eligible machines per user (<= m)"),
+    "n": Param(type=int, default=1000, min=0,
+               doc="jobs per instance: instance i = usable records start+i·n .. start+(i+1)·n-1; "
+                   "0 = all records from start"),
+    "start": Param(type=int, default=0, min=0,
+                   doc="first usable record (0-based, submit order) of instance 0"),
+    "time_unit": Param(type=int, default=60, min=1,
+                       doc="seconds per time slot: r = ⌊(submit − first submit)/time_unit⌋"),
+    "size_unit": Param(type=int, default=60, min=1,
+                       doc="seconds per unit of size: p = max(1, ⌈run/size_unit⌉)"),
+    "max_size": Param(type=int, default=0, min=0, doc="clip sizes to at most max_size (0 = no clip)"),
 }
 
 FAMILY = register_family(Family(

@@ -1,4 +1,4 @@
-"""Numba kernels of the max-flow-time optimum (spec §8.2): list schedule, per-machine EDF, and
+"""Numba kernels of the max-flow-time optimum (docs/models/rejection-model.md §8.2): list schedule, per-machine EDF, and
 Hopcroft–Karp on the implicit job × (machine, slot) graph of unit jobs.
 
 Every array is checked by the caller (:mod:`schedbench.scheduling.offline.maxflow`) before it
@@ -58,7 +58,7 @@ def _heap_less(a, b, deadline, rank):
 def edf_completion(ptr, jobs, release, size, deadline, rank):
     """Preemptive EDF on each machine: ``jobs[ptr[i]:ptr[i+1]]`` are machine i's jobs sorted
     by release. Ties in deadline go to the lower ``rank`` (arrival position). Returns the
-    completion time of every listed job (EDF is optimal for one preemptive machine, spec §8.2)."""
+    completion time of every listed job (EDF is optimal for one preemptive machine, rejection-model.md §8.2)."""
     n = release.shape[0]
     completion = np.zeros(n, dtype=np.int64)
     rem = size.copy()

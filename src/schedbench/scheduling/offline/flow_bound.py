@@ -1,4 +1,4 @@
-"""The trivial lower bound for the flow-time problems (spec §8.2–§8.3; the exact optima are
+"""The trivial lower bound for the flow-time problems (docs/models/rejection-model.md §8.2–§8.3; the exact optima are
 :func:`~schedbench.scheduling.offline.opt_max_flow`): every job served at speed 1 has
 F_j ≥ p_j, so OPT ≥ max_j w_j·p_j with the problem's flow weight (1, w_j, w^f_j, or 1/p_j for
 stretch, which gives 1). Status ``bound``: a ratio over it overstates ALG/OPT."""

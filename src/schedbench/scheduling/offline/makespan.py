@@ -1,6 +1,6 @@
-"""Restricted-assignment makespan (the LoadBalancing optimum), spec §8.1.
+"""Restricted-assignment makespan (the LoadBalancing optimum), docs/models/rejection-model.md §8.1.
 
-OPT serves every job at speed 1 and rejects nothing (spec §1.2).
+OPT serves every job at speed 1 and rejects nothing (docs/models/rejection-model.md §1.2).
 
 * **Lower bound** = the LP relaxation, computed as a max-flow feasibility test
   (``scipy.sparse.csgraph.maximum_flow``): source→job (cap p_j), job→eligible machine

@@ -1,4 +1,4 @@
-"""Exact offline optimum of MaxFlowTime and its weighted versions, spec §8.2–§8.3: restricted
+"""Exact offline optimum of MaxFlowTime and its weighted versions, docs/models/rejection-model.md §8.2–§8.3: restricted
 assignment, preemptive, non-migratory, every job served at speed 1 (OPT rejects nothing, §1.2).
 
 Objectives (``objective=``), each the max over jobs of w_j·F_j with the flow weight of the
@@ -796,7 +796,7 @@ def _opt_sized(inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed:
 def opt_max_flow(inst: Instance, objective: str = "flow", time_limit: float = 60.0,
                  seed: int = 0) -> OptResult:
     """Optimal max_j w_j·F_j of ``inst`` (restricted assignment, preemptive, non-migratory,
-    no rejection, speed 1), spec §8.2–§8.3: ``objective`` is "flow" (w = 1), "weighted" or
+    no rejection, speed 1), docs/models/rejection-model.md §8.2–§8.3: ``objective`` is "flow" (w = 1), "weighted" or
     "genwtd" (w = ``w_flow``), or "stretch" (w = 1/p_j); see the module docstring for methods
     and limits.
 

@@ -1,4 +1,4 @@
-"""Worst-case search (issue 14): certified worst instances for small sizes (CP-SAT,
+"""Worst-case search: certified worst instances for small sizes (CP-SAT,
 :func:`worst_case`) and a black-box search that tries to beat the hand-made adversaries
 (:func:`search_worst`). Every instance found is replayed through the real plug-in and the real
 offline solver."""

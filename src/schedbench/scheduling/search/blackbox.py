@@ -1,4 +1,4 @@
-"""Black-box worst-case search (issue 14) for sizes beyond the exact models and for rules too rich
+"""Black-box worst-case search for sizes beyond the exact models and for rules too rich
 to model (``lb-general-reject``, the flow-time rejection algorithms, speed baselines, ...).
 
 Simulated annealing with restarts over instances (jobs in arrival order: release, size, eligible
@@ -27,9 +27,9 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from schedbench.params import ParameterError
 from schedbench.progress import PREFIX, clock_text
 from schedbench.scheduling.adversaries.base import Adversary
-from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.play import execute

@@ -1,4 +1,4 @@
-"""Exact worst cases for small sizes (issue 14): a CP-SAT model whose variables are the instance
+"""Exact worst cases for small sizes: a CP-SAT model whose variables are the instance
 (eligible sets, sizes from a small set, releases in a small window, arrival order) and the
 algorithm's decisions, constrained to follow its rule exactly, plus an assignment certifying
 OPT ≤ T (and, when the algorithm is given T* = T, a witness that OPT ≥ T). The solver maximises
@@ -26,8 +26,8 @@ from typing import Any, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
+from schedbench.params import ParameterError
 from schedbench.progress import PREFIX, clock_text
-from schedbench.scheduling.algorithms.base import ParameterError
 from schedbench.scheduling.model import REJECT, Instance
 from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.search.models import MODELS

@@ -13,8 +13,9 @@ import numpy as np
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt, trivial_bound
 from schedbench.scheduling.offline.result import OptResult
-from schedbench.scheduling.play import Played, execute
+from schedbench.scheduling.play import execute
 from schedbench.scheduling.problems import get_problem
+from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
@@ -25,7 +26,7 @@ TOL = 1e-9
 
 @dataclass
 class Replay:
-    played: Played
+    played: RunRecord
     opt: OptResult
 
     @property

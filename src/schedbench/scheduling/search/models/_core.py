@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 
 from ortools.sat.python import cp_model
 
-__all__ = ["Space", "Builder", "Decisions", "budget_allowance"]
+__all__ = ["Space", "Builder", "Decisions"]
 
 
 @dataclass(frozen=True)
@@ -47,12 +47,6 @@ class Space:
         d = asdict(self)
         d["sizes"] = list(self.sizes)
         return d
-
-
-def budget_allowance(eps: float, arrived: int) -> int:
-    """The largest k with ``k <= eps*arrived + 1e-9`` in the plug-ins' float arithmetic: a
-    rejection is within budget iff rejected-so-far + 1 ≤ this."""
-    return math.floor(eps * arrived + 1e-9)
 
 
 @dataclass

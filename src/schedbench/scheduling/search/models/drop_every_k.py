@@ -3,8 +3,7 @@ k-th job routed to it, k = ⌈1/ε⌉ (a per-machine counter mod k)."""
 
 from __future__ import annotations
 
-import math
-
+from schedbench.scheduling.budget import drop_period
 from schedbench.scheduling.search.models._core import Builder, Decisions
 
 ALGORITHM = "drop-every-k"
@@ -19,7 +18,7 @@ def check(eps, params: dict) -> None:
 
 def build(b: Builder, eps, params: dict, T: int) -> Decisions:
     md, n = b.md, b.space.n
-    k = max(1, math.ceil(1.0 / eps - 1e-12))
+    k = drop_period(eps)  # the plug-in's k (budget.py)
     L = [[md.new_constant(0) for _ in b.M]]
     cnt = [md.new_constant(0) for _ in b.M]  # jobs routed to i so far, mod k
     C, A, REJ = [], [], []

@@ -1,13 +1,14 @@
 """Exact model of ``greedy-cap`` (B2) with the oracle T = T*: least-loaded (index ties); the job
-is rejected when load + p_j > κ·T and the budget allows (rejected + 1 ≤ ε·arrived, the plug-in's
-float test), else accepted."""
+is rejected when load + p_j > κ·T and the budget allows (rejected + 1 ≤ ε·arrived: the integer
+form :func:`schedbench.scheduling.budget.allowance` of the plug-in's rule), else accepted."""
 
 from __future__ import annotations
 
 import math
 
-from schedbench.scheduling.algorithms.base import ParameterError
-from schedbench.scheduling.search.models._core import Builder, Decisions, budget_allowance
+from schedbench.params import ParameterError
+from schedbench.scheduling.budget import allowance
+from schedbench.scheduling.search.models._core import Builder, Decisions
 from schedbench.scheduling.search.models.greedy import load_dispatch
 
 ALGORITHM = "greedy-cap"
@@ -33,14 +34,15 @@ def over_cap(b: Builder, j: int, c: list, Lj: list, thr: int, name: str):
 
 
 class BudgetGuard:
-    """Counts rejections; ``ok(j)`` ⟺ one more rejection at position j stays within ε·(j+1)."""
+    """Counts rejections; ``ok(j)`` ⟺ one more rejection at position j stays within ε·(j+1)
+    (``budget.allowance``: bit-identical to the plug-ins' ``Budget.allows``)."""
 
     def __init__(self, b: Builder, eps: float) -> None:
         self.b, self.eps = b, eps
         self.count = b.md.new_constant(0)
 
     def ok(self, j: int):
-        return self.b.reify_ge(budget_allowance(self.eps, j + 1) - 1 - self.count, 0, f"budget_ok{j}")
+        return self.b.reify_ge(allowance(self.eps, j + 1) - 1 - self.count, 0, f"budget_ok{j}")
 
     def add(self, j: int, rej) -> None:
         v = self.b.md.new_int_var(0, j + 1, f"RC{j + 1}")

@@ -1,11 +1,11 @@
-"""Exact model of ``lb-unit-reject`` (spec §2.1) with the oracle T = T*: least-loaded (index
+"""Exact model of ``lb-unit-reject`` (docs/models/rejection-model.md §2.1) with the oracle T = T*: least-loaded (index
 ties), rejected on arrival when the chosen machine's load ≥ α·T (with ``guard='on'`` only if
 the budget allows). Unit sizes. Its max load is ≤ α·T by construction: the interesting search
 is ``objective='rejection'`` (the worst prefix rejection fraction against ε)."""
 
 from __future__ import annotations
 
-from schedbench.scheduling.algorithms.base import ParameterError
+from schedbench.params import ParameterError
 from schedbench.scheduling.algorithms.lb_unit_reject import alpha_for
 from schedbench.scheduling.search.models._core import Builder, Decisions
 from schedbench.scheduling.search.models.greedy import load_dispatch

@@ -1,4 +1,4 @@
-"""Exact model of ``mft-unit`` (spec §3) with the oracle T = T*: unit jobs; shortest queue (the
+"""Exact model of ``mft-unit`` (rejection-model.md §3) with the oracle T = T*: unit jobs; shortest queue (the
 job in service counted, index ties); rejected on arrival when that queue holds ≥ Qcap = ⌈c·T/ε⌉;
 FIFO. Between arrivals r_{j−1} ≤ r_j every busy machine finishes one job per slot, so the queue
 job j sees is max(0, queue after j−1 − (r_j − r_{j−1})), and a job joining a queue of length Q
@@ -6,7 +6,7 @@ has flow Q + 1."""
 
 from __future__ import annotations
 
-from schedbench.scheduling.algorithms.base import ParameterError
+from schedbench.params import ParameterError
 from schedbench.scheduling.algorithms.mft_unit import queue_cap
 from schedbench.scheduling.search.models._core import Builder, Decisions
 from schedbench.scheduling.search.models.greedy_cap import over_cap

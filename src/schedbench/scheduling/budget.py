@@ -1,0 +1,128 @@
+"""The ε rejection budget: the one rule every rejection-model algorithm, kernel and exact model
+asks before it rejects (the model of ``docs/models/rejection-model.md`` §1.1, §1.4).
+
+At every prefix of the arrivals, the rejected weight may be at most ε times the arrived weight.
+What a job weighs is its budget weight, owned by the problem table (``problems.py``): 1 per job
+(``count``: load, maxflow, stretch), w (wtdmaxflow) or w^r (genwtd). One more rejection of
+weight w is within the budget iff
+
+    rejected + w ≤ ε·arrived + BUDGET_TOL                                      (the rule)
+
+with ``rejected`` and ``arrived`` the running sums, the job at hand already in ``arrived``.
+Everything here is that one inequality in three forms, and they decide bit for bit alike:
+
+* :func:`allows`, and :class:`Budget` (the running sums of one run or one phase): Python;
+* :data:`allows_nb`, the compiled twin for numba kernels: ``numba.njit`` of :func:`allows`
+  itself, the same expression in the same IEEE-754 double arithmetic (kernel counts are int64,
+  exact as Python ints below 2**53);
+* :func:`allowance`, the integer form for the exact CP-SAT models: the largest count k with
+  k ≤ ε·arrived + BUDGET_TOL, ⌊ε·arrived + BUDGET_TOL⌋ of the same float, so for integers
+  ``allows(r, 1, a, eps)`` ⟺ ``r + 1 ≤ allowance(eps, a)``.
+
+**One tolerance**, absolute: ``BUDGET_TOL = 1e-9``. Every plug-in, kernel and exact model used
+exactly this test before it was gathered here, so no decision changes. It absorbs the rounding
+of ε·arrived just below an integer (0.29·100 = 28.999999999999996): k = ε·n exactly is within
+the budget, as the rule reads in exact arithmetic. The validator (``validate.py``) keeps its
+own, independent check, with a tolerance relative to the arrived weight (1e-9·(1 + arrived),
+never tighter than this one); it is deliberately not routed through here, and unifying the two
+would change which runs the validator flags.
+
+:func:`drop_period` is the one constant derived from the rule: k = ⌈1/ε⌉, the period at which
+rejecting every k-th job routed to a machine keeps the count budget by construction
+(⌊n_i/k⌋ ≤ ε·n_i on every machine, so at every prefix). Its rounding slack stays 1e-12, as
+landed in ``drop-every-k``, ``drop-every-k-flow`` and their exact model; it is a slack on 1/ε,
+not a budget test. Unifying it with BUDGET_TOL could change k: ⌈1/ε − 1e-9⌉ and ⌈1/ε − 1e-12⌉
+differ when 1/ε lies in (N + 1e-12, N + 1e-9] for an integer N (e.g. ε = 1/(10 + 5e-10)).
+
+What ε means for the machine speed (1 + ε in the speed model, 1 otherwise) is decided in
+``speed.py``. The compiled twin is built on first use (``from schedbench.scheduling.budget
+import allows_nb``), so importing the engine does not import numba.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["BUDGET_TOL", "Budget", "allows", "allowance", "left", "drop_period", "allows_nb"]
+
+#: The one tolerance of the rule (absolute; see the module docstring).
+BUDGET_TOL = 1e-9
+
+#: Rounding slack of :func:`drop_period` (landed value, kept; see the module docstring).
+_PERIOD_TOL = 1e-12
+
+
+def allows(rejected, w, arrived, eps) -> bool:
+    """Whether rejecting one more job of budget weight ``w`` keeps ``rejected + w ≤
+    ε·arrived`` (tolerance :data:`BUDGET_TOL`); ``arrived`` includes the job. Compiled as
+    :data:`allows_nb`: keep this one expression, numba compiles exactly it. (numba's cache of
+    the kernels that call the twin is keyed on their own file: after changing this rule, clear
+    ``algorithms/__pycache__/*.nb*``.)"""
+    return rejected + w <= eps * arrived + BUDGET_TOL
+
+
+def allowance(eps: float, arrived: int) -> int:
+    """The integer form of :func:`allows` for the exact CP-SAT models: the largest count k with
+    ``k ≤ ε·arrived + BUDGET_TOL`` (same float), so a rejection is within the budget iff
+    rejected-so-far + 1 ≤ this."""
+    return math.floor(eps * arrived + BUDGET_TOL)
+
+
+def left(eps: float, arrived, rejected) -> float:
+    """ε·(arrived weight) − (rejected weight): what is left of the budget (no tolerance; for
+    reading, e.g. :attr:`EngineView.budget_left`, not for deciding)."""
+    return eps * arrived - rejected
+
+
+def drop_period(eps: float) -> int:
+    """k = ⌈1/ε⌉ (at least 1): rejecting every k-th job routed to a machine keeps the count
+    budget at every prefix by construction."""
+    return max(1, math.ceil(1.0 / eps - _PERIOD_TOL))
+
+
+class Budget:
+    """The running budget of one run (or one phase of a run): arrived and rejected weight.
+
+    ``problem`` (a :class:`~schedbench.scheduling.problems.Problem`; None: by count) says what a
+    job weighs, per the problem table: :meth:`weight`. Counting algorithms use the default
+    weight 1 throughout and their sums stay integers. Use: :meth:`arrive` for every arriving
+    job (before asking about it), :meth:`allows` before a rejection, :meth:`reject` when
+    rejecting.
+    """
+
+    __slots__ = ("eps", "problem", "arrived", "rejected")
+
+    def __init__(self, eps: float, problem=None, arrived=0, rejected=0) -> None:
+        self.eps, self.problem = eps, problem
+        self.arrived, self.rejected = arrived, rejected
+
+    def weight(self, job) -> float:
+        """The budget weight of a job (anything with ``w_flow`` and ``w_reject``): 1 by count,
+        else ``Problem.budget_weight_of`` (w or w^r)."""
+        if self.problem is None:
+            return 1
+        return self.problem.budget_weight_of(float(job.w_flow), float(job.w_reject))
+
+    def arrive(self, w=1) -> None:
+        self.arrived += w
+
+    def allows(self, w=1) -> bool:
+        """Whether one more rejection of weight ``w`` stays within the budget (:func:`allows`)."""
+        return allows(self.rejected, w, self.arrived, self.eps)
+
+    def reject(self, w=1) -> None:
+        self.rejected += w
+
+    @property
+    def left(self) -> float:
+        return left(self.eps, self.arrived, self.rejected)
+
+
+def __getattr__(name: str):
+    # the compiled twin, built once on first import of the name (numba stays out of the engine)
+    if name == "allows_nb":
+        from numba import njit
+        twin = njit(cache=True)(allows)
+        globals()["allows_nb"] = twin
+        return twin
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
