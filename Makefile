@@ -11,7 +11,7 @@ BROWSER_DEBS := chromium
 # a real single-node SLURM for the cluster-profile test (tests/e2e/test_slurm.py)
 SLURM_DEBS   := slurmctld slurmd munge slurm-client
 
-.PHONY: run smoke test status report lint bench bench-compare lock clean-results latex-debs test-debs
+.PHONY: run smoke test test-fast status report lint bench bench-compare lock clean-results latex-debs test-debs
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,11 +40,18 @@ status: | $(STAMP)  ## a running or finished pipeline here: jobs done/running/fa
 report: run  ## the self-contained HTML report of the last run: report.html
 	$(BIN)/snakemake --report report.html
 
-test: $(STAMP) test-debs  ## the whole test suite, end-to-end Snakemake run included
-	$(BIN)/python -m pytest
+# Two xdist workers; --dist loadgroup keeps the groups of tests/conftest.py (XDIST_GROUPS) in one
+# worker each: the local end-to-end tests (one shared smoke run) in one, the SLURM tests in the
+# other, the rest spread over both as they free up.
+test: $(STAMP) test-debs  ## the whole test suite: every tier, end-to-end Snakemake runs and SLURM included
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
-lint: $(STAMP)
-	PATH=$(BIN):$$PATH $(BIN)/snakemake --lint
+# The edit loop: no Snakemake run, no Debian package needed.
+test-fast: $(STAMP)  ## the fast tiers (tests/unit, tests/conformance, tests/golden, lint included) on 2 workers
+	$(BIN)/python -m pytest -n 2 -m "not e2e" tests/unit tests/conformance tests/golden
+
+lint: $(STAMP)  ## ruff check, ruff format --check, snakefmt --check, snakemake --lint (tools/lint)
+	$(BIN)/python tools/lint
 
 bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
 	$(BIN)/python benchmarks/bench_scheduling.py

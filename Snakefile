@@ -47,32 +47,9 @@ include: "workflow/rules/bipartite.smk"
 include: "workflow/rules/search.smk"
 
 
-# On a cluster (workflow/profiles/slurm) these run on the submitting machine: they only read the
-# results tables and draw, typeset or collect (seconds each); the simulations, solver calls and
-# searches go to the cluster. A local run ignores this.
-localrules:
-    all,
-    collect_runs,
-    loss_collect,
-    bipartite_collect,
-    figure_ratio_vs_eps,
-    figure_rejection_vs_eps,
-    figure_ecdf,
-    figure_adversary_rounds,
-    figure_parameter_sweep,
-    loss_figure,
-    bipartite_figure,
-    paper_tables,
-    loss_tables,
-    bipartite_tables,
-    method_table,
-    worst_case_table,
-    report_tables_runs,
-    report_tables_loss,
-    report_tables_bipartite,
-    paper_generated,
-    paper_reproducibility,
-    paper_pdf,
+# On a cluster (workflow/profiles/slurm) the rules marked `localrule: True` run on the submitting
+# machine: they only read the results tables and draw, typeset or collect (seconds each); the
+# simulations, solver calls and searches go to the cluster. A local run ignores this.
 
 
 rule all:
@@ -93,3 +70,4 @@ rule all:
         paper_targets(),
         "paper/main.pdf",
     default_target: True
+    localrule: True

@@ -1,9 +1,14 @@
-"""Shared fixtures and helpers for the test suite."""
+"""Shared fixtures and helpers for the test suite, and the tiers' markers (pyproject.toml):
+``needs_latex`` and ``needs_browser`` tests skip with the reason when their tools are missing.
+Collecting and running the tests installs nothing: `make test` installs the Debian packages first
+(`make test-debs`)."""
 
 from __future__ import annotations
 
 import itertools
 import os
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +21,61 @@ settings.register_profile("ci", max_examples=60, deadline=None,
 settings.register_profile("dev", max_examples=30, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+ROOT = Path(__file__).resolve().parents[1]
+# the Makefile's LATEX_DEBS and BROWSER_DEBS (`make test-debs` installs them before the tests)
+LATEX_DEBS = ("latexmk", "texlive-latex-recommended", "texlive-fonts-recommended", "texlive-latex-extra")
+BROWSER_DEBS = ("chromium",)
+
+
+def tools_missing(purpose: str, packages: tuple[str, ...], tools: tuple[str, ...]) -> str | None:
+    """Why ``tools`` cannot be used here (None: they are on PATH). Tests install nothing:
+    `make test` first runs `make test-debs` (tools/ensure-debian-packages: as root, with apt-get)."""
+    missing = [t for t in tools if not shutil.which(t)]
+    if not missing:
+        return None
+    return (f"{purpose}: {' and '.join(missing)} not installed (`make test-debs` installs the Debian packages "
+            f"{' '.join(packages)} as root)")
+
+
+def latex_missing() -> str | None:
+    """Why the PDF cannot be built here (None: it can)."""
+    return tools_missing("the paper's PDF", LATEX_DEBS, ("latexmk", "pdflatex"))
+
+
+def browser_missing() -> str | None:
+    """Why the report cannot be opened in a headless browser here (None: it can)."""
+    return tools_missing("the report test (a headless browser)", BROWSER_DEBS, ("chromium",))
+
+
+# `make test` (pytest -n 2 --dist loadgroup): the tests of a group run in one worker, in file order —
+# the local end-to-end modules share one smoke run, the SLURM module one cluster; every other test
+# is scheduled on its own. (pytest-xdist 3.8's own loadgroup reads `xdist_group` marks by renaming
+# items through an attribute pytest 9 no longer uses, so the groups are named here, by module.)
+XDIST_GROUPS = {"tests/e2e/test_pipeline.py": "e2e-local", "tests/e2e/test_paper.py": "e2e-local",
+                "tests/e2e/test_slurm.py": "slurm"}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleGroups(LoadScopeScheduling):
+        """Scopes: a group of XDIST_GROUPS, or one test (largest scopes are handed out first)."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return XDIST_GROUPS.get(nodeid.split("::", 1)[0], nodeid)
+
+    return ModuleGroups(config, log)
+
+
+def pytest_runtest_setup(item):
+    for marker, missing in (("needs_latex", latex_missing), ("needs_browser", browser_missing)):
+        if item.get_closest_marker(marker) is not None:
+            reason = missing()
+            if reason:
+                pytest.skip(reason)
 
 
 def brute_force_makespan(inst: Instance) -> int:

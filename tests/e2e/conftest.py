@@ -1,47 +1,47 @@
-"""The end-to-end fixtures: the smoke pipeline, run once per session in a copy of the workflow
-(every e2e module reuses it), and the Debian packages the PDF and the browser test need —
-installed by the test set-up when missing (as root, with apt-get), otherwise the tests that need
-them are skipped with the reason printed."""
+"""The end-to-end fixtures: the smoke pipeline, run once per session (per xdist worker: `make
+test` runs every local e2e test in one worker, tests/conftest.py XDIST_GROUPS) in a copy of the
+workflow and shared by every e2e test that only reads it; copies of that finished run for the tests
+that rerun it; the helpers that run Snakemake there. Nothing is installed here: without LaTeX
+(`make test-debs` installs it) the PDF rule is left out and the tests that need it skip."""
 
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-LATEX_DEBS = ["latexmk", "texlive-latex-recommended", "texlive-fonts-recommended", "texlive-latex-extra"]
-BROWSER_DEBS = ["chromium"]
+from tests.conftest import ROOT, latex_missing
+
+# the timing columns of the results tables: every other column is value-identical from run to run
+TIMING = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"],
+          "results/bipartite.parquet": ["seconds"]}
 
 
-def ensure_debs(purpose: str, packages: list[str], tools: list[str]) -> str | None:
-    """None when ``tools`` are on PATH (after installing ``packages`` if they were not and this
-    machine can); otherwise why not."""
-    if all(shutil.which(t) for t in tools):
-        return None
-    proc = subprocess.run([str(ROOT / "tools/ensure-debian-packages"), purpose, *packages], capture_output=True,
-                          text=True, timeout=1800)
-    print(proc.stdout.strip(), file=sys.stderr)
-    missing = [t for t in tools if not shutil.which(t)]
-    if not missing:
-        return None
-    return f"{purpose}: {' and '.join(missing)} not installed and not installable here ({proc.stdout.strip()})"
+def assert_same_tables(work: Path, reference: Path) -> None:
+    for path, timing in TIMING.items():
+        pd.testing.assert_frame_equal(pd.read_parquet(reference / path).drop(columns=timing),
+                                      pd.read_parquet(work / path).drop(columns=timing))
 
 
-_LATEX_REASON = ensure_debs("the paper's PDF", LATEX_DEBS, ["latexmk", "pdflatex"])
-
-
-def latex_missing() -> str | None:
-    """Why the PDF cannot be built here (None: it can)."""
-    return _LATEX_REASON
+def omit_pdf() -> list[str]:
+    """Without LaTeX the PDF rule is left out (and the tests that need it skip)."""
+    return ["--omit-from", "paper_pdf"] if latex_missing() else []
 
 
 def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
-    """Snakemake in ``workdir``; without LaTeX the PDF rule is left out (and its tests skip)."""
-    omit = ["--omit-from", "paper_pdf"] if _LATEX_REASON else []
-    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit, *args]
+    """Snakemake in ``workdir`` on 2 cores (without LaTeX: the PDF rule left out)."""
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), *args]
     return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=900)
+
+
+def start(work: Path, *args: str) -> subprocess.Popen:
+    """The smoke pipeline in ``work``, in the background, in its own process group (to be killed)."""
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), "--configfile", "config/smoke.yaml",
+           *args]
+    return subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
 
 
 def copy_workflow(dest: Path) -> Path:
@@ -55,10 +55,24 @@ def copy_workflow(dest: Path) -> Path:
     return dest
 
 
+def copy_run(run: Path, dest: Path) -> Path:
+    """A copy of a finished run: its outputs, logs and Snakemake's metadata, modification times kept
+    (Snakemake sees it as finished too)."""
+    shutil.copytree(run, dest, symlinks=True)
+    return dest
+
+
 @pytest.fixture(scope="session")
 def pipeline(tmp_path_factory):
-    """The smoke pipeline, run once for the whole e2e session."""
+    """The smoke pipeline, run once for the whole e2e session. Tests only read it (dry runs,
+    summaries, the report); those that rerun jobs work on a copy (``finished_run``)."""
     work = copy_workflow(tmp_path_factory.mktemp("wf"))
     proc = snakemake(work, "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
     return work
+
+
+@pytest.fixture
+def finished_run(pipeline, tmp_path):
+    """A copy of the session's finished smoke run, for a test that reruns some of it."""
+    return copy_run(pipeline, tmp_path / "wf")

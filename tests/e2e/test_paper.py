@@ -15,19 +15,13 @@ from schedbench.pipeline.config import config_hash
 from schedbench.pipeline.latex import log_problems, log_warnings, recorded_inputs
 from schedbench.scheduling.registry import algorithm_names
 
-from tests.e2e.conftest import BROWSER_DEBS, ROOT, ensure_debs, latex_missing
+from tests.conftest import ROOT, latex_missing
 
 pytestmark = pytest.mark.e2e
 
 # figures of the paper that no report() rule registers yet: the worst-case search stage
 # (workflow/rules/search.smk) writes its figure without a report entry
 NOT_IN_REPORT: set[str] = set()
-
-
-def needs_latex():
-    reason = latex_missing()
-    if reason:
-        pytest.skip(reason)
 
 
 def tex_sources(paper: Path) -> list[Path]:
@@ -49,13 +43,13 @@ def written_files(paper: Path) -> set[str]:
             | {f"tables/{p.name}" for p in (paper / "tables").glob("*.tex")})
 
 
+@pytest.mark.needs_latex
 def test_pdf_builds_with_a_clean_log(pipeline):
-    needs_latex()
     pdf = pipeline / "paper/main.pdf"
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 50_000
     log = (pipeline / "results/latex/main.log").read_text(errors="replace")
     assert log_problems(log) == []  # undefined references, control sequences, missing files
-    assert not re.search(r"undefined", log, re.I), [l for l in log.splitlines() if "undefined" in l.lower()]
+    assert not re.search(r"undefined", log, re.I), [x for x in log.splitlines() if "undefined" in x.lower()]
     assert [w for w in log_warnings(log) if "Reference" in w or "Label" in w] == []
     assert re.search(r"Output written on\s.*main\.pdf\s\(\d+\spages", log.replace("\n", ""))
 
@@ -147,10 +141,8 @@ def non_blank(png: bytes) -> bool:
     return hi - lo > 100 and ink > 0.005
 
 
+@pytest.mark.needs_browser
 def test_report_shows_every_figure_and_table_in_a_browser(report, pipeline):
-    reason = ensure_debs("the report test (a headless browser)", BROWSER_DEBS, ["chromium"])
-    if reason:
-        pytest.skip(reason)
     from tests.e2e.browser import Browser, chromium_executable
 
     browser = Browser(chromium_executable())

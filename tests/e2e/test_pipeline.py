@@ -1,12 +1,12 @@
-"""End to end: Snakemake on config/smoke.yaml in a temporary copy of the workflow."""
+"""End to end: Snakemake on config/smoke.yaml in a temporary copy of the workflow. Full pipeline
+runs: the session's one (``pipeline``), a killed-and-resumed one from scratch, a forced rerun of a
+copy of the finished one, and a one-experiment config; the rest are dry runs or read the session's."""
 
 import os
 import re
-import shutil
 import signal
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +16,7 @@ import yaml
 from schedbench.pipeline.io import check_results, check_table
 from schedbench.scheduling.registry import get_algorithm
 
-from tests.e2e.conftest import copy_workflow, latex_missing, snakemake
+from tests.e2e.conftest import assert_same_tables, copy_workflow, snakemake, start
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
@@ -106,17 +106,6 @@ def test_editing_an_imported_source_reruns_exactly_its_jobs(pipeline):
         assert not re.search(untouched + r"\s+\d+", out), untouched
 
 
-def test_rerun_gives_identical_tables(pipeline):
-    tables = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"],
-              "results/bipartite.parquet": ["seconds"]}
-    before = {path: pd.read_parquet(pipeline / path) for path in tables}
-    proc = snakemake(pipeline, "--configfile", "config/smoke.yaml", "--forceall")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    for path, timing in tables.items():
-        after = pd.read_parquet(pipeline / path)
-        pd.testing.assert_frame_equal(before[path].drop(columns=timing), after.drop(columns=timing))
-
-
 def test_each_online_job_depends_on_its_algorithm_source(pipeline):
     # Snakemake tracks only a rule's own code: the package sources must be declared inputs so
     # that an edit to an algorithm reruns exactly that algorithm's jobs.
@@ -168,33 +157,7 @@ def test_bad_config_fails_before_any_job_naming_the_key(tmp_path, edit, key):
     assert not (work / "results").exists()
 
 
-def test_lint_has_only_the_expected_conda_notes():
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "--lint"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
-    lints = [l.strip() for l in (proc.stdout + proc.stderr).splitlines() if l.startswith("    * ")]
-    assert lints, "snakemake --lint printed nothing; did its output format change?"
-    unexpected = [l for l in lints if "conda environment or container" not in l]
-    assert unexpected == []
-
-
 # --------------------------------------------------------------------------- interrupted runs
-TIMING = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"],
-          "results/bipartite.parquet": ["seconds"]}
-
-
-def assert_same_tables(work: Path, reference: Path) -> None:
-    for path, timing in TIMING.items():
-        pd.testing.assert_frame_equal(pd.read_parquet(reference / path).drop(columns=timing),
-                                      pd.read_parquet(work / path).drop(columns=timing))
-
-
-def start(work: Path) -> subprocess.Popen:
-    omit = ["--omit-from", "paper_pdf"] if latex_missing() else []
-    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit, "--configfile", "config/smoke.yaml"]
-    return subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-
-
 def test_the_default_profile_is_in_effect(tmp_path):
     work = copy_workflow(tmp_path / "wf")
     proc = snakemake(work, "--configfile", "config/smoke.yaml", "-n")
@@ -231,11 +194,17 @@ def test_a_killed_run_resumes_with_the_same_command(tmp_path, pipeline):
     assert mode & 0o044 == 0o044
 
 
-def test_killing_one_job_then_rerunning_completes(tmp_path, pipeline):
-    work = copy_workflow(tmp_path / "wf")
-    run = start(work)
+def test_forced_rerun_with_one_job_killed_then_the_same_command_gives_identical_tables(finished_run, pipeline):
+    # --forceall over a copy of the finished run (every output already there) with one loss_points
+    # job SIGKILLed: keep-going finishes every other job and reports the failure; the README's
+    # command then runs the killed job and what depends on it, nothing else; every table equals
+    # the first run's (the forced run recomputed runs and bipartite, the second one loss)
+    work = finished_run
+    run = start(work, "--forceall")
     killed = False
+    forced = []
     for line in run.stdout:
+        forced.append(line)
         if not killed and "rule loss_points:" in line:
             for _ in range(100):  # the job's own process: a Python running a generated script
                 ps = subprocess.run(["pgrep", "-f", "-g", str(run.pid), r"\.snakemake/scripts/.*loss_points"],
@@ -249,8 +218,14 @@ def test_killing_one_job_then_rerunning_completes(tmp_path, pipeline):
                 time.sleep(0.05)
     run.wait()
     assert killed and run.returncode != 0  # keep-going finishes the rest, then reports the failure
+    forced = "".join(forced)
+    for rule in ("collect_runs", "bipartite_collect"):
+        assert re.search(rf"rule {rule}:", forced), rule
     again = snakemake(work, "--configfile", "config/smoke.yaml")
     assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    out = again.stdout + again.stderr
+    assert re.search(r"^loss_points\s+1$", out, re.M) and re.search(r"^loss_collect\s+1$", out, re.M), out[-3000:]
+    assert not re.search(r"^(run_online|solve_offline|bipartite_groups|collect_runs)\s+\d+$", out, re.M)
     assert_same_tables(work, pipeline)
 
 

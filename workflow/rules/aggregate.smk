@@ -14,5 +14,6 @@ rule collect_runs:
         "results/logs/collect_runs.log",
     benchmark:
         "results/benchmarks/collect_runs.tsv"
+    localrule: True
     script:
         "../scripts/collect_runs.py"

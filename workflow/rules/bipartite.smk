@@ -37,6 +37,7 @@ rule bipartite_collect:
         "results/logs/bipartite_collect.log",
     benchmark:
         "results/benchmarks/bipartite_collect.tsv"
+    localrule: True
     script:
         "../scripts/bipartite_collect.py"
 
@@ -75,6 +76,7 @@ rule bipartite_figure:
         "results/logs/bipartite_figure/{experiment}-{figure}.log",
     benchmark:
         "results/benchmarks/bipartite_figure/{experiment}-{figure}.tsv"
+    localrule: True
     script:
         "../scripts/bipartite_figure.py"
 
@@ -91,5 +93,6 @@ rule bipartite_tables:
         "results/logs/bipartite_tables.log",
     benchmark:
         "results/benchmarks/bipartite_tables.tsv"
+    localrule: True
     script:
         "../scripts/bipartite_tables.py"

@@ -38,6 +38,7 @@ rule loss_collect:
         "results/logs/loss_collect.log",
     benchmark:
         "results/benchmarks/loss_collect.tsv"
+    localrule: True
     script:
         "../scripts/loss_collect.py"
 
@@ -57,6 +58,7 @@ rule loss_figure:
         "results/logs/loss_figure/{experiment}.log",
     benchmark:
         "results/benchmarks/loss_figure/{experiment}.tsv"
+    localrule: True
     script:
         "../scripts/loss_figure.py"
 
@@ -72,5 +74,6 @@ rule loss_tables:
         "results/logs/loss_tables.log",
     benchmark:
         "results/benchmarks/loss_tables.tsv"
+    localrule: True
     script:
         "../scripts/loss_tables.py"

@@ -19,6 +19,7 @@ rule figure_ratio_vs_eps:
         "results/logs/figure_ratio_vs_eps_{problem}.log",
     benchmark:
         "results/benchmarks/figure_ratio_vs_eps/{problem}.tsv"
+    localrule: True
     script:
         "../scripts/figure_ratio_vs_eps.py"
 
@@ -39,6 +40,7 @@ rule figure_ecdf:
         "results/logs/figure_ecdf_{problem}.log",
     benchmark:
         "results/benchmarks/figure_ecdf/{problem}.tsv"
+    localrule: True
     script:
         "../scripts/figure_ecdf.py"
 
@@ -56,6 +58,7 @@ rule paper_tables:
         "results/logs/paper_tables.log",
     benchmark:
         "results/benchmarks/paper_tables.tsv"
+    localrule: True
     script:
         "../scripts/paper_tables.py"
 
@@ -76,6 +79,7 @@ rule figure_rejection_vs_eps:
         "results/logs/figure_rejection_vs_eps_{problem}.log",
     benchmark:
         "results/benchmarks/figure_rejection_vs_eps/{problem}.tsv"
+    localrule: True
     script:
         "../scripts/figure_rejection_vs_eps.py"
 
@@ -96,6 +100,7 @@ rule figure_adversary_rounds:
         "results/logs/figure_adversary_rounds.log",
     benchmark:
         "results/benchmarks/figure_adversary_rounds.tsv"
+    localrule: True
     script:
         "../scripts/figure_adversary_rounds.py"
 
@@ -109,6 +114,7 @@ rule method_table:
         "results/logs/method_table.log",
     benchmark:
         "results/benchmarks/method_table.tsv"
+    localrule: True
     script:
         "../scripts/method_table.py"
 
@@ -129,6 +135,7 @@ rule figure_parameter_sweep:
         "results/logs/figure_parameter_sweep.log",
     benchmark:
         "results/benchmarks/figure_parameter_sweep.tsv"
+    localrule: True
     script:
         "../scripts/figure_parameter_sweep.py"
 
@@ -150,6 +157,7 @@ rule paper_generated:
         "results/logs/paper_generated.log",
     benchmark:
         "results/benchmarks/paper_generated.tsv"
+    localrule: True
     script:
         "../scripts/paper_generated.py"
 
@@ -171,6 +179,7 @@ rule report_tables_runs:
         "results/logs/report_tables_runs.log",
     benchmark:
         "results/benchmarks/report_tables_runs.tsv"
+    localrule: True
     script:
         "../scripts/report_tables.py"
 
@@ -192,6 +201,7 @@ rule report_tables_loss:
         "results/logs/report_tables_loss.log",
     benchmark:
         "results/benchmarks/report_tables_loss.tsv"
+    localrule: True
     script:
         "../scripts/report_tables.py"
 
@@ -213,6 +223,7 @@ rule report_tables_bipartite:
         "results/logs/report_tables_bipartite.log",
     benchmark:
         "results/benchmarks/report_tables_bipartite.tsv"
+    localrule: True
     script:
         "../scripts/report_tables.py"
 
@@ -235,6 +246,7 @@ rule paper_reproducibility:
         config_hash=CONFIG_HASH,
     log:
         "results/logs/paper_reproducibility.log",
+    localrule: True
     script:
         "../scripts/paper_reproducibility.py"
 
@@ -257,5 +269,6 @@ rule paper_pdf:
         build="results/latex",
     log:
         "results/logs/paper_pdf.log",
+    localrule: True
     script:
         "../scripts/paper_pdf.py"

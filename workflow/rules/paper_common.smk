@@ -1,10 +1,8 @@
 # The paper's helpers (targets, section groups, provenance): functions only, the rules are in paper.smk.
 import glob as _glob
-import shutil as _shutil
+import os as _os
 
 from schedbench.pipeline.paper import GROUPS as PAPER_GROUPS
-
-import os as _os
 
 # the config file(s) as given, relative to the working directory where they are under it
 CONFIG_FILE = ", ".join(_os.path.relpath(p) if not _os.path.relpath(p).startswith("..") else str(p)

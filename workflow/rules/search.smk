@@ -1,4 +1,4 @@
-# The worst-case search (issue 14): one job per task of the config's `search` section
+# The worst-case search: one job per task of the config's `search` section
 # (SEARCH and SEARCH_TASKS come from common.smk).
 ADVERSARY_MODULES = sorted({get_adversary(name).__module__ for name in adversary_names()})
 
@@ -43,5 +43,6 @@ rule worst_case_table:
         "results/logs/worst_case_table.log",
     benchmark:
         "results/benchmarks/worst_case_table.tsv"
+    localrule: True
     script:
         "../scripts/worst_case_table.py"
