@@ -9,7 +9,7 @@ min_version("9.14.8")
 # it instead of being merged into it, so a smaller config never inherits the paper's experiments
 # (`--config key=value` still overrides single keys of whichever config is used).
 from snakemake.exceptions import WorkflowError
-from schedbench.pipeline.config import ConfigError, apply_base, check_schema, load_config_strict
+from schedbench.hall.config import ConfigError, apply_base, check_schema, load_config_strict
 
 # Config files read strictly first (YAML errors and duplicate keys name the file and line), and
 # checked against the schema with a one-line message naming the key; Snakemake's own validation
@@ -53,6 +53,7 @@ include: "workflow/rules/search.smk"
 
 
 rule all:
+    default_target: True
     input:
         "results/runs.parquet",
         expand("paper/figures/ratio_vs_eps_{problem}.pdf", problem=SCHED_PROBLEMS),
@@ -69,5 +70,4 @@ rule all:
         bip_targets(),
         paper_targets(),
         "paper/main.pdf",
-    default_target: True
     localrule: True

@@ -24,14 +24,14 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from schedbench.queueing.bipartite.simulate import simulate_bipartite
+from schedbench.bipartite.simulate import simulate_bipartite
 
 N, MU, RHO, BATCHES = 100, 1.0, 0.9, 20
 
 
 def batch_ci(sojourns: np.ndarray) -> tuple[float, float, float]:
     x = np.asarray(sojourns, dtype=float)
-    x = x[int(0.05 * x.size):]
+    x = x[int(0.05 * x.size) :]
     means = np.array([b.mean() for b in np.array_split(x, BATCHES)])
     half = stats.t.ppf(0.975, BATCHES - 1) * means.std(ddof=1) / math.sqrt(BATCHES)
     return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
@@ -40,13 +40,27 @@ def batch_ci(sojourns: np.ndarray) -> tuple[float, float, float]:
 def run_schedbench(arrivals: int, seed: int) -> dict:
     simulate_bipartite(np.ones(N), [RHO * N], "complete", "jsq", arrivals=10_000, seed=seed)  # JIT
     t0 = time.perf_counter()
-    r = simulate_bipartite(np.full(N, MU), [RHO * N * MU], "complete", "jsq", arrivals=arrivals,
-                           seed=seed, warmup=0.05 * arrivals / (RHO * N * MU))
+    r = simulate_bipartite(
+        np.full(N, MU),
+        [RHO * N * MU],
+        "complete",
+        "jsq",
+        arrivals=arrivals,
+        seed=seed,
+        warmup=0.05 * arrivals / (RHO * N * MU),
+    )
     wall = time.perf_counter() - t0
     # the kernel counts every arrival and departure, warm-up included: 2 events per job as below
-    return {"simulator": "schedbench", "mean_response": r.mean_response, "ci_lo": r.mean_response_ci[0],
-            "ci_hi": r.mean_response_ci[1], "seconds": wall, "events": r.events,
-            "events_per_s": r.events / wall, "arrivals": r.arrivals}
+    return {
+        "simulator": "schedbench",
+        "mean_response": r.mean_response,
+        "ci_lo": r.mean_response_ci[0],
+        "ci_hi": r.mean_response_ci[1],
+        "seconds": wall,
+        "events": r.events,
+        "events_per_s": r.events / wall,
+        "arrivals": r.arrivals,
+    }
 
 
 def run_simpy(arrivals: int, seed: int) -> dict:
@@ -83,8 +97,16 @@ def run_simpy(arrivals: int, seed: int) -> dict:
     env.run()
     wall = time.perf_counter() - t0
     mean, lo, hi = batch_ci(np.array(sojourn))
-    return {"simulator": "SimPy", "mean_response": mean, "ci_lo": lo, "ci_hi": hi, "seconds": wall,
-            "events": 2 * arrivals, "events_per_s": 2 * arrivals / wall, "arrivals": arrivals}
+    return {
+        "simulator": "SimPy",
+        "mean_response": mean,
+        "ci_lo": lo,
+        "ci_hi": hi,
+        "seconds": wall,
+        "events": 2 * arrivals,
+        "events_per_s": 2 * arrivals / wall,
+        "arrivals": arrivals,
+    }
 
 
 def run_ciw(arrivals: int, seed: int) -> dict:
@@ -97,7 +119,8 @@ def run_ciw(arrivals: int, seed: int) -> dict:
         service_distributions=[ciw.dists.Deterministic(0.0)] + [ciw.dists.Exponential(MU)] * N,
         number_of_servers=[float("inf")] + [1] * N,
         routing=ciw.routing.NetworkRouting(
-            routers=[ciw.routing.LoadBalancing(destinations=servers)] + [ciw.routing.Leave()] * N),
+            routers=[ciw.routing.LoadBalancing(destinations=servers)] + [ciw.routing.Leave()] * N
+        ),
     )
     sim = ciw.Simulation(network)
     t0 = time.perf_counter()
@@ -108,8 +131,16 @@ def run_ciw(arrivals: int, seed: int) -> dict:
     sojourn = np.array([r.exit_date - r.arrival_date for r in recs])
     mean, lo, hi = batch_ci(sojourn)
     done = len(recs)
-    return {"simulator": "Ciw", "mean_response": mean, "ci_lo": lo, "ci_hi": hi, "seconds": wall,
-            "events": 2 * done, "events_per_s": 2 * done / wall, "arrivals": done}
+    return {
+        "simulator": "Ciw",
+        "mean_response": mean,
+        "ci_lo": lo,
+        "ci_hi": hi,
+        "seconds": wall,
+        "events": 2 * done,
+        "events_per_s": 2 * done / wall,
+        "arrivals": done,
+    }
 
 
 def main() -> None:
@@ -129,14 +160,19 @@ def main() -> None:
     print(f"{'simulator':<11} {'E[T]':>8} {'95% CI':>21} {'seconds':>9} {'events/s':>10} {'schedbench x':>13}")
     for r in rows:
         r["speedup_of_schedbench"] = base / r["events_per_s"]
-        print(f"{r['simulator']:<11} {r['mean_response']:>8.4f} [{r['ci_lo']:.4f}, {r['ci_hi']:.4f}] "
-              f"{r['seconds']:>9.2f} {r['events_per_s']:>10.3g} {r['speedup_of_schedbench']:>13.1f}")
+        print(
+            f"{r['simulator']:<11} {r['mean_response']:>8.4f} [{r['ci_lo']:.4f}, {r['ci_hi']:.4f}] "
+            f"{r['seconds']:>9.2f} {r['events_per_s']:>10.3g} {r['speedup_of_schedbench']:>13.1f}"
+        )
     agree = lo <= hi
     print(f"confidence intervals {'overlap' if agree else 'DO NOT overlap'} (common range [{lo:.4f}, {hi:.4f}])")
     out = Path(__file__).with_name("out")
     out.mkdir(exist_ok=True)
-    (out / "bipartite_compare.json").write_text(json.dumps(
-        {"platform": platform.platform(), "arrivals": args.arrivals, "rows": rows, "cis_overlap": agree}, indent=2))
+    (out / "bipartite_compare.json").write_text(
+        json.dumps(
+            {"platform": platform.platform(), "arrivals": args.arrivals, "rows": rows, "cis_overlap": agree}, indent=2
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import json
 import platform
 from pathlib import Path
 
-from schedbench.queueing import k_schedule, simulate_loss
+from schedbench.loss import k_schedule, simulate_loss
 
 LOAD = {"beta": 1.0, "alpha": 0.5}
 
@@ -35,24 +35,35 @@ def main() -> None:
     for n in (10**3, 10**4, 10**5, 10**6):
         for rule in ("full", "log"):
             k = k_schedule(n, rule, alpha=0.5)
-            rows.append({"method": "aggregated", "n": n, "k": k, "k_rule": rule,
-                         "events_per_s": rate(n, k, "aggregated", 4 * 10**6)})
+            rows.append(
+                {
+                    "method": "aggregated",
+                    "n": n,
+                    "k": k,
+                    "k_rule": rule,
+                    "events_per_s": rate(n, k, "aggregated", 4 * 10**6),
+                }
+            )
     for n in (10**3, 10**4):
         for rule in ("full", "log"):
             k = k_schedule(n, rule, alpha=0.5)
-            rows.append({"method": "event", "n": n, "k": k, "k_rule": rule,
-                         "events_per_s": rate(n, k, "event", 2 * 10**5)})
+            rows.append(
+                {"method": "event", "n": n, "k": k, "k_rule": rule, "events_per_s": rate(n, k, "event", 2 * 10**5)}
+            )
     agg = [r["events_per_s"] for r in rows if r["method"] == "aggregated"]
     summary = {"min_events_per_s": min(agg), "max_over_min_cost": max(agg) / min(agg)}
     out = Path(__file__).with_name("out")
     out.mkdir(exist_ok=True)
-    (out / "loss.json").write_text(json.dumps({"platform": platform.platform(), "rows": rows,
-                                                "summary": summary}, indent=2))
+    (out / "loss.json").write_text(
+        json.dumps({"platform": platform.platform(), "rows": rows, "summary": summary}, indent=2)
+    )
     print(f"{'method':<11} {'n':>8} {'k':>8} {'rule':<5} {'events/s':>10}")
     for r in rows:
         print(f"{r['method']:<11} {r['n']:>8} {r['k']:>8} {r['k_rule']:<5} {r['events_per_s']:>10.3g}")
-    print(f"aggregated: min {summary['min_events_per_s']:.3g} events/s; "
-          f"cost per event varies {summary['max_over_min_cost']:.2f}x over n = 1e3..1e6")
+    print(
+        f"aggregated: min {summary['min_events_per_s']:.3g} events/s; "
+        f"cost per event varies {summary['max_over_min_cost']:.2f}x over n = 1e3..1e6"
+    )
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ from schedbench.scheduling.offline.maxflow import opt_max_flow
 WEIGHTS = (1.0, 4.0, 16.0)
 
 
-def poisson_instance(n: int, m: int, rho: float, d: int, seed: int, sizes: int = 1,
-                     weights: tuple[float, ...] | None = None) -> Instance:
+def poisson_instance(
+    n: int, m: int, rho: float, d: int, seed: int, sizes: int = 1, weights: tuple[float, ...] | None = None
+) -> Instance:
     """n jobs, Poisson(rate ρ·m/E[size]) arrivals per slot, d distinct random eligible machines,
     sizes uniform on 1..``sizes``; ``w_flow`` uniform on ``weights`` (drawn after everything
     else, so the jobs are those of the unweighted instance)."""
@@ -35,9 +36,16 @@ def poisson_instance(n: int, m: int, rho: float, d: int, seed: int, sizes: int =
     eligible = np.argsort(rng.random((n, m)), axis=1)[:, :d] if m <= 1000 else None
     indptr = np.arange(0, n * d + 1, d)
     w_flow = None if weights is None else rng.choice(np.asarray(weights, dtype=np.float64), n)
-    return Instance(m=m, release=release, size=size, indptr=indptr, indices=eligible.ravel(),
-                    w_flow=w_flow, w_reject=None,
-                    meta={"bench": "poisson", "rho": rho, "seed": seed})
+    return Instance(
+        m=m,
+        release=release,
+        size=size,
+        indptr=indptr,
+        indices=eligible.ravel(),
+        w_flow=w_flow,
+        w_reject=None,
+        meta={"bench": "poisson", "rho": rho, "seed": seed},
+    )
 
 
 def _timed(inst: Instance, objective: str, limit: float, repeat: int):
@@ -68,25 +76,61 @@ def main() -> None:
             for seed in range(args.seeds):
                 inst = poisson_instance(args.n, 100, rho, 2, seed, weights=weights)
                 res, sec = _timed(inst, objective, 600, args.repeat)
-                rows.append((objective + (f" w∈{wname}" if wname else ""), inst.n, inst.m, rho, "1",
-                             res.value, res.status, res.solver, sec, target))
-    sized = [] if args.no_flow else [("flow", None, 60, 3, 0.9, 4, 60), ("flow", None, 200, 5, 0.9, 4, 60),
-                                     ("flow", None, 400, 10, 0.9, 8, 20)]
-    sized += [("stretch", None, 60, 3, 0.9, 4, 60), ("stretch", None, 200, 5, 0.9, 4, 60),
-              ("stretch", None, 100, 5, 0.9, 8, 60),
-              ("weighted", WEIGHTS, 60, 3, 0.9, 4, 60), ("weighted", WEIGHTS, 200, 5, 0.9, 4, 60)]
+                rows.append(
+                    (
+                        objective + (f" w∈{wname}" if wname else ""),
+                        inst.n,
+                        inst.m,
+                        rho,
+                        "1",
+                        res.value,
+                        res.status,
+                        res.solver,
+                        sec,
+                        target,
+                    )
+                )
+    sized = (
+        []
+        if args.no_flow
+        else [
+            ("flow", None, 60, 3, 0.9, 4, 60),
+            ("flow", None, 200, 5, 0.9, 4, 60),
+            ("flow", None, 400, 10, 0.9, 8, 20),
+        ]
+    )
+    sized += [
+        ("stretch", None, 60, 3, 0.9, 4, 60),
+        ("stretch", None, 200, 5, 0.9, 4, 60),
+        ("stretch", None, 100, 5, 0.9, 8, 60),
+        ("weighted", WEIGHTS, 60, 3, 0.9, 4, 60),
+        ("weighted", WEIGHTS, 200, 5, 0.9, 4, 60),
+    ]
     for objective, weights, n, m, rho, sizes, tl in sized:
         inst = poisson_instance(n, m, rho, 2, 1, sizes=sizes, weights=weights)
         res, sec = _timed(inst, objective, tl, 1)
         name = objective + (f" w∈{wl}" if weights else "")
-        rows.append((name, n, m, rho, f"1..{sizes}", res.value, f"{res.status} (lb {res.lower_bound:.6g})",
-                     res.solver, sec, None))
-    print(f"{'objective':>17} {'n':>7} {'m':>4} {'rho':>4} {'sizes':>6} {'OPT':>8} {'status':>22} "
-          f"{'seconds':>8} {'target':>6}  solver")
+        rows.append(
+            (
+                name,
+                n,
+                m,
+                rho,
+                f"1..{sizes}",
+                res.value,
+                f"{res.status} (lb {res.lower_bound:.6g})",
+                res.solver,
+                sec,
+                None,
+            )
+        )
+    print(
+        f"{'objective':>17} {'n':>7} {'m':>4} {'rho':>4} {'sizes':>6} {'OPT':>8} {'status':>22} "
+        f"{'seconds':>8} {'target':>6}  solver"
+    )
     for obj, n, m, rho, sizes, val, status, solver, sec, target in rows:
         tgt = f"{target:g}" if target else "-"
-        print(f"{obj:>17} {n:>7} {m:>4} {rho:>4} {sizes:>6} {val:>8.6g} {status:>22} {sec:>8.3f} "
-              f"{tgt:>6}  {solver}")
+        print(f"{obj:>17} {n:>7} {m:>4} {rho:>4} {sizes:>6} {val:>8.6g} {status:>22} {sec:>8.3f} {tgt:>6}  {solver}")
 
 
 if __name__ == "__main__":

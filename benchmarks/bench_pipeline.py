@@ -19,8 +19,13 @@ CONFIGS = ["config/smoke.yaml", "config/config.yaml", "config/large.yaml"]
 
 def dry_run(config: str, work: Path) -> tuple[float, int]:
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--configfile", config], cwd=work,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--configfile", config],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{config}: dry run failed\n{proc.stderr[-2000:]}")

@@ -131,8 +131,10 @@ def main() -> None:
     lbu = get_algorithm("lb-unit-reject")
     for oracle_rule in ("phases", "doubling"):
         t_alg = best_of(lambda: execute(lbu, small, eps=0.25, params={"oracle": oracle_rule}), args.repeat)
-        results[f"lb-unit-reject oracle={oracle_rule} n=1e5 (step path)"] = {"seconds": t_alg,
-                                                                            "jobs_per_second": small.n / t_alg}
+        results[f"lb-unit-reject oracle={oracle_rule} n=1e5 (step path)"] = {
+            "seconds": t_alg,
+            "jobs_per_second": small.n / t_alg,
+        }
 
     big = rr.make(0, 2, m=1000, n=100_000, d=2, sizes="pow2", max_size_exp=6)
     makespan_lower_bound(rr.make(0, 3, m=10, n=100, d=2, sizes="pow2"))  # JIT warm-up
@@ -140,8 +142,12 @@ def main() -> None:
     t_lb = best_of(lambda: lb.setdefault("value", makespan_lower_bound(big)), args.repeat)
     trivial = max(int(big.size.max()), -(-int(big.size.sum()) // big.m))
     upper = int(_largest_first_schedule(big.size, big.indptr, big.indices, big.m)[1])
-    results["LP bound n=1e5 (bisection)"] = {"seconds": t_lb, "value": lb["value"],
-                                             "trivial_bound": trivial, "greedy_upper": upper}
+    results["LP bound n=1e5 (bisection)"] = {
+        "seconds": t_lb,
+        "value": lb["value"],
+        "trivial_bound": trivial,
+        "greedy_upper": upper,
+    }
     flow = _FlowBound(big)
     t_flow = best_of(lambda: flow.feasible(lb["value"]), args.repeat)
     results["one max-flow test n=1e5"] = {"seconds": t_flow}
@@ -153,13 +159,20 @@ def main() -> None:
     t_play = best_of(lambda: play_instance(LeastWorkFifo(flow.m), flow, fast=False), args.repeat)
     slots = int(np.ceil(np.nanmax(played.outcome.completion)))
     results["slotted engine n=1e5 m=100 + validator"] = {
-        "seconds": t_slot, "jobs_per_second": flow.n / t_slot, "engine_seconds": t_play,
-        "slots": slots, "us_per_slot": 1e6 * t_slot / slots, "trace_rows": int(played.outcome.trace_job.size),
-        "max_flow": played.validation.objective}
+        "seconds": t_slot,
+        "jobs_per_second": flow.n / t_slot,
+        "engine_seconds": t_play,
+        "slots": slots,
+        "us_per_slot": 1e6 * t_slot / slots,
+        "trace_rows": int(played.outcome.trace_job.size),
+        "max_flow": played.validation.objective,
+    }
     report(results, args.repeat, "scheduling.json")
     r = results["slotted engine n=1e5 m=100 + validator"]
-    print(f"slotted engine: {r['slots']} slots, {r['us_per_slot']:.1f} us/slot, engine alone {r['engine_seconds']:.3f} s, "
-          f"{r['trace_rows']} trace rows, max flow {r['max_flow']:g}")
+    print(
+        f"slotted engine: {r['slots']} slots, {r['us_per_slot']:.1f} us/slot, engine alone {r['engine_seconds']:.3f} s, "
+        f"{r['trace_rows']} trace rows, max flow {r['max_flow']:g}"
+    )
     r = results["LP bound n=1e5 (bisection)"]
     print(f"LP bound {r['value']} (trivial bound {r['trivial_bound']}, largest-first {r['greedy_upper']})")
 
@@ -181,17 +194,22 @@ def flow_algorithms(rr, results: dict, repeat: int) -> None:
         t_alg = best_of(lambda: runs.setdefault("p", execute(cls, inst, eps=eps, oracle=oracle)), repeat)
         v = runs["p"].validation
         assert v.status in ("ok", "budget_violated"), v.errors
-        results[f"{name} (maxflow) + validator"] = {"seconds": t_alg, "jobs_per_second": inst.n / t_alg,
-                                                    "max_flow": v.objective, "opt": opt.value,
-                                                    "rejected_frac": v.rejected_frac}
+        results[f"{name} (maxflow) + validator"] = {
+            "seconds": t_alg,
+            "jobs_per_second": inst.n / t_alg,
+            "max_flow": v.objective,
+            "opt": opt.value,
+            "rejected_frac": v.rejected_frac,
+        }
 
 
 def stretch_algorithms(rr, results: dict, repeat: int) -> None:
     """Part 6: every algorithm solving max stretch on one n = 10^5 bounded-Pareto workload."""
     from schedbench.scheduling.registry import algorithm_names
 
-    inst = rr.make(0, 7, m=100, n=100_000, d=2, sizes="pareto", pareto_shape=1.5, max_size=1024,
-                   arrivals="poisson", load=0.9)
+    inst = rr.make(
+        0, 7, m=100, n=100_000, d=2, sizes="pareto", pareto_shape=1.5, max_size=1024, arrivals="poisson", load=0.9
+    )
     for name in algorithm_names():
         cls = get_algorithm(name)
         if "stretch" not in cls.solved_problems():
@@ -199,17 +217,26 @@ def stretch_algorithms(rr, results: dict, repeat: int) -> None:
         eps = None if cls.model == "plain" else 0.25
         oracle = 8.0 if cls.uses_oracle(cls.resolve_params({})) else None
         runs = {}
-        t_alg = best_of(lambda: runs.setdefault("p", execute(cls, inst, eps=eps, oracle=oracle, problem="stretch")),
-                        repeat)
+        t_alg = best_of(
+            lambda: runs.setdefault("p", execute(cls, inst, eps=eps, oracle=oracle, problem="stretch")), repeat
+        )
         v = runs["p"].validation
         assert v.status in ("ok", "budget_violated"), v.errors
-        results[f"{name} (stretch) + validator"] = {"seconds": t_alg, "jobs_per_second": inst.n / t_alg,
-                                                    "max_stretch": v.objective, "rejected_frac": v.rejected_frac}
+        results[f"{name} (stretch) + validator"] = {
+            "seconds": t_alg,
+            "jobs_per_second": inst.n / t_alg,
+            "max_stretch": v.objective,
+            "rejected_frac": v.rejected_frac,
+        }
 
 
 def report(results: dict, repeat: int, filename: str) -> None:
-    meta = {"schedbench": schedbench.__version__, "platform": platform.platform(),
-            "python": platform.python_version(), "repeat": repeat}
+    meta = {
+        "schedbench": schedbench.__version__,
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "repeat": repeat,
+    }
     out = Path(__file__).with_name("out")
     out.mkdir(exist_ok=True)
     (out / filename).write_text(json.dumps({"meta": meta, "results": results}, indent=2))

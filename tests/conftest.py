@@ -16,10 +16,8 @@ from hypothesis import HealthCheck, settings
 
 from schedbench.scheduling.model import Instance
 
-settings.register_profile("ci", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=30, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,8 +32,10 @@ def tools_missing(purpose: str, packages: tuple[str, ...], tools: tuple[str, ...
     missing = [t for t in tools if not shutil.which(t)]
     if not missing:
         return None
-    return (f"{purpose}: {' and '.join(missing)} not installed (`make test-debs` installs the Debian packages "
-            f"{' '.join(packages)} as root)")
+    return (
+        f"{purpose}: {' and '.join(missing)} not installed (`make test-debs` installs the Debian packages "
+        f"{' '.join(packages)} as root)"
+    )
 
 
 def latex_missing() -> str | None:
@@ -52,8 +52,11 @@ def browser_missing() -> str | None:
 # the local end-to-end modules share one smoke run, the SLURM module one cluster; every other test
 # is scheduled on its own. (pytest-xdist 3.8's own loadgroup reads `xdist_group` marks by renaming
 # items through an attribute pytest 9 no longer uses, so the groups are named here, by module.)
-XDIST_GROUPS = {"tests/e2e/test_pipeline.py": "e2e-local", "tests/e2e/test_paper.py": "e2e-local",
-                "tests/e2e/test_slurm.py": "slurm"}
+XDIST_GROUPS = {
+    "tests/e2e/test_pipeline.py": "e2e-local",
+    "tests/e2e/test_paper.py": "e2e-local",
+    "tests/e2e/test_slurm.py": "slurm",
+}
 
 
 def pytest_xdist_make_scheduler(config, log):

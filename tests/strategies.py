@@ -15,7 +15,5 @@ def instances(draw, max_m: int = 4, max_n: int = 7, unit: bool | None = None, ma
     if unit is None:
         unit = draw(st.booleans())
     size = [1] * n if unit else draw(st.lists(st.integers(1, max_size), min_size=n, max_size=n))
-    eligible = [
-        sorted(draw(st.sets(st.integers(0, m - 1), min_size=1, max_size=m))) for _ in range(n)
-    ]
+    eligible = [sorted(draw(st.sets(st.integers(0, m - 1), min_size=1, max_size=m))) for _ in range(n)]
     return Instance.from_lists(m, release, size, eligible)

@@ -8,7 +8,7 @@ Quick start::
     res.objective, res.valid, res.ratio
 
 The names below are loaded on first use, so that importing one wing (e.g.
-``schedbench.queueing``) does not import the others: a pipeline job then depends only on the
+``schedbench.loss``) does not import the others: a pipeline job then depends only on the
 sources it really uses.
 """
 
@@ -18,17 +18,26 @@ import importlib
 from importlib.metadata import PackageNotFoundError, version
 
 _EXPORTS = {
-    "RunResult": "schedbench.api", "run": "schedbench.api", "run_adversary": "schedbench.api",
-    "Instance": "schedbench.scheduling.model", "InstanceError": "schedbench.scheduling.model",
+    "RunResult": "schedbench.api",
+    "run": "schedbench.api",
+    "run_adversary": "schedbench.api",
+    "Instance": "schedbench.scheduling.model",
+    "InstanceError": "schedbench.scheduling.model",
     "Outcome": "schedbench.scheduling.model",
-    "OptResult": "schedbench.scheduling.offline", "opt_makespan": "schedbench.scheduling.offline",
-    "solve_opt": "schedbench.scheduling.offline", "opt_max_flow": "schedbench.scheduling.offline",
+    "OptResult": "schedbench.scheduling.offline",
+    "opt_makespan": "schedbench.scheduling.offline",
+    "solve_opt": "schedbench.scheduling.offline",
+    "opt_max_flow": "schedbench.scheduling.offline",
     "max_flow_lower_bound": "schedbench.scheduling.offline",
-    "worst_case": "schedbench.scheduling.search", "search_worst": "schedbench.scheduling.search",
+    "worst_case": "schedbench.scheduling.search",
+    "search_worst": "schedbench.scheduling.search",
     "WorstCase": "schedbench.scheduling.search",
-    "adversary_names": "schedbench.scheduling.registry", "algorithm_names": "schedbench.scheduling.registry",
-    "family_names": "schedbench.scheduling.registry", "get_adversary": "schedbench.scheduling.registry",
-    "get_algorithm": "schedbench.scheduling.registry", "get_family": "schedbench.scheduling.registry",
+    "adversary_names": "schedbench.scheduling.registry",
+    "algorithm_names": "schedbench.scheduling.registry",
+    "family_names": "schedbench.scheduling.registry",
+    "get_adversary": "schedbench.scheduling.registry",
+    "get_algorithm": "schedbench.scheduling.registry",
+    "get_family": "schedbench.scheduling.registry",
 }
 
 try:

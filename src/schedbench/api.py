@@ -13,8 +13,9 @@ from schedbench.scheduling.offline import OptResult, solve_opt
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm
+from schedbench.scheduling.offline.result import oracle_value
 
-__all__ = ["RunResult", "run", "run_adversary", "oracle_value"]
+__all__ = ["RunResult", "run", "run_adversary"]
 
 
 @dataclass
@@ -43,24 +44,21 @@ class RunResult(RunRecord):
         return cls(**{f.name: getattr(record, f.name) for f in fields(record)}, opt=opt)
 
 
-def oracle_value(opt: OptResult | float) -> float:
-    """The T* handed to algorithms that assume it: the proven OPT, else ⌈lower bound⌉.
-
-    With only a bound, T* may be underestimated, so a cap α·T* rejects more than the paper's
-    analysis allows; such rows carry ``opt_status`` != ``optimal``.
-    """
-    if isinstance(opt, OptResult):
-        return opt.value if opt.status == "optimal" else float(math.ceil(opt.lower_bound))
-    return float(opt)
-
-
 def _cls(algorithm: str | type[OnlineAlgorithm]) -> type[OnlineAlgorithm]:
     return get_algorithm(algorithm) if isinstance(algorithm, str) else algorithm
 
 
-def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float | None = None,
-        seed: int = 0, opt: OptResult | float | None = None, fast: bool = True,
-        time_limit: float = 60.0, problem: str | None = None, **params) -> RunResult:
+def run(
+    algorithm: str | type[OnlineAlgorithm],
+    instance: Instance,
+    eps: float | None = None,
+    seed: int = 0,
+    opt: OptResult | float | None = None,
+    fast: bool = True,
+    time_limit: float = 60.0,
+    problem: str | None = None,
+    **params,
+) -> RunResult:
     """Run ``algorithm`` (a registered name or class) on ``instance`` and validate the outcome.
 
     ``eps`` is the rejection fraction (rejection model) or the extra speed (speed model); a
@@ -79,10 +77,16 @@ def run(algorithm: str | type[OnlineAlgorithm], instance: Instance, eps: float |
     return RunResult.of(record, opt if isinstance(opt, OptResult) else None)
 
 
-def run_adversary(adversary: str | type[Adversary], algorithm: str | type[OnlineAlgorithm],
-                  eps: float | None = None, seed: int = 0, adversary_params: dict | None = None,
-                  algorithm_params: dict | None = None, solve: bool = True,
-                  time_limit: float = 60.0) -> RunResult:
+def run_adversary(
+    adversary: str | type[Adversary],
+    algorithm: str | type[OnlineAlgorithm],
+    eps: float | None = None,
+    seed: int = 0,
+    adversary_params: dict | None = None,
+    algorithm_params: dict | None = None,
+    solve: bool = True,
+    time_limit: float = 60.0,
+) -> RunResult:
     """Play ``adversary`` against ``algorithm`` through the engine and validate the outcome.
 
     The adversary chooses each batch of jobs from the algorithm's earlier decisions; the

@@ -28,15 +28,22 @@ import sys
 from typing import Any
 
 from schedbench.api import run
-from schedbench.params import ParameterError
+from schedbench.hall.params import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
-from schedbench.pipeline.config import ConfigError
+from schedbench.hall.config import ConfigError
 from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.offline.makespan import SolverLimitError
-from schedbench.scheduling.registry import (UnknownNameError, adversary_names, algorithm_names, family_names,
-                                            get_adversary, get_algorithm, get_family)
+from schedbench.scheduling.registry import (
+    UnknownNameError,
+    adversary_names,
+    algorithm_names,
+    family_names,
+    get_adversary,
+    get_algorithm,
+    get_family,
+)
 
 
 class CommandError(ValueError):
@@ -45,8 +52,15 @@ class CommandError(ValueError):
 
 
 #: The errors a user's input causes: one line on stderr, exit code 2. Everything else is a bug.
-USER_ERRORS = (InstanceError, ParameterError, UnknownNameError, FamilyParameterError, SolverLimitError,
-               CommandError, ConfigError)
+USER_ERRORS = (
+    InstanceError,
+    ParameterError,
+    UnknownNameError,
+    FamilyParameterError,
+    SolverLimitError,
+    CommandError,
+    ConfigError,
+)
 
 
 def _time_limit(text: str) -> float:
@@ -86,8 +100,11 @@ def _params(items: list[str]) -> dict[str, Any]:
 # holds them.
 
 #: where each kind of plug-in is documented when its own docstrings do not say
-DOCS = {"algorithm": "docs/models/rejection-model.md §7", "adversary": "docs/models/rejection-model.md §6",
-        "family": "docs/models/rejection-model.md §11"}
+DOCS = {
+    "algorithm": "docs/models/rejection-model.md §7",
+    "adversary": "docs/models/rejection-model.md §6",
+    "family": "docs/models/rejection-model.md §11",
+}
 _KINDS = ("algorithm", "adversary", "family")
 _MISSING = object()
 
@@ -122,8 +139,9 @@ def param_info(name: str, p: Any, none_means: str = "none") -> dict[str, str]:
     choices = getattr(p, "choices", None)
     kind = getattr(p, "kind", None) or getattr(p, "type", None)
     default = getattr(p, "default", None)
-    derived = next((getattr(p, a) for a in ("derive", "derived", "default_from") if callable(getattr(p, a, None))),
-                   None)
+    derived = next(
+        (getattr(p, a) for a in ("derive", "derived", "default_from") if callable(getattr(p, a, None))), None
+    )
     if kind is None:
         sample = default if default is not None else (choices[0] if choices else None)
         kind = type(sample) if isinstance(sample, (bool, int, float, str)) else None
@@ -143,8 +161,13 @@ def param_info(name: str, p: Any, none_means: str = "none") -> dict[str, str]:
         shown = "none" if optional else "required"
     else:
         shown = str(default)
-    return {"name": name, "type": _type_name(kind) if kind is not None else "any",
-            "range": "; ".join(rng) or "-", "default": shown, "doc": " ".join(str(getattr(p, "doc", "") or "").split())}
+    return {
+        "name": name,
+        "type": _type_name(kind) if kind is not None else "any",
+        "range": "; ".join(rng) or "-",
+        "default": shown,
+        "doc": " ".join(str(getattr(p, "doc", "") or "").split()),
+    }
 
 
 def _drop_asides(text: str) -> str:
@@ -177,7 +200,7 @@ def _sentence(para: str) -> str:
     for i, ch in enumerate(para):
         depth += {"(": 1, ")": -1}.get(ch, 0)
         if ch == "." and depth <= 0 and (i + 1 == len(para) or para[i + 1] == " "):
-            return para[:i + 1]
+            return para[: i + 1]
     return para
 
 
@@ -190,7 +213,7 @@ def _first_sentence(text: str | None, limit: int = 320, follow: bool = False) ->
     out = _sentence(paras[0])
     if follow and len(paras) > 1 and not paras[1].lstrip().startswith(("*", "-", "1.", "=")):
         out += " " + _sentence(paras[1])
-    return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
+    return out if len(out) <= limit else out[: limit - 1].rstrip() + "…"
 
 
 def _own_doc(obj: Any) -> str | None:
@@ -218,19 +241,33 @@ def plugin_info(kind: str, name: str) -> dict[str, Any]:
         fam = get_family(name)
         mod = sys.modules.get(getattr(getattr(fam, "generator", None), "__module__", ""), None)
         doc = getattr(fam, "doc", "") or getattr(mod, "__doc__", "")
-        return {"name": name, "kind": kind, "rule": _first_sentence(doc), "problems": ["any"],
-                "model": "instance family", "label": "-", "source": "-", "docs": DOCS[kind],
-                "parameters": [param_info(k, p) for k, p in _declared_params(fam).items()]}
+        return {
+            "name": name,
+            "kind": kind,
+            "rule": _first_sentence(doc),
+            "problems": ["any"],
+            "model": "instance family",
+            "label": "-",
+            "source": "-",
+            "docs": DOCS[kind],
+            "parameters": [param_info(k, p) for k, p in _declared_params(fam).items()],
+        }
     cls = get_algorithm(name) if kind == "algorithm" else get_adversary(name)
     reference = str(getattr(cls, "reference", "") or "")
     doc = _own_doc(cls)
     if kind == "algorithm":
         problems = list(cls.solved_problems())
         model = cls.model + (" (migratory)" if getattr(cls, "migratory", False) else "")
-        notes = [n for n, on in (("assumes T*", getattr(cls, "needs_opt", False)),
-                                 ("unit sizes only", getattr(cls, "unit_sizes_only", False)),
-                                 ("may hold jobs", getattr(cls, "deferred_dispatch", False)),
-                                 ("may reject late", getattr(cls, "late_reject", False))) if on]
+        notes = [
+            n
+            for n, on in (
+                ("assumes T*", getattr(cls, "needs_opt", False)),
+                ("unit sizes only", getattr(cls, "unit_sizes_only", False)),
+                ("may hold jobs", getattr(cls, "deferred_dispatch", False)),
+                ("may reject late", getattr(cls, "late_reject", False)),
+            )
+            if on
+        ]
         model += "".join(f"; {n}" for n in notes)
     else:
         problems = [cls.problem]
@@ -238,11 +275,19 @@ def plugin_info(kind: str, name: str) -> dict[str, Any]:
     module_doc = getattr(sys.modules.get(cls.__module__), "__doc__", None)
     own = isinstance(cls, type) and bool(cls.__dict__.get("__doc__"))
     rule = _first_sentence(doc, follow=kind == "algorithm" and not own)
-    return {"name": name, "kind": kind, "rule": rule, "problems": problems, "model": model,
-            "label": getattr(cls, "rule_label", "-"), "source": reference or "-",
-            "docs": _docs_link(reference, module_doc, kind=kind),
-            "parameters": [param_info(k, p, "required" if kind == "adversary" else "none")
-                           for k, p in _declared_params(cls).items()]}
+    return {
+        "name": name,
+        "kind": kind,
+        "rule": rule,
+        "problems": problems,
+        "model": model,
+        "label": getattr(cls, "rule_label", "-"),
+        "source": reference or "-",
+        "docs": _docs_link(reference, module_doc, kind=kind),
+        "parameters": [
+            param_info(k, p, "required" if kind == "adversary" else "none") for k, p in _declared_params(cls).items()
+        ],
+    }
 
 
 def _names(kind: str) -> list[str]:
@@ -250,8 +295,12 @@ def _names(kind: str) -> list[str]:
 
 
 def _compact_params(info: dict[str, Any]) -> str:
-    return ", ".join(p["name"] if p["default"] in ("required",) else f"{p['name']}={p['default']}"
-                     for p in info["parameters"]) or "-"
+    return (
+        ", ".join(
+            p["name"] if p["default"] in ("required",) else f"{p['name']}={p['default']}" for p in info["parameters"]
+        )
+        or "-"
+    )
 
 
 def _list(_: argparse.Namespace) -> int:
@@ -259,8 +308,10 @@ def _list(_: argparse.Namespace) -> int:
     print(f"{'algorithm':<18} {'problem':<8} {'model':<10} {'rule':<5} {'T*':<4} parameters")
     for d in rows:
         params = ", ".join(f"{k}={v}" for k, v in d["parameters"].items()) or "-"
-        print(f"{d['name']:<18} {d['problem']:<8} {d['model']:<10} {d['rule']:<5} "
-              f"{'yes' if d['needs_opt'] else 'no':<4} {params}")
+        print(
+            f"{d['name']:<18} {d['problem']:<8} {d['model']:<10} {d['rule']:<5} "
+            f"{'yes' if d['needs_opt'] else 'no':<4} {params}"
+        )
     print("\nrule: Q = quoted from the source, R = reconstructed, R✓ = reconstructed and checked")
     also = [f"{d['name']} ({', '.join(d['problems'][1:])})" for d in rows if len(d["problems"]) > 1]
     if also:
@@ -295,14 +346,18 @@ def _describe(args: argparse.Namespace) -> int:
             print(f"  {key + ':':<11}{value}")
         print("  parameters:" + ("" if d["parameters"] else " none"))
         for p in d["parameters"]:
-            print(f"    {p['name']}: {p['type']}, {p['range']}, default {p['default']}" + (f" — {p['doc']}" if p["doc"] else ""))
+            print(
+                f"    {p['name']}: {p['type']}, {p['range']}, default {p['default']}"
+                + (f" — {p['doc']}" if p["doc"] else "")
+            )
     print("\nlabels: Q quoted from the paper, R reconstructed, R✓ reconstructed and checked (docs/models/README.md)")
     return 0
 
 
 # ---------------------------------------------------------------- generated tables of config/README.md
-_BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (?P<key>[^>]*?) -->\n)(?P<body>.*?)(<!-- END GENERATED: (?P=key) -->)",
-                    re.S)
+_BLOCK = re.compile(
+    r"(<!-- BEGIN GENERATED: (?P<key>[^>]*?) -->\n)(?P<body>.*?)(<!-- END GENERATED: (?P=key) -->)", re.S
+)
 _ALG_GROUPS = {"load": ("load",), "maxflow": ("maxflow",), "weighted": ("wtdmaxflow", "genwtd", "stretch")}
 
 
@@ -313,7 +368,9 @@ def _cell(text: str) -> str:
 def _param_rows(info: dict[str, Any]) -> list[str]:
     rows = ["| param | type | default | range | meaning |", "|---|---|---|---|---|"]
     for p in info["parameters"]:
-        rows.append(f"| `{p['name']}` | {p['type']} | {_cell(p['default'])} | {_cell(p['range'])} | {_cell(p['doc'])} |")
+        rows.append(
+            f"| `{p['name']}` | {p['type']} | {_cell(p['default'])} | {_cell(p['range'])} | {_cell(p['doc'])} |"
+        )
     return rows if info["parameters"] else ["No parameters."]
 
 
@@ -322,29 +379,41 @@ def _render_block(key: str) -> list[str]:
     if kind == "algorithms":
         if arg not in _ALG_GROUPS:
             raise CommandError(f"generated block {key!r}: the algorithm groups are {', '.join(_ALG_GROUPS)}")
-        rows = ["| name | problems | model | rule | parameters (default): meaning | source |", "|---|---|---|---|---|---|"]
+        rows = [
+            "| name | problems | model | rule | parameters (default): meaning | source |",
+            "|---|---|---|---|---|---|",
+        ]
         for n in algorithm_names():
             if get_algorithm(n).problem not in _ALG_GROUPS[arg]:
                 continue
             d = plugin_info("algorithm", n)
-            params = "; ".join(f"`{p['name']}` ({p['default']})" + (f": {p['doc']}" if p["doc"] else "")
-                               for p in d["parameters"]) or "none"
-            rows.append(f"| `{n}` | {', '.join(d['problems'])} | {_cell(d['model'])} | {_cell(d['label'])} | "
-                        f"{_cell(params)} | {_cell(d['source'])} |")
+            params = (
+                "; ".join(
+                    f"`{p['name']}` ({p['default']})" + (f": {p['doc']}" if p["doc"] else "") for p in d["parameters"]
+                )
+                or "none"
+            )
+            rows.append(
+                f"| `{n}` | {', '.join(d['problems'])} | {_cell(d['model'])} | {_cell(d['label'])} | "
+                f"{_cell(params)} | {_cell(d['source'])} |"
+            )
         return rows
     if kind == "adversaries":
         rows = ["| name | problem | rule | parameters | source |", "|---|---|---|---|---|"]
         for n in adversary_names():
             d = plugin_info("adversary", n)
-            rows.append(f"| `{n}` | {d['problems'][0]} | {_cell(d['label'])} | {_cell(_compact_params(d))} | "
-                        f"{_cell(d['source'])} |")
+            rows.append(
+                f"| `{n}` | {d['problems'][0]} | {_cell(d['label'])} | {_cell(_compact_params(d))} | "
+                f"{_cell(d['source'])} |"
+            )
         return rows
     if kind in ("adversary", "family"):
         if arg not in _names(kind):
             raise CommandError(f"generated block {key!r}: no registered {kind} {arg!r}")
         return _param_rows(plugin_info(kind, arg))
-    raise CommandError(f"generated block {key!r}: unknown kind {kind!r} (algorithms GROUP, adversaries, "
-                       "adversary NAME, family NAME)")
+    raise CommandError(
+        f"generated block {key!r}: unknown kind {kind!r} (algorithms GROUP, adversaries, adversary NAME, family NAME)"
+    )
 
 
 def docs_tables(text: str) -> str:
@@ -355,8 +424,11 @@ def docs_tables(text: str) -> str:
     missing = [f"{k} {n}" for k in ("adversary", "family") for n in _names(k) if f"{k} {n}" not in keys]
     missing += [f"algorithms {g}" for g in _ALG_GROUPS if f"algorithms {g}" not in keys]
     if missing:
-        raise CommandError("no generated block for " + ", ".join(missing) +
-                           " (add '<!-- BEGIN GENERATED: KEY -->' / '<!-- END GENERATED: KEY -->' lines)")
+        raise CommandError(
+            "no generated block for "
+            + ", ".join(missing)
+            + " (add '<!-- BEGIN GENERATED: KEY -->' / '<!-- END GENERATED: KEY -->' lines)"
+        )
     return _BLOCK.sub(lambda m: m.group(1) + "\n".join(_render_block(m.group("key"))) + "\n" + m.group(4), text)
 
 
@@ -371,13 +443,15 @@ def _docs_tables(args: argparse.Namespace) -> int:
     new = docs_tables(text)
     if args.check:
         if new != text:
-            print(f"{path}: the generated tables are out of date; run: schedbench docs-tables {args.file or ''}".rstrip(),
-                  file=sys.stderr)
+            print(
+                f"{path}: the generated tables are out of date; run: schedbench docs-tables {args.file or ''}".rstrip(),
+                file=sys.stderr,
+            )
             return 1
         print(f"{path}: generated tables up to date")
         return 0
     if new != text:
-        from schedbench.pipeline.io import atomic_write_text
+        from schedbench.hall.io import atomic_write_text
 
         atomic_write_text(str(path), new)
     print(f"{path}: {'updated' if new != text else 'unchanged'}")
@@ -409,13 +483,23 @@ def _run(args: argparse.Namespace) -> int:
     opt = solve_opt(inst, problem, time_limit=args.time_limit) if args.opt else None
     res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, time_limit=args.time_limit, problem=problem, **params)
     ratio = res.ratio if math.isfinite(res.ratio) else None  # strict JSON: no NaN (no OPT without --opt)
-    print(json.dumps({
-        "algorithm": res.algorithm, "eps": res.eps, "params": res.params,
-        "objective": res.objective, "ratio": ratio,
-        "opt": None if res.opt is None else res.opt.as_dict(),
-        "rejected_frac": res.rejected_frac, "rejected_frac_max_prefix": res.rejected_frac_max_prefix,
-        "valid": res.valid, "status": res.status, "errors": res.errors,
-    }))
+    print(
+        json.dumps(
+            {
+                "algorithm": res.algorithm,
+                "eps": res.eps,
+                "params": res.params,
+                "objective": res.objective,
+                "ratio": ratio,
+                "opt": None if res.opt is None else res.opt.as_dict(),
+                "rejected_frac": res.rejected_frac,
+                "rejected_frac_max_prefix": res.rejected_frac_max_prefix,
+                "valid": res.valid,
+                "status": res.status,
+                "errors": res.errors,
+            }
+        )
+    )
     return 0 if res.valid else 1
 
 
@@ -424,7 +508,8 @@ def _check_config(args: argparse.Namespace) -> int:
     syntax error in a ``--configfile`` without its line: this names it)."""
     from pathlib import Path
 
-    from schedbench.pipeline.config import check_config, check_schema, load_config_file
+    from schedbench.hall.config import check_schema, load_config_file
+    from schedbench.checks import check_config
 
     config = load_config_file(args.config)
     schema = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
@@ -438,10 +523,10 @@ def _check_config(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     """A running or finished pipeline: jobs done, running (with their last progress line),
-    failed, and the slowest rules (schedbench.pipeline.status)."""
+    failed, and the slowest rules (schedbench.hall.status)."""
     from pathlib import Path
 
-    from schedbench.pipeline.status import format_status, read_status
+    from schedbench.hall.status import format_status, read_status
 
     if not Path(args.directory).is_dir():
         raise CommandError(f"directory: {args.directory} is not a directory")
@@ -454,10 +539,14 @@ def _status(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="schedbench", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="registered algorithms, adversaries and families with their parameters"
-                   ).set_defaults(func=_list)
-    de = sub.add_parser("describe", help="one algorithm, adversary or family: its rule, problems, model, parameters "
-                        "(type, range, default, meaning), paper section and docs")
+    sub.add_parser("list", help="registered algorithms, adversaries and families with their parameters").set_defaults(
+        func=_list
+    )
+    de = sub.add_parser(
+        "describe",
+        help="one algorithm, adversary or family: its rule, problems, model, parameters "
+        "(type, range, default, meaning), paper section and docs",
+    )
     de.add_argument("name")
     de.add_argument("--kind", choices=_KINDS, default=None, help="only this kind (a name may be several)")
     de.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -471,10 +560,19 @@ def main(argv: list[str] | None = None) -> int:
     g.set_defaults(func=_generate)
     o = sub.add_parser("opt", help="offline optimum of an instance file (makespan by default)")
     o.add_argument("instance")
-    o.add_argument("--problem", default="load", choices=problem_names(),
-                   help="the objective: load (makespan, default), maxflow, ... (schedbench.solve_opt)")
-    o.add_argument("--time-limit", type=_time_limit, default=60.0, metavar="SECONDS",
-                   help="covers the whole solve, bound included (default 60); on expiry status 'timeout'")
+    o.add_argument(
+        "--problem",
+        default="load",
+        choices=problem_names(),
+        help="the objective: load (makespan, default), maxflow, ... (schedbench.solve_opt)",
+    )
+    o.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=60.0,
+        metavar="SECONDS",
+        help="covers the whole solve, bound included (default 60); on expiry status 'timeout'",
+    )
     o.set_defaults(func=_opt)
     r = sub.add_parser("run", help="run and validate one algorithm on an instance file")
     r.add_argument("algorithm")
@@ -482,25 +580,45 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--eps", type=float, default=None)
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
-    r.add_argument("--problem", default=None, choices=problem_names(),
-                   help="the problem of the run, one the algorithm solves (default: its own)")
-    r.add_argument("--opt", action="store_true",
-                   help="compute OPT (schedbench.solve_opt) so that 'ratio' is objective / OPT")
-    r.add_argument("--time-limit", type=_time_limit, default=60.0, metavar="SECONDS",
-                   help="time limit of an OPT solve (--opt, or an algorithm that assumes T*); default 60")
+    r.add_argument(
+        "--problem",
+        default=None,
+        choices=problem_names(),
+        help="the problem of the run, one the algorithm solves (default: its own)",
+    )
+    r.add_argument(
+        "--opt", action="store_true", help="compute OPT (schedbench.solve_opt) so that 'ratio' is objective / OPT"
+    )
+    r.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=60.0,
+        metavar="SECONDS",
+        help="time limit of an OPT solve (--opt, or an algorithm that assumes T*); default 60",
+    )
     r.set_defaults(func=_run)
-    c = sub.add_parser("check-config", help="check a pipeline config file as the workflow does (file and "
-                       "line of a YAML error, the failing key of a schema or cross-field error)")
+    c = sub.add_parser(
+        "check-config",
+        help="check a pipeline config file as the workflow does (file and "
+        "line of a YAML error, the failing key of a schema or cross-field error)",
+    )
     c.add_argument("config")
     c.set_defaults(func=_check_config)
-    st = sub.add_parser("status", help="a running or finished pipeline: jobs done, running (with progress), "
-                        "failed, and the slowest rules")
+    st = sub.add_parser(
+        "status",
+        help="a running or finished pipeline: jobs done, running (with progress), failed, and the slowest rules",
+    )
     st.add_argument("directory", nargs="?", default=".", help="the pipeline's working directory (default .)")
     st.add_argument("--top", type=int, default=5, help="how many of the slowest rules and jobs (default 5)")
     st.set_defaults(func=_status)
-    dt = sub.add_parser("docs-tables", help="regenerate the registry tables of config/README.md (between its "
-                        "GENERATED markers); --check only compares")
-    dt.add_argument("file", nargs="?", default=None, help="the markdown file (default: config/README.md of the checkout)")
+    dt = sub.add_parser(
+        "docs-tables",
+        help="regenerate the registry tables of config/README.md (between its "
+        "GENERATED markers); --check only compares",
+    )
+    dt.add_argument(
+        "file", nargs="?", default=None, help="the markdown file (default: config/README.md of the checkout)"
+    )
     dt.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated tables")
     dt.set_defaults(func=_docs_tables)
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """Every registered adversary and instance family, as the algorithms are checked in
 test_registry_conformance.py: its parameters are declared in the one vocabulary
-(:class:`schedbench.params.Param`: typed and documented), its defaults (literal and derived) are
+(:class:`schedbench.hall.params.Param`: typed and documented), its defaults (literal and derived) are
 valid, a bad value of each parameter is refused by an error naming it, and a small case builds
 (families) or plays (adversaries) deterministically for a seed. New plug-ins get these tests
 without writing any; one whose parameters have no small default adds a row to ``SMALL``."""
@@ -13,11 +13,17 @@ import numpy as np
 import pytest
 
 import schedbench
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.instances.base import Family
-from schedbench.scheduling.registry import (adversary_names, algorithm_names, family_names, get_adversary,
-                                            get_algorithm, get_family)
+from schedbench.scheduling.registry import (
+    adversary_names,
+    algorithm_names,
+    family_names,
+    get_adversary,
+    get_algorithm,
+    get_family,
+)
 
 ADVERSARIES = adversary_names()
 FAMILIES = family_names()
@@ -69,7 +75,7 @@ def test_registries_hold_the_known_plugins():
 @pytest.mark.parametrize("kind,name", PLUGINS)
 def test_parameters_are_typed_and_documented(kind, name):
     for key, p in declared(kind, name).items():
-        assert isinstance(p, Param), f"{kind} {name!r}: parameter {key!r} is not a schedbench.params.Param"
+        assert isinstance(p, Param), f"{kind} {name!r}: parameter {key!r} is not a schedbench.hall.params.Param"
         assert p.kinds, f"{kind} {name!r}: parameter {key!r} declares no type"
         assert p.doc.strip(), f"{kind} {name!r}: parameter {key!r} has no doc"
         assert p.default_text() and p.range_text()  # what generated docs show
@@ -90,12 +96,12 @@ def test_defaults_are_valid(kind, name):
             assert p.validate(out[key]) == out[key], f"{kind} {name!r}: resolved {key!r} = {out[key]!r}"
 
 
-@pytest.mark.parametrize("name", [n for n in ADVERSARIES
-                                  if any(p.derive is not None for p in get_adversary(n).parameters.values())])
+@pytest.mark.parametrize(
+    "name", [n for n in ADVERSARIES if any(p.derive is not None for p in get_adversary(n).parameters.values())]
+)
 def test_derived_adversary_defaults_are_computed(name):
     cls = get_adversary(name)
-    base = {k: v for k, v in small("adversary", name, cls.parameters).items()
-            if cls.parameters[k].derive is None}
+    base = {k: v for k, v in small("adversary", name, cls.parameters).items() if cls.parameters[k].derive is None}
     resolved = cls.resolve_params(base, eps=EPS)
     for key, p in cls.parameters.items():
         if p.derive is None:
@@ -172,8 +178,9 @@ def test_adversary_plays_a_small_case_deterministically(name):
     adv = get_adversary(name)
     params = small("adversary", name, adv.parameters)
     alg, eps = opponent(adv, adv.resolve_params(params, eps=EPS))
-    runs = [schedbench.run_adversary(name, alg, eps=eps, seed=5, adversary_params=params, solve=False)
-            for _ in range(2)]
+    runs = [
+        schedbench.run_adversary(name, alg, eps=eps, seed=5, adversary_params=params, solve=False) for _ in range(2)
+    ]
     a, b = runs
     assert a.status != "invalid", a.errors
     assert a.instance.n > 0 and a.claimed_opt > 0

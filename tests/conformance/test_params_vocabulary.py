@@ -1,4 +1,4 @@
-"""The one parameter vocabulary (:mod:`schedbench.params`): each refusal rule gives one error
+"""The one parameter vocabulary (:mod:`schedbench.hall.params`): each refusal rule gives one error
 naming the owner and the parameter, derived defaults are computed from the other values and the
 context, and every plug-in of every kind declares its parameters with it."""
 
@@ -9,21 +9,31 @@ import math
 import numpy as np
 import pytest
 
-from schedbench.params import Derived, Param, ParameterError, check_value, resolve
-from schedbench.queueing import arguments
-from schedbench.scheduling.registry import adversary_names, algorithm_names, family_names, get_adversary, \
-    get_algorithm, get_family
+from schedbench.hall.params import Derived, Param, ParameterError, check_value, resolve
+from schedbench.hall import arguments
+from schedbench.scheduling.registry import (
+    adversary_names,
+    algorithm_names,
+    family_names,
+    get_adversary,
+    get_algorithm,
+    get_family,
+)
 
 TABLE = {
     "m": Param(doc="machines", type=int, min=1, required=True),
     "rate": Param(1.0, doc="rate", type=float, min=0, min_open=True, max=2),
     "mode": Param("a", ("a", "b"), "mode", type=str),
     "flag": Param(True, doc="a flag", type=bool),
-    "d": Param(doc="sample size", type=int, min=1,
-               derive=Derived(lambda v: max(1, math.ceil(math.log2(v["m"]))), "⌈log₂ m⌉")),
-    "K": Param(doc="rounds", type=int, min=1,
-               derive=Derived(lambda v: math.ceil(math.log2(1 / v["eps"])) + 2, "⌈log₂(1/ε)⌉ + 2",
-                              needs=("eps",))),
+    "d": Param(
+        doc="sample size", type=int, min=1, derive=Derived(lambda v: max(1, math.ceil(math.log2(v["m"]))), "⌈log₂ m⌉")
+    ),
+    "K": Param(
+        doc="rounds",
+        type=int,
+        min=1,
+        derive=Derived(lambda v: math.ceil(math.log2(1 / v["eps"])) + 2, "⌈log₂(1/ε)⌉ + 2", needs=("eps",)),
+    ),
 }
 
 
@@ -31,22 +41,25 @@ def run(given, **context):
     return resolve(TABLE, given, "thing 'x'", context=context)
 
 
-@pytest.mark.parametrize("given, message", [
-    ({"m": 4, "mm": 1}, "thing 'x' has no parameter 'mm' (its parameters: K, d, flag, m, mode, rate)"),
-    ({}, "thing 'x': parameter 'm' is required"),
-    ({"m": None}, "thing 'x': parameter 'm' is required"),
-    ({"m": True}, "thing 'x': parameter 'm' must be an integer, got True"),  # a bool is not an int
-    ({"m": 2.5}, "thing 'x': parameter 'm' must be an integer >= 1, got 2.5"),
-    ({"m": 0}, "thing 'x': parameter 'm' must be an integer >= 1, got 0"),
-    ({"m": 4, "rate": math.nan}, "parameter 'rate' must be a finite number, got nan"),
-    ({"m": 4, "rate": math.inf}, "parameter 'rate' must be a finite number, got inf"),
-    ({"m": 4, "rate": False}, "parameter 'rate' must be a finite number, got False"),
-    ({"m": 4, "rate": 0.0}, "parameter 'rate' must be > 0, got 0.0"),
-    ({"m": 4, "rate": 3}, "parameter 'rate' must be <= 2, got 3"),
-    ({"m": 4, "mode": "c"}, "parameter 'mode' must be one of ['a', 'b'], got 'c'"),
-    ({"m": 4, "flag": 1}, "parameter 'flag' must be True or False, got 1"),
-    ({"m": 4, "d": 0}, "parameter 'd' must be an integer >= 1, got 0"),
-])
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        ({"m": 4, "mm": 1}, "thing 'x' has no parameter 'mm' (its parameters: K, d, flag, m, mode, rate)"),
+        ({}, "thing 'x': parameter 'm' is required"),
+        ({"m": None}, "thing 'x': parameter 'm' is required"),
+        ({"m": True}, "thing 'x': parameter 'm' must be an integer, got True"),  # a bool is not an int
+        ({"m": 2.5}, "thing 'x': parameter 'm' must be an integer >= 1, got 2.5"),
+        ({"m": 0}, "thing 'x': parameter 'm' must be an integer >= 1, got 0"),
+        ({"m": 4, "rate": math.nan}, "parameter 'rate' must be a finite number, got nan"),
+        ({"m": 4, "rate": math.inf}, "parameter 'rate' must be a finite number, got inf"),
+        ({"m": 4, "rate": False}, "parameter 'rate' must be a finite number, got False"),
+        ({"m": 4, "rate": 0.0}, "parameter 'rate' must be > 0, got 0.0"),
+        ({"m": 4, "rate": 3}, "parameter 'rate' must be <= 2, got 3"),
+        ({"m": 4, "mode": "c"}, "parameter 'mode' must be one of ['a', 'b'], got 'c'"),
+        ({"m": 4, "flag": 1}, "parameter 'flag' must be True or False, got 1"),
+        ({"m": 4, "d": 0}, "parameter 'd' must be an integer >= 1, got 0"),
+    ],
+)
 def test_each_refusal_is_one_error_naming_the_parameter(given, message):
     with pytest.raises(ParameterError) as info:
         run(given, eps=0.25)
@@ -80,15 +93,18 @@ def test_untyped_algorithm_parameters_keep_their_checks():
     """Algorithms declare ``Param(default, choices, doc)``: None passes unless the choices leave
     it out; choices are checked as before."""
     p = Param("index", ("index", "random"), "ties")
-    with pytest.raises(ParameterError,
-                       match=r"^algorithm 'g': parameter 'ties' must be one of \['index', 'random'\], got None$"):
+    with pytest.raises(
+        ParameterError, match=r"^algorithm 'g': parameter 'ties' must be one of \['index', 'random'\], got None$"
+    ):
         resolve({"ties": p}, {"ties": None}, "algorithm 'g'")
     assert resolve({"alpha": Param(None, None, "α")}, {}, "algorithm 'g'") == {"alpha": None}
 
 
 def test_every_plugin_declares_its_parameters_with_the_one_vocabulary():
-    tables = ([get_algorithm(n).parameters for n in algorithm_names()]
-              + [get_adversary(n).parameters for n in adversary_names()]
-              + [get_family(n).parameters for n in family_names()])
+    tables = (
+        [get_algorithm(n).parameters for n in algorithm_names()]
+        + [get_adversary(n).parameters for n in adversary_names()]
+        + [get_family(n).parameters for n in family_names()]
+    )
     for table in tables:
         assert all(isinstance(p, Param) and p.doc for p in table.values())

@@ -78,8 +78,11 @@ def test_declares_the_contract(name):
     assert cls.reference and (cls.__doc__ or inspect.getmodule(cls).__doc__)
     # one file per algorithm: the module defines exactly one registered algorithm
     module = inspect.getmodule(cls)
-    registered = [c for c in vars(module).values() if inspect.isclass(c) and
-                  issubclass(c, OnlineAlgorithm) and c.__module__ == module.__name__]
+    registered = [
+        c
+        for c in vars(module).values()
+        if inspect.isclass(c) and issubclass(c, OnlineAlgorithm) and c.__module__ == module.__name__
+    ]
     assert registered == [cls]
 
 

@@ -35,11 +35,23 @@ class Browser:
             os.dup2(to_child_r, 3)
             os.dup2(from_child_w, 4)
 
-        args = [executable, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--remote-debugging-pipe", f"--user-data-dir={self.profile}", f"--window-size={width},{height}",
-                "--hide-scrollbars", "--no-first-run", "--no-default-browser-check", "about:blank"]
-        self.proc = subprocess.Popen(args, pass_fds=(3, 4), preexec_fn=wire, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        args = [
+            executable,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={self.profile}",
+            f"--window-size={width},{height}",
+            "--hide-scrollbars",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "about:blank",
+        ]
+        self.proc = subprocess.Popen(
+            args, pass_fds=(3, 4), preexec_fn=wire, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         os.close(to_child_r)
         os.close(from_child_w)
         self._next_id = 0
@@ -52,8 +64,14 @@ class Browser:
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page.enable", "Runtime.enable", "Log.enable"):
             self.call(domain, session=self.session)
-        self.call("Emulation.setDeviceMetricsOverride", session=self.session, width=width, height=height,
-                  deviceScaleFactor=1, mobile=False)
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            session=self.session,
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
 
     def _read(self) -> None:
         buf = b""
@@ -105,8 +123,9 @@ class Browser:
         self.wait_event("Page.loadEventFired")
 
     def evaluate(self, expression: str):
-        res = self.call("Runtime.evaluate", session=self.session, expression=expression, returnByValue=True,
-                        awaitPromise=True)
+        res = self.call(
+            "Runtime.evaluate", session=self.session, expression=expression, returnByValue=True, awaitPromise=True
+        )
         if "exceptionDetails" in res:
             raise RuntimeError(f"{expression[:80]}: {res['exceptionDetails']}")
         return res["result"].get("value")
@@ -126,8 +145,10 @@ class Browser:
                 d = p.get("exceptionDetails", {})
                 out.append(f"exception: {d.get('text')} {d.get('exception', {}).get('description', '')}")
             elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-                out.append("console.error: " + " ".join(str(a.get("value", a.get("description", "")))
-                                                        for a in p.get("args", [])))
+                out.append(
+                    "console.error: "
+                    + " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", []))
+                )
             elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
                 e = p["entry"]
                 out.append(f"log: {e.get('text')} ({e.get('url', '')})")

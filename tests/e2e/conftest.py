@@ -15,14 +15,18 @@ import pytest
 from tests.conftest import ROOT, latex_missing
 
 # the timing columns of the results tables: every other column is value-identical from run to run
-TIMING = {"results/runs.parquet": ["seconds", "opt_seconds"], "results/loss.parquet": ["seconds"],
-          "results/bipartite.parquet": ["seconds"]}
+TIMING = {
+    "results/runs.parquet": ["seconds", "opt_seconds"],
+    "results/loss.parquet": ["seconds"],
+    "results/bipartite.parquet": ["seconds"],
+}
 
 
 def assert_same_tables(work: Path, reference: Path) -> None:
     for path, timing in TIMING.items():
-        pd.testing.assert_frame_equal(pd.read_parquet(reference / path).drop(columns=timing),
-                                      pd.read_parquet(work / path).drop(columns=timing))
+        pd.testing.assert_frame_equal(
+            pd.read_parquet(reference / path).drop(columns=timing), pd.read_parquet(work / path).drop(columns=timing)
+        )
 
 
 def omit_pdf() -> list[str]:
@@ -38,10 +42,10 @@ def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
 
 def start(work: Path, *args: str) -> subprocess.Popen:
     """The smoke pipeline in ``work``, in the background, in its own process group (to be killed)."""
-    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), "--configfile", "config/smoke.yaml",
-           *args]
-    return subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), "--configfile", "config/smoke.yaml", *args]
+    return subprocess.Popen(
+        cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
 
 
 def copy_workflow(dest: Path) -> Path:

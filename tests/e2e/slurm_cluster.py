@@ -45,7 +45,7 @@ def _stale_default_conf() -> bool:
         return False
     if not first.startswith(MARK):
         return False
-    root = Path(first[len(MARK):].strip())
+    root = Path(first[len(MARK) :].strip())
     for name in ("slurmctld", "slurmd", "munged"):
         try:
             pid = int((root / f"{name}.pid").read_text().split()[0])
@@ -107,40 +107,44 @@ class SlurmCluster:
         munge_socket = self.root / "munge" / "munge.socket"
         for sub in ("state", "spool"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
-        self.conf.write_text("\n".join([
-            f"{MARK}{self.root}",
-            "ClusterName=schedbench-test",
-            f"SlurmctldHost={host}",
-            "SlurmUser=root",
-            "SlurmdUser=root",
-            f"SlurmctldPort={_free_port()}",
-            f"SlurmdPort={_free_port()}",
-            "AuthType=auth/munge",
-            "CredType=cred/munge",
-            f"AuthInfo=socket={munge_socket}",
-            f"StateSaveLocation={self.root / 'state'}",
-            f"SlurmdSpoolDir={self.root / 'spool'}",
-            f"SlurmctldPidFile={self.pid_files['slurmctld']}",
-            f"SlurmdPidFile={self.pid_files['slurmd']}",
-            f"SlurmctldLogFile={self.logs['slurmctld']}",
-            f"SlurmdLogFile={self.logs['slurmd']}",
-            "ProctrackType=proctrack/linuxproc",
-            "TaskPlugin=task/none",
-            "SelectType=select/cons_tres",
-            "SelectTypeParameters=CR_Core",
-            "SchedulerType=sched/backfill",
-            "MpiDefault=none",
-            "ReturnToService=2",
-            "MinJobAge=300",
-            "AccountingStorageType=accounting_storage/none",
-            "JobAcctGatherType=jobacct_gather/none",
-            "JobCompType=jobcomp/none",
-            "SlurmctldTimeout=30",
-            "SlurmdTimeout=30",
-            node,
-            f"PartitionName={self.partition} Nodes=ALL Default=YES MaxTime=INFINITE State=UP",
-            "",
-        ]))
+        self.conf.write_text(
+            "\n".join(
+                [
+                    f"{MARK}{self.root}",
+                    "ClusterName=schedbench-test",
+                    f"SlurmctldHost={host}",
+                    "SlurmUser=root",
+                    "SlurmdUser=root",
+                    f"SlurmctldPort={_free_port()}",
+                    f"SlurmdPort={_free_port()}",
+                    "AuthType=auth/munge",
+                    "CredType=cred/munge",
+                    f"AuthInfo=socket={munge_socket}",
+                    f"StateSaveLocation={self.root / 'state'}",
+                    f"SlurmdSpoolDir={self.root / 'spool'}",
+                    f"SlurmctldPidFile={self.pid_files['slurmctld']}",
+                    f"SlurmdPidFile={self.pid_files['slurmd']}",
+                    f"SlurmctldLogFile={self.logs['slurmctld']}",
+                    f"SlurmdLogFile={self.logs['slurmd']}",
+                    "ProctrackType=proctrack/linuxproc",
+                    "TaskPlugin=task/none",
+                    "SelectType=select/cons_tres",
+                    "SelectTypeParameters=CR_Core",
+                    "SchedulerType=sched/backfill",
+                    "MpiDefault=none",
+                    "ReturnToService=2",
+                    "MinJobAge=300",
+                    "AccountingStorageType=accounting_storage/none",
+                    "JobAcctGatherType=jobacct_gather/none",
+                    "JobCompType=jobcomp/none",
+                    "SlurmctldTimeout=30",
+                    "SlurmdTimeout=30",
+                    node,
+                    f"PartitionName={self.partition} Nodes=ALL Default=YES MaxTime=INFINITE State=UP",
+                    "",
+                ]
+            )
+        )
 
     def _start_munge(self) -> None:
         d = self.root / "munge"
@@ -148,14 +152,25 @@ class SlurmCluster:
         key = d / "munge.key"
         key.write_bytes(os.urandom(1024))
         key.chmod(0o400)
-        self._run_daemon("munged", ["munged", "--force", f"--socket={d / 'munge.socket'}", f"--key-file={key}",
-                                    f"--pid-file={self.pid_files['munged']}", f"--log-file={self.logs['munged']}",
-                                    f"--seed-file={d / 'munge.seed'}"])
+        self._run_daemon(
+            "munged",
+            [
+                "munged",
+                "--force",
+                f"--socket={d / 'munge.socket'}",
+                f"--key-file={key}",
+                f"--pid-file={self.pid_files['munged']}",
+                f"--log-file={self.logs['munged']}",
+                f"--seed-file={d / 'munge.seed'}",
+            ],
+        )
 
     def _run_daemon(self, name: str, cmd: list[str]) -> None:
         proc = subprocess.run(cmd, env=self.env, capture_output=True, text=True, timeout=60)
         if proc.returncode != 0:
-            raise SlurmError(f"{name} did not start: {proc.stderr.strip() or proc.stdout.strip()}{self._log_tail(name)}")
+            raise SlurmError(
+                f"{name} did not start: {proc.stderr.strip() or proc.stdout.strip()}{self._log_tail(name)}"
+            )
         pid = self._wait_for_pid(name)
         self.started[name] = pid
 
@@ -184,8 +199,10 @@ class SlurmCluster:
             if proc.returncode == 0 and out.split() and all(s == "idle" for s in out.split()):
                 return
             time.sleep(0.3)
-        raise SlurmError(f"the node is not idle after {timeout} s (sinfo: {out}){self._log_tail('slurmctld')}"
-                         f"{self._log_tail('slurmd')}")
+        raise SlurmError(
+            f"the node is not idle after {timeout} s (sinfo: {out}){self._log_tail('slurmctld')}"
+            f"{self._log_tail('slurmd')}"
+        )
 
     def start(self) -> "SlurmCluster":
         self.root.mkdir(parents=True, exist_ok=True)
@@ -248,12 +265,14 @@ class SlurmCluster:
     def _cancel_all_jobs(self, timeout: float = 30) -> None:
         """Cancel every job of this cluster (only it: the private conf names it) and wait until its
         queue is empty, so that no job step outlives the daemons."""
-        subprocess.run(["scancel", "--full", "--quiet", "--user", str(os.geteuid())], env=self.env,
-                       capture_output=True, timeout=30)
+        subprocess.run(
+            ["scancel", "--full", "--quiet", "--user", str(os.geteuid())], env=self.env, capture_output=True, timeout=30
+        )
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            proc = subprocess.run(["squeue", "-h", "-o", "%i"], env=self.env, capture_output=True, text=True,
-                                  timeout=30)
+            proc = subprocess.run(
+                ["squeue", "-h", "-o", "%i"], env=self.env, capture_output=True, text=True, timeout=30
+            )
             if proc.returncode != 0 or not proc.stdout.strip():
                 return
             time.sleep(0.3)
@@ -268,8 +287,13 @@ class SlurmCluster:
     def sbatch_wait(self, script: str, timeout: float = 60) -> str:
         """Submit a one-line batch script, wait for it, return its output (a smoke check)."""
         out = self.root / "probe.out"
-        proc = subprocess.run(["sbatch", "--wait", "-o", str(out), "--wrap", script], env=self.env,
-                              capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(
+            ["sbatch", "--wait", "-o", str(out), "--wrap", script],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         if proc.returncode != 0:
             raise SlurmError(f"sbatch failed: {proc.stderr.strip()}{self._log_tail('slurmctld')}")
         return out.read_text()

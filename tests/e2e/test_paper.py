@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from schedbench.pipeline.config import config_hash
-from schedbench.pipeline.latex import log_problems, log_warnings, recorded_inputs
+from schedbench.hall.config import config_hash
+from schedbench.hall.latex import log_problems, log_warnings, recorded_inputs
 from schedbench.scheduling.registry import algorithm_names
 
 from tests.conftest import ROOT, latex_missing
@@ -25,7 +25,11 @@ NOT_IN_REPORT: set[str] = set()
 
 
 def tex_sources(paper: Path) -> list[Path]:
-    return [paper / "main.tex", *sorted((paper / "sections").glob("*.tex")), *sorted((paper / "generated").glob("*.tex"))]
+    return [
+        paper / "main.tex",
+        *sorted((paper / "sections").glob("*.tex")),
+        *sorted((paper / "generated").glob("*.tex")),
+    ]
 
 
 def referenced_files(paper: Path) -> set[str]:
@@ -39,8 +43,9 @@ def referenced_files(paper: Path) -> set[str]:
 
 
 def written_files(paper: Path) -> set[str]:
-    return ({f"figures/{p.name}" for p in (paper / "figures").glob("*.pdf")}
-            | {f"tables/{p.name}" for p in (paper / "tables").glob("*.tex")})
+    return {f"figures/{p.name}" for p in (paper / "figures").glob("*.pdf")} | {
+        f"tables/{p.name}" for p in (paper / "tables").glob("*.tex")
+    }
 
 
 @pytest.mark.needs_latex
@@ -59,8 +64,11 @@ def test_paper_reads_exactly_the_figures_and_tables_the_pipeline_writes(pipeline
     written = written_files(paper)
     assert referenced_files(paper) == written
     if latex_missing() is None:  # what pdflatex actually read (latexmk -recorder)
-        read = {f for f in recorded_inputs(pipeline / "results/latex/main.fls", paper)
-                if f.startswith(("figures/", "tables/"))}
+        read = {
+            f
+            for f in recorded_inputs(pipeline / "results/latex/main.fls", paper)
+            if f.startswith(("figures/", "tables/"))
+        }
         assert read == written
         assert "tables/methods.tex" in read
 
@@ -118,8 +126,13 @@ def test_method_table_lists_every_registered_algorithm(pipeline):
 # --------------------------------------------------------------------------- the HTML report
 @pytest.fixture(scope="module")
 def report(pipeline):
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "--configfile", "config/smoke.yaml", "--report",
-                           "report.html"], cwd=pipeline, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--configfile", "config/smoke.yaml", "--report", "report.html"],
+        cwd=pipeline,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "WARNING/" not in proc.stderr + proc.stdout  # a caption's reStructuredText is clean
     return pipeline / "report.html"
@@ -127,8 +140,11 @@ def report(pipeline):
 
 def report_figures(pipeline) -> set[str]:
     """The figures the report must show: the PNG twin of every figure of the paper."""
-    return {f"paper/{f[:-4]}.png" for f in referenced_files(pipeline / "paper")
-            if f.startswith("figures/") and Path(f).stem not in NOT_IN_REPORT}
+    return {
+        f"paper/{f[:-4]}.png"
+        for f in referenced_files(pipeline / "paper")
+        if f.startswith("figures/") and Path(f).stem not in NOT_IN_REPORT
+    }
 
 
 def non_blank(png: bytes) -> bool:
@@ -149,7 +165,8 @@ def test_report_shows_every_figure_and_table_in_a_browser(report, pipeline):
     try:
         browser.navigate(report.resolve().as_uri())
         entries = browser.evaluate(
-            "JSON.stringify(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, [v.mime_type, v.caption]])))")
+            "JSON.stringify(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, [v.mime_type, v.caption]])))"
+        )
         import json
 
         entries = json.loads(entries)
@@ -157,17 +174,28 @@ def test_report_shows_every_figure_and_table_in_a_browser(report, pipeline):
         figures = {k for k, (mime, _) in entries.items() if mime == "image/png"}
         assert figures == report_figures(pipeline)
         tables = {k for k, (mime, _) in entries.items() if mime == "text/html"}
-        assert {"results/report/runs_summary.html", "results/report/methods.html",
-                "results/report/loss_points.html", "results/report/bipartite_checks.html"} <= tables
+        assert {
+            "results/report/runs_summary.html",
+            "results/report/methods.html",
+            "results/report/loss_points.html",
+            "results/report/bipartite_checks.html",
+        } <= tables
         for key, (mime, caption) in entries.items():  # what it shows and which config produced it
             assert "Produced by" in caption and "config/smoke.yaml" in caption, key
         # grouped by experiment: every problem of the config, the adversaries, loss, bipartite, tables
-        assert {"Scheduling load", "Scheduling maxflow", "Adversaries", "Loss system", "Bipartite load balancing",
-                "Results tables"} <= set(categories)
+        assert {
+            "Scheduling load",
+            "Scheduling maxflow",
+            "Adversaries",
+            "Loss system",
+            "Bipartite load balancing",
+            "Results tables",
+        } <= set(categories)
         for key in sorted(figures | tables):
             kind = "img" if key in figures else "html"
-            browser.evaluate(f"app.setView({{content: '{kind}', contentPath: results['{key}'].data_uri, "
-                             f"resultPath: '{key}'}})")
+            browser.evaluate(
+                f"app.setView({{content: '{kind}', contentPath: results['{key}'].data_uri, resultPath: '{key}'}})"
+            )
             selector = 'img[src^="data:image/png"]' if kind == "img" else "iframe"
             rect = browser.evaluate(
                 "new Promise(done => { const t0 = Date.now(); (function poll() {"
@@ -175,7 +203,8 @@ def test_report_shows_every_figure_and_table_in_a_browser(report, pipeline):
                 " const ok = el && (el.tagName !== 'IMG' || (el.complete && el.naturalWidth > 0));"
                 " if (ok) { setTimeout(() => { const r = el.getBoundingClientRect();"
                 "   done({x: r.x, y: r.y, width: r.width, height: Math.min(r.height, 900)}); }, 300); }"
-                " else if (Date.now() - t0 > 10000) done(null); else setTimeout(poll, 50); })(); })")
+                " else if (Date.now() - t0 > 10000) done(null); else setTimeout(poll, 50); })(); })"
+            )
             assert rect and rect["width"] > 50 and rect["height"] > 50, key
             assert non_blank(browser.screenshot(clip=rect)), key
         assert browser.errors() == []

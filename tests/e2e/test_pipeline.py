@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.pipeline.io import check_results, check_table
+from schedbench.hall.io import check_results, check_table
 from schedbench.scheduling.registry import get_algorithm
 
 from tests.e2e.conftest import assert_same_tables, copy_workflow, snakemake, start
@@ -35,7 +35,7 @@ def test_outputs_exist_and_pass_schema(pipeline):
         for name in ("ratio_vs_eps", "rejection_vs_eps"):
             fig = (pipeline / f"paper/figures/{name}_{problem}.pdf").read_bytes()
             assert fig.startswith(b"%PDF") and len(fig) > 5000
-    from schedbench.pipeline.config import experiment_problem
+    from schedbench.scheduling.stage.config import experiment_problem
 
     assert set(runs["problem"]) == {experiment_problem(e) for e in smoke["experiments"].values()}
     assert "\\texttt{mft-unit}" in (pipeline / "paper/tables/methods.tex").read_text()
@@ -139,13 +139,18 @@ def test_given_config_replaces_the_default_one(tmp_path):
     assert experiments == {"only_this"}
 
 
-@pytest.mark.parametrize("edit, key", [
-    (lambda c: c.update(expriments=c.pop("experiments")), "expriments"),
-    (lambda c: c["experiments"]["random_unit"].update(instance=3), "instance"),
-    (lambda c: c.update(seed="seven"), "seven"),
-    (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rul": "safe"}}),
-     "experiments.random_unit.algorithms.lb-unit-reject"),
-])
+@pytest.mark.parametrize(
+    "edit, key",
+    [
+        (lambda c: c.update(expriments=c.pop("experiments")), "expriments"),
+        (lambda c: c["experiments"]["random_unit"].update(instance=3), "instance"),
+        (lambda c: c.update(seed="seven"), "seven"),
+        (
+            lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rul": "safe"}}),
+            "experiments.random_unit.algorithms.lb-unit-reject",
+        ),
+    ],
+)
 def test_bad_config_fails_before_any_job_naming_the_key(tmp_path, edit, key):
     work = copy_workflow(tmp_path / "wf")
     cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
@@ -207,14 +212,18 @@ def test_forced_rerun_with_one_job_killed_then_the_same_command_gives_identical_
         forced.append(line)
         if not killed and "rule loss_points:" in line:
             for _ in range(100):  # the job's own process: a Python running a generated script
-                ps = subprocess.run(["pgrep", "-f", "-g", str(run.pid), r"\.snakemake/scripts/.*loss_points"],
-                                    capture_output=True, text=True)
+                ps = subprocess.run(
+                    ["pgrep", "-f", "-g", str(run.pid), r"\.snakemake/scripts/.*loss_points"],
+                    capture_output=True,
+                    text=True,
+                )
                 pids = [int(p) for p in ps.stdout.split()]
                 if pids:
                     os.kill(pids[0], signal.SIGKILL)
                     killed = True
                     break
                 import time
+
                 time.sleep(0.05)
     run.wait()
     assert killed and run.returncode != 0  # keep-going finishes the rest, then reports the failure
@@ -233,8 +242,9 @@ def test_every_valid_config_produces_every_figure(tmp_path):
     # one plain algorithm, no adversary, no loss or bipartite section: every target still builds
     work = copy_workflow(tmp_path / "wf")
     cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
-    cfg["experiments"] = {"only": {"family": "anr-tree", "params": {"K": 3}, "instances": 1,
-                                   "algorithms": {"greedy": None}}}
+    cfg["experiments"] = {
+        "only": {"family": "anr-tree", "params": {"K": 3}, "instances": 1, "algorithms": {"greedy": None}}
+    }
     for section in ("loss", "bipartite"):
         cfg.pop(section)
     (work / "config/one.yaml").write_text(yaml.safe_dump(cfg))

@@ -36,12 +36,26 @@ from tests.e2e.slurm_cluster import DEBS, TOOLS, SlurmCluster, _alive, missing_r
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
 
-PROFILE_OVERRIDES = ["--cores", "2", "--slurm-status-command", "squeue",
-                     "--slurm-init-seconds-before-status-checks", "2"]
+PROFILE_OVERRIDES = [
+    "--cores",
+    "2",
+    "--slurm-status-command",
+    "squeue",
+    "--slurm-init-seconds-before-status-checks",
+    "2",
+]
 CONFIG = "config/slurm-test.yaml"
 # the remote rules: each runs as (part of) an sbatch job
-REMOTE_RULES = {"make_instances", "solve_offline", "run_online", "run_adversary", "loss_points", "bipartite_groups",
-                "worst_case_task", "bipartite_checks"}
+REMOTE_RULES = {
+    "make_instances",
+    "solve_offline",
+    "run_online",
+    "run_adversary",
+    "loss_points",
+    "bipartite_groups",
+    "worst_case_task",
+    "bipartite_checks",
+}
 
 
 def slurm_config(work: Path) -> str:
@@ -57,8 +71,16 @@ def slurm_config(work: Path) -> str:
 
 
 def slurm_snakemake(cluster: SlurmCluster, work: Path, *args: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "snakemake", "--workflow-profile", "workflow/profiles/slurm", *PROFILE_OVERRIDES,
-           *omit_pdf(), *args]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--workflow-profile",
+        "workflow/profiles/slurm",
+        *PROFILE_OVERRIDES,
+        *omit_pdf(),
+        *args,
+    ]
     return subprocess.run(cmd, cwd=work, env=cluster.env, capture_output=True, text=True, timeout=1500)
 
 
@@ -88,8 +110,13 @@ def slurm_run(cluster, tmp_path_factory):
     slurm_config(local)
     local_out = local.parent / f"{local.name}.out"
     with open(local_out, "w") as out:
-        twin = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), "--configfile", config],
-                                cwd=local, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        twin = subprocess.Popen(
+            [sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), "--configfile", config],
+            cwd=local,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         start = time.monotonic()
         proc = slurm_snakemake(cluster, work, "--configfile", config)
@@ -110,12 +137,18 @@ def test_the_cluster_runs_a_batch_job(cluster):
 def test_every_job_ran_and_jobs_were_grouped(slurm_run):
     work, out, _ = slurm_run
     # Snakemake 9.27 can end early with status 0 (groups waiting on each other): nothing is left
-    dry = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--configfile", CONFIG, *omit_pdf()],
-                         cwd=work, capture_output=True, text=True, timeout=300)
+    dry = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--configfile", CONFIG, *omit_pdf()],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert dry.returncode == 0 and "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-2000:]
     # every rule of the workflow ran (the PDF's unless LaTeX is missing), the remote ones on the cluster
-    listed = subprocess.run([sys.executable, "-m", "snakemake", "--list-rules"], cwd=work, capture_output=True,
-                            text=True, timeout=300)
+    listed = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--list-rules"], cwd=work, capture_output=True, text=True, timeout=300
+    )
     rules = {line.split()[0] for line in listed.stdout.splitlines() if line.strip() and not line[0].isspace()}
     ran = set(re.findall(r"^\s*(?:local)?rule (\w+):\s*$", out, re.M))
     assert REMOTE_RULES < rules and ran == rules - ({"paper_pdf"} if omit_pdf() else set()), (rules, ran)
@@ -132,8 +165,10 @@ def test_tables_are_value_identical_to_the_local_run(slurm_run):
     work, _, pipeline = slurm_run
     assert_same_tables(work, pipeline)
     for path in ["results/worst_cases.parquet", "results/loss_slopes.parquet", "results/bipartite_checks.parquet"]:
-        pd.testing.assert_frame_equal(pd.read_parquet(pipeline / path).drop(columns=["seconds"], errors="ignore"),
-                                      pd.read_parquet(work / path).drop(columns=["seconds"], errors="ignore"))
+        pd.testing.assert_frame_equal(
+            pd.read_parquet(pipeline / path).drop(columns=["seconds"], errors="ignore"),
+            pd.read_parquet(work / path).drop(columns=["seconds"], errors="ignore"),
+        )
 
 
 def test_figures_are_identical_to_the_local_run(slurm_run):
@@ -155,8 +190,9 @@ def test_long_jobs_log_their_progress(slurm_run):
 
 def test_status_summarises_the_cluster_run(slurm_run):
     work, _, _ = slurm_run
-    proc = subprocess.run([sys.executable, "-m", "schedbench.cli", "status", str(work)], capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "schedbench.cli", "status", str(work)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert ": finished" in proc.stdout.splitlines()[0]
     assert " running, 0 failed" in proc.stdout and "SLURM jobs submitted" in proc.stdout

@@ -14,7 +14,12 @@ from schedbench.scheduling.registry import get_family
 
 GOLDEN = Path(__file__).with_name("instances.json")
 CASES = {
-    "rr-unit-poisson": ("random-restricted", 0, 20261129, dict(m=64, n=4096, d=2, sizes="unit", arrivals="poisson", rate=64.0)),
+    "rr-unit-poisson": (
+        "random-restricted",
+        0,
+        20261129,
+        dict(m=64, n=4096, d=2, sizes="unit", arrivals="poisson", rate=64.0),
+    ),
     "rr-pow2-zero": ("random-restricted", 3, 20261129, dict(m=16, n=200, d=2, sizes="pow2", max_size_exp=5)),
     "rr-dense": ("random-restricted", 1, 5, dict(m=8, n=100, d=6)),
     "anr-K6": ("anr-tree", 0, 0, dict(K=6)),
@@ -26,8 +31,13 @@ def digest(family, index, seed, params):
     h = hashlib.sha256()
     for arr in (inst.release, inst.size, inst.indptr, inst.indices, inst.w_flow, inst.w_reject):
         h.update(np.ascontiguousarray(arr).tobytes())
-    return {"sha256": h.hexdigest(), "n": inst.n, "m": inst.m, "size_sum": int(inst.size.sum()),
-            "first_eligible": inst.eligible(0).tolist()}
+    return {
+        "sha256": h.hexdigest(),
+        "n": inst.n,
+        "m": inst.m,
+        "size_sum": int(inst.size.sum()),
+        "first_eligible": inst.eligible(0).tolist(),
+    }
 
 
 def test_golden_instances_unchanged():

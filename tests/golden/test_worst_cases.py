@@ -26,19 +26,29 @@ CASES = {
     "greedy-m3-opt2-sizes12": (worst_case, dict(algorithm="greedy", m=3, n=5, opt=2, sizes=(1, 2))),
     "greedy-m6-opt2": (worst_case, dict(algorithm="greedy", m=6, opt=2, time_limit=240)),
     "greedy-cap-m8-eps0.25": (worst_case, dict(algorithm="greedy-cap", m=8, opt=1, eps=0.25)),
-    "lb-unit-reject-rejection-m8-eps0.25": (worst_case, dict(algorithm="lb-unit-reject", m=8, opt=1, eps=0.25,
-                                                             objective="rejection")),
-    "lb-unit-reject-rejection-m8-eps0.125": (worst_case, dict(algorithm="lb-unit-reject", m=8, opt=1, eps=0.125,
-                                                              objective="rejection")),
+    "lb-unit-reject-rejection-m8-eps0.25": (
+        worst_case,
+        dict(algorithm="lb-unit-reject", m=8, opt=1, eps=0.25, objective="rejection"),
+    ),
+    "lb-unit-reject-rejection-m8-eps0.125": (
+        worst_case,
+        dict(algorithm="lb-unit-reject", m=8, opt=1, eps=0.125, objective="rejection"),
+    ),
     "drop-every-k-m8-eps0.25": (worst_case, dict(algorithm="drop-every-k", m=8, opt=1, eps=0.25, time_limit=300)),
-    "mft-unit-rejection-m3-eps0.5": (worst_case, dict(algorithm="mft-unit", m=3, opt=1, eps=0.5, release_window=3,
-                                                      objective="rejection")),
+    "mft-unit-rejection-m3-eps0.5": (
+        worst_case,
+        dict(algorithm="mft-unit", m=3, opt=1, eps=0.5, release_window=3, objective="rejection"),
+    ),
     "mft-unit-m3-opt2-eps0.5": (worst_case, dict(algorithm="mft-unit", m=3, opt=2, eps=0.5, release_window=2, n=8)),
     "bb-greedy-m16": (search_worst, dict(algorithm="greedy", m=16, max_evals=3000, budget_seconds=600, seed=0)),
-    "bb-lb-general-reject-m8-eps0.25": (search_worst, dict(algorithm="lb-general-reject", m=8, eps=0.25,
-                                                           max_evals=3000, budget_seconds=600, seed=0)),
-    "bb-wmft-B-m4-eps0.25": (search_worst, dict(algorithm="wmft-B", m=4, eps=0.25, max_evals=3000,
-                                                budget_seconds=600, seed=0)),
+    "bb-lb-general-reject-m8-eps0.25": (
+        search_worst,
+        dict(algorithm="lb-general-reject", m=8, eps=0.25, max_evals=3000, budget_seconds=600, seed=0),
+    ),
+    "bb-wmft-B-m4-eps0.25": (
+        search_worst,
+        dict(algorithm="wmft-B", m=4, eps=0.25, max_evals=3000, budget_seconds=600, seed=0),
+    ),
 }
 
 

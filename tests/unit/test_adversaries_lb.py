@@ -42,8 +42,9 @@ def test_lb_a_against_greedy_forces_one_plus_k_over_two(T, ties):
     # per round (the heavier member holds ≥ half the pair's L+L+T), so objective ≥ T(1 + K/2).
     ratios = []
     for K in range(1, 7):
-        res = schedbench.run_adversary("lb-a", "greedy", seed=5, adversary_params={"T": T, "K": K},
-                                       algorithm_params={"ties": ties})
+        res = schedbench.run_adversary(
+            "lb-a", "greedy", seed=5, adversary_params={"T": T, "K": K}, algorithm_params={"ties": ties}
+        )
         assert res.valid and res.status == "ok" and res.rejected_frac_max_prefix == 0
         assert res.claimed_opt == T and res.instance.m == 2**K
         assert res.instance.n == T * 2**K  # T(2^K − 1) round jobs + T final jobs: nothing dropped
@@ -57,8 +58,9 @@ def test_lb_a_against_greedy_forces_one_plus_k_over_two(T, ties):
 @pytest.mark.parametrize("eps", [0.25, 0.1])
 @pytest.mark.parametrize("alpha_rule", ["paper", "safe"])
 def test_lb_a_against_lb_unit_reject_reaches_its_cap_or_the_greedy_value(eps, alpha_rule):
-    res = schedbench.run_adversary("lb-a", "lb-unit-reject", eps=eps, adversary_params={"T": 4},
-                                   algorithm_params={"alpha_rule": alpha_rule})
+    res = schedbench.run_adversary(
+        "lb-a", "lb-unit-reject", eps=eps, adversary_params={"T": 4}, algorithm_params={"alpha_rule": alpha_rule}
+    )
     K = math.ceil(math.log2(1 / eps)) + 2  # the default K from eps
     assert res.instance.meta["adversary_params"] == {"T": 4, "K": K} and res.instance.m == 2**K
     assert res.valid and res.status == "ok" and res.rejected_frac_max_prefix <= eps
@@ -104,7 +106,7 @@ def test_lb_a_parameter_errors_name_the_parameter():
 # --------------------------------------------------------------------------- LB-B
 def test_lb_b_small_instance_opt_proven_by_milp_and_flow_bound():
     res = schedbench.run_adversary("lb-b", "greedy", adversary_params={"K": 3, "g": 4})
-    S = 1 * 4 ** 2
+    S = 1 * 4**2
     assert res.valid and res.claimed_opt == S
     assert res.instance.n == job_count(3, 4, 1) == 4 * 1 + 2 * 4 + 1 * 16 + 1
     sizes = np.bincount(res.instance.size)
@@ -215,8 +217,9 @@ def test_lb_b_judges_a_pair_by_accepted_volume_after_the_whole_round():
 @pytest.mark.parametrize("adversary, params", [("lb-a", {"T": 3, "K": 5}), ("lb-b", {"K": 4, "g": 4})])
 def test_same_seed_same_instance(adversary, params):
     def play(seed):
-        return schedbench.run_adversary(adversary, "greedy", seed=seed, adversary_params=params,
-                                        algorithm_params={"ties": "random"}).instance
+        return schedbench.run_adversary(
+            adversary, "greedy", seed=seed, adversary_params=params, algorithm_params={"ties": "random"}
+        ).instance
 
     a, b = play(7), play(7)
     for field in ("release", "size", "indptr", "indices"):

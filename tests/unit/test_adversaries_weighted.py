@@ -132,8 +132,9 @@ REJECTING = [ClassSrpt, ClassMaxLoadOverSize]
 
 def play(adversary, alg, eps=None, algorithm_params=None, **params):
     eps = None if alg.model == "plain" else eps
-    return schedbench.run_adversary(adversary, alg, eps=eps, adversary_params=params,
-                                    algorithm_params=algorithm_params, solve=False)
+    return schedbench.run_adversary(
+        adversary, alg, eps=eps, adversary_params=params, algorithm_params=algorithm_params, solve=False
+    )
 
 
 # --------------------------------------------------------------------------- brute-force OPT
@@ -247,9 +248,16 @@ def assert_opt_exact(inst, claim):
 def test_brute_force_on_hand_made_weighted_instances():
     def inst(m, rows):  # rows: (release, size, eligible, w)
         indptr = np.r_[0, np.cumsum([len(e) for _, _, e, _ in rows])].astype(np.int64)
-        return Instance(m, np.array([r for r, *_ in rows]), np.array([p for _, p, *_ in rows]), indptr,
-                        np.concatenate([e for _, _, e, _ in rows]).astype(np.int64),
-                        np.array([w for *_, w in rows], dtype=float), np.ones(len(rows)))
+        return Instance(
+            m,
+            np.array([r for r, *_ in rows]),
+            np.array([p for _, p, *_ in rows]),
+            indptr,
+            np.concatenate([e for _, _, e, _ in rows]).astype(np.int64),
+            np.array([w for *_, w in rows], dtype=float),
+            np.ones(len(rows)),
+        )
+
     # one machine, w = 3 and w = 1 at 0: the heavy one first, 3·1 vs 1·2 → 3
     a = inst(1, [(0, 1, [0], 3.0), (0, 1, [0], 1.0)])
     # real-valued: p = 2, w = 1.5 and p = 1, w = 1: heavy first gives max(3, 3) = 3
@@ -271,17 +279,26 @@ def test_brute_force_search_agrees_with_the_exhaustive_one(seed):
     rng = np.random.default_rng(seed)
     m, n = int(rng.integers(1, 4)), int(rng.integers(1, 7))
     elig = [np.sort(rng.choice(m, size=int(rng.integers(1, m + 1)), replace=False)) for _ in range(n)]
-    inst = Instance(m, np.sort(rng.integers(0, 4, n)), rng.integers(1, 4, n),
-                    np.r_[0, np.cumsum([e.size for e in elig])].astype(np.int64),
-                    np.concatenate(elig).astype(np.int64), rng.choice([0.5, 1.0, 1.5, 2.0, 3.0], n), np.ones(n))
+    inst = Instance(
+        m,
+        np.sort(rng.integers(0, 4, n)),
+        rng.integers(1, 4, n),
+        np.r_[0, np.cumsum([e.size for e in elig])].astype(np.int64),
+        np.concatenate(elig).astype(np.int64),
+        rng.choice([0.5, 1.0, 1.5, 2.0, 3.0], n),
+        np.ones(n),
+    )
     assert_opt_exact(inst, exhaustive_opt(inst))
 
 
 # --------------------------------------------------------------------------- contract
 def test_registered_with_the_contract():
     assert {"lb-c", "pairing-streams", "section4"} <= set(adversary_names())
-    for name, problem, rule in (("lb-c", "wtdmaxflow", "R"), ("pairing-streams", "wtdmaxflow", "R"),
-                                ("section4", "wtdmaxflow", "Q")):
+    for name, problem, rule in (
+        ("lb-c", "wtdmaxflow", "R"),
+        ("pairing-streams", "wtdmaxflow", "R"),
+        ("section4", "wtdmaxflow", "Q"),
+    ):
         cls = get_adversary(name)
         assert cls.name == name and cls.problem == problem and cls.rule_label == rule and cls.reference
         doc = sys.modules[cls.__module__].__doc__
@@ -289,8 +306,9 @@ def test_registered_with_the_contract():
     ref = get_adversary("pairing-streams").reference
     assert "ours" in ref and "NOT" in ref and "Thm 8.3" in ref
     assert "§6.3" in get_adversary("lb-c").reference and "§6.5" in get_adversary("section4").reference
-    assert not {c.name for c in (ClassSrpt, ClassMaxLoadOverSize, LeastWork, LeastWorkFast, HighestIndex)} \
-        & set(algorithm_names())
+    assert not {c.name for c in (ClassSrpt, ClassMaxLoadOverSize, LeastWork, LeastWorkFast, HighestIndex)} & set(
+        algorithm_names()
+    )
 
 
 # --------------------------------------------------------------------------- LB-C
@@ -310,7 +328,7 @@ def test_lb_c_sizes_structure(K, g, n1):
     k = 0
     for r in range(1, K + 1):
         count = 2 ** (K - r) * n1 * g ** (r - 1)
-        assert np.all(inst.size[k:k + count] == g ** (K - r))
+        assert np.all(inst.size[k : k + count] == g ** (K - r))
         assert all(inst.eligible(j).size == 2 for j in range(k, k + count))
         k += count
     assert k == inst.n - 1 and inst.size[-1] == S and inst.eligible(inst.n - 1).size == 1
@@ -330,7 +348,7 @@ def test_lb_c_weights_structure(K, T, g):
     k = 0
     for r in range(1, K + 1):
         count = 2 ** (K - r) * T
-        assert np.all(inst.w_reject[k:k + count] == float(g) ** (r - 1))
+        assert np.all(inst.w_reject[k : k + count] == float(g) ** (r - 1))
         assert all(inst.eligible(j).size == 2 for j in range(k, k + count))
         k += count
     assert np.all(inst.w_reject[k:] == float(g) ** K) and inst.n - k == T
@@ -364,9 +382,16 @@ def test_lb_c_weights_opt_exhaustive(K, T, alg):
 
 
 @pytest.mark.parametrize("alg,eps", [(LeastWork, None), (ClassSrpt, 0.25), (ClassMaxLoadOverSize, 0.5)])
-@pytest.mark.parametrize("params", [dict(K=3, g=2), dict(K=3, g=4), dict(K=2, g=3, n1=2),
-                                    dict(instantiation="weights", K=3, T=2),
-                                    dict(instantiation="weights", K=2, T=4, g=4)])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(K=3, g=2),
+        dict(K=3, g=4),
+        dict(K=2, g=3, n1=2),
+        dict(instantiation="weights", K=3, T=2),
+        dict(instantiation="weights", K=2, T=4, g=4),
+    ],
+)
 def test_lb_c_opt_exact_by_backtracking(params, alg, eps):
     res = lbc(alg, eps=eps, algorithm_params={"guard": True} if eps else None, **params)
     assert res.valid and res.status == "ok", res.errors
@@ -379,9 +404,15 @@ def test_lb_c_opt_exact_by_backtracking(params, alg, eps):
 @pytest.mark.parametrize("alg", REJECTING)
 @pytest.mark.parametrize("guard", [False, True])
 @pytest.mark.parametrize("eps", [0.5, 0.25, 0.1])
-@pytest.mark.parametrize("params", [dict(K=4, g=4), dict(K=3, g=8, n1=2),
-                                    dict(instantiation="weights", K=4, T=4, g=8),
-                                    dict(instantiation="weights", K=5, T=8, g=4)])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(K=4, g=4),
+        dict(K=3, g=8, n1=2),
+        dict(instantiation="weights", K=4, T=4, g=8),
+        dict(instantiation="weights", K=5, T=8, g=4),
+    ],
+)
 def test_lb_c_validator_ok_for_immediate_reject_rules(params, eps, guard, alg):
     res = lbc(alg, eps=eps, algorithm_params={"guard": guard}, **params)
     if guard:
@@ -410,12 +441,25 @@ def test_lb_c_problem_follows_the_instantiation():
         execute(LeastWork, adv(instantiation="weights", K=2), problem="wtdmaxflow")
 
 
-@pytest.mark.parametrize("params,key", [
-    (dict(K=0), "K"), (dict(K=2.5), "K"), (dict(K=True), "K"), (dict(g=1), "g"), (dict(n1=0), "n1"),
-    (dict(T=0), "T"), (dict(instantiation="both"), "instantiation"), (dict(T=3), "T"),
-    (dict(instantiation="weights", n1=2), "n1"), (dict(K=12), "K"), (dict(instantiation="weights", K=20), "K"),
-    (dict(K=41), "K"), (dict(instantiation="weights", K=8, g=10**40), "g"), (dict(m=8), "m"),
-])
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        (dict(K=0), "K"),
+        (dict(K=2.5), "K"),
+        (dict(K=True), "K"),
+        (dict(g=1), "g"),
+        (dict(n1=0), "n1"),
+        (dict(T=0), "T"),
+        (dict(instantiation="both"), "instantiation"),
+        (dict(T=3), "T"),
+        (dict(instantiation="weights", n1=2), "n1"),
+        (dict(K=12), "K"),
+        (dict(instantiation="weights", K=20), "K"),
+        (dict(K=41), "K"),
+        (dict(instantiation="weights", K=8, g=10**40), "g"),
+        (dict(m=8), "m"),
+    ],
+)
 def test_lb_c_parameter_errors_name_the_parameter(params, key):
     with pytest.raises(ParameterError, match=f"'{key}'"):
         get_adversary("lb-c")(**params)
@@ -468,20 +512,23 @@ def test_pairing_streams_opt_exhaustive(m, T, horizon, alg):
     assert exhaustive_opt(res.instance) == res.claimed_opt == T
 
 
-@pytest.mark.parametrize("alg,eps", [(LeastWork, None), (HighestIndex, None), (ClassSrpt, 0.5),
-                                     (ClassMaxLoadOverSize, 0.25)])
+@pytest.mark.parametrize(
+    "alg,eps", [(LeastWork, None), (HighestIndex, None), (ClassSrpt, 0.5), (ClassMaxLoadOverSize, 0.25)]
+)
 @pytest.mark.parametrize("m,T,horizon", [(4, 2, "auto"), (4, 3, 6), (8, 1, "auto"), (8, 2, "auto"), (16, 1, 5)])
 def test_pairing_streams_opt_exact_by_backtracking(m, T, horizon, alg, eps):
-    res = play("pairing-streams", alg, eps=eps, algorithm_params={"guard": True} if eps else None,
-               m=m, T=T, horizon=horizon)
+    res = play(
+        "pairing-streams", alg, eps=eps, algorithm_params={"guard": True} if eps else None, m=m, T=T, horizon=horizon
+    )
     assert res.valid and res.status == "ok", res.errors
     assert_opt_exact(res.instance, res.claimed_opt)
     opt = schedbench.scheduling.offline.opt_max_flow(res.instance)
     assert opt.status == "optimal" and opt.value == res.claimed_opt == T
 
 
-@pytest.mark.parametrize("alg,eps", [(LeastWork, None), (LeastWorkFast, 0.0), (LeastWorkFast, 0.5),
-                                     (HighestIndex, None)])
+@pytest.mark.parametrize(
+    "alg,eps", [(LeastWork, None), (LeastWorkFast, 0.0), (LeastWorkFast, 0.5), (HighestIndex, None)]
+)
 @pytest.mark.parametrize("T", [1, 2, 5])
 def test_pairing_streams_forces_log_m_without_rejection(T, alg, eps):
     s = alg.speed_for(eps)
@@ -520,12 +567,23 @@ def test_pairing_streams_survivor_is_the_larger_queue():
     assert adv.history == [[0, 2, 4, 6], [0, 4], [0]]  # least work: the lower member gets ⌈T/2⌉
 
 
-@pytest.mark.parametrize("params,key", [
-    (dict(m=3), "m"), (dict(m=1), "m"), (dict(m=8.0), "m"), (dict(T=0), "T"), (dict(T=1.5), "T"),
-    (dict(m=8, horizon=2), "horizon"), (dict(horizon=-1), "horizon"), (dict(horizon="long"), "horizon"),
-    (dict(horizon=True), "horizon"), (dict(m=2**22), "m"), (dict(m=1024, horizon=4000), "horizon"),
-    (dict(K=3), "K"),
-])
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        (dict(m=3), "m"),
+        (dict(m=1), "m"),
+        (dict(m=8.0), "m"),
+        (dict(T=0), "T"),
+        (dict(T=1.5), "T"),
+        (dict(m=8, horizon=2), "horizon"),
+        (dict(horizon=-1), "horizon"),
+        (dict(horizon="long"), "horizon"),
+        (dict(horizon=True), "horizon"),
+        (dict(m=2**22), "m"),
+        (dict(m=1024, horizon=4000), "horizon"),
+        (dict(K=3), "K"),
+    ],
+)
 def test_pairing_streams_parameter_errors_name_the_parameter(params, key):
     with pytest.raises(ParameterError, match=f"'{key}'"):
         get_adversary("pairing-streams")(**params)
@@ -565,8 +623,15 @@ def test_section4_needs_eight_machines():
     res = play("section4", LeastWork, horizon=0)
     inst = res.instance
     keep = [inst.eligible(j)[inst.eligible(j) < 7] for j in range(inst.n)]
-    seven = Instance(7, inst.release, inst.size, np.r_[0, np.cumsum([k.size for k in keep])].astype(np.int64),
-                     np.concatenate(keep).astype(np.int64), inst.w_flow, inst.w_reject)
+    seven = Instance(
+        7,
+        inst.release,
+        inst.size,
+        np.r_[0, np.cumsum([k.size for k in keep])].astype(np.int64),
+        np.concatenate(keep).astype(np.int64),
+        inst.w_flow,
+        inst.w_reject,
+    )
     assert not feasible(seven, 2.0) and feasible(seven, 3.0)
 
 
@@ -617,10 +682,18 @@ def test_section4_spec_dispatch_annotation():
     assert res.outcome.machine.tolist() == [0, 1, 2, 3, 0, 2, 0, 0]
 
 
-@pytest.mark.parametrize("params,key", [
-    (dict(m=7), "m"), (dict(m=8.5), "m"), (dict(horizon=-1), "horizon"), (dict(horizon=1.5), "horizon"),
-    (dict(horizon=10**7), "horizon"), (dict(horizon=None), "horizon"), (dict(rounds=3), "rounds"),
-])
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        (dict(m=7), "m"),
+        (dict(m=8.5), "m"),
+        (dict(horizon=-1), "horizon"),
+        (dict(horizon=1.5), "horizon"),
+        (dict(horizon=10**7), "horizon"),
+        (dict(horizon=None), "horizon"),
+        (dict(rounds=3), "rounds"),
+    ],
+)
 def test_section4_parameter_errors_name_the_parameter(params, key):
     with pytest.raises(ParameterError, match=f"'{key}'"):
         get_adversary("section4")(**params)

@@ -141,6 +141,7 @@ def test_realised_instance_shape(m, T, streams):
         while comp[x] != x:
             x = comp[x]
         return x
+
     for a, b in sorted(counts, key=lambda p: sets.index(p)):
         assert find(a) != find(b)
         comp[find(a)] = find(b)
@@ -165,8 +166,16 @@ def test_claimed_opt_is_exact_by_brute_force(m, T, streams, alg):
     assert exact_opt(res.instance) == T  # the matching check agrees with the brute force
 
 
-@pytest.mark.parametrize("alg,eps", [(LeastQueueFifo, 0.0), (LeastQueueFifo, 0.5), (HighestIndex, 0.0),
-                                     (CappedLeastQueue, 0.5), (CappedLeastQueue, 0.25)])
+@pytest.mark.parametrize(
+    "alg,eps",
+    [
+        (LeastQueueFifo, 0.0),
+        (LeastQueueFifo, 0.5),
+        (HighestIndex, 0.0),
+        (CappedLeastQueue, 0.5),
+        (CappedLeastQueue, 0.25),
+    ],
+)
 @pytest.mark.parametrize("streams", [False, True])
 @pytest.mark.parametrize("T", [1, 3, 4])
 @pytest.mark.parametrize("m", [8, 16])
@@ -181,10 +190,15 @@ def test_without_the_final_batch_opt_would_be_below_t():
     res = play(LeastQueueFifo, m=4, T=4)
     inst = res.instance
     keep = np.flatnonzero(np.diff(inst.indptr) == 2)  # the round jobs
-    rounds_only = type(inst)(inst.m, inst.release[keep], inst.size[keep],
-                             np.r_[0, np.cumsum(np.full(keep.size, 2))].astype(np.int64),
-                             np.concatenate([inst.eligible(j) for j in keep]).astype(np.int64),
-                             inst.w_flow[keep], inst.w_reject[keep])
+    rounds_only = type(inst)(
+        inst.m,
+        inst.release[keep],
+        inst.size[keep],
+        np.r_[0, np.cumsum(np.full(keep.size, 2))].astype(np.int64),
+        np.concatenate([inst.eligible(j) for j in keep]).astype(np.int64),
+        inst.w_flow[keep],
+        inst.w_reject[keep],
+    )
     assert exact_opt(rounds_only) == 3 and exact_opt(inst) == 4
 
 
@@ -289,19 +303,39 @@ def test_streams_timing():
         adv.observe(view, ids)
         out += batch
     rows = [(b.release, tuple(b.eligible)) for b in out]
-    assert rows == ([(0, (0, 1))] * 2 + [(0, (2, 3))] * 2 + [(0, (4, 5))] * 2 + [(0, (6, 7))] * 2
-                    + [(0, (0,)), (0, (2,)), (0, (4,)), (0, (6,))]
-                    + [(1, (0, 2))] * 2 + [(1, (4, 6))] * 2 + [(1, (0,)), (1, (4,))]
-                    + [(2, (0, 4))] * 2 + [(2, (0,))] * 2)
+    assert rows == (
+        [(0, (0, 1))] * 2
+        + [(0, (2, 3))] * 2
+        + [(0, (4, 5))] * 2
+        + [(0, (6, 7))] * 2
+        + [(0, (0,)), (0, (2,)), (0, (4,)), (0, (6,))]
+        + [(1, (0, 2))] * 2
+        + [(1, (4, 6))] * 2
+        + [(1, (0,)), (1, (4,))]
+        + [(2, (0, 4))] * 2
+        + [(2, (0,))] * 2
+    )
 
 
 # --------------------------------------------------------------------------- parameters
-@pytest.mark.parametrize("params,key", [
-    ({}, "m"), ({"m": 1}, "m"), ({"m": 6}, "m"), ({"m": True}, "m"), ({"m": 4.0}, "m"), ({"m": -4}, "m"),
-    ({"m": 4, "T": 0}, "T"), ({"m": 4, "T": 1.5}, "T"), ({"m": 4, "T": True}, "T"), ({"m": 4, "T": "2"}, "T"),
-    ({"m": 4, "streams": "yes"}, "streams"), ({"m": 4, "streams": 1}, "streams"),
-    ({"m": 4, "K": 2}, "K"),
-])
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        ({}, "m"),
+        ({"m": 1}, "m"),
+        ({"m": 6}, "m"),
+        ({"m": True}, "m"),
+        ({"m": 4.0}, "m"),
+        ({"m": -4}, "m"),
+        ({"m": 4, "T": 0}, "T"),
+        ({"m": 4, "T": 1.5}, "T"),
+        ({"m": 4, "T": True}, "T"),
+        ({"m": 4, "T": "2"}, "T"),
+        ({"m": 4, "streams": "yes"}, "streams"),
+        ({"m": 4, "streams": 1}, "streams"),
+        ({"m": 4, "K": 2}, "K"),
+    ],
+)
 def test_parameter_errors_name_the_parameter(params, key):
     with pytest.raises(ParameterError, match=f"'{key}'"):
         AnrFlow(**params)

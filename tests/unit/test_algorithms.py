@@ -1,6 +1,5 @@
 """Greedy and lb-unit-reject against constructed optima and hand-checked runs."""
 
-
 import pytest
 from hypothesis import given, strategies as st
 
@@ -35,8 +34,9 @@ def test_greedy_breaks_ties_to_lowest_index():
     assert res.outcome.machine.tolist() == [1, 2, 0]
 
 
-@pytest.mark.parametrize("eps, paper, safe", [(0.5, 1, 2), (0.25, 2, 4), (0.2, 3, 6), (0.125, 3, 6),
-                                              (0.1, 4, 8), (0.9, 1, 2)])
+@pytest.mark.parametrize(
+    "eps, paper, safe", [(0.5, 1, 2), (0.25, 2, 4), (0.2, 3, 6), (0.125, 3, 6), (0.1, 4, 8), (0.9, 1, 2)]
+)
 def test_alpha(eps, paper, safe):
     assert alpha_for(eps, "paper") == paper and alpha_for(eps, "safe") == safe
 
@@ -65,14 +65,13 @@ def test_lb_unit_reject_on_anr_tree_matches_hand_count(K, eps, rule):
     assert res.outcome.rejected.sum() == rejected
 
 
-@given(instances(max_m=4, max_n=12, unit=True), st.sampled_from([0.5, 0.25, 0.125]),
-       st.sampled_from(["paper", "safe"]))
+@given(instances(max_m=4, max_n=12, unit=True), st.sampled_from([0.5, 0.25, 0.125]), st.sampled_from(["paper", "safe"]))
 def test_lb_unit_reject_load_within_cap_and_at_least_opt(inst, eps, rule):
     opt = opt_makespan(inst)
     res = schedbench.run("lb-unit-reject", inst, eps=eps, opt=opt, alpha_rule=rule)
     assert res.status in ("ok", "budget_violated")
-    assert res.objective <= alpha_for(eps, rule) * opt.value           # the §2.1 guarantee
-    assert res.objective >= opt.value                                  # cap >= T*: ALG >= OPT
+    assert res.objective <= alpha_for(eps, rule) * opt.value  # the §2.1 guarantee
+    assert res.objective >= opt.value  # cap >= T*: ALG >= OPT
 
 
 @given(instances(max_m=6, max_n=40, unit=True), st.sampled_from([0.5, 0.25, 0.125, 0.0625]))

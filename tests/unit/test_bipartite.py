@@ -7,14 +7,23 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from schedbench.queueing.bipartite.simulate import POLICIES, neighbors_csr, simulate_bipartite
-from schedbench.queueing.bipartite.kernels import POLICY_CODES
-from schedbench.queueing.bipartite.oracles import (erlang_c, jiq_fluid, pod_mean_field, policy_ctmc,
-                                                   random_exact, t_star_graph, t_star_graph_flow, t_star_greedy,
-                                                   token_product_form, token_single_type)
-from schedbench.queueing.formulas import erlang_b
-from schedbench.queueing.bipartite.graphs import erdos_renyi, random_degree, regular
-from schedbench.seeds import rng
+from schedbench.bipartite.simulate import POLICIES, neighbors_csr, simulate_bipartite
+from schedbench.bipartite.kernels import POLICY_CODES
+from schedbench.bipartite.oracles import (
+    erlang_c,
+    jiq_fluid,
+    pod_mean_field,
+    policy_ctmc,
+    random_exact,
+    t_star_graph,
+    t_star_graph_flow,
+    t_star_greedy,
+    token_product_form,
+    token_single_type,
+)
+from schedbench.hall.erlang import erlang_b
+from schedbench.bipartite.graphs import erdos_renyi, random_degree, regular
+from schedbench.hall.seeds import rng
 
 T975 = stats.t.ppf(0.975, 19)
 HALF = np.r_[np.full(200, 2.0), np.full(200, 1.0)]  # spec §2.4: half μ=2, half μ=1
@@ -46,8 +55,9 @@ def test_graph_lp_bound():
     assert t_star_graph(mu, [1.0, 0.5], ip, ix) >= t_star_greedy(mu, 1.5)
 
 
-@pytest.mark.parametrize("N, D, rho, seed", [(40, 2, 0.6, 1), (60, 3, 0.8, 2), (100, 4, 0.7, 3),
-                                             (100, 4, 1 - 100 ** -0.3, 4), (30, 1, 0.3, 5)])
+@pytest.mark.parametrize(
+    "N, D, rho, seed", [(40, 2, 0.6, 1), (60, 3, 0.8, 2), (100, 4, 0.7, 3), (100, 4, 1 - 100**-0.3, 4), (30, 1, 0.3, 5)]
+)
 def test_graph_bound_by_max_flow_equals_the_lp(N, D, rho, seed):
     mu = np.r_[np.full(N // 2, 2.0), np.full(N - N // 2, 1.0)]
     ip, ix = random_degree(N, N, D, rng(seed, "lp"))
@@ -71,10 +81,13 @@ def test_power_of_d_and_erlang_c_reference_values():  # spec §5.4, §5.5
     assert erlang_c(10, 8) == pytest.approx(0.4091801508, abs=1e-10)
 
 
-@pytest.mark.parametrize("rho, beta, psi_slow, l_slow, psi_fast, l_fast, total, gamma", [
-    (0.3, 2.541072e-22, 0.3313490, 1.341412, 0.7921628, 0.2507048, 7.960584, 0.9421419),
-    (1.0, 3.776845e-02, None, 5.426770, None, 3.905198, 46.65984, 0.5155566),
-])
+@pytest.mark.parametrize(
+    "rho, beta, psi_slow, l_slow, psi_fast, l_fast, total, gamma",
+    [
+        (0.3, 2.541072e-22, 0.3313490, 1.341412, 0.7921628, 0.2507048, 7.960584, 0.9421419),
+        (1.0, 3.776845e-02, None, 5.426770, None, 3.905198, 46.65984, 0.5155566),
+    ],
+)
 def test_token_product_form_reproduces_slacc(rho, beta, psi_slow, l_slow, psi_fast, l_fast, total, gamma):
     # spec §3.1: one type, 10 servers μ = (1,1,1,1,1,4,4,4,4,4)/Σμ, 6 tokens each, arrival rate ρ·Σμ
     mu = np.array([1.0] * 5 + [4.0] * 5)
@@ -132,8 +145,10 @@ def test_token_policy_slacc_scenario_by_simulation():
 
 def _jfsq_index(mu, nbrs):
     """JFSQ with deterministic ties: shortest queue, then fastest, then lowest index."""
+
     def choose(m, q):
         return min(nbrs[m], key=lambda n: (q[n], -mu[n], n))
+
     return choose
 
 
@@ -147,18 +162,25 @@ def _jfiq_jfsq_index(mu, nbrs):
         if idle:
             return min(idle, key=lambda n: (-mu[n], n))
         return min(nbrs[m], key=lambda n: (q[n], -mu[n], n))
+
     return choose
 
 
-@pytest.mark.parametrize("policy, builder, kwargs", [
-    ("jfsq", "jfsq", {}),
-    ("jsq", "jsq", {}),
-    ("jfiq", "jfiq", {"jfiq_fallback": "jfsq"}),
-])
-@pytest.mark.parametrize("mu, lam, nbrs", [
-    (np.array([2.0, 1.0]), [2.1], [[0, 1]]),
-    (np.array([1.0, 2.0, 1.5]), [1.2, 1.5], [[0, 1], [1, 2]]),
-])
+@pytest.mark.parametrize(
+    "policy, builder, kwargs",
+    [
+        ("jfsq", "jfsq", {}),
+        ("jsq", "jsq", {}),
+        ("jfiq", "jfiq", {"jfiq_fallback": "jfsq"}),
+    ],
+)
+@pytest.mark.parametrize(
+    "mu, lam, nbrs",
+    [
+        (np.array([2.0, 1.0]), [2.1], [[0, 1]]),
+        (np.array([1.0, 2.0, 1.5]), [1.2, 1.5], [[0, 1], [1, 2]]),
+    ],
+)
 def test_small_exact_ctmc_with_deterministic_ties(policy, builder, kwargs, mu, lam, nbrs):
     choose = {"jfsq": _jfsq_index(mu, nbrs), "jsq": _jsq_index(nbrs), "jfiq": _jfiq_jfsq_index(mu, nbrs)}[builder]
     ip, ix, _ = neighbors_csr(nbrs, mu.size, len(lam), mu)
@@ -187,8 +209,7 @@ def test_random_mu_on_a_complete_graph_matches_mm1_decomposition(fast_complete):
     ip, ix, _ = neighbors_csr("complete", 40, 40, mu)
     exact = random_exact(mu, lam, ip, ix, weights="mu")
     assert exact == pytest.approx(40 * (0.7 / 0.3) / lam.sum())  # N·ρ/(1−ρ) jobs, Little
-    r = simulate_bipartite(mu, lam, "complete", "random-mu", arrivals=400_000, seed=13,
-                           fast_complete=fast_complete)
+    r = simulate_bipartite(mu, lam, "complete", "random-mu", arrivals=400_000, seed=13, fast_complete=fast_complete)
     assert close(r.mean_response, r.mean_response_ci, exact), (r.mean_response, r.mean_response_ci, exact)
     # each class is busy a fraction ρ of the time
     np.testing.assert_allclose(r.busy_fraction, [0.7, 0.7], atol=0.02)
@@ -242,14 +263,17 @@ def test_graphs_are_seeded_and_well_formed():
     assert np.diff(ip).min() >= 1
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(policy="jfq"), "policy must be one of"),
-    (dict(policy="jsq-d"), "needs d >= 1"),
-    (dict(neighbors=[[0], []]), "type 1 has no compatible server"),
-    (dict(neighbors=[[0], [5]]), "out of range"),
-    (dict(ties="first"), "ties must be"),
-    (dict(mu=[1.0, -1.0]), "mu: rates must be > 0"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(policy="jfq"), "policy must be one of"),
+        (dict(policy="jsq-d"), "needs d >= 1"),
+        (dict(neighbors=[[0], []]), "type 1 has no compatible server"),
+        (dict(neighbors=[[0], [5]]), "out of range"),
+        (dict(ties="first"), "ties must be"),
+        (dict(mu=[1.0, -1.0]), "mu: rates must be > 0"),
+    ],
+)
 def test_bad_parameters_are_named(kwargs, message):
     args = dict(mu=[1.0, 2.0], lam=[0.5, 0.5], neighbors=[[0, 1], [1]], policy="jsq", arrivals=1000)
     args.update(kwargs)
@@ -294,8 +318,7 @@ NOT_APPLICABLE = [  # (parameter, value, policy): the policy's kernel path never
 ]
 
 
-@pytest.mark.parametrize("name, value, policy", NOT_APPLICABLE,
-                         ids=[f"{n}={v!r}-{p}" for n, v, p in NOT_APPLICABLE])
+@pytest.mark.parametrize("name, value, policy", NOT_APPLICABLE, ids=[f"{n}={v!r}-{p}" for n, v, p in NOT_APPLICABLE])
 def test_parameter_of_another_policy_is_an_error_naming_it(name, value, policy):
     extra = {"d": 2} if policy == "jsq-d" else {}
     with pytest.raises(ValueError, match=f"parameter '{name}' does not apply to policy '{policy}'"):
@@ -303,8 +326,11 @@ def test_parameter_of_another_policy_is_an_error_naming_it(name, value, policy):
 
 
 def test_d_is_only_for_jsq_d():
-    with pytest.raises(ValueError, match=r"parameter 'd' does not apply to policy 'jfsq' \(only 'jsq-d' "
-                                         r"samples d servers\); got d=2"):
+    with pytest.raises(
+        ValueError,
+        match=r"parameter 'd' does not apply to policy 'jfsq' \(only 'jsq-d' "
+        r"samples d servers\); got d=2",
+    ):
         simulate_bipartite(**SMALL, policy="jfsq", d=2)
     assert simulate_bipartite(**SMALL, policy="jsq-d", d=2).arrivals > 0
 
@@ -314,17 +340,20 @@ def test_token_policy_rejects_buffers_and_points_to_tokens():
         simulate_bipartite(**SMALL, policy="token-oldest", buffers=2)
 
 
-@pytest.mark.parametrize("policy, kwargs", [
-    ("token-oldest", dict(tokens=[2, 1])),
-    ("jiq", dict(buffers=[2, 3])),
-    ("random", dict(buffers=2)),
-    ("jsq", dict(ties="index", fast_complete=False)),
-    ("jfsq", dict(ties="index")),
-    ("jiq", dict(ties="index")),
-    ("jfiq", dict(ties="index", jfiq_fallback="jfsq")),
-    ("jsq-d", dict(d=2, buffers=4, fast_complete=False)),
-    ("random-mu", dict(buffers=5)),
-])
+@pytest.mark.parametrize(
+    "policy, kwargs",
+    [
+        ("token-oldest", dict(tokens=[2, 1])),
+        ("jiq", dict(buffers=[2, 3])),
+        ("random", dict(buffers=2)),
+        ("jsq", dict(ties="index", fast_complete=False)),
+        ("jfsq", dict(ties="index")),
+        ("jiq", dict(ties="index")),
+        ("jfiq", dict(ties="index", jfiq_fallback="jfsq")),
+        ("jsq-d", dict(d=2, buffers=4, fast_complete=False)),
+        ("random-mu", dict(buffers=5)),
+    ],
+)
 def test_applicable_parameters_still_run(policy, kwargs):
     r = simulate_bipartite(**SMALL, policy=policy, **kwargs)
     assert r.arrivals > 0 and math.isfinite(r.mean_response)
@@ -333,6 +362,14 @@ def test_applicable_parameters_still_run(policy, kwargs):
 @pytest.mark.parametrize("policy", POLICIES)
 def test_explicit_defaults_are_accepted_by_every_policy(policy):
     extra = {"d": 2} if policy == "jsq-d" else {"d": None}  # d's default is None
-    r = simulate_bipartite(**SMALL, policy=policy, buffers=None, tokens=None, ties="random",
-                           jfiq_fallback="random", fast_complete=True, **extra)
+    r = simulate_bipartite(
+        **SMALL,
+        policy=policy,
+        buffers=None,
+        tokens=None,
+        ties="random",
+        jfiq_fallback="random",
+        fast_complete=True,
+        **extra,
+    )
     assert r.arrivals > 0

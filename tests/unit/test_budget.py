@@ -124,15 +124,16 @@ def _code(path: pathlib.Path) -> str:
     """The file without comments and string literals (docstrings), to grep its code only."""
     import io
     import tokenize
+
     toks = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
     return " ".join(t.string for t in toks if t.type not in (tokenize.COMMENT, tokenize.STRING))
 
 
 OWN_BUDGET = [
-    re.compile(r"\beps\s*\*"),                          # ε·arrived computed here
+    re.compile(r"\beps\s*\*"),  # ε·arrived computed here
     re.compile(r"\*\s*(self\s*\.\s*)?eps\b"),
-    re.compile(r"\brejected\s*\+\s*1\s*[<>]"),        # a budget test of its own
-    re.compile(r"1\.0\s*/\s*(self\s*\.\s*)?eps\s*-"),   # the drop period ⌈1/ε⌉ of its own
+    re.compile(r"\brejected\s*\+\s*1\s*[<>]"),  # a budget test of its own
+    re.compile(r"1\.0\s*/\s*(self\s*\.\s*)?eps\s*-"),  # the drop period ⌈1/ε⌉ of its own
 ]
 
 
@@ -156,12 +157,14 @@ CAP_ONLY = {"ll-fifo-drop", "mft-unit", "wmft-A", "wmft-B", "gwmft", "class-ll-s
 @pytest.mark.parametrize("name", [n for n in algorithm_names() if get_algorithm(n).model == "rejection"])
 def test_every_rejecting_algorithm_uses_the_owner(name):
     import inspect
+
     module = inspect.getmodule(get_algorithm(name))
     code = _code(pathlib.Path(module.__file__))
     uses = "schedbench . scheduling . budget" in code or "schedbench.scheduling.budget" in code
     assert uses != (name in CAP_ONLY), (
         f"{name}: {'takes' if uses else 'does not take'} its budget from budget.py; "
-        f"{'remove it from' if uses else 'use budget.py, or list it in'} CAP_ONLY")
+        f"{'remove it from' if uses else 'use budget.py, or list it in'} CAP_ONLY"
+    )
 
 
 def test_kernels_use_the_compiled_twin():
@@ -175,7 +178,15 @@ def test_validator_keeps_its_own_check():
 
 
 def test_importing_the_engine_does_not_import_numba():
-    out = subprocess.run([sys.executable, "-c", "import sys, schedbench.scheduling.engine, schedbench.scheduling.budget;"
-                          "print('numba' in sys.modules)"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, schedbench.scheduling.engine, schedbench.scheduling.budget;print('numba' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.strip() == "False"
     assert budget.allows_nb is allows_nb

@@ -16,8 +16,24 @@ def test_list_shows_every_algorithm_with_model_and_rule(capsys):
 
 def test_generate_opt_run_round_trip(tmp_path, capsys):
     path = str(tmp_path / "i.npz")
-    assert main(["generate", "random-restricted", path, "--seed", "3", "--param", "m=3",
-                 "--param", "n=9", "--param", "sizes=pow2"]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "random-restricted",
+                path,
+                "--seed",
+                "3",
+                "--param",
+                "m=3",
+                "--param",
+                "n=9",
+                "--param",
+                "sizes=pow2",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["opt", path]) == 0
     opt = json.loads(capsys.readouterr().out)  # stdout is pure JSON (no solver banner)
@@ -62,14 +78,17 @@ def test_time_limit_must_be_finite_and_positive(tmp_path, capsys, value):
         assert "argument --time-limit:" in err and repr(value) in err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["run", "greedy", "{path}", "--param", "ties"], "--param expects NAME=VALUE, got 'ties'"),
-    (["run", "greedy", "{path}", "--param", "nope=1"], "algorithm 'greedy' has no parameter 'nope'"),
-    (["run", "no-such-algorithm", "{path}"], "unknown algorithm 'no-such-algorithm'"),
-    (["run", "lb-unit-reject", "{path}", "--eps", "0.25"], "defined for unit sizes only"),
-    (["generate", "no-such-family", "{path}"], "no-such-family"),
-    (["generate", "random-restricted", "{path}", "--param", "m=2"], "parameter 'n' is required"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["run", "greedy", "{path}", "--param", "ties"], "--param expects NAME=VALUE, got 'ties'"),
+        (["run", "greedy", "{path}", "--param", "nope=1"], "algorithm 'greedy' has no parameter 'nope'"),
+        (["run", "no-such-algorithm", "{path}"], "unknown algorithm 'no-such-algorithm'"),
+        (["run", "lb-unit-reject", "{path}", "--eps", "0.25"], "defined for unit sizes only"),
+        (["generate", "no-such-family", "{path}"], "no-such-family"),
+        (["generate", "random-restricted", "{path}", "--param", "m=2"], "parameter 'n' is required"),
+    ],
+)
 def test_user_errors_are_one_line_and_exit_2(tmp_path, capsys, argv, message):
     path = _instance_file(tmp_path)
     code = main([a.format(path=path) for a in argv])
@@ -92,8 +111,10 @@ def test_a_bug_keeps_its_traceback(tmp_path, monkeypatch):
 
     path = _instance_file(tmp_path)
     for exc in (ValueError("bug"), KeyError("bug"), RuntimeError("bug")):
+
         def boom(*args, _exc=exc, **kwargs):
             raise _exc
+
         monkeypatch.setattr(cli, "solve_opt", boom)
         with pytest.raises(type(exc)):
             main(["opt", path])
@@ -104,7 +125,7 @@ def test_opt_for_max_flow(tmp_path, capsys):
     Instance.from_lists(1, [0, 0, 0], [1, 1, 1], [[0], [0], [0]]).save(path)
     assert main(["opt", path, "--problem", "maxflow"]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert (res["value"], res["status"]) == (3.0, "optimal")   # three unit jobs, one machine
+    assert (res["value"], res["status"]) == (3.0, "optimal")  # three unit jobs, one machine
     assert main(["opt", path]) == 0 and json.loads(capsys.readouterr().out)["value"] == 3.0  # makespan
 
 
@@ -125,6 +146,7 @@ def test_check_config_names_file_line_and_key(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------- list, describe, docs-tables
+
 
 def test_list_shows_adversary_and_family_parameters(capsys):
     assert main(["list"]) == 0
@@ -190,8 +212,11 @@ def test_docs_tables_rewrites_stale_tables_and_wants_a_block_per_plugin(tmp_path
     assert main(["docs-tables", str(stale), "--check"]) == 1
     assert main(["docs-tables", str(stale)]) == 0
     assert stale.read_text(encoding="utf-8") == readme
-    start, end = readme.index("<!-- BEGIN GENERATED: adversary lb-b -->"), readme.index("<!-- END GENERATED: adversary lb-b -->")
-    stale.write_text(readme[:start] + readme[end + len("<!-- END GENERATED: adversary lb-b -->"):], encoding="utf-8")
+    start, end = (
+        readme.index("<!-- BEGIN GENERATED: adversary lb-b -->"),
+        readme.index("<!-- END GENERATED: adversary lb-b -->"),
+    )
+    stale.write_text(readme[:start] + readme[end + len("<!-- END GENERATED: adversary lb-b -->") :], encoding="utf-8")
     capsys.readouterr()
     assert main(["docs-tables", str(stale), "--check"]) == 2
     assert "adversary lb-b" in capsys.readouterr().err

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.pipeline.config import (ConfigError, algorithm_grid, apply_base, batches, check_config, config_hash,
-                                       load_config_file)
-from schedbench.pipeline.experiment import make_instances, run_adversary, run_online, solve_offline
-from schedbench.pipeline.io import ResultsSchemaError, check_results, provenance, write_parquet
-from schedbench.plots.scheduling import ratio_vs_eps_grid
-from schedbench.pipeline.results import assemble
-from schedbench.pipeline.tables import macros_tex, ratio_table_tex
+from schedbench.hall.config import ConfigError, algorithm_grid, apply_base, batches, config_hash, load_config_file
+from schedbench.checks import check_config
+from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
+from schedbench.hall.io import ResultsSchemaError, check_results, provenance, write_parquet
+from schedbench.scheduling.stage.figures import ratio_vs_eps_grid
+from schedbench.scheduling.stage.results import assemble
+from schedbench.scheduling.stage.tables import macros_tex, ratio_table_tex
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow/schemas/results.schema.yaml"
@@ -65,17 +65,49 @@ def test_base_merge_rules_and_errors(tmp_path):
         apply_base({}, [str(tmp_path / "o.yaml"), str(tmp_path / "o.yaml")])
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda c: c["experiments"]["random_unit"].update(family="nope"), "experiments.random_unit.family: unknown instance family 'nope'"),
-    (lambda c: c["experiments"]["random_unit"]["params"].update(dd=3), "experiments.random_unit.params: family 'random-restricted' has no parameter 'dd'"),
-    (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rul": "safe"}}), "experiments.random_unit.algorithms.lb-unit-reject: algorithm 'lb-unit-reject' has no parameter 'alpha_rul'"),
-    (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rule": ["paper", "bold"]}}), "must be one of"),
-    (lambda c: c["experiments"]["random_pow2"]["algorithms"].update({"lb-unit-reject": None}), "experiments.random_pow2.algorithms.lb-unit-reject: 'lb-unit-reject' is defined for unit sizes only"),
-    (lambda c: c["experiments"]["random_unit"]["algorithms"].update({"greedyy": None}), "experiments.random_unit.algorithms.greedyy: unknown algorithm 'greedyy'"),
-    (lambda c: c["experiments"]["idisp_tree"]["algorithms"].update({"global-edf": None}), "experiments.idisp_tree.algorithms.global-edf: 'global-edf' is migratory"),
-    (lambda c: c["experiments"]["flow_unit"]["algorithms"].update({"greedy": None}), "experiments.flow_unit.algorithms: one experiment, one problem"),
-    (lambda c: c["experiments"]["idisp_tree"]["algorithms"].update({"greedy": None}), "solves 'load', but adversary 'anr-flow' builds 'maxflow'"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (
+            lambda c: c["experiments"]["random_unit"].update(family="nope"),
+            "experiments.random_unit.family: unknown instance family 'nope'",
+        ),
+        (
+            lambda c: c["experiments"]["random_unit"]["params"].update(dd=3),
+            "experiments.random_unit.params: family 'random-restricted' has no parameter 'dd'",
+        ),
+        (
+            lambda c: c["experiments"]["random_unit"]["algorithms"].update({"lb-unit-reject": {"alpha_rul": "safe"}}),
+            "experiments.random_unit.algorithms.lb-unit-reject: algorithm 'lb-unit-reject' has no parameter 'alpha_rul'",
+        ),
+        (
+            lambda c: c["experiments"]["random_unit"]["algorithms"].update(
+                {"lb-unit-reject": {"alpha_rule": ["paper", "bold"]}}
+            ),
+            "must be one of",
+        ),
+        (
+            lambda c: c["experiments"]["random_pow2"]["algorithms"].update({"lb-unit-reject": None}),
+            "experiments.random_pow2.algorithms.lb-unit-reject: 'lb-unit-reject' is defined for unit sizes only",
+        ),
+        (
+            lambda c: c["experiments"]["random_unit"]["algorithms"].update({"greedyy": None}),
+            "experiments.random_unit.algorithms.greedyy: unknown algorithm 'greedyy'",
+        ),
+        (
+            lambda c: c["experiments"]["idisp_tree"]["algorithms"].update({"global-edf": None}),
+            "experiments.idisp_tree.algorithms.global-edf: 'global-edf' is migratory",
+        ),
+        (
+            lambda c: c["experiments"]["flow_unit"]["algorithms"].update({"greedy": None}),
+            "experiments.flow_unit.algorithms: one experiment, one problem",
+        ),
+        (
+            lambda c: c["experiments"]["idisp_tree"]["algorithms"].update({"greedy": None}),
+            "solves 'load', but adversary 'anr-flow' builds 'maxflow'",
+        ),
+    ],
+)
 def test_config_errors_name_the_key(mutate, message):
     cfg = copy.deepcopy(SMOKE)
     mutate(cfg)
@@ -131,14 +163,17 @@ def test_results_are_independent_of_batching(runs, tmp_path):
     pd.testing.assert_frame_equal(alone[cols].reset_index(drop=True), batched[cols].reset_index(drop=True))
 
 
-@pytest.mark.parametrize("corrupt, message", [
-    (lambda d: d.drop(columns=["ratio"]), "column 'ratio' is missing"),
-    (lambda d: d.assign(status="fine"), "column 'status'"),
-    (lambda d: d.assign(extra=1), "'extra' does not match"),
-    (lambda d: pd.concat([d, d.iloc[:1]]), "rows share identity columns"),
-    (lambda d: d.assign(ratio=np.where(d["model"] == "plain", 0.5, d["ratio"])), "ALG < OPT"),
-    (lambda d: d.assign(claimed_opt=np.where(d["claimed_opt"].notna(), 2.0, np.nan)), "claims OPT = 2.0"),
-])
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda d: d.drop(columns=["ratio"]), "column 'ratio' is missing"),
+        (lambda d: d.assign(status="fine"), "column 'status'"),
+        (lambda d: d.assign(extra=1), "'extra' does not match"),
+        (lambda d: pd.concat([d, d.iloc[:1]]), "rows share identity columns"),
+        (lambda d: d.assign(ratio=np.where(d["model"] == "plain", 0.5, d["ratio"])), "ALG < OPT"),
+        (lambda d: d.assign(claimed_opt=np.where(d["claimed_opt"].notna(), 2.0, np.nan)), "claims OPT = 2.0"),
+    ],
+)
 def test_schema_catches_corrupt_tables(runs, corrupt, message):
     with pytest.raises(ResultsSchemaError, match=message):
         check_results(corrupt(runs.copy()), SCHEMA)
@@ -149,8 +184,14 @@ def test_legend_order_is_sorted_labels(runs):
     grid = ratio_vs_eps_grid(runs, n_boot=100)
     labels = [t.get_text() for t in grid.legend.texts]
     assert labels == sorted(labels) and len(labels) == len(set(labels))
-    assert {"greedy (ties=index)", "greedy (ties=random)", "lb-unit-reject (alpha_rule=paper)",
-            "lb-unit-reject (alpha_rule=safe)", "random-two", "drop-every-k"} <= set(labels)
+    assert {
+        "greedy (ties=index)",
+        "greedy (ties=random)",
+        "lb-unit-reject (alpha_rule=paper)",
+        "lb-unit-reject (alpha_rule=safe)",
+        "random-two",
+        "drop-every-k",
+    } <= set(labels)
     assert [ax.get_title() for ax in grid.axes.flat] == ["anr_adaptive", "anr_tree", "random_pow2", "random_unit"]
     assert all(ax.get_xlabel() == "ε (rejected fraction)" for ax in grid.axes.flat)
     assert all(ax.get_xscale() == "log" for ax in grid.axes.flat)
@@ -179,14 +220,17 @@ def test_write_parquet_is_atomic(tmp_path, runs):
     pd.testing.assert_frame_equal(pd.read_parquet(target), pd.read_parquet(reference))
 
 
-@pytest.mark.parametrize("text, message", [
-    ("seed: 1\nseed: 2\neps: [0.5]\nexperiments: {}\n", "line 2: key 'seed' given twice (first on line 1)"),
-    ("seed: 1\neps: [0.5\nexperiments: {}\n", "not valid YAML"),
-    ("seed: 1\neps: [0.5]\nexperiments:\n  a:\n    family: x\n    family: y\n", "line 6: key 'family' given twice"),
-    ("- 1\n- 2\n", "must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("seed: 1\nseed: 2\neps: [0.5]\nexperiments: {}\n", "line 2: key 'seed' given twice (first on line 1)"),
+        ("seed: 1\neps: [0.5\nexperiments: {}\n", "not valid YAML"),
+        ("seed: 1\neps: [0.5]\nexperiments:\n  a:\n    family: x\n    family: y\n", "line 6: key 'family' given twice"),
+        ("- 1\n- 2\n", "must be a mapping"),
+    ],
+)
 def test_config_files_are_read_strictly(tmp_path, text, message):
-    from schedbench.pipeline.config import load_config_strict
+    from schedbench.hall.config import load_config_strict
 
     path = tmp_path / "c.yaml"
     path.write_text(text)
@@ -195,13 +239,19 @@ def test_config_files_are_read_strictly(tmp_path, text, message):
     assert str(path) in str(info.value) and message in str(info.value)
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda c: c["experiments"]["random_unit"].update(instance=3), "experiments.random_unit: Additional properties"),
-    (lambda c: c.update(seed="seven"), "seed: 'seven' is not of type 'integer'"),
-    (lambda c: c.update(eps=[0.5, 2]), "eps.1: 2 is greater than or equal to the maximum of 1"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (
+            lambda c: c["experiments"]["random_unit"].update(instance=3),
+            "experiments.random_unit: Additional properties",
+        ),
+        (lambda c: c.update(seed="seven"), "seed: 'seven' is not of type 'integer'"),
+        (lambda c: c.update(eps=[0.5, 2]), "eps.1: 2 is greater than or equal to the maximum of 1"),
+    ],
+)
 def test_schema_errors_name_the_key_in_one_line(mutate, message):
-    from schedbench.pipeline.config import check_schema
+    from schedbench.hall.config import check_schema
 
     cfg = copy.deepcopy(SMOKE)
     mutate(cfg)
@@ -218,18 +268,18 @@ def test_a_loss_k_larger_than_n_stops_before_any_job():
 
 
 def test_method_table_lists_every_registered_algorithm():
-    from schedbench.pipeline.methods import method_table_tex
+    from schedbench.scheduling.stage.methods import method_table_tex
     from schedbench.scheduling.registry import algorithm_names
 
     tex = method_table_tex()
     for name in algorithm_names():
         assert f"\\texttt{{{name}}} &" in tex
-    assert tex.count("\\\\\n") == len(algorithm_names()) + 1   # header + one row each
-    assert all(ch not in tex for ch in "§εα–≤✓")                # symbols made LaTeX
+    assert tex.count("\\\\\n") == len(algorithm_names()) + 1  # header + one row each
+    assert all(ch not in tex for ch in "§εα–≤✓")  # symbols made LaTeX
 
 
 def test_sweep_figure_panels(runs):
-    from schedbench.plots.scheduling import sweep_figure
+    from schedbench.scheduling.stage.figures import sweep_figure
 
     fig = sweep_figure(runs, ["alpha_rule"], n_boot=50)
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
@@ -242,7 +292,7 @@ def test_sweep_figure_panels(runs):
 
 
 def test_rejection_table(runs):
-    from schedbench.pipeline.tables import rejection_table_tex
+    from schedbench.scheduling.stage.tables import rejection_table_tex
 
     tex = rejection_table_tex(runs)
     assert "rejected (volume)" in tex and "lb-unit-reject" in tex
@@ -252,18 +302,31 @@ def test_rejection_table(runs):
 
 def test_a_parameter_name_shared_with_different_types_is_written():
     # ssf-edf's c (slack-class base, 2.0) and wmft-B's c (timeout, "1/eps") share the column p_c
-    from schedbench.pipeline.io import read_parquet, write_parquet
-    from schedbench.pipeline.results import assemble
+    from schedbench.hall.io import read_parquet, write_parquet
+    from schedbench.scheduling.stage.results import assemble
 
-    base = {"experiment": "e", "family": "f", "instance_index": 0, "n_jobs": 1, "m": 1, "problem": "wtdmaxflow",
-            "model": "speed", "rule": "R", "seed": 0, "objective": 1.0}
-    parts = [pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "ssf-edf", "eps": 0.5, "p_c": 2.0}]),
-             pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "wmft-B", "eps": 0.5, "p_c": "1/eps"}]),
-             pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "edf", "eps": 0.5}])]
+    base = {
+        "experiment": "e",
+        "family": "f",
+        "instance_index": 0,
+        "n_jobs": 1,
+        "m": 1,
+        "problem": "wtdmaxflow",
+        "model": "speed",
+        "rule": "R",
+        "seed": 0,
+        "objective": 1.0,
+    }
+    parts = [
+        pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "ssf-edf", "eps": 0.5, "p_c": 2.0}]),
+        pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "wmft-B", "eps": 0.5, "p_c": "1/eps"}]),
+        pd.DataFrame([{**base, "instance": "e/0000", "algorithm": "edf", "eps": 0.5}]),
+    ]
     table = assemble(parts, [], {})
     assert sorted(map(str, table["p_c"])) == ["1/eps", "2", "None"]
     import os
     import tempfile
+
     path = os.path.join(tempfile.mkdtemp(), "t.parquet")
     write_parquet(table, path)
     assert read_parquet(path)["p_c"].tolist() == table["p_c"].tolist()

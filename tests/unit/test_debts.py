@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from schedbench.pipeline.config import ConfigError, check_config
-from schedbench.pipeline.metrics import eps_axis_label
-from schedbench.pipeline.sources import script_sources
+from schedbench.hall.config import ConfigError
+from schedbench.checks import check_config
+from schedbench.scheduling.stage.metrics import eps_axis_label
+from schedbench.hall.sources import script_sources
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import execute
@@ -40,29 +41,51 @@ def test_every_module_a_job_imports_is_a_declared_input(script):
     """What Python really loads for a script (a fresh interpreter, sys.modules) must be among
     the derived inputs. (Plug-ins a job looks up by name are added by the rule with their own
     closure; see test_run_online_declares_the_fast_path_seeds_and_api.)"""
-    loaded = json.loads(subprocess.run([sys.executable, "-c", _PROBE, str(script)], capture_output=True,
-                                       text=True, check=True, cwd=ROOT).stdout)
+    loaded = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", _PROBE, str(script)], capture_output=True, text=True, check=True, cwd=ROOT
+        ).stdout
+    )
     plugin_dirs = ("/algorithms/", "/instances/", "/adversaries/")
     declared = set(script_sources(script))
     missing = [f for f in loaded if f not in declared and not any(d in f for d in plugin_dirs)]
     assert not missing, f"{script.name} imports undeclared sources: {missing}"
 
 
-def test_run_online_declares_the_fast_path_seeds_and_api():
-    declared = "\n".join(script_sources(ROOT / "workflow/scripts/run_online.py",
-                                        "schedbench.scheduling.algorithms.greedy"))
-    for name in ("algorithms/_kernels.py", "seeds.py", "api.py", "algorithms/base.py", "engine.py", "validate.py"):
+def test_run_online_declares_the_fast_path_seeds_budget_and_record():
+    declared = "\n".join(
+        script_sources(ROOT / "workflow/scripts/run_online.py", "schedbench.scheduling.algorithms.greedy")
+    )
+    for name in (
+        "algorithms/_kernels.py",
+        "hall/seeds.py",
+        "budget.py",
+        "record.py",
+        "offline/result.py",
+        "algorithms/base.py",
+        "engine.py",
+        "validate.py",
+    ):
         assert name in declared
-    made = "\n".join(script_sources(ROOT / "workflow/scripts/make_instances.py",
-                                    "schedbench.scheduling.instances.random_restricted"))
+    made = "\n".join(
+        script_sources(ROOT / "workflow/scripts/make_instances.py", "schedbench.scheduling.instances.random_restricted")
+    )
     assert "instances/base.py" in made and "seeds.py" in made
 
 
 def test_no_generated_file_is_tracked():
-    tracked = subprocess.run(["git", "ls-files", "paper", "results"], capture_output=True, text=True,
-                             cwd=ROOT, check=True).stdout.split()
-    generated = [f for f in tracked if f.endswith((".pdf", ".parquet", ".png")) or "/macros" in f
-                 or f.startswith("paper/macros") or f.startswith("paper/tables/") and f.endswith(".tex")]
+    tracked = subprocess.run(
+        ["git", "ls-files", "paper", "results"], capture_output=True, text=True, cwd=ROOT, check=True
+    ).stdout.split()
+    generated = [
+        f
+        for f in tracked
+        if f.endswith((".pdf", ".parquet", ".png"))
+        or "/macros" in f
+        or f.startswith("paper/macros")
+        or f.startswith("paper/tables/")
+        and f.endswith(".tex")
+    ]
     assert generated == []
 
 
@@ -73,12 +96,15 @@ def test_d_larger_than_m_stops_before_any_job():
         check_config(cfg)
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda e: e.update(family="random-restricted"), "give exactly one of 'family'"),
-    (lambda e: e["params"].update(m=12), "'m' must be a power of two"),
-    (lambda e: e.update(instances=3), "anr_adaptive.instances: does not apply"),
-    (lambda e: e["algorithms"].update({"greedy": {"ties": "coin"}}), "must be one of"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda e: e.update(family="random-restricted"), "give exactly one of 'family'"),
+        (lambda e: e["params"].update(m=12), "'m' must be a power of two"),
+        (lambda e: e.update(instances=3), "anr_adaptive.instances: does not apply"),
+        (lambda e: e["algorithms"].update({"greedy": {"ties": "coin"}}), "must be one of"),
+    ],
+)
 def test_adversary_experiment_errors_name_the_key(mutate, message):
     cfg = copy.deepcopy(SMOKE)
     mutate(cfg["experiments"]["anr_adaptive"])
@@ -112,15 +138,18 @@ def test_wasted_work_counts_work_on_jobs_rejected_later():
     assert p.outcome.reject_time[0] == 2 and p.outcome.completion[1] == 3
 
 
-@pytest.mark.parametrize("prefix, foreign", [
-    ("loss_", ("/scheduling/", "/bipartite/", "plots/scheduling.py", "plots/bipartite.py")),
-    ("bipartite_", ("/scheduling/", "/loss/", "plots/scheduling.py", "plots/loss.py")),
-    ("figure_", ("/queueing/", "plots/loss.py", "plots/bipartite.py")),
-    ("run_online", ("/queueing/",)),
-    ("run_adversary", ("/queueing/",)),
-    ("make_instances", ("/queueing/",)),
-    ("solve_offline", ("/queueing/loss/",)),
-])
+@pytest.mark.parametrize(
+    "prefix, foreign",
+    [
+        ("loss_", ("/scheduling/", "/bipartite/")),
+        ("bipartite_", ("/scheduling/", "/loss/")),
+        ("figure_", ("/loss/", "/bipartite/")),
+        ("run_online", ("/loss/", "/bipartite/")),
+        ("run_adversary", ("/loss/", "/bipartite/")),
+        ("make_instances", ("/loss/", "/bipartite/")),
+        ("solve_offline", ("/loss/",)),
+    ],
+)
 def test_the_wings_do_not_depend_on_each_other(prefix, foreign):
     """A job of one wing must not rerun when another wing's code changes."""
     for script in (s for s in SCRIPTS if s.name.startswith(prefix)):

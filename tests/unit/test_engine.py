@@ -43,8 +43,9 @@ class HoldRejectSrpt(OnlineAlgorithm):
                         break
         plan.reject = rejected
         for i in range(view.m):
-            plan.priority[i] = sorted((j for j in view.queue(i) if j not in rejected),
-                                      key=lambda j: (view.remaining(j), j))
+            plan.priority[i] = sorted(
+                (j for j in view.queue(i) if j not in rejected), key=lambda j: (view.remaining(j), j)
+            )
         if view.held():
             plan.wake_at = t + 1
         return plan
@@ -56,8 +57,9 @@ class HoldSrptAtSpeed(HoldRejectSrpt):
     late_reject = False
 
 
-TINY = Instance.from_lists(2, release=[0, 0, 1, 2, 2, 3], size=[2, 3, 1, 4, 1, 2],
-                           eligible=[[0, 1], [0, 1], [0], [0, 1], [0], [1]])
+TINY = Instance.from_lists(
+    2, release=[0, 0, 1, 2, 2, 3], size=[2, 3, 1, 4, 1, 2], eligible=[[0, 1], [0, 1], [0], [0, 1], [0], [1]]
+)
 
 
 def test_hand_checked_log_at_speed_1():
@@ -69,8 +71,17 @@ def test_hand_checked_log_at_speed_1():
     p = execute(HoldRejectSrpt, TINY, eps=0.5)
     assert p.validation.status == "ok", p.validation.errors
     out = p.outcome
-    assert out.slot_log() == [(0, 0, 0, 1.0), (1, 0, 0, 1.0), (1, 1, 1, 1.0), (2, 0, 2, 1.0), (2, 1, 1, 1.0),
-                              (3, 0, 4, 1.0), (3, 1, 1, 1.0), (4, 1, 5, 1.0), (5, 1, 5, 1.0)]
+    assert out.slot_log() == [
+        (0, 0, 0, 1.0),
+        (1, 0, 0, 1.0),
+        (1, 1, 1, 1.0),
+        (2, 0, 2, 1.0),
+        (2, 1, 1, 1.0),
+        (3, 0, 4, 1.0),
+        (3, 1, 1, 1.0),
+        (4, 1, 5, 1.0),
+        (5, 1, 5, 1.0),
+    ]
     np.testing.assert_array_equal(out.machine, [0, 1, 0, 1, 0, 1])
     np.testing.assert_array_equal(out.dispatch_time, [0, 1, 1, 3, 2, 3])
     np.testing.assert_array_equal(np.isnan(out.reject_time), [True, True, True, False, True, True])
@@ -90,9 +101,19 @@ def test_hand_checked_log_at_speed_1_5():
     assert p.validation.status == "ok", p.validation.errors
     out = p.outcome
     assert out.speed == 1.5
-    assert out.slot_log() == [(0, 0, 0, 1.5), (1, 0, 0, 0.5), (1, 0, 2, 1.0), (1, 1, 1, 1.5), (2, 0, 4, 1.0),
-                              (2, 1, 1, 1.5), (3, 1, 5, 1.5), (4, 1, 3, 1.0), (4, 1, 5, 0.5), (5, 1, 3, 1.5),
-                              (6, 1, 3, 1.5)]
+    assert out.slot_log() == [
+        (0, 0, 0, 1.5),
+        (1, 0, 0, 0.5),
+        (1, 0, 2, 1.0),
+        (1, 1, 1, 1.5),
+        (2, 0, 4, 1.0),
+        (2, 1, 1, 1.5),
+        (3, 1, 5, 1.5),
+        (4, 1, 3, 1.0),
+        (4, 1, 5, 0.5),
+        (5, 1, 3, 1.5),
+        (6, 1, 3, 1.5),
+    ]
     np.testing.assert_allclose(out.completion, [4 / 3, 3, 2, 7, 8 / 3, 13 / 3])
     assert p.validation.objective == pytest.approx(5.0)  # j3: released 2, completed 7
     assert not out.rejected.any()
@@ -149,8 +170,9 @@ def test_plain_algorithm_refuses_eps_and_speed_model_allows_zero():
 @pytest.mark.parametrize("ties", ["index", "random"])
 @pytest.mark.parametrize("m", [2, 4, 16, 128])
 def test_adaptive_anr_forces_log_m_plus_one_on_greedy_and_opt_is_one(m, ties):
-    res = schedbench.run_adversary("anr-tree", "greedy", seed=11, adversary_params={"m": m},
-                                   algorithm_params={"ties": ties})
+    res = schedbench.run_adversary(
+        "anr-tree", "greedy", seed=11, adversary_params={"m": m}, algorithm_params={"ties": ties}
+    )
     assert res.valid and res.objective == math.log2(m) + 1
     assert res.claimed_opt == 1.0 and res.instance.meta["adversary"] == "anr-tree"
     assert res.instance.meta["algorithm_params"] == {"ties": ties}
@@ -159,16 +181,23 @@ def test_adaptive_anr_forces_log_m_plus_one_on_greedy_and_opt_is_one(m, ties):
 
 
 def test_random_ties_depend_on_the_seed_but_are_reproducible():
-    a = schedbench.run_adversary("anr-tree", "greedy", seed=1, adversary_params={"m": 64}, algorithm_params={"ties": "random"})
-    b = schedbench.run_adversary("anr-tree", "greedy", seed=1, adversary_params={"m": 64}, algorithm_params={"ties": "random"})
-    c = schedbench.run_adversary("anr-tree", "greedy", seed=2, adversary_params={"m": 64}, algorithm_params={"ties": "random"})
+    a = schedbench.run_adversary(
+        "anr-tree", "greedy", seed=1, adversary_params={"m": 64}, algorithm_params={"ties": "random"}
+    )
+    b = schedbench.run_adversary(
+        "anr-tree", "greedy", seed=1, adversary_params={"m": 64}, algorithm_params={"ties": "random"}
+    )
+    c = schedbench.run_adversary(
+        "anr-tree", "greedy", seed=2, adversary_params={"m": 64}, algorithm_params={"ties": "random"}
+    )
     np.testing.assert_array_equal(a.outcome.machine, b.outcome.machine)
     assert not np.array_equal(a.outcome.machine, c.outcome.machine)
 
 
 def test_anr_against_a_rejecting_algorithm_stays_within_budget():
-    res = schedbench.run_adversary("anr-tree", "lb-unit-reject", eps=0.25, adversary_params={"m": 256},
-                                   algorithm_params={"alpha_rule": "safe"})
+    res = schedbench.run_adversary(
+        "anr-tree", "lb-unit-reject", eps=0.25, adversary_params={"m": 256}, algorithm_params={"alpha_rule": "safe"}
+    )
     assert res.status == "ok" and res.objective <= 4  # cap α·T* = 2·2·1
     assert res.opt.status == "optimal" and res.ratio == res.objective  # solved on the realised instance
     assert schedbench.opt_makespan(res.instance).value == 1.0
@@ -212,8 +241,7 @@ class CountDispatchSpt(OnlineAlgorithm):
         return i
 
     def on_slot(self, view):
-        return SlotPlan(priority={i: sorted(view.queue(i), key=lambda j: (view.job(j).size, j))
-                                  for i in range(view.m)})
+        return SlotPlan(priority={i: sorted(view.queue(i), key=lambda j: (view.job(j).size, j)) for i in range(view.m)})
 
 
 def slot_by_slot(inst, machine, speed: Fraction):
@@ -227,8 +255,10 @@ def slot_by_slot(inst, machine, speed: Fraction):
     t = 0
     while len(done) < inst.n:
         for i in range(inst.m):
-            ready = sorted((j for j in range(inst.n) if machine[j] == i and j not in done
-                            and inst.release[j] <= t), key=lambda j: (int(inst.size[j]), pos[j]))
+            ready = sorted(
+                (j for j in range(inst.n) if machine[j] == i and j not in done and inst.release[j] <= t),
+                key=lambda j: (int(inst.size[j]), pos[j]),
+            )
             budget, cur = speed, Fraction(t)
             for j in ready:
                 if budget <= 0:
@@ -257,8 +287,9 @@ def test_outcome_is_in_instance_order_when_array_order_is_not_arrival_order():
     # same jobs, release groups stored last-first (arrival order within a release kept):
     # the outcome must be the same per job, only indexed differently
     perm = sorted(range(TINY.n), key=lambda j: (-TINY.release[j], j))
-    shuffled = Instance.from_lists(TINY.m, TINY.release[perm].tolist(), TINY.size[perm].tolist(),
-                                   [TINY.eligible(j).tolist() for j in perm])
+    shuffled = Instance.from_lists(
+        TINY.m, TINY.release[perm].tolist(), TINY.size[perm].tolist(), [TINY.eligible(j).tolist() for j in perm]
+    )
     a = execute(HoldRejectSrpt, TINY, eps=0.5)
     b = execute(HoldRejectSrpt, shuffled, eps=0.5)
     assert b.validation.status == "ok", b.validation.errors
@@ -338,12 +369,20 @@ def test_the_view_refuses_ids_that_are_not_arrived_jobs_or_machines():
     assert execute(Probe, TINY).validation.valid
 
 
-@pytest.mark.parametrize("spec, message", [
-    (JobSpec(0, 1, []), "eligible set"), (JobSpec(0, 1, [5]), "eligible set"), (JobSpec(0, 1, [0, 0]), "eligible set"),
-    (JobSpec(0, 1, [0.5]), "eligible set"), (JobSpec(0, 0, [0]), "size"), (JobSpec(0, 1.5, [0]), "size"),
-    (JobSpec(0, 1, [0], float("nan")), "w_flow"), (JobSpec(0, 1, [0], 1.0, -1.0), "w_reject"),
-    (JobSpec(0.5, 1, [0]), "integer slot"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (JobSpec(0, 1, []), "eligible set"),
+        (JobSpec(0, 1, [5]), "eligible set"),
+        (JobSpec(0, 1, [0, 0]), "eligible set"),
+        (JobSpec(0, 1, [0.5]), "eligible set"),
+        (JobSpec(0, 0, [0]), "size"),
+        (JobSpec(0, 1.5, [0]), "size"),
+        (JobSpec(0, 1, [0], float("nan")), "w_flow"),
+        (JobSpec(0, 1, [0], 1.0, -1.0), "w_reject"),
+        (JobSpec(0.5, 1, [0]), "integer slot"),
+    ],
+)
 def test_a_driver_releasing_a_malformed_job_is_refused(spec, message):
     eng = Engine(schedbench.get_algorithm("greedy")(2), 2)
     with pytest.raises(ValueError, match=message):

@@ -6,9 +6,15 @@ import numpy as np
 import pytest
 import seaborn as sns
 
-from schedbench.plots import _style
-from schedbench.plots.scheduling import (ECDF_XLABEL, ECDF_YLABEL, ecdf_figure, label_colours, plot_ecdf,
-                                         ratio_vs_eps_grid)
+from schedbench.hall import figure_style as _style
+from schedbench.scheduling.stage.figures import (
+    ECDF_XLABEL,
+    ECDF_YLABEL,
+    ecdf_figure,
+    label_colours,
+    plot_ecdf,
+    ratio_vs_eps_grid,
+)
 
 from tests.unit.test_config_and_results import runs  # noqa: F401  (the module's results fixture)
 
@@ -25,7 +31,9 @@ def test_palette_is_the_colour_blind_one_and_stable():
 def test_every_wing_uses_the_style_module():
     import inspect
 
-    from schedbench.plots import bipartite, loss, scheduling
+    from schedbench.bipartite.stage import figures as bipartite
+    from schedbench.loss.stage import figures as loss
+    from schedbench.scheduling.stage import figures as scheduling
 
     for module in (scheduling, loss, bipartite):
         src = inspect.getsource(module)

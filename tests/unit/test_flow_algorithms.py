@@ -91,14 +91,20 @@ def test_ll_fifo_drop_cap_rules_by_hand():
     inst = inst_of(1, [0, 0, 0], [[0]] * 3, size=[3, 1, 1])
     cls = get_algorithm("ll-fifo-drop")
     exceed = execute(cls, inst, eps=0.5, oracle=2.0, params={"cap_rule": "exceed"})
-    assert exceed.outcome.machine.tolist() == [0, 0, REJECT]   # 3+1 ≤ 4 accepted; 4+1 > 4 rejected
-    assert exceed.validation.rejected_frac == pytest.approx(1 / 3)         # by count (maxflow's budget)
+    assert exceed.outcome.machine.tolist() == [0, 0, REJECT]  # 3+1 ≤ 4 accepted; 4+1 > 4 rejected
+    assert exceed.validation.rejected_frac == pytest.approx(1 / 3)  # by count (maxflow's budget)
     assert exceed.validation.rejected_volume_frac == pytest.approx(1 / 5)  # by volume: 1 of 3+1+1
     reach = execute(cls, inst, eps=0.5, oracle=2.0, params={"cap_rule": "reach"})
-    assert reach.outcome.machine.tolist() == [0, 0, REJECT]    # 3 < 4 accepted; 4 ≥ 4 rejected
+    assert reach.outcome.machine.tolist() == [0, 0, REJECT]  # 3 < 4 accepted; 4 ≥ 4 rejected
     inst2 = inst_of(1, [0, 0], [[0]] * 2, size=[4, 1])
-    assert execute(cls, inst2, eps=0.5, oracle=2.0, params={"cap_rule": "exceed"}).outcome.machine.tolist() == [0, REJECT]
-    assert execute(cls, inst2, eps=0.5, oracle=2.0, params={"cap_rule": "reach"}).outcome.machine.tolist() == [0, REJECT]
+    assert execute(cls, inst2, eps=0.5, oracle=2.0, params={"cap_rule": "exceed"}).outcome.machine.tolist() == [
+        0,
+        REJECT,
+    ]
+    assert execute(cls, inst2, eps=0.5, oracle=2.0, params={"cap_rule": "reach"}).outcome.machine.tolist() == [
+        0,
+        REJECT,
+    ]
 
 
 def test_drop_every_k_flow_rejects_every_kth_per_machine():
@@ -123,7 +129,7 @@ def test_mft_unit_max_flow_within_its_cap_and_budget_with_opt(inst, eps, c):
     opt = opt_max_flow(inst)
     assert opt.status == "optimal"
     p = execute(MftUnit, inst, eps=eps, oracle=opt.value, params={"cap_factor": c})
-    assert p.validation.status == "ok", p.validation.errors   # spec §3: budget holds with T = T*
+    assert p.validation.status == "ok", p.validation.errors  # spec §3: budget holds with T = T*
     assert p.validation.objective <= queue_cap(opt.value, eps, c) + 1e-9
     assert p.validation.objective / opt.value <= MftUnit.ratio_bound(eps, p.params, opt=opt.value) + 1e-9
 
@@ -137,7 +143,7 @@ def test_alg_at_least_opt_when_nothing_rejected(inst, name):
     p = execute(cls, inst, eps=eps, oracle=opt if cls.uses_oracle(cls.resolve_params({})) else None)
     assert p.validation.valid
     if p.validation.rejected_frac == 0:
-        assert p.validation.objective >= opt - 1e-9   # at speed 1, nothing rejected: ALG ≥ OPT
+        assert p.validation.objective >= opt - 1e-9  # at speed 1, nothing rejected: ALG ≥ OPT
 
 
 @settings(max_examples=25, deadline=None)
@@ -151,8 +157,9 @@ def test_mft_unit_prefix_oracle_is_the_eager_rule(inst, eps):
 
         def on_arrival(self, job, view):
             jobs = [view.job(j) for j in range(view.n_arrived)]
-            prefix = Instance.from_lists(self.m, [j.release for j in jobs], [1] * len(jobs),
-                                         [j.eligible.tolist() for j in jobs])
+            prefix = Instance.from_lists(
+                self.m, [j.release for j in jobs], [1] * len(jobs), [j.eligible.tolist() for j in jobs]
+            )
             cap = queue_cap(opt_max_flow(prefix).value, self.eps, 1.0)
             i = min(job.eligible.tolist(), key=lambda k: (len(view.queue(k)), k))
             return REJECT if len(view.queue(i)) >= cap else i
@@ -182,18 +189,23 @@ def test_speed_models_add_the_speed_one_reference_row():
 
 
 # ----------------------------------------------------------------------------- target load
-@pytest.mark.parametrize("params", [
-    {"sizes": "unit"}, {"sizes": "uniform", "max_size": 4}, {"sizes": "pow2", "max_size_exp": 3},
-    {"sizes": "pareto", "pareto_shape": 1.5, "max_size": 64},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"sizes": "unit"},
+        {"sizes": "uniform", "max_size": 4},
+        {"sizes": "pow2", "max_size_exp": 3},
+        {"sizes": "pareto", "pareto_shape": 1.5, "max_size": 64},
+    ],
+)
 def test_target_load_sets_the_arrival_rate(params):
     m, rho = 8, 0.8
     inst = RR.make(0, 11, m=m, n=40000, d=2, arrivals="poisson", load=rho, **params)
     full = {"sizes": "unit", "max_size_exp": 4, "pareto_shape": 1.1, "max_size": 1024, **params}
     mu = mean_size(full["sizes"], full["max_size_exp"], full["pareto_shape"], full["max_size"])
-    assert abs(inst.size.mean() - mu) / mu < 0.05                       # E[size] is exact
+    assert abs(inst.size.mean() - mu) / mu < 0.05  # E[size] is exact
     span = inst.release.max() + 1
-    assert abs(inst.size.sum() / (m * span) - rho) < 0.05                # work per machine-slot ≈ ρ
+    assert abs(inst.size.sum() / (m * span) - rho) < 0.05  # work per machine-slot ≈ ρ
 
 
 def test_target_load_errors_name_the_field():
@@ -228,16 +240,24 @@ def test_a_run_solves_the_problem_the_experiment_chose():
 
 
 def test_config_problem_key():
-    from schedbench.pipeline.config import ConfigError, check_config, experiment_problem
+    from schedbench.hall.config import ConfigError
+    from schedbench.checks import check_config
+    from schedbench.scheduling.stage.config import experiment_problem
 
-    exp = {"family": "random-restricted", "instances": 1, "problem": "stretch",
-           "params": {"m": 4, "n": 20, "sizes": "uniform", "max_size": 4, "arrivals": "poisson", "load": 0.9},
-           "algorithms": {"edf": None, "ll-fifo": None}}
+    exp = {
+        "family": "random-restricted",
+        "instances": 1,
+        "problem": "stretch",
+        "params": {"m": 4, "n": 20, "sizes": "uniform", "max_size": 4, "arrivals": "poisson", "load": 0.9},
+        "algorithms": {"edf": None, "ll-fifo": None},
+    }
     cfg = {"seed": 1, "eps": [0.5], "experiments": {"e": exp}}
     check_config(cfg)
     assert experiment_problem(exp) == "stretch"
     exp["algorithms"]["ll-fifo-drop"] = None
-    with pytest.raises(ConfigError, match="e.algorithms.ll-fifo-drop: solves 'maxflow', but the experiment's problem is 'stretch'"):
+    with pytest.raises(
+        ConfigError, match="e.algorithms.ll-fifo-drop: solves 'maxflow', but the experiment's problem is 'stretch'"
+    ):
         check_config(cfg)
     exp["problem"] = "makespan"
     with pytest.raises(ConfigError, match="e.problem: unknown problem 'makespan'"):
@@ -251,13 +271,13 @@ def test_family_weights():
     inst = RR.make(0, 2, weights="classes", **base)
     assert set(np.unique(inst.w_flow)) == {1.0, 4.0, 16.0} and np.all(inst.w_reject == 1)
     counts = np.unique(inst.w_flow, return_counts=True)[1]
-    assert counts.min() > 0.3 * inst.n                                   # uniform on the three classes
+    assert counts.min() > 0.3 * inst.n  # uniform on the three classes
     inst = RR.make(0, 2, weights="loguniform", weight_max=64, reject_weights="flow", **base)
     assert inst.w_flow.min() >= 1 and inst.w_flow.max() < 64 and np.array_equal(inst.w_flow, inst.w_reject)
-    assert abs(np.mean(np.log(inst.w_flow) / np.log(64)) - 0.5) < 0.02   # log-uniform
+    assert abs(np.mean(np.log(inst.w_flow) / np.log(64)) - 0.5) < 0.02  # log-uniform
     same = RR.make(0, 2, **base)
     weighted = RR.make(0, 2, weights="classes", **base)
-    for f in ("release", "size", "indices"):                             # weights drawn last
+    for f in ("release", "size", "indices"):  # weights drawn last
         assert np.array_equal(getattr(same, f), getattr(weighted, f))
     with pytest.raises(FamilyParameterError, match="'weight_max'.*does not apply"):
         RR.make(0, 1, weight_max=4.0, **base)
@@ -266,10 +286,16 @@ def test_family_weights():
 
 
 def test_adversary_parameters_decide_the_experiment_problem():
-    from schedbench.pipeline.config import ConfigError, check_config, experiment_problem
+    from schedbench.hall.config import ConfigError
+    from schedbench.checks import check_config
+    from schedbench.scheduling.stage.config import experiment_problem
 
-    exp = {"adversary": "lb-c", "params": {"instantiation": "weights", "K": 3, "T": 2}, "eps": [0.25],
-           "algorithms": {"ll-fifo": None}}
+    exp = {
+        "adversary": "lb-c",
+        "params": {"instantiation": "weights", "K": 3, "T": 2},
+        "eps": [0.25],
+        "algorithms": {"ll-fifo": None},
+    }
     cfg = {"seed": 1, "eps": [0.5], "experiments": {"x": exp}}
     check_config(cfg)
     assert experiment_problem(exp) == "genwtd"

@@ -28,8 +28,9 @@ def run(cls, inst, eps, params=None, oracle=None):
 
 def random_instance(seed, sizes="pow2", m=4, n=40, rate=2.0, weights=False):
     extra = {"max_size_exp": 2} if sizes == "pow2" else {}
-    inst = get_family("random-restricted").make(seed, 7, m=m, n=n, d=2, sizes=sizes, arrivals="poisson",
-                                                rate=rate, **extra)
+    inst = get_family("random-restricted").make(
+        seed, 7, m=m, n=n, d=2, sizes=sizes, arrivals="poisson", rate=rate, **extra
+    )
     if not weights:
         return inst
     w = np.random.default_rng(seed).choice([0.5, 1.0, 2.0, 4.0], size=inst.n)
@@ -59,8 +60,15 @@ def test_imd_srpt_preemption_log():
     # the older j1 keeps the machine and completes at 3.  slot 3: j2 (1 < 3).  slots 4-6: j0.
     inst = Instance.from_lists(1, [0, 1, 2], [4, 2, 1], [[0], [0], [0]])
     out = run(Imd, inst, eps=0.0).outcome
-    assert out.slot_log() == [(0, 0, 0, 1.0), (1, 0, 1, 1.0), (2, 0, 1, 1.0), (3, 0, 2, 1.0),
-                              (4, 0, 0, 1.0), (5, 0, 0, 1.0), (6, 0, 0, 1.0)]
+    assert out.slot_log() == [
+        (0, 0, 0, 1.0),
+        (1, 0, 1, 1.0),
+        (2, 0, 1, 1.0),
+        (3, 0, 2, 1.0),
+        (4, 0, 0, 1.0),
+        (5, 0, 0, 1.0),
+        (6, 0, 0, 1.0),
+    ]
     np.testing.assert_array_equal(out.completion, [7, 3, 4])
 
 
@@ -278,15 +286,15 @@ def test_anand_batch_guarantees(oracle_mode, opt, eps, sizes):
         out, c = p.outcome, p.counters
         L = c["batch_length"]
         flow = out.completion - inst.release
-        assert np.all(out.dispatch_time > inst.release)          # held to the next boundary
+        assert np.all(out.dispatch_time > inst.release)  # held to the next boundary
         assert np.all(out.dispatch_time - inst.release <= L)
         assert np.all(out.completion - out.dispatch_time <= L + 1e-9)  # done within the next window
         assert flow.max() <= 2 * L + 1e-9
         assert c["rounding_fallbacks"] == 0
         if sizes == "unit":
-            assert c["fractional_jobs"] == 0                     # the LP vertex is integral
+            assert c["fractional_jobs"] == 0  # the LP vertex is integral
         if oracle_mode == "opt" and opt == 1.0 and sizes == "pow2":
-            assert c["doublings"] > 0                            # sizes up to 4 > T = 1
+            assert c["doublings"] > 0  # sizes up to 4 > T = 1
         # each batch is dispatched all at once, at one boundary, and machines are empty then
         for i in range(inst.m):
             jobs = np.flatnonzero(out.machine == i)

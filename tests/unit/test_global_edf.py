@@ -22,8 +22,15 @@ GEDF = get_algorithm("global-edf")
 
 def rows(out):
     """Trace rows as sorted (job, start, machine, end, work) tuples."""
-    return sorted(zip(out.trace_job.tolist(), out.trace_start.tolist(), out.trace_machine.tolist(),
-                      out.trace_end.tolist(), out.trace_work.tolist()))
+    return sorted(
+        zip(
+            out.trace_job.tolist(),
+            out.trace_start.tolist(),
+            out.trace_machine.tolist(),
+            out.trace_end.tolist(),
+            out.trace_work.tolist(),
+        )
+    )
 
 
 def approx_rows(expected):
@@ -51,8 +58,7 @@ def test_event_log_speed_1_one_job_migrates(three_jobs):
     out = p.outcome
     assert p.validation.status == "ok", p.validation.errors
     assert out.speed == 1.0
-    assert rows(out) == [(0, 0.0, 0, 1.0, 1.0), (1, 0.0, 1, 1.0, 1.0), (1, 1.0, 0, 2.0, 1.0),
-                         (2, 1.0, 1, 2.0, 1.0)]
+    assert rows(out) == [(0, 0.0, 0, 1.0, 1.0), (1, 0.0, 1, 1.0, 1.0), (1, 1.0, 0, 2.0, 1.0), (2, 1.0, 1, 2.0, 1.0)]
     assert out.completion.tolist() == [1.0, 2.0, 2.0]
     assert out.machine.tolist() == [0, 1, 1]  # the first machine each job ran on
     assert out.arrival_step.tolist() == [0, 1, 2] and out.dispatch_step.tolist() == [0, 1, 2]
@@ -70,8 +76,9 @@ def test_event_log_speed_1_5_fractional_completions(three_jobs):
     out = p.outcome
     assert p.validation.status == "ok", p.validation.errors
     assert out.speed == 1.5
-    assert rows(out) == approx_rows([(0, 0, 0, 2 / 3, 1), (1, 0, 1, 2 / 3, 1), (1, 2 / 3, 0, 4 / 3, 1),
-                                     (2, 1, 1, 5 / 3, 1)])
+    assert rows(out) == approx_rows(
+        [(0, 0, 0, 2 / 3, 1), (1, 0, 1, 2 / 3, 1), (1, 2 / 3, 0, 4 / 3, 1), (2, 1, 1, 5 / 3, 1)]
+    )
     np.testing.assert_allclose(out.completion, [2 / 3, 4 / 3, 5 / 3])
     assert p.validation.objective == pytest.approx(4 / 3)  # job 1
     # the non-migratory validator refuses this outcome
@@ -140,8 +147,9 @@ def test_api_run_and_fast_flag(three_jobs):
 def test_forced_dispatch_agrees_with_the_non_migratory_engine():
     # one eligible machine per job: nothing can migrate, so global EDF is per-machine FIFO,
     # which is what ll-fifo does through the engine
-    inst = get_family("random-restricted").make(4, 1, m=5, n=200, d=1, sizes="pow2", max_size_exp=2,
-                                                arrivals="poisson", rate=1.5)
+    inst = get_family("random-restricted").make(
+        4, 1, m=5, n=200, d=1, sizes="pow2", max_size_exp=2, arrivals="poisson", rate=1.5
+    )
     for eps in (0.0, 0.5, 0.3):
         g = execute(GEDF, inst, eps=eps)
         f = execute(get_algorithm("ll-fifo"), inst, eps=eps)
@@ -173,15 +181,15 @@ def test_property_valid_at_least_lower_bound_and_refused_when_migrating(inst, ep
 
 def test_large_instance_validates():
     # size, not speed, is what this checks (timings live in benchmarks/): 10^5 jobs, both speeds
-    inst = get_family("random-restricted").make(0, 1, m=100, n=100000, d=2, sizes="unit",
-                                                arrivals="poisson", load=0.9)
+    inst = get_family("random-restricted").make(0, 1, m=100, n=100000, d=2, sizes="unit", arrivals="poisson", load=0.9)
     for eps in (0.0, 0.5):
         p = execute(GEDF, inst, eps=eps)
         assert p.validation.status == "ok", p.validation.errors
     # sized jobs at fractional speed over ~1300 slots: snapping completions onto releases with a
     # 1e-9·t window once gave 1.25000015 units in a 0.99999912-long interval (rate above 1+ε)
-    sized = get_family("random-restricted").make(0, 7, m=100, n=100000, d=2, sizes="pareto", pareto_shape=1.5,
-                                                 max_size=1024, arrivals="poisson", load=0.9)
+    sized = get_family("random-restricted").make(
+        0, 7, m=100, n=100000, d=2, sizes="pareto", pareto_shape=1.5, max_size=1024, arrivals="poisson", load=0.9
+    )
     for problem in ("stretch", "maxflow"):
         p = execute(GEDF, sized, eps=0.25, problem=problem)
         assert p.validation.status == "ok", p.validation.errors
@@ -194,8 +202,13 @@ def test_kernel_with_a_later_job_of_higher_priority_preempts():
 
     i64 = lambda *x: np.array(x, dtype=np.int64)  # noqa: E731
     first, completion, tm, tj, ts, te, tw = global_edf_kernel(
-        i64(0, 1, 1), i64(2, 1, 1), i64(0, 1, 2, 3), i64(0, 0, 0), i64(0, 1, 2), i64(2, 0, 1), 1, 1.0)
+        i64(0, 1, 1), i64(2, 1, 1), i64(0, 1, 2, 3), i64(0, 0, 0), i64(0, 1, 2), i64(2, 0, 1), 1, 1.0
+    )
     assert completion.tolist() == [4.0, 2.0, 3.0]
     assert list(zip(tj.tolist(), tm.tolist(), ts.tolist(), te.tolist(), tw.tolist())) == [
-        (0, 0, 0.0, 1.0, 1.0), (1, 0, 1.0, 2.0, 1.0), (2, 0, 2.0, 3.0, 1.0), (0, 0, 3.0, 4.0, 1.0)]
+        (0, 0, 0.0, 1.0, 1.0),
+        (1, 0, 1.0, 2.0, 1.0),
+        (2, 0, 2.0, 3.0, 1.0),
+        (0, 0, 3.0, 4.0, 1.0),
+    ]
     assert first.tolist() == [0, 0, 0]

@@ -7,14 +7,34 @@ from pathlib import Path
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from schedbench.pipeline.config import ConfigError, check_config, check_schema
+from schedbench.hall.config import ConfigError, check_schema
+from schedbench.checks import check_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
 
-BAD_VALUES = st.sampled_from([None, -1, 0, 1, 2.5, float("nan"), float("inf"), "x", "", [], {}, [1, 2], True,
-                              10**12, -0.5, "greedy", {"rule": "full"}])
+BAD_VALUES = st.sampled_from(
+    [
+        None,
+        -1,
+        0,
+        1,
+        2.5,
+        float("nan"),
+        float("inf"),
+        "x",
+        "",
+        [],
+        {},
+        [1, 2],
+        True,
+        10**12,
+        -0.5,
+        "greedy",
+        {"rule": "full"},
+    ]
+)
 
 
 def paths(node, prefix=()):

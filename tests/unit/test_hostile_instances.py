@@ -38,14 +38,23 @@ _counter = itertools.count()
 
 def _arrays(inst: Instance) -> dict[str, np.ndarray]:
     """The arrays ``Instance.save`` writes, as a dict (to write variants of them)."""
-    return dict(format_version=np.int64(1), m=np.int64(inst.m), release=inst.release, size=inst.size,
-                indptr=inst.indptr, indices=inst.indices, w_flow=inst.w_flow, w_reject=inst.w_reject,
-                meta=np.asarray(json.dumps(inst.meta, sort_keys=True)))
+    return dict(
+        format_version=np.int64(1),
+        m=np.int64(inst.m),
+        release=inst.release,
+        size=inst.size,
+        indptr=inst.indptr,
+        indices=inst.indices,
+        w_flow=inst.w_flow,
+        w_reject=inst.w_reject,
+        meta=np.asarray(json.dumps(inst.meta, sort_keys=True)),
+    )
 
 
 def _small() -> Instance:
-    return Instance.from_lists(3, [0, 1, 1], [4, 1, 2], [[2], [0, 1], [1, 2]], w_flow=[1.0, 0.5, 2.0],
-                               meta={"family": "hand"})
+    return Instance.from_lists(
+        3, [0, 1, 1], [4, 1, 2], [[2], [0, 1], [1, 2]], w_flow=[1.0, 0.5, 2.0], meta={"family": "hand"}
+    )
 
 
 def _write(path, data: dict, compressed: bool = False) -> None:
@@ -101,26 +110,39 @@ def _corrupted(draw):
         key = draw(st.sampled_from(FIELDS))
         arr = np.asarray(data[key])
         shape = draw(st.sampled_from(("2d", "scalar", "empty", "longer")))
-        data[key] = {"2d": arr.reshape(-1, 1) if arr.ndim else arr.reshape(1, 1),
-                     "scalar": arr.reshape(-1)[0] if arr.size else np.int64(0),
-                     "empty": arr.reshape(-1)[:0],
-                     "longer": np.concatenate([arr.reshape(-1), arr.reshape(-1)[:1]]) if arr.size else arr}[shape]
+        data[key] = {
+            "2d": arr.reshape(-1, 1) if arr.ndim else arr.reshape(1, 1),
+            "scalar": arr.reshape(-1)[0] if arr.size else np.int64(0),
+            "empty": arr.reshape(-1)[:0],
+            "longer": np.concatenate([arr.reshape(-1), arr.reshape(-1)[:1]]) if arr.size else arr,
+        }[shape]
         edit += (key, shape)
     if how == "truncate":
         edit += (draw(st.floats(0, 1, exclude_max=True)),)
     elif how == "member":  # (field, [(position, new byte)]): positions mostly in the .npy header
-        edit += (draw(st.sampled_from(FIELDS)),
-                 draw(st.lists(st.tuples(st.integers(0, 200), st.one_of(
-                     st.integers(0, 255), st.sampled_from(list(b"0123456789(),'<>|iufbUSOc \\")))),
-                     min_size=1, max_size=4)))
+        edit += (
+            draw(st.sampled_from(FIELDS)),
+            draw(
+                st.lists(
+                    st.tuples(
+                        st.integers(0, 200),
+                        st.one_of(st.integers(0, 255), st.sampled_from(list(b"0123456789(),'<>|iufbUSOc \\"))),
+                    ),
+                    min_size=1,
+                    max_size=4,
+                )
+            ),
+        )
     elif how == "flip":
-        edit += (draw(st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(1, 255)),
-                               min_size=1, max_size=8)),)
+        edit += (
+            draw(st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(1, 255)), min_size=1, max_size=8)),
+        )
     return data, compressed, edit
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(case=_corrupted())
 def test_corrupted_file_is_instance_error_naming_the_file_or_a_valid_instance(tmp_path, case):
     data, compressed, edit = case
@@ -143,8 +165,7 @@ def test_corrupted_file_is_instance_error_naming_the_file_or_a_valid_instance(tm
         return
     # Accepted: it must be a valid instance (re-validating its arrays succeeds) that runs.
     assert isinstance(back.meta, dict)
-    again = Instance(back.m, back.release, back.size, back.indptr, back.indices, back.w_flow,
-                     back.w_reject, back.meta)
+    again = Instance(back.m, back.release, back.size, back.indptr, back.indices, back.w_flow, back.w_reject, back.meta)
     assert again.n == back.n >= 1 and int(back.release.max()) + int(back.size.sum()) <= MAX_TOTAL
     if back.m <= 64 and back.n <= 64:  # a flipped byte may make m huge: do not allocate for it
         assert schedbench.run("greedy", back).valid
@@ -165,8 +186,12 @@ def _crc_broken(tmp_path) -> bytes:
     with zipfile.ZipFile(path) as z:
         info = z.getinfo("size.npy")
     local = info.header_offset  # local header: name length at +26, extra length at +28
-    start = local + 30 + int.from_bytes(raw[local + 26:local + 28], "little") \
-        + int.from_bytes(raw[local + 28:local + 30], "little")
+    start = (
+        local
+        + 30
+        + int.from_bytes(raw[local + 26 : local + 28], "little")
+        + int.from_bytes(raw[local + 28 : local + 30], "little")
+    )
     raw[start + info.compress_size - 1] ^= 0x01  # the last data byte: the header still parses
     return bytes(raw)
 
@@ -178,8 +203,11 @@ FILE_CASES = {
     "truncated-head": (lambda tp: _good_bytes(tp)[:7], "truncated or corrupted"),
     "not-zip": (lambda tp: b"release,size\n0,1\n", "not an .npz archive"),
     "npy-not-npz": (lambda tp: b"\x93NUMPY\x01\x00" + b" " * 40, "an .npy file"),
-    "bad-crc": (_crc_broken, "field 'size': cannot read the array (BadZipFile: Bad CRC-32 for file "
-                             "'size.npy'); the file is truncated, corrupted or not written by Instance.save"),
+    "bad-crc": (
+        _crc_broken,
+        "field 'size': cannot read the array (BadZipFile: Bad CRC-32 for file "
+        "'size.npy'); the file is truncated, corrupted or not written by Instance.save",
+    ),
 }
 
 
@@ -246,13 +274,25 @@ ARRAY_CASES = {
     "size-strings": ("size", np.array(["4", "1", "2"]), "field 'size': expected an integer array, got dtype <U1"),
     "size-float": ("size", np.array([4.0, 1.0, 2.0]), "field 'size': expected an integer array, got dtype float64"),
     "size-bool": ("size", np.ones(3, bool), "field 'size': expected an integer array, got dtype bool"),
-    "size-complex": ("size", np.array([4, 1, 2], complex), "field 'size': expected an integer array, got dtype complex128"),
+    "size-complex": (
+        "size",
+        np.array([4, 1, 2], complex),
+        "field 'size': expected an integer array, got dtype complex128",
+    ),
     "size-short": ("size", np.array([4, 1]), "field 'size': 2 values but 'release' has 3"),
     "indices-float": ("indices", np.array([2.0, 0, 1, 1, 2]), "field 'eligible.indices': expected an integer array"),
-    "indices-fraction": ("indices", np.array([2.0, 0.5, 1, 1, 2]), "field 'eligible.indices': expected an integer array"),
+    "indices-fraction": (
+        "indices",
+        np.array([2.0, 0.5, 1, 1, 2]),
+        "field 'eligible.indices': expected an integer array",
+    ),
     "indices-out-of-range": ("indices", np.array([2, 0, 1, 1, 3]), "job 2: field 'eligible' has machine 3"),
     "indptr-wrong-end": ("indptr", np.array([0, 1, 3, 9]), "field 'eligible.indptr': must start at 0 and end"),
-    "size-uint64-huge": ("size", np.array([2**64 - 1, 1, 1], np.uint64), "job 0: field 'size' = 18446744073709551615 is out of range"),
+    "size-uint64-huge": (
+        "size",
+        np.array([2**64 - 1, 1, 1], np.uint64),
+        "job 0: field 'size' = 18446744073709551615 is out of range",
+    ),
     "m-float": ("m", np.float64(3.0), "field 'm': expected an integer scalar, got dtype float64"),
     "m-fraction": ("m", np.float64(3.5), "field 'm': expected an integer scalar, got dtype float64"),
     "m-array": ("m", np.array([3, 3]), "field 'm': expected an integer scalar, got dtype int64, shape (2,)"),
@@ -270,7 +310,11 @@ ARRAY_CASES = {
     "meta-array": ("meta", np.array(["{}", "{}"]), "field 'meta': expected a JSON string"),
     "format-version": ("format_version", np.int64(2), "field 'format_version': this version reads format 1"),
     "size-2^62": ("size", np.array([2**62, 1, 1]), "job 0: field 'size' = 4611686018427387904 exceeds the bound"),
-    "release-2^53": ("release", np.array([0, 2**53, 0]), "job 1: field 'release' = 9007199254740992 plus the total size 7"),
+    "release-2^53": (
+        "release",
+        np.array([0, 2**53, 0]),
+        "job 1: field 'release' = 9007199254740992 plus the total size 7",
+    ),
 }
 
 
@@ -315,8 +359,12 @@ def test_accepted_variants_load_unchanged(tmp_path):
     inst = _small()
     data = _arrays(inst)
     del data["format_version"]
-    data.update(size=inst.size.astype(np.int32), indices=inst.indices.astype(np.uint8),
-                w_reject=np.array([1, 2, 3]), meta=np.asarray('{"x": NaN}'))
+    data.update(
+        size=inst.size.astype(np.int32),
+        indices=inst.indices.astype(np.uint8),
+        w_reject=np.array([1, 2, 3]),
+        meta=np.asarray('{"x": NaN}'),
+    )
     path = tmp_path / "i.npz"
     _write(path, data)
     back = Instance.load(path)
@@ -327,7 +375,9 @@ def test_accepted_variants_load_unchanged(tmp_path):
 # ------------------------------------------------------------------ the size bound
 def test_sizes_of_2_62_are_refused_not_a_wrong_optimum():
     # Before: Σp wrapped int64 and opt_makespan called 2^62 "optimal" (OPT is 2^63).
-    with pytest.raises(InstanceError, match=r"job 0: field 'size' = 4611686018427387904 exceeds the bound 9007199254740992 = 2\^53"):
+    with pytest.raises(
+        InstanceError, match=r"job 0: field 'size' = 4611686018427387904 exceeds the bound 9007199254740992 = 2\^53"
+    ):
         Instance.from_lists(2, [0] * 4, [2**62] * 4, [[0, 1]] * 4)
 
 
@@ -342,13 +392,16 @@ def test_total_size_bound_is_inclusive_and_names_the_field():
         Instance.from_lists(1, [0, 2**53 - 2], [1, 2], [[0], [0]])
 
 
-@pytest.mark.parametrize("release, message", [
-    ([1e30], "job 0: field 'release' = 1e+30 is out of range (beyond int64)"),
-    ([2**63], "job 0: field 'release' = 9223372036854775808 is out of range (beyond int64)"),
-    ([2**70], "job 0: field 'release' = 1180591620717411303424 is out of range (beyond int64)"),
-    ([float("inf")], "job 0: field 'release' must be an integer, got inf"),
-    ([None], "job 0: field 'release' must be an integer, got None"),
-])
+@pytest.mark.parametrize(
+    "release, message",
+    [
+        ([1e30], "job 0: field 'release' = 1e+30 is out of range (beyond int64)"),
+        ([2**63], "job 0: field 'release' = 9223372036854775808 is out of range (beyond int64)"),
+        ([2**70], "job 0: field 'release' = 1180591620717411303424 is out of range (beyond int64)"),
+        ([float("inf")], "job 0: field 'release' must be an integer, got inf"),
+        ([None], "job 0: field 'release' must be an integer, got None"),
+    ],
+)
 def test_out_of_range_numbers_name_the_field(release, message):
     with pytest.raises(InstanceError) as info:
         Instance.from_lists(1, release, [1], [[0]])
@@ -363,34 +416,39 @@ def test_max_flow_limit_is_a_solver_limit_error_naming_size():
 
 
 # ------------------------------------------------------------------ Instance.from_lists
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(eligible=[[0.5]]), "job 0: field 'eligible' has machine 0.5, not an integer index"),
-    (dict(eligible=[[1.5, 0]]), "job 0: field 'eligible' has machine 1.5, not an integer index"),
-    (dict(eligible=[[float("nan")]]), "job 0: field 'eligible' has machine nan, not an integer index"),
-    (dict(eligible=[["1"]]), "job 0: field 'eligible' has machine '1', not an integer index"),
-    (dict(eligible=[[True]]), "job 0: field 'eligible' has machine True, not an integer index"),
-    (dict(eligible=[[None]]), "job 0: field 'eligible' has machine None, not an integer index"),
-    (dict(eligible=[[[0]]]), "job 0: field 'eligible' has machine [0], not an integer index"),
-    (dict(eligible=[0]), "job 0: field 'eligible' must be a list of machine indices, got int 0 "
-                         "(eligible is a list of lists"),
-    (dict(eligible=["01"]), "job 0: field 'eligible' must be a list of machine indices, got str '01'"),
-    (dict(eligible=0), "field 'eligible': expected a list with one entry per job, got int 0"),
-    (dict(eligible=iter([[0]])), "field 'eligible': expected a list with one entry per job, got list_iterator"),
-    (dict(release=3), "field 'release': expected a list with one entry per job, got int 3"),
-    (dict(release=None), "field 'release': expected a list with one entry per job, got NoneType"),
-    (dict(release="0"), "field 'release': expected a list with one entry per job, got str '0'"),
-    (dict(release={0}), "field 'release': expected a list with one entry per job, got set"),
-    (dict(release=[[0], [1, 2]], size=[1, 1], eligible=[[0], [0]]), "field 'release': not a 1-d list of numbers"),
-    (dict(size=3), "field 'size': expected a list with one entry per job, got int 3"),
-    (dict(size=[1 + 1j]), "field 'size': expected integers, got dtype complex128"),
-    (dict(size=[True]), "field 'size': expected integers, got dtype bool"),
-    (dict(w_flow=2.0), "field 'w_flow': expected a list with one entry per job, got float 2.0"),
-    (dict(w_flow=["x"]), "field 'w_flow': expected numbers, got dtype <U1"),
-    (dict(w_flow=[1 + 0j]), "field 'w_flow': expected numbers, got dtype complex128"),
-    (dict(w_reject=[None]), "job 0: field 'w_reject' must be a finite number > 0, got nan"),
-    (dict(meta=[("a", 1)]), "field 'meta': expected a dict, got list"),
-    (dict(m=2**70), "field 'm': 1180591620717411303424 machines, more than the bound 2147483647"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(eligible=[[0.5]]), "job 0: field 'eligible' has machine 0.5, not an integer index"),
+        (dict(eligible=[[1.5, 0]]), "job 0: field 'eligible' has machine 1.5, not an integer index"),
+        (dict(eligible=[[float("nan")]]), "job 0: field 'eligible' has machine nan, not an integer index"),
+        (dict(eligible=[["1"]]), "job 0: field 'eligible' has machine '1', not an integer index"),
+        (dict(eligible=[[True]]), "job 0: field 'eligible' has machine True, not an integer index"),
+        (dict(eligible=[[None]]), "job 0: field 'eligible' has machine None, not an integer index"),
+        (dict(eligible=[[[0]]]), "job 0: field 'eligible' has machine [0], not an integer index"),
+        (
+            dict(eligible=[0]),
+            "job 0: field 'eligible' must be a list of machine indices, got int 0 (eligible is a list of lists",
+        ),
+        (dict(eligible=["01"]), "job 0: field 'eligible' must be a list of machine indices, got str '01'"),
+        (dict(eligible=0), "field 'eligible': expected a list with one entry per job, got int 0"),
+        (dict(eligible=iter([[0]])), "field 'eligible': expected a list with one entry per job, got list_iterator"),
+        (dict(release=3), "field 'release': expected a list with one entry per job, got int 3"),
+        (dict(release=None), "field 'release': expected a list with one entry per job, got NoneType"),
+        (dict(release="0"), "field 'release': expected a list with one entry per job, got str '0'"),
+        (dict(release={0}), "field 'release': expected a list with one entry per job, got set"),
+        (dict(release=[[0], [1, 2]], size=[1, 1], eligible=[[0], [0]]), "field 'release': not a 1-d list of numbers"),
+        (dict(size=3), "field 'size': expected a list with one entry per job, got int 3"),
+        (dict(size=[1 + 1j]), "field 'size': expected integers, got dtype complex128"),
+        (dict(size=[True]), "field 'size': expected integers, got dtype bool"),
+        (dict(w_flow=2.0), "field 'w_flow': expected a list with one entry per job, got float 2.0"),
+        (dict(w_flow=["x"]), "field 'w_flow': expected numbers, got dtype <U1"),
+        (dict(w_flow=[1 + 0j]), "field 'w_flow': expected numbers, got dtype complex128"),
+        (dict(w_reject=[None]), "job 0: field 'w_reject' must be a finite number > 0, got nan"),
+        (dict(meta=[("a", 1)]), "field 'meta': expected a dict, got list"),
+        (dict(m=2**70), "field 'm': 1180591620717411303424 machines, more than the bound 2147483647"),
+    ],
+)
 def test_from_lists_bad_arguments_name_the_field(kwargs, message):
     args = dict(m=2, release=[0], size=[1], eligible=[[0]]) | kwargs
     with pytest.raises(InstanceError) as info:
@@ -412,11 +470,18 @@ def test_no_jobs_is_an_error_everywhere(tmp_path):
     with pytest.raises(InstanceError, match=r"field 'release': no jobs \(n = 0\)"):
         Instance.from_lists(2, [], [], [])
     with pytest.raises(InstanceError, match=r"field 'release': no jobs \(n = 0\)"):
-        Instance(2, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(1, np.int64),
-                 np.zeros(0, np.int64), None, None)
+        Instance(
+            2, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64), None, None
+        )
     data = _arrays(_small())
-    data.update(release=np.zeros(0, np.int64), size=np.zeros(0, np.int64), indptr=np.zeros(1, np.int64),
-                indices=np.zeros(0, np.int64), w_flow=np.zeros(0), w_reject=np.zeros(0))
+    data.update(
+        release=np.zeros(0, np.int64),
+        size=np.zeros(0, np.int64),
+        indptr=np.zeros(1, np.int64),
+        indices=np.zeros(0, np.int64),
+        w_flow=np.zeros(0),
+        w_reject=np.zeros(0),
+    )
     path = tmp_path / "empty.npz"
     _write(path, data)
     with pytest.raises(InstanceError, match=r"empty\.npz: field 'release': no jobs") as info:
@@ -434,8 +499,7 @@ def test_save_refuses_meta_that_is_not_json(tmp_path):
 
 # ------------------------------------------------------------------ the command line
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "schedbench.cli", *args], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-m", "schedbench.cli", *args], capture_output=True, text=True, timeout=120)
 
 
 def _hostile_files(tmp_path) -> dict[str, tuple]:
@@ -459,8 +523,12 @@ def test_cli_hostile_files_one_line_exit_2_in_a_subprocess(tmp_path):
     files = _hostile_files(tmp_path)
     procs = {}
     for (name, (path, _)), cmd in zip(files.items(), itertools.cycle([("run", "greedy"), ("opt",)])):
-        procs[name] = subprocess.Popen([sys.executable, "-m", "schedbench.cli", *cmd, str(path)],
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        procs[name] = subprocess.Popen(
+            [sys.executable, "-m", "schedbench.cli", *cmd, str(path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     for name, proc in procs.items():
         out, err = proc.communicate(timeout=120)
         path, message = files[name]
@@ -472,8 +540,10 @@ def test_cli_hostile_files_one_line_exit_2_in_a_subprocess(tmp_path):
         assert message in lines[0]
 
 
-@pytest.mark.parametrize("name", ["zero-byte", "truncated-half", "bad-crc", "not-zip", "meta-not-json",
-                                  "size-strings", "size-2^62", "m-array"])
+@pytest.mark.parametrize(
+    "name",
+    ["zero-byte", "truncated-half", "bad-crc", "not-zip", "meta-not-json", "size-strings", "size-2^62", "m-array"],
+)
 @pytest.mark.parametrize("command", [["run", "greedy"], ["run", "lb-unit-reject", "--eps", "0.25", "--opt"], ["opt"]])
 def test_cli_hostile_files_in_process(tmp_path, capsys, name, command):
     path, message = _hostile_files(tmp_path)[name]

@@ -23,11 +23,28 @@ def test_same_seed_same_instance_other_index_other_instance():
     for f in ("release", "size", "indices"):
         np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
     assert not np.array_equal(a.indices, c.indices)
-    assert a.meta == {"family": "random-restricted", "index": 4, "base_seed": 99,
-                      "params": {"m": 10, "n": 50, "d": 3, "sizes": "pow2", "max_size_exp": 4,
-                                 "pareto_shape": 1.1, "max_size": 1024, "arrivals": "poisson",
-                                 "rate": 3.0, "load": None, "hot_fraction": 0.0, "hot_machines": 0.1,
-                                 "weights": "none", "weight_max": 16.0, "reject_weights": "one"}}
+    assert a.meta == {
+        "family": "random-restricted",
+        "index": 4,
+        "base_seed": 99,
+        "params": {
+            "m": 10,
+            "n": 50,
+            "d": 3,
+            "sizes": "pow2",
+            "max_size_exp": 4,
+            "pareto_shape": 1.1,
+            "max_size": 1024,
+            "arrivals": "poisson",
+            "rate": 3.0,
+            "load": None,
+            "hot_fraction": 0.0,
+            "hot_machines": 0.1,
+            "weights": "none",
+            "weight_max": 16.0,
+            "reject_weights": "one",
+        },
+    }
 
 
 def test_eligible_sets_are_d_distinct_machines_uniformly_spread():
@@ -54,31 +71,40 @@ def test_zero_arrivals_and_unit_sizes_by_default():
     assert (inst.release == 0).all() and (inst.size == 1).all() and np.diff(inst.indptr).tolist() == [2] * 10
 
 
-@pytest.mark.parametrize("params, message", [
-    (dict(m=4, n=10, dd=2), "has no parameter 'dd'"),
-    (dict(m=4, n=10, d=5), "'d' = 5 exceeds 'm' = 4"),
-    (dict(m=4, n=10, sizes="big"), "parameter 'sizes' must be one of"),
-    (dict(m=4, n=0), "parameter 'n' must be >= 1"),
-    (dict(m=4.5, n=10), "parameter 'm' must be int"),
-    (dict(n=10), "parameter 'm' is required"),
-    (dict(m=4, n=10, d="all", sizes="big"), "parameter 'sizes' must be one of"),
-    (dict(m=4, n=10, d=0), "parameter 'd' must be >= 1, got 0"),
-    (dict(m=4, n=10, d="most"), "parameter 'd' must be an int >= 1 or one of \\['log', 'half', 'all'\\], got 'most'"),
-    (dict(m=4, n=10, d=2.0), "parameter 'd' must be int/str"),
-    (dict(m=4, n=10, sizes="pareto", pareto_shape=0.0), "parameter 'pareto_shape' must be > 0"),
-    (dict(m=4, n=10, sizes="pareto", max_size=0), "parameter 'max_size' must be >= 1"),
-    (dict(m=4, n=10, hot_fraction=1.0), "parameter 'hot_fraction' must be in \\[0, 1\\)"),
-    (dict(m=4, n=10, hot_fraction=-0.1), "parameter 'hot_fraction' must be >= 0"),
-    (dict(m=4, n=10, hot_fraction=0.5, hot_machines=0.0), "parameter 'hot_machines' must be in \\(0, 1\\]"),
-    (dict(m=4, n=10, hot_fraction=0.5, hot_machines=1.5), "parameter 'hot_machines' must be in \\(0, 1\\]"),
-    # parameters that do not apply to the chosen setting (only non-default values are caught)
-    (dict(m=4, n=10, max_size_exp=5), "parameter 'max_size_exp' = 5 does not apply to sizes='unit'"),
-    (dict(m=4, n=10, sizes="pareto", max_size_exp=5), "parameter 'max_size_exp' = 5 does not apply to sizes='pareto'"),
-    (dict(m=4, n=10, pareto_shape=2.0), "parameter 'pareto_shape' = 2.0 does not apply to sizes='unit'"),
-    (dict(m=4, n=10, sizes="pow2", max_size=64), "parameter 'max_size' = 64 does not apply to sizes='pow2'"),
-    (dict(m=4, n=10, rate=3.0), "parameter 'rate' = 3.0 does not apply to arrivals='zero'"),
-    (dict(m=4, n=10, hot_machines=0.5), "parameter 'hot_machines' = 0.5 does not apply to hot_fraction=0.0"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (dict(m=4, n=10, dd=2), "has no parameter 'dd'"),
+        (dict(m=4, n=10, d=5), "'d' = 5 exceeds 'm' = 4"),
+        (dict(m=4, n=10, sizes="big"), "parameter 'sizes' must be one of"),
+        (dict(m=4, n=0), "parameter 'n' must be >= 1"),
+        (dict(m=4.5, n=10), "parameter 'm' must be int"),
+        (dict(n=10), "parameter 'm' is required"),
+        (dict(m=4, n=10, d="all", sizes="big"), "parameter 'sizes' must be one of"),
+        (dict(m=4, n=10, d=0), "parameter 'd' must be >= 1, got 0"),
+        (
+            dict(m=4, n=10, d="most"),
+            "parameter 'd' must be an int >= 1 or one of \\['log', 'half', 'all'\\], got 'most'",
+        ),
+        (dict(m=4, n=10, d=2.0), "parameter 'd' must be int/str"),
+        (dict(m=4, n=10, sizes="pareto", pareto_shape=0.0), "parameter 'pareto_shape' must be > 0"),
+        (dict(m=4, n=10, sizes="pareto", max_size=0), "parameter 'max_size' must be >= 1"),
+        (dict(m=4, n=10, hot_fraction=1.0), "parameter 'hot_fraction' must be in \\[0, 1\\)"),
+        (dict(m=4, n=10, hot_fraction=-0.1), "parameter 'hot_fraction' must be >= 0"),
+        (dict(m=4, n=10, hot_fraction=0.5, hot_machines=0.0), "parameter 'hot_machines' must be in \\(0, 1\\]"),
+        (dict(m=4, n=10, hot_fraction=0.5, hot_machines=1.5), "parameter 'hot_machines' must be in \\(0, 1\\]"),
+        # parameters that do not apply to the chosen setting (only non-default values are caught)
+        (dict(m=4, n=10, max_size_exp=5), "parameter 'max_size_exp' = 5 does not apply to sizes='unit'"),
+        (
+            dict(m=4, n=10, sizes="pareto", max_size_exp=5),
+            "parameter 'max_size_exp' = 5 does not apply to sizes='pareto'",
+        ),
+        (dict(m=4, n=10, pareto_shape=2.0), "parameter 'pareto_shape' = 2.0 does not apply to sizes='unit'"),
+        (dict(m=4, n=10, sizes="pow2", max_size=64), "parameter 'max_size' = 64 does not apply to sizes='pow2'"),
+        (dict(m=4, n=10, rate=3.0), "parameter 'rate' = 3.0 does not apply to arrivals='zero'"),
+        (dict(m=4, n=10, hot_machines=0.5), "parameter 'hot_machines' = 0.5 does not apply to hot_fraction=0.0"),
+    ],
+)
 def test_bad_family_parameters_are_named(params, message):
     with pytest.raises(FamilyParameterError, match=message):
         RR.make(0, 0, **params)
@@ -100,11 +126,14 @@ def rows_of(inst):
 
 
 @pytest.mark.parametrize("m", [1, 2, 3, 4, 5, 8, 16, 17, 64, 100])
-@pytest.mark.parametrize("rule, expected", [
-    ("log", lambda m: max(1, math.ceil(math.log2(m)))),
-    ("half", lambda m: max(1, m // 2)),
-    ("all", lambda m: m),
-])
+@pytest.mark.parametrize(
+    "rule, expected",
+    [
+        ("log", lambda m: max(1, math.ceil(math.log2(m)))),
+        ("half", lambda m: max(1, m // 2)),
+        ("all", lambda m: m),
+    ],
+)
 def test_d_rules_give_the_right_d_and_distinct_machines_in_range(m, rule, expected):
     inst = RR.make(0, 7, m=m, n=300, d=rule)
     d = expected(m)
@@ -188,13 +217,15 @@ def test_pareto_sizes_follow_the_rounded_bounded_pareto(a, h):
 def test_pareto_with_max_size_one_is_unit_valued_and_formula_endpoints():
     inst = RR.make(0, 1, m=3, n=100, sizes="pareto", max_size=1)
     assert (inst.size == 1).all()
+
     # u = 0 gives X = 1, u -> 1 gives X -> H (clipped to H)
     class Fixed:
         def random(self, n):
-            return np.array([0.0, 1.0 - 2.0 ** -53, 0.5])[:n]
+            return np.array([0.0, 1.0 - 2.0**-53, 0.5])[:n]
+
     s = rr_module.pareto_sizes(Fixed(), 3, 1.1, 1024)
     assert s[0] == 1 and s[1] == 1024
-    assert s[2] == math.ceil((1 - 0.5 * (1 - 1024 ** -1.1)) ** (-1 / 1.1))
+    assert s[2] == math.ceil((1 - 0.5 * (1 - 1024**-1.1)) ** (-1 / 1.1))
 
 
 def test_sized_predicate():

@@ -31,8 +31,9 @@ def test_drop_every_k_rejects_exactly_floor_n_i_over_k_on_each_machine(eps, k):
         # the rejected ones are the k-th, 2k-th, ... job routed to each machine
         for i in range(4):
             mine = np.flatnonzero(inst.indices == i)
-            np.testing.assert_array_equal(np.flatnonzero(res.outcome.rejected[mine]) + 1,
-                                          np.arange(k, counts[i] + 1, k))
+            np.testing.assert_array_equal(
+                np.flatnonzero(res.outcome.rejected[mine]) + 1, np.arange(k, counts[i] + 1, k)
+            )
 
 
 def test_random_two_is_reproducible_and_picks_one_of_the_two_least_loaded():
@@ -103,8 +104,7 @@ def test_lb_unit_reject_without_oracle_runs_valid_and_does_not_need_opt(oracle):
 
 def test_guarded_algorithms_never_violate_the_budget():
     inst = get_family("random-restricted").make(2, 5, m=8, n=300, d=2, sizes="pow2", max_size_exp=4)
-    for name, params in (("lb-general-reject", {"beta_rule": "2alpha", "guard": "on"}),
-                         ("greedy-cap", {"kappa": 1.0})):
+    for name, params in (("lb-general-reject", {"beta_rule": "2alpha", "guard": "on"}), ("greedy-cap", {"kappa": 1.0})):
         for eps in (0.05, 0.2):
             res = schedbench.run(name, inst, eps=eps, opt=1.0, **params)  # T* far too small: many rejections
             assert res.status == "ok" and res.rejected_frac_max_prefix <= eps + 1e-12
@@ -115,8 +115,9 @@ def test_theorem_8_2_late_rejection_stays_capped_where_immediate_rejection_grows
     # LB-B (g = 4) against immediate-reject greedy-cap and lb-general-reject with the spec's own
     # practical constants (α = 3, β = 2; T = 2T*, so its load is capped at 2β·OPT = 4·OPT)
     def ratio(alg, K, **params):
-        r = schedbench.run_adversary("lb-b", alg, eps=0.25, adversary_params={"K": K, "g": 4},
-                                     algorithm_params=params, solve=False)
+        r = schedbench.run_adversary(
+            "lb-b", alg, eps=0.25, adversary_params={"K": K, "g": 4}, algorithm_params=params, solve=False
+        )
         assert r.status == "ok", r.errors
         return r.objective / r.claimed_opt
 

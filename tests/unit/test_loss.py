@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from schedbench.queueing import (erlang_b, k_schedule, lam_of_n, sampled_birth_death_d1,
-                                 simulate_loss, solve_loss_exact)
-from schedbench.queueing.loss.exact import solve_full_access
+from schedbench.loss import erlang_b, k_schedule, lam_of_n, sampled_birth_death_d1, simulate_loss, solve_loss_exact
+from schedbench.loss.exact import solve_full_access
 
 T975 = stats.t.ppf(0.975, 19)  # 20 batches
 
@@ -29,11 +28,14 @@ def test_erlang_b_reference_values():  # spec §5.1
     assert erlang_b(1000, 1000) == pytest.approx(0.024812, abs=1e-6)
 
 
-@pytest.mark.parametrize("k, pb, et, f", [  # spec §5.2, d = 3, n = 24, λ = 0.9
-    (3, 0.28286666, 0.78287292, (0.59028, 0.33612, 0.07360)),
-    (6, 0.19629417, 0.63911598, (0.37821, 0.32184, 0.29995)),
-    (12, 0.15410570, 0.50950107, (0.21274, 0.20604, 0.58122)),
-])
+@pytest.mark.parametrize(
+    "k, pb, et, f",
+    [  # spec §5.2, d = 3, n = 24, λ = 0.9
+        (3, 0.28286666, 0.78287292, (0.59028, 0.33612, 0.07360)),
+        (6, 0.19629417, 0.63911598, (0.37821, 0.32184, 0.29995)),
+        (12, 0.15410570, 0.50950107, (0.21274, 0.20604, 0.58122)),
+    ],
+)
 def test_exact_ctmc_matches_reference_table(k, pb, et, f):
     r = solve_loss_exact(24, k, 3, 0.9)
     assert r.blocking == pytest.approx(pb, abs=1e-8)
@@ -48,8 +50,13 @@ def test_d1_sampling_birth_death_and_ctmc(k, pb):
     assert solve_loss_exact(24, k, 1, 0.9).blocking == pytest.approx(pb, abs=1e-10)
 
 
-@pytest.mark.parametrize("lam, values", [(0.7, (0.0216086710, 0.0633168653, 0.1001518484, 0.1317877258)),
-                                          (1.0, (0.1464825332, 0.1985673889, 0.2355702611, 0.2649223222))])
+@pytest.mark.parametrize(
+    "lam, values",
+    [
+        (0.7, (0.0216086710, 0.0633168653, 0.1001518484, 0.1317877258)),
+        (1.0, (0.1464825332, 0.1985673889, 0.2355702611, 0.2649223222)),
+    ],
+)
 def test_full_access_reduces_to_erlang_b(lam, values):  # spec §5.1 (ii), n = 24
     for d, value in zip((1, 2, 3, 4), values):
         assert erlang_b(24 // d, 24 * lam / d) == pytest.approx(value, abs=1e-10)
@@ -59,8 +66,9 @@ def test_full_access_reduces_to_erlang_b(lam, values):  # spec §5.1 (ii), n = 2
         assert solve_full_access(24, d, lam).blocking == pytest.approx(value, abs=1e-10)
 
 
-@pytest.mark.parametrize("d, pb, excess", [(2, 0.18994324, 1.741046e-02), (3, 0.22357998, 2.601146e-02),
-                                            (4, 0.25064743, 3.162443e-02)])
+@pytest.mark.parametrize(
+    "d, pb, excess", [(2, 0.18994324, 1.741046e-02), (3, 0.22357998, 2.601146e-02), (4, 0.25064743, 3.162443e-02)]
+)
 def test_full_access_two_phase_chain_n25(d, pb, excess):  # spec §5.1 (iii), n = 25, λ = 1
     fa = solve_full_access(25, d, 1.0)
     ctmc = solve_loss_exact(25, 25, d, 1.0)
@@ -92,21 +100,25 @@ def test_k_schedules():
 CASES = [  # (n, k, d, λ)
     (24, 6, 3, 0.9),
     (25, 25, 2, 1.0),
-    (50, 28, 2, 1 - 50 ** -0.5),
+    (50, 28, 2, 1 - 50**-0.5),
     (24, 5, 1, 0.9),
 ]
 
 
 @pytest.mark.parametrize("n, k, d, lam", CASES)
-@pytest.mark.parametrize("method, estimator", [("aggregated", "conditional"), ("aggregated", "count"),
-                                               ("event", "count")])
+@pytest.mark.parametrize(
+    "method, estimator", [("aggregated", "conditional"), ("aggregated", "count"), ("event", "count")]
+)
 def test_simulators_match_exact_within_3_se(n, k, d, lam, method, estimator):
     exact = solve_loss_exact(n, k, d, lam)
     r = simulate_loss(n, k, d, lam, arrivals=300_000, seed=11, method=method, estimator=estimator)
     assert within(r.blocking, r.blocking_ci, exact.blocking), (r.blocking, r.blocking_ci, exact.blocking)
     if d > 1:
-        assert within(r.mean_response, r.mean_response_ci, exact.mean_response), \
-            (r.mean_response, r.mean_response_ci, exact.mean_response)
+        assert within(r.mean_response, r.mean_response_ci, exact.mean_response), (
+            r.mean_response,
+            r.mean_response_ci,
+            exact.mean_response,
+        )
 
 
 @pytest.mark.parametrize("method", ["aggregated", "event"])
@@ -152,39 +164,51 @@ def test_sampled_load_law_and_determinism():
     assert a.blocking == b.blocking and a.mean_response == b.mean_response and a.events == b.events
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(n=10, k=11, d=2, load=0.5, arrivals=100), "k = 11 exceeds n = 10"),
-    (dict(n=10, k=5, d=0, load=0.5, arrivals=100), "d must be an integer >= 1"),
-    (dict(n=10, k=5, d=2, load=-1.0, arrivals=100), "λ must be > 0"),
-    (dict(n=10, k=5, d=2, load={"beta": 2.0, "alpha": 0.0}, arrivals=100), "is not positive"),
-    (dict(n=10, k=5, d=2, load=0.5, arrivals=100, method="fast"), "method must be"),
-    (dict(n=10, k=5, d=2, load=0.5, arrivals=100, estimator="mean"), "estimator must be 'conditional' or 'count'"),
-    (dict(n=10, k=5, d=2, load=0.5, arrivals=100, method="event", service="gamma"), "service must be 'exp' or 'det'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(n=10, k=11, d=2, load=0.5, arrivals=100), "k = 11 exceeds n = 10"),
+        (dict(n=10, k=5, d=0, load=0.5, arrivals=100), "d must be an integer >= 1"),
+        (dict(n=10, k=5, d=2, load=-1.0, arrivals=100), "λ must be > 0"),
+        (dict(n=10, k=5, d=2, load={"beta": 2.0, "alpha": 0.0}, arrivals=100), "is not positive"),
+        (dict(n=10, k=5, d=2, load=0.5, arrivals=100, method="fast"), "method must be"),
+        (dict(n=10, k=5, d=2, load=0.5, arrivals=100, estimator="mean"), "estimator must be 'conditional' or 'count'"),
+        (
+            dict(n=10, k=5, d=2, load=0.5, arrivals=100, method="event", service="gamma"),
+            "service must be 'exp' or 'det'",
+        ),
+    ],
+)
 def test_bad_parameters_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         simulate_loss(**kwargs)
 
 
 # ------------------------------------------------------------------ parameters of the other method
-@pytest.mark.parametrize("kwargs, name, method", [
-    (dict(method="event", estimator="conditional"), "estimator", "event"),
-    (dict(method="aggregated", service="det"), "service", "aggregated"),
-    (dict(service="det"), "service", "aggregated"),  # aggregated is the default method
-])
+@pytest.mark.parametrize(
+    "kwargs, name, method",
+    [
+        (dict(method="event", estimator="conditional"), "estimator", "event"),
+        (dict(method="aggregated", service="det"), "service", "aggregated"),
+        (dict(service="det"), "service", "aggregated"),  # aggregated is the default method
+    ],
+)
 def test_parameter_of_the_other_method_is_an_error_naming_it(kwargs, name, method):
     with pytest.raises(ValueError, match=f"parameter '{name}' = '[a-z]+' does not apply to method '{method}'"):
         simulate_loss(10, 5, 2, 0.5, arrivals=100, **kwargs)
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(method="event", service="det"),
-    dict(method="event", estimator="count", service="exp"),
-    dict(method="aggregated", estimator="count"),
-    dict(method="aggregated", estimator="conditional", service="exp"),
-    dict(method="aggregated", independent=True, mu=2.0),
-    dict(method="event", independent=True, mu=2.0, service="det"),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(method="event", service="det"),
+        dict(method="event", estimator="count", service="exp"),
+        dict(method="aggregated", estimator="count"),
+        dict(method="aggregated", estimator="conditional", service="exp"),
+        dict(method="aggregated", independent=True, mu=2.0),
+        dict(method="event", independent=True, mu=2.0, service="det"),
+    ],
+)
 def test_applicable_method_parameters_still_run(kwargs):
     r = simulate_loss(10, 5, 2, 0.5, arrivals=2000, **kwargs)
     assert r.arrivals > 0 and math.isfinite(r.blocking)

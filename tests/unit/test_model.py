@@ -19,9 +19,15 @@ def test_arrival_order_is_release_then_array_order():
 
 
 def test_save_load_round_trip(tmp_path):
-    inst = Instance.from_lists(3, [0, 1, 1], [4, 1, 2], [[2], [0, 1], [1, 2]],
-                               w_flow=[1.0, 0.5, 2.0], w_reject=[3.0, 1.0, 1.0],
-                               meta={"family": "hand", "params": {"x": 1}})
+    inst = Instance.from_lists(
+        3,
+        [0, 1, 1],
+        [4, 1, 2],
+        [[2], [0, 1], [1, 2]],
+        w_flow=[1.0, 0.5, 2.0],
+        w_reject=[3.0, 1.0, 1.0],
+        meta={"family": "hand", "params": {"x": 1}},
+    )
     path = tmp_path / "sub" / "i.npz"
     inst.save(path)
     back = Instance.load(path)
@@ -40,16 +46,25 @@ def test_arrays_are_read_only(tiny_instance):
     "kwargs, message",
     [
         (dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], []]), "job 1: field 'eligible' is empty"),
-        (dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [2]]), "job 1: field 'eligible' has machine 2, out of range"),
+        (
+            dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [2]]),
+            "job 1: field 'eligible' has machine 2, out of range",
+        ),
         (dict(m=2, release=[0, -1], size=[1, 1], eligible=[[0], [1]]), "job 1: field 'release' must be >= 0"),
         (dict(m=2, release=[0, 0], size=[1, 0], eligible=[[0], [1]]), "job 1: field 'size' must be >= 1"),
         (dict(m=2, release=[0, 0], size=[1], eligible=[[0], [1]]), "field 'size': 1 values but 'release' has 2"),
         (dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0]]), "field 'eligible': 1 machine lists"),
         (dict(m=2, release=[0, 0.5], size=[1, 1], eligible=[[0], [1]]), "job 1: field 'release' must be an integer"),
-        (dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [1, 1]]), "job 1: field 'eligible' lists machine 1 twice"),
+        (
+            dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [1, 1]]),
+            "job 1: field 'eligible' lists machine 1 twice",
+        ),
         (dict(m=0, release=[0], size=[1], eligible=[[0]]), "field 'm'"),
         (dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [1]], w_reject=[1.0, 0.0]), "job 1: field 'w_reject'"),
-        (dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [1]], w_flow=[1.0]), "field 'w_flow': expected 2 values"),
+        (
+            dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [1]], w_flow=[1.0]),
+            "field 'w_flow': expected 2 values",
+        ),
     ],
 )
 def test_bad_input_names_job_and_field(kwargs, message):

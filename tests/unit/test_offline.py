@@ -57,8 +57,7 @@ def test_milp_needed_when_greedy_misses_the_bound():
 
 def test_time_limit_reports_timeout_with_consistent_bounds():
     # A random sized instance where the MILP is needed; a 1 ms limit stops HiGHS early.
-    inst = get_family("random-restricted").make(3, 11, m=30, n=400, d=3, sizes="pow2",
-                                                max_size_exp=9)
+    inst = get_family("random-restricted").make(3, 11, m=30, n=400, d=3, sizes="pow2", max_size_exp=9)
     res = opt_makespan(inst, time_limit=1e-3)
     assert res.status == "timeout", res
     assert res.lower_bound <= res.value
@@ -74,8 +73,8 @@ def test_solver_banner_does_not_reach_stdout(capfd):
 def test_milp_after_another_highs_model_in_the_same_process():
     # Regression: HiGHS's global thread pool made the MILP fail (reported as 'timeout') when an
     # LP with a different thread setting had run first in the process.
-    from schedbench.queueing.bipartite.simulate import neighbors_csr
-    from schedbench.queueing.bipartite.oracles import t_star_graph
+    from schedbench.bipartite.simulate import neighbors_csr
+    from schedbench.bipartite.oracles import t_star_graph
 
     mu = np.array([4.0, 1.0, 1.0])
     ip, ix, _ = neighbors_csr("complete", 3, 2, mu)
@@ -96,8 +95,9 @@ def test_time_limit_must_be_positive():
 def _far_from_bound(m, n):
     """Hot eligibility and heavy sizes: the greedy schedule is ~5x the trivial bound, so the
     max-flow bisection needs ~20 solves."""
-    return get_family("random-restricted").make(0, 1, m=m, n=n, d=3, sizes="pow2", max_size_exp=12,
-                                                hot_fraction=0.3, hot_machines=0.05)
+    return get_family("random-restricted").make(
+        0, 1, m=m, n=n, d=3, sizes="pow2", max_size_exp=12, hot_fraction=0.3, hot_machines=0.05
+    )
 
 
 def test_time_limit_covers_the_max_flow_bound():
@@ -131,9 +131,12 @@ def test_makespan_milp_never_trusts_an_inconsistent_highs_answer():
     from schedbench.scheduling.model import Instance
     from schedbench.scheduling.offline import opt_makespan
 
-    inst = Instance.from_lists(8, [0] * 12, [2, 2, 1, 1, 1, 1, 2, 1, 1, 2, 1, 1],
-                               [[1, 2, 3, 5, 6], [5], [6, 7], [7], [6, 7], [2, 6], [0, 2], [1, 2],
-                                [0, 1, 3, 4, 6], [2], [2, 4], [3, 4, 6]])
+    inst = Instance.from_lists(
+        8,
+        [0] * 12,
+        [2, 2, 1, 1, 1, 1, 2, 1, 1, 2, 1, 1],
+        [[1, 2, 3, 5, 6], [5], [6, 7], [7], [6, 7], [2, 6], [0, 2], [1, 2], [0, 1, 3, 4, 6], [2], [2, 4], [3, 4, 6]],
+    )
     res = opt_makespan(inst, time_limit=30)
     assert (res.value, res.status, res.lower_bound) == (2.0, "optimal", 2.0)
     assert res.value >= res.lower_bound

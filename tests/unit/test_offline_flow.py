@@ -39,8 +39,7 @@ def brute_force_sized(inst: Instance) -> int:
         worst = 0
         for i in set(choice):
             t = 0
-            for j in sorted((j for j in range(inst.n) if choice[j] == i),
-                            key=lambda j: (int(inst.release[j]), j)):
+            for j in sorted((j for j in range(inst.n) if choice[j] == i), key=lambda j: (int(inst.release[j]), j)):
                 t = max(t, int(inst.release[j])) + int(inst.size[j])
                 worst = max(worst, t - int(inst.release[j]))
         best = worst if best is None else min(best, worst)
@@ -146,9 +145,15 @@ def _unit_poisson(n, m, rho, seed):
     counts = rng.poisson(rho * m, size=int(2 * n / (rho * m)) + 10)
     release = np.repeat(np.arange(counts.size), counts)[:n]
     eligible = np.array([rng.choice(m, 2, replace=False) for _ in range(n)])
-    return Instance(m=m, release=release, size=np.ones(n, dtype=np.int64),
-                    indptr=np.arange(0, 2 * n + 1, 2), indices=eligible.ravel(), w_flow=None,
-                    w_reject=None)
+    return Instance(
+        m=m,
+        release=release,
+        size=np.ones(n, dtype=np.int64),
+        indptr=np.arange(0, 2 * n + 1, 2),
+        indices=eligible.ravel(),
+        w_flow=None,
+        w_reject=None,
+    )
 
 
 def test_unit_matching_agrees_with_migratory_flow_on_a_medium_instance():
@@ -159,8 +164,7 @@ def test_unit_matching_agrees_with_migratory_flow_on_a_medium_instance():
 
 
 def test_time_limit_reports_timeout_with_consistent_bounds():
-    inst = Instance.from_lists(3, [0] * 12 + [1] * 6, list(range(1, 7)) * 3,
-                               [[0, 1], [1, 2], [0, 2]] * 6)
+    inst = Instance.from_lists(3, [0] * 12 + [1] * 6, list(range(1, 7)) * 3, [[0, 1], [1, 2], [0, 2]] * 6)
     opt_max_flow(inst, time_limit=30)  # compile / load the numba cache
     full = opt_max_flow(inst, time_limit=30)
     assert (full.status, full.value) == ("optimal", 20.0)

@@ -27,8 +27,9 @@ WEIGHTS = (1.0, 2.0, 4.0, 0.5, 1.0 / 3.0)
 def weighted(draw, unit, max_n, max_m=3, max_size=4, weights=WEIGHTS):
     inst = draw(instances(max_m=max_m, max_n=max_n, unit=unit, max_size=max_size))
     w = draw(st.lists(st.sampled_from(weights), min_size=inst.n, max_size=inst.n))
-    return Instance.from_lists(inst.m, inst.release.tolist(), inst.size.tolist(),
-                               [inst.eligible(j).tolist() for j in range(inst.n)], w_flow=w)
+    return Instance.from_lists(
+        inst.m, inst.release.tolist(), inst.size.tolist(), [inst.eligible(j).tolist() for j in range(inst.n)], w_flow=w
+    )
 
 
 def _weights(inst, objective):
@@ -44,8 +45,14 @@ def brute_force_unit(inst, objective="weighted"):
     W = _weights(inst, objective)
 
     def fits(T):
-        return unit_jobs_fit(inst, lambda j: [t for t in range(int(inst.release[j]), int(inst.release[j]) + n)
-                                              if W[j] * (t + 1 - int(inst.release[j])) <= T])
+        return unit_jobs_fit(
+            inst,
+            lambda j: [
+                t
+                for t in range(int(inst.release[j]), int(inst.release[j]) + n)
+                if W[j] * (t + 1 - int(inst.release[j])) <= T
+            ],
+        )
 
     for T in sorted({W[j] * f for j in range(n) for f in range(1, n + 1)}):
         if fits(T):
@@ -98,8 +105,7 @@ def brute_force_sized(inst, objective):
 
     best = None
     for choice in itertools.product(*(inst.eligible(j).tolist() for j in range(n))):
-        worst = max(machine_opt(frozenset(j for j in range(n) if choice[j] == i))
-                    for i in set(choice))
+        worst = max(machine_opt(frozenset(j for j in range(n) if choice[j] == i)) for i in set(choice))
         best = worst if best is None else min(best, worst)
     return best
 
@@ -211,10 +217,10 @@ def test_weights_one_give_the_flow_answer(inst):
 
 
 def test_genwtd_ignores_w_reject():
-    inst = Instance.from_lists(2, [0, 0, 0, 1], [1, 2, 1, 1], [[0], [0, 1], [1], [0]],
-                               w_flow=[1, 4, 2, 0.5])
-    heavy = Instance.from_lists(2, [0, 0, 0, 1], [1, 2, 1, 1], [[0], [0, 1], [1], [0]],
-                                w_flow=[1, 4, 2, 0.5], w_reject=[100, 0.01, 3, 7])
+    inst = Instance.from_lists(2, [0, 0, 0, 1], [1, 2, 1, 1], [[0], [0, 1], [1], [0]], w_flow=[1, 4, 2, 0.5])
+    heavy = Instance.from_lists(
+        2, [0, 0, 0, 1], [1, 2, 1, 1], [[0], [0, 1], [1], [0]], w_flow=[1, 4, 2, 0.5], w_reject=[100, 0.01, 3, 7]
+    )
     a, b = solve_opt(inst, "genwtd"), solve_opt(heavy, "genwtd")
     assert (a.status, a.value) == (b.status, b.value) == ("optimal", solve_opt(inst, "wtdmaxflow").value)
     assert a.value == float(brute_force_sized(inst, "weighted"))
@@ -222,9 +228,13 @@ def test_genwtd_ignores_w_reject():
 
 def test_weighted_time_limit_reports_timeout_with_consistent_bounds():
     rng = np.random.default_rng(5)
-    inst = Instance.from_lists(3, [0] * 12 + [1] * 6, list(range(1, 7)) * 3,
-                               [[0, 1], [1, 2], [0, 2]] * 6,
-                               w_flow=rng.choice([1.0, 2.0, 4.0], 18).tolist())
+    inst = Instance.from_lists(
+        3,
+        [0] * 12 + [1] * 6,
+        list(range(1, 7)) * 3,
+        [[0, 1], [1, 2], [0, 2]] * 6,
+        w_flow=rng.choice([1.0, 2.0, 4.0], 18).tolist(),
+    )
     full = opt_max_flow(inst, objective="weighted", time_limit=30)
     res = opt_max_flow(inst, objective="weighted", time_limit=1e-4)
     assert res.status == "timeout", res
@@ -237,9 +247,15 @@ def test_unit_weighted_medium_instance_agrees_with_migratory_flow():
     counts = rng.poisson(0.95 * m, size=400)
     release = np.repeat(np.arange(counts.size), counts)[:n]
     elig = np.array([rng.choice(m, 2, replace=False) for _ in range(n)])
-    inst = Instance(m=m, release=release, size=np.ones(n, dtype=np.int64),
-                    indptr=np.arange(0, 2 * n + 1, 2), indices=elig.ravel(),
-                    w_flow=rng.choice([1.0, 4.0, 16.0], n), w_reject=None)
+    inst = Instance(
+        m=m,
+        release=release,
+        size=np.ones(n, dtype=np.int64),
+        indptr=np.arange(0, 2 * n + 1, 2),
+        indices=elig.ravel(),
+        w_flow=rng.choice([1.0, 4.0, 16.0], n),
+        w_reject=None,
+    )
     res = opt_max_flow(inst, objective="weighted")
     assert res.status == "optimal" and res.solver == "hopcroft-karp"
     assert res.value == max_flow_lower_bound(inst, "weighted")
@@ -257,8 +273,7 @@ def test_spread_out_weights_refuse_clearly():
 @pytest.mark.parametrize("value", ["wtdmaxflow", "max_stretch", "", None])
 def test_bad_objective_names_the_field(value):
     inst = Instance.from_lists(1, [0], [1], [[0]])
-    with pytest.raises(ValueError, match="argument 'objective' must be one of 'flow', 'weighted', "
-                                         "'genwtd', 'stretch'"):
+    with pytest.raises(ValueError, match="argument 'objective' must be one of 'flow', 'weighted', 'genwtd', 'stretch'"):
         opt_max_flow(inst, objective=value)
     with pytest.raises(ValueError, match="'objective'"):
         max_flow_lower_bound(inst, objective=value)

@@ -6,15 +6,28 @@ from pathlib import Path
 
 import pytest
 
-from schedbench.pipeline import latex
-from schedbench.pipeline.paper import GROUPS, config_macros_tex, group_tex, reproducibility_tex, stage_times
+from schedbench.hall import latex
+from schedbench.hall.paper import GROUPS, config_macros_tex, group_tex, reproducibility_tex, stage_times
 
 ROOT = Path(__file__).resolve().parents[2]
 PROSE = [ROOT / "paper/main.tex", *sorted((ROOT / "paper/sections").glob("*.tex"))]
 
 # digits that are names or definitions, not measurements or settings
-ALLOWED = [r"seed 00[0-9]", r"Theorem \d+\.\d+", r"\\S\s*\d+(\.\d+)*", r"95\\,\\%", r"speed~1", r"\d+pt",
-           r"margin=\d+(\.\d+)?cm", r"\[\d+pt\]", r"\[T1\]", r"#1", r"\[1\]", r"iPSC/860", r"A1|A2|A3|A4|A5|B1|B2|B3|B4|B5|T2"]
+ALLOWED = [
+    r"seed 00[0-9]",
+    r"Theorem \d+\.\d+",
+    r"\\S\s*\d+(\.\d+)*",
+    r"95\\,\\%",
+    r"speed~1",
+    r"\d+pt",
+    r"margin=\d+(\.\d+)?cm",
+    r"\[\d+pt\]",
+    r"\[T1\]",
+    r"#1",
+    r"\[1\]",
+    r"iPSC/860",
+    r"A1|A2|A3|A4|A5|B1|B2|B3|B4|B5|T2",
+]
 
 
 def prose_digits(text: str) -> list[str]:
@@ -49,8 +62,13 @@ def test_group_file_lists_its_figures_and_tables():
 
 
 def test_config_macros():
-    cfg = {"seed": 7, "eps": [0.5, 0.25], "figures": {"n_boot": 200}, "experiments": {},
-           "loss": {"batches": 20, "warmup": 5, "fit_min_n": 1000, "experiments": {}}}
+    cfg = {
+        "seed": 7,
+        "eps": [0.5, 0.25],
+        "figures": {"n_boot": 200},
+        "experiments": {},
+        "loss": {"batches": 20, "warmup": 5, "fit_min_n": 1000, "experiments": {}},
+    }
     tex = config_macros_tex(cfg, "config/x.yaml", "abc123", 0.05)
     assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{\\ensuremath{10^{3}}}" in tex
     assert "\\newcommand{\\LossSlopeTol}{0.05}" in tex and "\\newcommand{\\NBoot}{200}" in tex
@@ -68,21 +86,33 @@ def test_stage_times_and_reproducibility(tmp_path):
     stages = stage_times(sorted(root.rglob("*.tsv")), root)
     row = stages.set_index("stage").loc["run_online"]
     assert row["jobs"] == 2 and row["wall_s"] == pytest.approx(4.0) and row["max_rss_mb"] == 120
-    tex = reproducibility_tex({"git_commit": "abc", "packages": '{"numpy": "2.0"}'}, stages,
-                              {"system": "Debian", "cores": "2"}, "config/x.yaml", "h1")
+    tex = reproducibility_tex(
+        {"git_commit": "abc", "packages": '{"numpy": "2.0"}'},
+        stages,
+        {"system": "Debian", "cores": "2"},
+        "config/x.yaml",
+        "h1",
+    )
     assert "run\\_online & 2 & 4.0 & 2.5 & 120" in tex and "numpy & 2.0" in tex and "\\label{tab:stages}" in tex
 
 
 def test_pdf_without_latex_names_the_packages(monkeypatch, tmp_path):
     monkeypatch.setattr(latex.shutil, "which", lambda tool: None)
     with pytest.raises(latex.LatexMissing, match="apt-get install latexmk texlive-latex-recommended"):
-        latex.build_pdf(tmp_path / "main.tex", tmp_path / "main.pdf", tmp_path / "build",
-                        "latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra")
+        latex.build_pdf(
+            tmp_path / "main.tex",
+            tmp_path / "main.pdf",
+            tmp_path / "build",
+            "latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra",
+        )
 
 
 def test_log_problems():
     log = "LaTeX Warning: Reference `fig:x' on page 2 undefined on input line 6.\n! Undefined control sequence.\n"
-    assert latex.log_problems(log) == ["undefined reference: fig:x", "undefined control sequence: Undefined control sequence"]
+    assert latex.log_problems(log) == [
+        "undefined reference: fig:x",
+        "undefined control sequence: Undefined control sequence",
+    ]
     assert latex.log_problems("Output written on main.pdf (3 pages)") == []
 
 
@@ -94,7 +124,7 @@ def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     import shutil
     import subprocess
 
-    from schedbench.pipeline.config import load_config_file
+    from schedbench.hall.config import load_config_file
 
     if not shutil.which("pdflatex"):
         pytest.skip("pdflatex not installed (make test installs it as root)")
@@ -103,8 +133,14 @@ def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     names = re.findall(r"\\newcommand\{\\(\w+)\}", tex)
     assert names
     body = "\n".join(f"{n}: \\{n}{{}} and $x = \\{n}{{}}$.\\par" for n in names)
-    (tmp_path / "t.tex").write_text("\\documentclass{article}\n" + tex + "\n\\begin{document}\n" + body
-                                    + "\n\\end{document}\n")
-    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    (tmp_path / "t.tex").write_text(
+        "\\documentclass{article}\n" + tex + "\n\\begin{document}\n" + body + "\n\\end{document}\n"
+    )
+    proc = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:]

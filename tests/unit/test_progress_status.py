@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from schedbench.cli import main
-from schedbench.progress import Progress, progress_map
-from schedbench.pipeline.status import format_status, read_status
+from schedbench.hall.progress import Progress, progress_map
+from schedbench.hall.status import format_status, read_status
 
 
 class FakeClock:
@@ -136,9 +136,13 @@ def _workdir(tmp_path: Path, log_text: str, pid: int | None) -> Path:
     logs.mkdir(parents=True)
     (logs / "a-greedy-0.log").write_text(
         "2026-11-30 09:00:03 INFO progress: starting 8 instances on 1 worker(s)\n"
-        "2026-11-30 09:00:04 INFO progress: 1/8 instances (12 %), 6 runs at 6/s, elapsed 0:00:01, ETA 0:00:07\n")
-    for rule, job, s in [("run_online", "a-greedy-0", 7.5), ("run_online", "b-greedy-0", 2.5),
-                         ("make_instances", "a-0", 1.0)]:
+        "2026-11-30 09:00:04 INFO progress: 1/8 instances (12 %), 6 runs at 6/s, elapsed 0:00:01, ETA 0:00:07\n"
+    )
+    for rule, job, s in [
+        ("run_online", "a-greedy-0", 7.5),
+        ("run_online", "b-greedy-0", 2.5),
+        ("make_instances", "a-0", 1.0),
+    ]:
         d = tmp_path / "results/benchmarks" / rule
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{job}.tsv").write_text(f"s\th:m:s\tmax_rss\n{s}\t0:00:0{int(s)}\t100\n")
@@ -164,8 +168,10 @@ def test_status_of_a_running_pipeline(tmp_path, snakemake_like_process):
     text = format_status(st)
     assert f"running (pid {snakemake_like_process})" in text
     assert "jobs: 1 of 4 done, 1 running, 1 failed, 1 waiting; 1 SLURM jobs submitted" in text
-    assert ("run_online (jobid 7, log results/logs/run_online/a-greedy-0.log): "
-            "1/8 instances (12 %), 6 runs at 6/s, elapsed 0:00:01, ETA 0:00:07") in text
+    assert (
+        "run_online (jobid 7, log results/logs/run_online/a-greedy-0.log): "
+        "1/8 instances (12 %), 6 runs at 6/s, elapsed 0:00:01, ETA 0:00:07"
+    ) in text
     assert "make_instances (jobid 4, log results/logs/make_instances/b-0.log)" in text
     rules = st.slowest_rules
     assert list(rules["rule"]) == ["run_online", "make_instances"]
@@ -185,7 +191,8 @@ def test_status_of_a_killed_pipeline(tmp_path):
 def test_status_of_a_finished_pipeline(tmp_path):
     done = SNAKEMAKE_LOG.split("[Mon Nov 30 09:00:02 2026]\nGroup job")[0] + (
         "Finished jobid: 4 (Rule: make_instances)\n2 of 2 steps (100%) done\n"
-        "Complete log(s): .snakemake/log/x.snakemake.log\n")
+        "Complete log(s): .snakemake/log/x.snakemake.log\n"
+    )
     st = read_status(_workdir(tmp_path, done, None))
     assert format_status(st).splitlines()[0].endswith(": finished")
     assert "jobs: 2 of 2 done, 0 running, 0 failed" in format_status(st)
@@ -204,24 +211,26 @@ def test_a_long_mip_logs_its_progress(monkeypatch, caplog):
     # every interrupt check "long" (report interval 0): the MIP's state appears in the log
     import sys
 
-    import schedbench.solvers as solvers
+    import schedbench.hall.solvers as solvers
     from schedbench.scheduling.offline import opt_max_flow
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from bench_opt_flow import poisson_instance
 
     monkeypatch.setattr(solvers, "MIP_REPORT_EVERY", 0.0)
-    with caplog.at_level(logging.INFO, logger="schedbench.solvers"):
+    with caplog.at_level(logging.INFO, logger="schedbench.hall.solvers"):
         res = opt_max_flow(poisson_instance(60, 3, 0.9, 2, 1, sizes=4), time_limit=60)
     assert res.status == "optimal"
-    lines = [r.getMessage() for r in caplog.records if r.name == "schedbench.solvers"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "schedbench.hall.solvers"]
     assert lines and all(line.startswith("progress: HiGHS max-flow-time MIP: incumbent ") for line in lines)
     assert re.search(r"\d+ nodes, elapsed \d:\d\d:\d\d$", lines[-1])
 
 
 def test_status_counts_failed_jobs_of_a_group_and_skips_logs_without_jobs(tmp_path):
     # a group job's failure: "Error in group", then each job's "Error in rule" indented
-    group_failed = SNAKEMAKE_LOG + """Error in group 5c1d:
+    group_failed = (
+        SNAKEMAKE_LOG
+        + """Error in group 5c1d:
     jobs:
         rule run_online:
             jobid: 7
@@ -233,6 +242,7 @@ def test_status_counts_failed_jobs_of_a_group_and_skips_logs_without_jobs(tmp_pa
         log: results/logs/run_online/a-greedy-0.log (check log file(s) for error details)
 Exiting because a job execution failed. Look above for error messages
 """
+    )
     work = _workdir(tmp_path, group_failed, None)
     # a later log without jobs (e.g. `snakemake --report`): not the run's
     later = work / ".snakemake/log/2026-11-30T100000.000000.snakemake.log"

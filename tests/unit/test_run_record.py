@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from schedbench.api import RunResult, run
-from schedbench.pipeline.experiment import INSTANCE_COLUMNS, run_online, solve_offline
-from schedbench.pipeline.report import PROVENANCE_COLUMNS
-from schedbench.pipeline.results import OPT_COLUMNS
+from schedbench.scheduling.stage.experiment import INSTANCE_COLUMNS, run_online, solve_offline
+from schedbench.hall.io import PROVENANCE_COLUMNS
+from schedbench.scheduling.stage.results import OPT_COLUMNS
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.play import execute
@@ -66,8 +66,16 @@ def test_failed_row_has_the_columns_of_a_good_row():
     assert row["status"] == "error" and not bad.valid and row["errors"].startswith(type(err.value).__name__)
     assert (row["n_jobs"], row["m"], row["problem"], row["model"], row["eps"]) == (3, 2, "load", "rejection", 0.25)
     for f in fields(RunRecord):  # every measurement of a failed run is its field default
-        if f.name in ("objective", "rejected_frac", "rejected_frac_max_prefix", "rejected_volume_frac",
-                      "wasted_work", "wasted_work_frac", "claimed_opt", "ratio_bound"):
+        if f.name in (
+            "objective",
+            "rejected_frac",
+            "rejected_frac_max_prefix",
+            "rejected_volume_frac",
+            "wasted_work",
+            "wasted_work_frac",
+            "claimed_opt",
+            "ratio_bound",
+        ):
             assert math.isnan(row[f.name])
         elif f.name in ("budget_violations", "guard_fires"):
             assert row[f.name] == f.default == 0
@@ -82,6 +90,7 @@ def test_pipeline_rows_are_the_instance_columns_then_the_record_row(tmp_path):
     table = run_online(paths, solve_offline(paths, "load", 10.0, 7), "lb-unit-reject", None, [0.25], 7)
     assert list(table["status"]) == ["error", "ok"]
     good = execute(get_algorithm("lb-unit-reject"), unit_instance(), eps=0.25, params={}, oracle=2.0)
+
     def plain(cols):  # the p_ columns of a failed run are the parameters given (collect sorts p_ columns)
         return [c for c in cols if not c.startswith("p_")]
 

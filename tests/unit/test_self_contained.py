@@ -54,20 +54,40 @@ def test_no_tracked_file_cites_outside_material_or_issue_numbers():
             for what, pattern in FORBIDDEN:
                 if pattern.search(line):
                     hits.append(f"{path.relative_to(ROOT)}:{n}: {what}: {line.strip()[:120]}")
-    assert not hits, ("cite the paper's section and docs/models/ instead:\n" + "\n".join(hits))
+    assert not hits, "cite the paper's section and docs/models/ instead:\n" + "\n".join(hits)
 
 
 ISSUE, HASH = "iss" + "ue", "#"
 
 
-@pytest.mark.parametrize("line", ["see ../" + SHARED + "/x", SHARED + "/specs/a.md", "DESIGN" + ".md conventions",
-                                  f"({ISSUE} 14)", f"{ISSUE.title()} 3 targets", f"fixed in {HASH}12", f"({HASH}7)"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "see ../" + SHARED + "/x",
+        SHARED + "/specs/a.md",
+        "DESIGN" + ".md conventions",
+        f"({ISSUE} 14)",
+        f"{ISSUE.title()} 3 targets",
+        f"fixed in {HASH}12",
+        f"({HASH}7)",
+    ],
+)
 def test_the_patterns_catch_what_they_are_for(line):
     assert any(p.search(line) for _, p in FORBIDDEN)
 
 
-@pytest.mark.parametrize("line", [r"\newcommand{\x}[1]{#1}", 'r"#1"', "color: #1f77b4", "shared by both wings",
-                                  "a shared/ folder", "# 1 comment", "tissue 3"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        r"\newcommand{\x}[1]{#1}",
+        'r"#1"',
+        "color: #1f77b4",
+        "shared by both wings",
+        "a shared/ folder",
+        "# 1 comment",
+        "tissue 3",
+    ],
+)
 def test_the_patterns_leave_ordinary_text_alone(line):
     assert not any(p.search(line) for _, p in FORBIDDEN)
 

@@ -54,9 +54,11 @@ def write(tmp_path, text, name="log.swf", compress=False):
 def test_header_pairs_continuations_and_repeated_keys(tmp_path):
     log = parse_swf(write(tmp_path, HEADER + JOBS))
     assert log.header == {
-        "Version": "2.2", "Computer": "Test Machine",
+        "Version": "2.2",
+        "Computer": "Test Machine",
         "Information": "http://example.org/a http://example.org/b",  # not a key 'http'
-        "MaxJobs": "4", "Note": "first note continued\nsecond note",
+        "MaxJobs": "4",
+        "Note": "first note continued\nsecond note",
         "StartTime": "Fri Oct 01 00:00:03 PDT 1993",
     }
     assert len(log.comments) == 11 and log.comments[0] == " Version: 2.2"
@@ -103,16 +105,22 @@ def test_a_log_without_header_is_fine(tmp_path):
 GOOD = "5 10 -1 20 1 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1"
 
 
-@pytest.mark.parametrize("bad, message", [
-    (GOOD.rsplit(" ", 1)[0], "line 14: expected 18 whitespace-separated fields .*got 17"),
-    (GOOD + " -1", "line 14: expected 18 whitespace-separated fields .*got 19"),
-    (GOOD.replace(" 20 ", " 2O "), r"line 14: field 4 \(run_time\) is not a number: '2O'"),
-    (GOOD.replace("5 10", "x 10"), r"line 14: field 1 \(job_number\) is not a number: 'x'"),
-    (GOOD.replace(" 20 ", " nan "), r"line 14: field 4 \(run_time\) is not a number: 'nan'"),
-    (GOOD.replace(" 20 ", " 2_0 "), r"line 14: field 4 \(run_time\) is not a number: '2_0'"),
-    (GOOD.replace(" 20 ", " 1e999 "), r"line 14: field 4 \(run_time\) is out of range"),
-    (GOOD.replace(" 20 1 ", " 20 1.5 "), r"line 14: field 5 \(allocated_processors\) must be an integer, got '1.5'"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (GOOD.rsplit(" ", 1)[0], "line 14: expected 18 whitespace-separated fields .*got 17"),
+        (GOOD + " -1", "line 14: expected 18 whitespace-separated fields .*got 19"),
+        (GOOD.replace(" 20 ", " 2O "), r"line 14: field 4 \(run_time\) is not a number: '2O'"),
+        (GOOD.replace("5 10", "x 10"), r"line 14: field 1 \(job_number\) is not a number: 'x'"),
+        (GOOD.replace(" 20 ", " nan "), r"line 14: field 4 \(run_time\) is not a number: 'nan'"),
+        (GOOD.replace(" 20 ", " 2_0 "), r"line 14: field 4 \(run_time\) is not a number: '2_0'"),
+        (GOOD.replace(" 20 ", " 1e999 "), r"line 14: field 4 \(run_time\) is out of range"),
+        (
+            GOOD.replace(" 20 1 ", " 20 1.5 "),
+            r"line 14: field 5 \(allocated_processors\) must be an integer, got '1.5'",
+        ),
+    ],
+)
 def test_malformed_line_names_file_and_line(tmp_path, bad, message):
     p = write(tmp_path, HEADER + JOBS.splitlines()[0] + "\n" + JOBS.splitlines()[1] + "\n" + bad + "\n" + GOOD + "\n")
     with pytest.raises(SwfFormatError, match=message) as info:
@@ -121,8 +129,9 @@ def test_malformed_line_names_file_and_line(tmp_path, bad, message):
     assert isinstance(info.value, InstanceError) and isinstance(info.value, ValueError)
 
 
-@pytest.mark.parametrize("text, message", [("", "empty file"), (HEADER, "only header comments"),
-                                           ("\n\n", "empty file")])
+@pytest.mark.parametrize(
+    "text, message", [("", "empty file"), (HEADER, "only header comments"), ("\n\n", "empty file")]
+)
 def test_empty_or_header_only_is_an_error(tmp_path, text, message):
     with pytest.raises(SwfFormatError, match=f"no job records \\({message}\\)"):
         parse_swf(write(tmp_path, text))
@@ -174,9 +183,21 @@ def test_family_is_deterministic_and_meta_is_portable(tmp_path):
     a, b = FAM.make(3, 7), FAM.make(3, 7)
     for f in ("release", "size", "indptr", "indices", "w_flow", "w_reject"):
         np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
-    assert a.meta == {"family": "swf-trace", "index": 3, "base_seed": 7, "params": {
-        "path": DEFAULT_TRACE, "m": 64, "d": 2, "n": 1000, "start": 0, "time_unit": 60,
-        "size_unit": 60, "max_size": 0}}
+    assert a.meta == {
+        "family": "swf-trace",
+        "index": 3,
+        "base_seed": 7,
+        "params": {
+            "path": DEFAULT_TRACE,
+            "m": 64,
+            "d": 2,
+            "n": 1000,
+            "start": 0,
+            "time_unit": 60,
+            "size_unit": 60,
+            "max_size": 0,
+        },
+    }
     a.save(tmp_path / "a.npz")  # provenance is JSON-serialisable; the instance round-trips
     c = Instance.load(tmp_path / "a.npz")
     np.testing.assert_array_equal(c.indices, a.indices)
@@ -190,7 +211,7 @@ def test_index_selects_consecutive_windows():
     insts = [FAM.make(i, 1, n=500, start=100) for i in range(3)]
     for i, inst in enumerate(insts):
         lo = 100 + 500 * i
-        run, submit = jobs.run[lo:lo + 500], jobs.submit[lo:lo + 500]
+        run, submit = jobs.run[lo : lo + 500], jobs.submit[lo : lo + 500]
         assert inst.n == 500 and inst.m == 64
         np.testing.assert_array_equal(inst.size, np.maximum(1, np.ceil(run / 60)).astype(np.int64))
         np.testing.assert_array_equal(inst.release, ((submit - submit[0]) // 60).astype(np.int64))
@@ -225,16 +246,22 @@ def test_whole_trace_with_n_zero_and_clipping():
 
 
 def test_mapping_on_a_hand_written_log(tmp_path):
-    text = "; Version: 2.2\n" + "\n".join([
-        # job submit wait run  procs ... user group ...
-        "1 100 -1 0    1 -1 -1 -1 -1 -1 -1 5 1 -1 -1 -1 -1 -1",  # run 0 -> size 1
-        "2 160 -1 61   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # size 2
-        "3 130 -1 60   1 -1 -1 -1 -1 -1 -1 5 1 -1 -1 -1 -1 -1",  # out of order: sorted before job 2
-        "4 -1  -1 10   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # skipped: submit missing
-        "5 160 -1 -1   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # skipped: run missing
-        "6 160 -1 600  1 -1 -1 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1",  # tie with job 2 (after it); no user
-        "7 220 -1 6000 1 -1 -1 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1",  # no user: its own subset
-    ]) + "\n"
+    text = (
+        "; Version: 2.2\n"
+        + "\n".join(
+            [
+                # job submit wait run  procs ... user group ...
+                "1 100 -1 0    1 -1 -1 -1 -1 -1 -1 5 1 -1 -1 -1 -1 -1",  # run 0 -> size 1
+                "2 160 -1 61   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # size 2
+                "3 130 -1 60   1 -1 -1 -1 -1 -1 -1 5 1 -1 -1 -1 -1 -1",  # out of order: sorted before job 2
+                "4 -1  -1 10   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # skipped: submit missing
+                "5 160 -1 -1   1 -1 -1 -1 -1 -1 -1 6 1 -1 -1 -1 -1 -1",  # skipped: run missing
+                "6 160 -1 600  1 -1 -1 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1",  # tie with job 2 (after it); no user
+                "7 220 -1 6000 1 -1 -1 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1",  # no user: its own subset
+            ]
+        )
+        + "\n"
+    )
     path = str(write(tmp_path, text))
     jobs = trace_jobs(path)
     assert (jobs.total, jobs.skipped) == (7, 2)
@@ -246,20 +273,24 @@ def test_mapping_on_a_hand_written_log(tmp_path):
     assert rows[0] == rows[1] and rows[0] != rows[2]  # user 5 twice; user 6
     # five draws in order of first appearance: user 5, user 6, anonymous, anonymous
     from schedbench.scheduling.instances.random_restricted import random_subsets
-    from schedbench.seeds import rng
+    from schedbench.hall.seeds import rng
+
     expect = random_subsets(rng(0, "instance", "swf-trace", 0), 4, 40, 2)
     assert rows == [tuple(expect[k]) for k in (0, 0, 1, 2, 3)]
 
 
-@pytest.mark.parametrize("params, message", [
-    (dict(m=4, d=5), "parameter 'd' = 5 exceeds 'm' = 4"),
-    (dict(d=0), "parameter 'd' must be >= 1"),
-    (dict(time_unit=0), "parameter 'time_unit' must be >= 1"),
-    (dict(start=18239), "parameter 'start' = 18239 is past the end"),
-    (dict(start=18000, n=1000), "parameter 'n' = 1000 exceeds the 239 usable records"),
-    (dict(path="no/such/trace.swf"), "parameter 'path' = 'no/such/trace.swf': cannot read"),
-    (dict(size="big"), "has no parameter 'size'"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (dict(m=4, d=5), "parameter 'd' = 5 exceeds 'm' = 4"),
+        (dict(d=0), "parameter 'd' must be >= 1"),
+        (dict(time_unit=0), "parameter 'time_unit' must be >= 1"),
+        (dict(start=18239), "parameter 'start' = 18239 is past the end"),
+        (dict(start=18000, n=1000), "parameter 'n' = 1000 exceeds the 239 usable records"),
+        (dict(path="no/such/trace.swf"), "parameter 'path' = 'no/such/trace.swf': cannot read"),
+        (dict(size="big"), "has no parameter 'size'"),
+    ],
+)
 def test_bad_parameters_are_named(params, message):
     with pytest.raises(FamilyParameterError, match=message):
         FAM.make(0, 0, **params)

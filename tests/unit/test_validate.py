@@ -50,8 +50,13 @@ def assert_fault(v, needle: str, status: str = "invalid") -> None:
     assert any(needle in e for e in v.errors), (needle, v.errors)
 
 
-_NO_TRACE = dict(trace_machine=np.zeros(0, np.int64), trace_job=np.zeros(0, np.int64),
-                 trace_start=np.zeros(0), trace_end=np.zeros(0), trace_work=np.zeros(0))
+_NO_TRACE = dict(
+    trace_machine=np.zeros(0, np.int64),
+    trace_job=np.zeros(0, np.int64),
+    trace_start=np.zeros(0),
+    trace_end=np.zeros(0),
+    trace_work=np.zeros(0),
+)
 
 
 # --------------------------------------------------------------------------- test algorithms
@@ -113,11 +118,17 @@ def load_out() -> Outcome:
     max load = 4 (job 1 still counts at step 2). Budget: 0/1, 1/2, 1/3, 2/4 <= 0.5.
     """
     return Outcome(
-        algorithm="hand", problem="load", speed=1.0,
-        machine=np.array([0, 0, 0, 1]), arrival_step=np.array([0, 1, 2, 3]),
-        dispatch_step=np.array([0, 1, 2, 3]), reject_step=np.array([1, 3, -1, -1]),
-        completion=np.full(4, np.nan), step_time=np.array([0.0, 0.0, 1.0, 2.0]),
-        claimed_objective=4.0, **_NO_TRACE,
+        algorithm="hand",
+        problem="load",
+        speed=1.0,
+        machine=np.array([0, 0, 0, 1]),
+        arrival_step=np.array([0, 1, 2, 3]),
+        dispatch_step=np.array([0, 1, 2, 3]),
+        reject_step=np.array([1, 3, -1, -1]),
+        completion=np.full(4, np.nan),
+        step_time=np.array([0.0, 0.0, 1.0, 2.0]),
+        claimed_objective=4.0,
+        **_NO_TRACE,
     )
 
 
@@ -144,8 +155,7 @@ def check_flow(inst, out, eps=0.5, model="rejection", problem="maxflow", deferre
 @pytest.fixture
 def wtd_inst() -> Instance:
     # four unit jobs at slot 0 on one machine; job 3 has a tiny w_flow and a big w_reject
-    return Instance.from_lists(1, [0, 0, 0, 0], [1, 1, 1, 1], [[0]] * 4,
-                               w_flow=[1, 1, 1, 0.1], w_reject=[1, 1, 1, 5])
+    return Instance.from_lists(1, [0, 0, 0, 0], [1, 1, 1, 1], [[0]] * 4, w_flow=[1, 1, 1, 0.1], w_reject=[1, 1, 1, 5])
 
 
 @pytest.fixture
@@ -153,13 +163,21 @@ def wtd_out() -> Outcome:
     """Jobs 0..2 run back to back in [0, 3); job 3 is rejected on arrival. Every flow weight of
     a served job is 1, so the objective is 3 for maxflow, wtdmaxflow and genwtd alike."""
     return Outcome(
-        algorithm="hand", problem="maxflow", speed=1.0,
-        machine=np.array([0, 0, 0, -1]), arrival_step=np.array([0, 1, 2, 3]),
-        dispatch_step=np.array([0, 1, 2, -1]), reject_step=np.array([-1, -1, -1, 3]),
-        completion=np.array([1.0, 2.0, 3.0, np.nan]), step_time=np.zeros(4),
-        trace_machine=np.array([0, 0, 0]), trace_job=np.array([0, 1, 2]),
-        trace_start=np.array([0.0, 1.0, 2.0]), trace_end=np.array([1.0, 2.0, 3.0]),
-        trace_work=np.array([1.0, 1.0, 1.0]), claimed_objective=3.0,
+        algorithm="hand",
+        problem="maxflow",
+        speed=1.0,
+        machine=np.array([0, 0, 0, -1]),
+        arrival_step=np.array([0, 1, 2, 3]),
+        dispatch_step=np.array([0, 1, 2, -1]),
+        reject_step=np.array([-1, -1, -1, 3]),
+        completion=np.array([1.0, 2.0, 3.0, np.nan]),
+        step_time=np.zeros(4),
+        trace_machine=np.array([0, 0, 0]),
+        trace_job=np.array([0, 1, 2]),
+        trace_start=np.array([0.0, 1.0, 2.0]),
+        trace_end=np.array([1.0, 2.0, 3.0]),
+        trace_work=np.array([1.0, 1.0, 1.0]),
+        claimed_objective=3.0,
     )
 
 
@@ -282,13 +300,17 @@ def test_fault_job_neither_dispatched_nor_rejected(load_inst, load_out):
 
 
 def test_fault_rejection_by_plain_model(load_inst, load_out):
-    assert_fault(check_load(load_inst, load_out, eps=None, model="plain"),
-                 "job 0: rejected, but a 'plain' algorithm may not reject")
+    assert_fault(
+        check_load(load_inst, load_out, eps=None, model="plain"),
+        "job 0: rejected, but a 'plain' algorithm may not reject",
+    )
 
 
 def test_fault_rejection_by_speed_model(flow_inst, flow_out):
-    assert_fault(check_flow(flow_inst, flow_out, model="speed", eps=0.0),
-                 "job 1: rejected, but a 'speed' algorithm may not reject")
+    assert_fault(
+        check_flow(flow_inst, flow_out, model="speed", eps=0.0),
+        "job 1: rejected, but a 'speed' algorithm may not reject",
+    )
 
 
 def test_fault_rejection_model_without_eps(load_inst, load_out):
@@ -371,8 +393,14 @@ def test_fault_job_completed_and_rejected(flow_inst, flow_out):
 
 
 def test_fault_trace_for_load_problem(load_inst, load_out):
-    bad = planted(load_out, trace_machine=np.array([0]), trace_job=np.array([2]), trace_start=np.array([1.0]),
-                  trace_end=np.array([2.0]), trace_work=np.array([1.0]))
+    bad = planted(
+        load_out,
+        trace_machine=np.array([0]),
+        trace_job=np.array([2]),
+        trace_start=np.array([1.0]),
+        trace_end=np.array([2.0]),
+        trace_work=np.array([1.0]),
+    )
     assert_fault(check_load(load_inst, bad), "problem 'load' processes nothing, but the outcome has a trace")
 
 
@@ -403,9 +431,19 @@ def test_fault_budget_exceeded_at_an_intermediate_step_only():
     # step (1/10). Planted: rejected at its own step 0 (1/1 > 0.2, ..., 1/5 = 0.2 allowed).
     inst = Instance.from_lists(1, [0] * 10, [1] * 10, [[0]] * 10)
     steps = np.arange(10)
-    good = Outcome(algorithm="hand", problem="load", speed=1.0, machine=np.zeros(10, np.int64),
-                   arrival_step=steps, dispatch_step=steps.copy(), reject_step=np.array([9] + [-1] * 9),
-                   completion=np.full(10, np.nan), step_time=np.zeros(10), claimed_objective=9.0, **_NO_TRACE)
+    good = Outcome(
+        algorithm="hand",
+        problem="load",
+        speed=1.0,
+        machine=np.zeros(10, np.int64),
+        arrival_step=steps,
+        dispatch_step=steps.copy(),
+        reject_step=np.array([9] + [-1] * 9),
+        completion=np.full(10, np.nan),
+        step_time=np.zeros(10),
+        claimed_objective=9.0,
+        **_NO_TRACE,
+    )
     v = check_load(inst, good, eps=0.2)
     assert v.status == "ok" and v.rejected_frac_max_prefix == pytest.approx(0.1)
     bad = planted(good, reject_step=(0, 0))
@@ -447,11 +485,10 @@ def test_fault_work_above_fractional_speed(flow_inst):
 # --------------------------------------------------------------------------- speed and completion claims
 def test_fault_speed_is_derived_from_model_not_trusted(flow_inst, flow_out):
     # a speed-1 (rejection-model) outcome claiming speed 2: job 0 and job 3 run twice as fast
-    bad = planted(flow_out, speed=2.0, trace_end=flow_out.trace_end.copy(), completion=(0, 1.0),
-                  claimed_objective=2.0)
-    bad.trace_end[row_of(flow_out, 0)] = 1.0   # job 0: 2 units in [0, 1)
-    bad.trace_end[row_of(flow_out, 3)] = 4.0   # job 3: 2 units in [3, 4)
-    bad.completion[3] = 4.0                    # objective drops from 3 to 2
+    bad = planted(flow_out, speed=2.0, trace_end=flow_out.trace_end.copy(), completion=(0, 1.0), claimed_objective=2.0)
+    bad.trace_end[row_of(flow_out, 0)] = 1.0  # job 0: 2 units in [0, 1)
+    bad.trace_end[row_of(flow_out, 3)] = 4.0  # job 3: 2 units in [3, 4)
+    bad.completion[3] = 4.0  # objective drops from 3 to 2
     assert check_flow(flow_inst, bad).status == "invalid"
 
 
@@ -470,8 +507,9 @@ def test_fault_rejection_after_full_processing(flow_inst, flow_out):
 @given(inst=instances(max_m=4, max_n=7), data=st.data())
 def test_registered_load_algorithms_never_invalid_and_paths_agree(inst, data):
     runs = [(get_algorithm("greedy"), inst, None, {}, None)]
-    unit = Instance.from_lists(inst.m, inst.release.tolist(), [1] * inst.n,
-                               [inst.eligible(j).tolist() for j in range(inst.n)])
+    unit = Instance.from_lists(
+        inst.m, inst.release.tolist(), [1] * inst.n, [inst.eligible(j).tolist() for j in range(inst.n)]
+    )
     eps = data.draw(st.sampled_from([0.1, 0.25, 0.5, 0.9]), label="eps")
     rule = data.draw(st.sampled_from(["paper", "safe"]), label="alpha_rule")
     trivial = math.ceil(unit.size.sum() / unit.m)  # a positive lower bound on T*, used as the oracle
@@ -490,8 +528,10 @@ def test_registered_load_algorithms_never_invalid_and_paths_agree(inst, data):
 
 # --------------------------------------------------------------------------- declarations, dispatch times
 def test_fault_late_rejection_without_the_declaration(load_inst, load_out):
-    assert_fault(check_load(load_inst, load_out, late_reject=False),
-                 "rejected after it was dispatched, but the algorithm does not declare late rejection")
+    assert_fault(
+        check_load(load_inst, load_out, late_reject=False),
+        "rejected after it was dispatched, but the algorithm does not declare late rejection",
+    )
 
 
 def test_fault_deferred_dispatch_without_the_declaration(flow_inst, flow_out):
@@ -558,11 +598,15 @@ def test_fault_speed_model_outcome_claims_the_wrong_speed(flow_inst):
     out = execute(FirstFitSpeed, flow_inst, eps=0.5).outcome  # a valid run at speed 1.5
     assert check_flow(flow_inst, out, eps=0.5, model="speed").status == "ok"
     # the same outcome, validated as a run at eps = 0.25: the speed follows from the model
-    assert_fault(check_flow(flow_inst, out, eps=0.25, model="speed"),
-                 "outcome claims speed 1.5, but a 'speed' algorithm at eps = 0.25 runs at 1.25")
+    assert_fault(
+        check_flow(flow_inst, out, eps=0.25, model="speed"),
+        "outcome claims speed 1.5, but a 'speed' algorithm at eps = 0.25 runs at 1.25",
+    )
     # a planted claim of speed 2 at eps = 0.5
-    assert_fault(check_flow(flow_inst, planted(out, speed=2.0), eps=0.5, model="speed"),
-                 "outcome claims speed 2.0, but a 'speed' algorithm at eps = 0.5 runs at 1.5")
+    assert_fault(
+        check_flow(flow_inst, planted(out, speed=2.0), eps=0.5, model="speed"),
+        "outcome claims speed 2.0, but a 'speed' algorithm at eps = 0.5 runs at 1.5",
+    )
 
 
 def test_fault_overlap_on_one_machine_at_fractional_speed(flow_inst):
@@ -600,8 +644,15 @@ def mig_out(mig_inst) -> Outcome:
     played = execute(get_algorithm("global-edf"), mig_inst, eps=0.0)
     assert played.validation.status == "ok", played.validation.errors
     out = played.outcome
-    rows = sorted(zip(out.trace_job.tolist(), out.trace_start.tolist(), out.trace_machine.tolist(),
-                      out.trace_end.tolist(), out.trace_work.tolist()))
+    rows = sorted(
+        zip(
+            out.trace_job.tolist(),
+            out.trace_start.tolist(),
+            out.trace_machine.tolist(),
+            out.trace_end.tolist(),
+            out.trace_work.tolist(),
+        )
+    )
     assert rows == [(0, 0.0, 0, 1.0, 1.0), (1, 0.0, 1, 1.0, 1.0), (1, 1.0, 0, 2.0, 1.0), (2, 1.0, 1, 2.0, 1.0)]
     return out
 
@@ -656,14 +707,20 @@ def test_migratory_rule_keeps_the_other_trace_rules(mig_inst, mig_out):
     # more work than the speed allows on one machine (job 1: 2 units in [1, 2))
     assert_fault(check_mig(mig_inst, planted(mig_out, trace_work=(r, 2.0))), "more than speed 1 allows")
     # two jobs on one machine: job 1's first unit moved onto m0 (eligible) over job 0
-    assert_fault(check_mig(mig_inst, planted(mig_out, trace_machine=(mig_row(mig_out, 1, 1), 0))),
-                 "machine 0: two jobs at once around 0")
+    assert_fault(
+        check_mig(mig_inst, planted(mig_out, trace_machine=(mig_row(mig_out, 1, 1), 0))),
+        "machine 0: two jobs at once around 0",
+    )
     # work before release: job 2 from 0.5
-    assert_fault(check_mig(mig_inst, planted(mig_out, trace_start=(mig_row(mig_out, 2, 1), 0.5))),
-                 "job 2: processed from 0.5, before its release")
+    assert_fault(
+        check_mig(mig_inst, planted(mig_out, trace_start=(mig_row(mig_out, 2, 1), 0.5))),
+        "job 2: processed from 0.5, before its release",
+    )
     # completion not at the end of the last interval
-    assert_fault(check_mig(mig_inst, planted(mig_out, completion=(1, 1.0), claimed_objective=1.0)),
-                 "job 1: completion 1, but its last work ends at 2")
+    assert_fault(
+        check_mig(mig_inst, planted(mig_out, completion=(1, 1.0), claimed_objective=1.0)),
+        "job 1: completion 1, but its last work ends at 2",
+    )
 
 
 def test_migratory_declaration_does_not_relax_non_migratory_outcomes(flow_inst, flow_out):
@@ -690,7 +747,7 @@ def test_fault_stretch_objective_is_rederived():
     p = execute(get_algorithm("ll-fifo"), inst, eps=0.0, problem="stretch")
     assert p.validation.status == "ok" and p.validation.objective == 1.25
     as_flow = validate(inst, p.outcome, 0.0, "speed", "maxflow")
-    assert as_flow.status == "invalid" and "objective" in as_flow.errors[0]   # the claim is the stretch
-    p.outcome.claimed_objective = 5.0                                         # a max-flow claim
+    assert as_flow.status == "invalid" and "objective" in as_flow.errors[0]  # the claim is the stretch
+    p.outcome.claimed_objective = 5.0  # a max-flow claim
     v = validate(inst, p.outcome, 0.0, "speed", "stretch")
     assert v.status == "invalid" and "objective: the engine claims 5.0" in v.errors[0]

@@ -34,8 +34,18 @@ C_EXP = {"1/eps": 1, "1/eps2": 2, "1/eps4": 4, "1/eps6": 6}
 
 
 # ----------------------------------------------------------------------------- per-slot reference
-def reference(inst: Instance, problem: str, eps: float, T: float | None, rule: str, alpha=None, D=None,
-              c="1/eps4", density="flow", hopeless=False):
+def reference(
+    inst: Instance,
+    problem: str,
+    eps: float,
+    T: float | None,
+    rule: str,
+    alpha=None,
+    D=None,
+    c="1/eps4",
+    density="flow",
+    hopeless=False,
+):
     """Spec §4.2/§4.3/§5/§7 B5 slot by slot. ``rule``: "A", "srpt" or "B". T None: prefix-lb.
     Returns (machine, reject_slot, completion) per job (instance order; −1 / nan when none)."""
     prob = get_problem(problem)
@@ -99,8 +109,10 @@ def reference(inst: Instance, problem: str, eps: float, T: float | None, rule: s
                 if balive[i]:
                     ja = min(balive[i], key=lambda k: (brem[k], inst.release[k], k))
             elif aq[i]:
-                best = max(aq[i], key=lambda cc: (sum(arem[k] for k in aq[i][cc]) * 2.0 ** (cc[1] - cc[0]),
-                                                   cc[1], -cc[0], cc[2]))
+                best = max(
+                    aq[i],
+                    key=lambda cc: (sum(arem[k] for k in aq[i][cc]) * 2.0 ** (cc[1] - cc[0]), cc[1], -cc[0], cc[2]),
+                )
                 ja = aq[i][best][0]
             if rule in ("A", "srpt"):
                 pick = ja
@@ -112,8 +124,15 @@ def reference(inst: Instance, problem: str, eps: float, T: float | None, rule: s
                 else:
                     pick = top
                 cur = last[i]
-                if (hopeless and cur >= 0 and cur in alive and pick != cur and pick >= 0
-                        and brem[cur] < inst.size[cur] and t + brem[pick] > timeout(pick)):
+                if (
+                    hopeless
+                    and cur >= 0
+                    and cur in alive
+                    and pick != cur
+                    and pick >= 0
+                    and brem[cur] < inst.size[cur]
+                    and t + brem[pick] > timeout(pick)
+                ):
                     pick = cur
             # process one unit
             if rule == "B" and ja >= 0:
@@ -208,8 +227,18 @@ def test_wmft_a_event_log_by_hand():
     np.testing.assert_array_equal(res.outcome.completion, [7, 5, 10, 9, 1, math.nan])
     tr = res.outcome
     runs = [(int(j), float(s), float(e)) for j, s, e in zip(tr.trace_job, tr.trace_start, tr.trace_end)]
-    assert runs == [(4, 0, 1), (3, 1, 2), (1, 2, 3), (3, 3, 4), (1, 4, 5), (3, 5, 6), (0, 6, 7), (2, 7, 8),
-                    (3, 8, 9), (2, 9, 10)]
+    assert runs == [
+        (4, 0, 1),
+        (3, 1, 2),
+        (1, 2, 3),
+        (3, 3, 4),
+        (1, 4, 5),
+        (3, 5, 6),
+        (0, 6, 7),
+        (2, 7, 8),
+        (3, 8, 9),
+        (2, 9, 10),
+    ]
     assert res.validation.status == "ok"
     # rejected weight 2 of 9 arrived <= 1/2
     assert res.counters["a_rejections"] == 1
@@ -254,8 +283,13 @@ def test_wmft_b_event_log_by_hand():
 
 # ----------------------------------------------------------------------------- event-driven == per-slot
 @settings(max_examples=150, deadline=None)
-@given(inst=weighted_instances(), eps=st.sampled_from([0.5, 0.3, 0.2]), T=st.sampled_from([1.0, 2.0, 3.0, 6.0, None]),
-       problem=st.sampled_from(["wtdmaxflow", "maxflow"]), alpha=st.sampled_from([None, 1.0, 0.7]))
+@given(
+    inst=weighted_instances(),
+    eps=st.sampled_from([0.5, 0.3, 0.2]),
+    T=st.sampled_from([1.0, 2.0, 3.0, 6.0, None]),
+    problem=st.sampled_from(["wtdmaxflow", "maxflow"]),
+    alpha=st.sampled_from([None, 1.0, 0.7]),
+)
 def test_a_and_class_ll_srpt_equal_the_per_slot_reference(inst, eps, T, problem, alpha):
     params = {"alpha": alpha, "oracle": "prefix-lb" if T is None else "opt"}
     for cls, rule in ((A, "A"), (S, "srpt")):
@@ -265,9 +299,14 @@ def test_a_and_class_ll_srpt_equal_the_per_slot_reference(inst, eps, T, problem,
 
 
 @settings(max_examples=150, deadline=None)
-@given(inst=weighted_instances(), eps=st.sampled_from([0.5, 0.3, 0.2]), T=st.sampled_from([1.0, 2.0, 3.0, 6.0, None]),
-       problem=st.sampled_from(["wtdmaxflow", "maxflow"]), c=st.sampled_from(["1/eps", "1/eps2", 0.7, 1.5]),
-       D=st.sampled_from([None, 1.0, 3.0]))
+@given(
+    inst=weighted_instances(),
+    eps=st.sampled_from([0.5, 0.3, 0.2]),
+    T=st.sampled_from([1.0, 2.0, 3.0, 6.0, None]),
+    problem=st.sampled_from(["wtdmaxflow", "maxflow"]),
+    c=st.sampled_from(["1/eps", "1/eps2", 0.7, 1.5]),
+    D=st.sampled_from([None, 1.0, 3.0]),
+)
 def test_b_equals_the_per_slot_reference(inst, eps, T, problem, c, D):
     res = run(B, inst, eps, T, problem=problem, c=c, D=D, oracle="prefix-lb" if T is None else "opt")
     assert res.validation.status != "invalid", res.validation.errors
@@ -275,12 +314,27 @@ def test_b_equals_the_per_slot_reference(inst, eps, T, problem, c, D):
 
 
 @settings(max_examples=150, deadline=None)
-@given(inst=weighted_instances(), eps=st.sampled_from([0.5, 0.3]), T=st.sampled_from([0.5, 1.0, 2.0, 5.0, None]),
-       problem=st.sampled_from(["genwtd", "stretch"]), c=st.sampled_from(["1/eps", 0.5, 1.5, 4.0]),
-       density=st.sampled_from(["flow", "reject"]), hopeless=st.booleans())
+@given(
+    inst=weighted_instances(),
+    eps=st.sampled_from([0.5, 0.3]),
+    T=st.sampled_from([0.5, 1.0, 2.0, 5.0, None]),
+    problem=st.sampled_from(["genwtd", "stretch"]),
+    c=st.sampled_from(["1/eps", 0.5, 1.5, 4.0]),
+    density=st.sampled_from(["flow", "reject"]),
+    hopeless=st.booleans(),
+)
 def test_gwmft_equals_the_per_slot_reference(inst, eps, T, problem, c, density, hopeless):
-    res = run(G, inst, eps, T, problem=problem, c=c, density=density, no_hopeless_preemption=hopeless,
-              oracle="prefix-lb" if T is None else "opt")
+    res = run(
+        G,
+        inst,
+        eps,
+        T,
+        problem=problem,
+        c=c,
+        density=density,
+        no_hopeless_preemption=hopeless,
+        oracle="prefix-lb" if T is None else "opt",
+    )
     assert res.validation.status != "invalid", res.validation.errors
     same(res, reference(inst, problem, eps, T, "B", c=c, density=density, hopeless=hopeless))
 
@@ -290,17 +344,24 @@ def test_event_driven_equals_reference_on_longer_random_instances(seed):
     # longer queues and many class crossings than the hypothesis instances: m = 3, n = 80, sizes 1..16
     rng = np.random.default_rng(seed)
     n, m = 80, 3
-    inst = Instance.from_lists(m, np.sort(rng.integers(0, 120, n)).tolist(), rng.integers(1, 17, n).tolist(),
-                               [sorted(rng.choice(m, rng.integers(1, m + 1), replace=False).tolist()) for _ in range(n)],
-                               w_flow=rng.choice([0.25, 1, 2, 3, 8], n).tolist(), w_reject=rng.choice([1, 2, 5], n).tolist())
+    inst = Instance.from_lists(
+        m,
+        np.sort(rng.integers(0, 120, n)).tolist(),
+        rng.integers(1, 17, n).tolist(),
+        [sorted(rng.choice(m, rng.integers(1, m + 1), replace=False).tolist()) for _ in range(n)],
+        w_flow=rng.choice([0.25, 1, 2, 3, 8], n).tolist(),
+        w_reject=rng.choice([1, 2, 5], n).tolist(),
+    )
     for T in (8.0, 40.0, None):
         oracle = "prefix-lb" if T is None else "opt"
         same(run(A, inst, 0.25, T, oracle=oracle), reference(inst, "wtdmaxflow", 0.25, T, "A"))
         same(run(S, inst, 0.25, T, oracle=oracle), reference(inst, "wtdmaxflow", 0.25, T, "srpt"))
         same(run(B, inst, 0.25, T, oracle=oracle, c="1/eps"), reference(inst, "wtdmaxflow", 0.25, T, "B", c="1/eps"))
         for problem in ("genwtd", "stretch"):
-            same(run(G, inst, 0.25, T, problem=problem, oracle=oracle, c=2.0, no_hopeless_preemption=True),
-                 reference(inst, problem, 0.25, T, "B", c=2.0, hopeless=True))
+            same(
+                run(G, inst, 0.25, T, problem=problem, oracle=oracle, c=2.0, no_hopeless_preemption=True),
+                reference(inst, problem, 0.25, T, "B", c=2.0, hopeless=True),
+            )
 
 
 # ----------------------------------------------------------------------------- the Section-4 example (§6.5)
@@ -331,8 +392,10 @@ def test_section4_example(problem):
     assert inst.release[rejected].tolist() == list(range(4, horizon + 1, 2))
     assert (inst.size[rejected] == 2).all()
     n = 8 + horizon + n_two
-    assert srpt.validation.rejected_frac == pytest.approx((n_two - 1) / n)               # 199/608 = 0.3273 (spec 0.327)
-    assert srpt.validation.rejected_volume_frac == pytest.approx(2 * (n_two - 1) / (15 + horizon + 2 * n_two))  # 398/815 = 0.4883 (spec 0.488)
+    assert srpt.validation.rejected_frac == pytest.approx((n_two - 1) / n)  # 199/608 = 0.3273 (spec 0.327)
+    assert srpt.validation.rejected_volume_frac == pytest.approx(
+        2 * (n_two - 1) / (15 + horizon + 2 * n_two)
+    )  # 398/815 = 0.4883 (spec 0.488)
     assert round(srpt.validation.rejected_frac, 3) == 0.327 and round(srpt.validation.rejected_volume_frac, 3) == 0.488
     assert srpt.validation.status == "budget_violated"  # 1/3 > ε = 1/4
     a = run(A, inst, 0.25, 2.0, problem=problem)
@@ -407,9 +470,13 @@ def test_brute_opt_by_hand_and_against_the_solver_when_it_is_exact():
     rng = np.random.default_rng(1)
     for _ in range(10):
         n, m = 5, 2
-        inst = Instance.from_lists(m, sorted(rng.integers(0, 4, n).tolist()), rng.integers(1, 4, n).tolist(),
-                                   [sorted(rng.choice(m, rng.integers(1, m + 1), replace=False).tolist()) for _ in range(n)],
-                                   w_flow=rng.choice([0.5, 1, 2, 3], n).tolist())
+        inst = Instance.from_lists(
+            m,
+            sorted(rng.integers(0, 4, n).tolist()),
+            rng.integers(1, 4, n).tolist(),
+            [sorted(rng.choice(m, rng.integers(1, m + 1), replace=False).tolist()) for _ in range(n)],
+            w_flow=rng.choice([0.5, 1, 2, 3], n).tolist(),
+        )
         for problem in ("wtdmaxflow", "maxflow"):
             res = solve_opt(inst, problem)
             if res.status == "optimal":
@@ -423,8 +490,13 @@ tiny = weighted_instances(max_m=2, max_n=6, max_release=5, max_size=4)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(inst=tiny, eps=st.sampled_from([0.5, 0.3, 0.2]), c=st.sampled_from(["1/eps", "1/eps2", 0.5, 1.0, 2.0]),
-       problem=st.sampled_from(["wtdmaxflow", "maxflow"]), oracle=st.sampled_from(["opt", "prefix-lb"]))
+@given(
+    inst=tiny,
+    eps=st.sampled_from([0.5, 0.3, 0.2]),
+    c=st.sampled_from(["1/eps", "1/eps2", 0.5, 1.0, 2.0]),
+    problem=st.sampled_from(["wtdmaxflow", "maxflow"]),
+    oracle=st.sampled_from(["opt", "prefix-lb"]),
+)
 def test_wmft_b_completed_jobs_meet_the_timeout_bound(inst, eps, c, problem, oracle):
     opt = exact_opt(inst, problem)
     res = run(B, inst, eps, opt, problem=problem, c=c, oracle=oracle)
@@ -439,8 +511,13 @@ def test_wmft_b_completed_jobs_meet_the_timeout_bound(inst, eps, c, problem, ora
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(inst=tiny, eps=st.sampled_from([0.5, 0.3]), c=st.sampled_from(["1/eps", 0.5, 2.0]),
-       problem=st.sampled_from(["genwtd", "stretch"]), hopeless=st.booleans())
+@given(
+    inst=tiny,
+    eps=st.sampled_from([0.5, 0.3]),
+    c=st.sampled_from(["1/eps", 0.5, 2.0]),
+    problem=st.sampled_from(["genwtd", "stretch"]),
+    hopeless=st.booleans(),
+)
 def test_gwmft_completed_jobs_meet_the_timeout_bound(inst, eps, c, problem, hopeless):
     opt = brute_opt(inst, problem)
     res = run(G, inst, eps, opt, problem=problem, c=c, no_hopeless_preemption=hopeless)
@@ -463,8 +540,12 @@ def prefix_budget_ok(inst, res, problem, eps) -> bool:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(inst=tiny, eps=st.sampled_from([0.5, 0.3, 0.2, 0.1]), scale=st.sampled_from([1.0, 1.5, 2.0]),
-       problem=st.sampled_from(["wtdmaxflow", "maxflow"]))
+@given(
+    inst=tiny,
+    eps=st.sampled_from([0.5, 0.3, 0.2, 0.1]),
+    scale=st.sampled_from([1.0, 1.5, 2.0]),
+    problem=st.sampled_from(["wtdmaxflow", "maxflow"]),
+)
 def test_wmft_a_budget_at_every_prefix_when_T_at_least_opt(inst, eps, scale, problem):
     T = scale * exact_opt(inst, problem)
     res = run(A, inst, eps, T, problem=problem)
@@ -473,14 +554,24 @@ def test_wmft_a_budget_at_every_prefix_when_T_at_least_opt(inst, eps, scale, pro
 
 
 # ----------------------------------------------------------------------------- parameters and declarations
-@pytest.mark.parametrize("cls, params, name", [
-    (A, {"alpha": 0}, "alpha"), (A, {"alpha": "big"}, "alpha"), (A, {"oracle": "lp"}, "oracle"),
-    (A, {"D": 2}, "D"), (S, {"alpha": -1.0}, "alpha"),
-    (B, {"D": 0.0}, "D"), (B, {"c": "1/eps6"}, "c"), (B, {"c": -2}, "c"), (B, {"c": math.inf}, "c"),
-    (B, {"c_rule": "1/eps"}, "c_rule"),
-    (G, {"density": "size"}, "density"), (G, {"no_hopeless_preemption": "yes"}, "no_hopeless_preemption"),
-    (G, {"c": "1/eps3"}, "c"),
-])
+@pytest.mark.parametrize(
+    "cls, params, name",
+    [
+        (A, {"alpha": 0}, "alpha"),
+        (A, {"alpha": "big"}, "alpha"),
+        (A, {"oracle": "lp"}, "oracle"),
+        (A, {"D": 2}, "D"),
+        (S, {"alpha": -1.0}, "alpha"),
+        (B, {"D": 0.0}, "D"),
+        (B, {"c": "1/eps6"}, "c"),
+        (B, {"c": -2}, "c"),
+        (B, {"c": math.inf}, "c"),
+        (B, {"c_rule": "1/eps"}, "c_rule"),
+        (G, {"density": "size"}, "density"),
+        (G, {"no_hopeless_preemption": "yes"}, "no_hopeless_preemption"),
+        (G, {"c": "1/eps3"}, "c"),
+    ],
+)
 def test_parameter_errors_name_the_parameter(cls, params, name):
     with pytest.raises(ParameterError, match=f"'{name}'"):
         cls(2, eps=0.25, opt=2.0, **params)

@@ -8,12 +8,12 @@ rule collect_runs:
         sources=sources_of("collect_runs.py"),
     output:
         "results/runs.parquet",
-    params:
-        config_hash=CONFIG_HASH,
     log:
         "results/logs/collect_runs.log",
     benchmark:
         "results/benchmarks/collect_runs.tsv"
     localrule: True
+    params:
+        config_hash=CONFIG_HASH,
     script:
         "../scripts/collect_runs.py"

@@ -8,36 +8,32 @@ rule bipartite_groups:
         sources=sources_of("bipartite_groups.py"),
     output:
         "results/bipartite/{experiment}/chunk-{chunk}.parquet",
-    params:
-        groups=lambda wc: bip_chunks(wc.experiment)[int(wc.chunk)],
-        exp_cfg=lambda wc: BIP["experiments"][wc.experiment],
-        settings={k: v for k, v in BIP.items() if k != "experiments"},
     log:
         "results/logs/bipartite_groups/{experiment}-{chunk}.log",
     benchmark:
         "results/benchmarks/bipartite_groups/{experiment}-{chunk}.tsv"
+    params:
+        groups=lambda wc: bip_chunks(wc.experiment)[int(wc.chunk)],
+        exp_cfg=lambda wc: BIP["experiments"][wc.experiment],
+        settings={k: v for k, v in BIP.items() if k != "experiments"},
     script:
         "../scripts/bipartite_groups.py"
 
 
 rule bipartite_collect:
     input:
-        parts=[
-            f"results/bipartite/{e}/chunk-{i}.parquet"
-            for e in BIP_EXPERIMENTS
-            for i in range(len(bip_chunks(e)))
-        ],
+        parts=[f"results/bipartite/{e}/chunk-{i}.parquet" for e in BIP_EXPERIMENTS for i in range(len(bip_chunks(e)))],
         schema="workflow/schemas/bipartite.schema.yaml",
         sources=sources_of("bipartite_collect.py"),
     output:
         "results/bipartite.parquet",
-    params:
-        config_hash=CONFIG_HASH,
     log:
         "results/logs/bipartite_collect.log",
     benchmark:
         "results/benchmarks/bipartite_collect.tsv"
     localrule: True
+    params:
+        config_hash=CONFIG_HASH,
     script:
         "../scripts/bipartite_collect.py"
 
@@ -48,13 +44,13 @@ rule bipartite_checks:
         sources=sources_of("bipartite_checks.py"),
     output:
         "results/bipartite_checks.parquet",
-    params:
-        seed=BIP.get("seed", 0),
-        arrivals=BIP.get("check_arrivals", 2000000),
     log:
         "results/logs/bipartite_checks.log",
     benchmark:
         "results/benchmarks/bipartite_checks.tsv"
+    params:
+        seed=BIP.get("seed", 0),
+        arrivals=BIP.get("check_arrivals", 2000000),
     script:
         "../scripts/bipartite_checks.py"
 
@@ -65,18 +61,22 @@ rule bipartite_figure:
         sources=sources_of("bipartite_figure.py"),
     output:
         pdf="paper/figures/bipartite_{experiment}_{figure}.pdf",
-        png=report("paper/figures/bipartite_{experiment}_{figure}.png", caption="../report/bipartite.rst",
-                   category="Bipartite load balancing", subcategory="Figures",
-                   labels={"figure": "{figure}", "experiment": "{experiment}"}),
-    params:
-        provenance=PROVENANCE,
-    wildcard_constraints:
-        figure=r"B[1-5]",
+        png=report(
+            "paper/figures/bipartite_{experiment}_{figure}.png",
+            caption="../report/bipartite.rst",
+            category="Bipartite load balancing",
+            subcategory="Figures",
+            labels={"figure": "{figure}", "experiment": "{experiment}"},
+        ),
     log:
         "results/logs/bipartite_figure/{experiment}-{figure}.log",
     benchmark:
         "results/benchmarks/bipartite_figure/{experiment}-{figure}.tsv"
+    wildcard_constraints:
+        figure=r"B[1-5]",
     localrule: True
+    params:
+        provenance=PROVENANCE,
     script:
         "../scripts/bipartite_figure.py"
 

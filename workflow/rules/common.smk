@@ -3,12 +3,13 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from schedbench.pipeline.config import (ConfigError, balanced_chunks, batches, check_config, config_hash,
-                                       experiment_problem)
-from schedbench.pipeline.runlock import RunLockError, hold_run_lock
-from schedbench.pipeline.sources import script_sources
-from schedbench.queueing.bipartite.experiments import expand_groups
-from schedbench.queueing.loss.experiments import expand_points
+from schedbench.hall.config import ConfigError, balanced_chunks, batches, config_hash
+from schedbench.checks import check_config
+from schedbench.scheduling.stage.config import experiment_problem
+from schedbench.hall.runlock import RunLockError, hold_run_lock
+from schedbench.hall.sources import script_sources
+from schedbench.bipartite.stage.experiments import expand_groups
+from schedbench.loss.stage.experiments import expand_points
 from schedbench.scheduling.registry import adversary_names, algorithm_names, get_adversary, get_algorithm, get_family
 
 try:
@@ -97,7 +98,9 @@ def online_parts(wildcards=None):
         for exp in FAMILY_EXPERIMENTS
         for alg in exp_algorithms(exp)
         for b in range(len(exp_batches(exp)))
-    ] + [f"results/{exp}/online/{alg}/adversary.parquet" for exp in ADVERSARY_EXPERIMENTS for alg in exp_algorithms(exp)]
+    ] + [
+        f"results/{exp}/online/{alg}/adversary.parquet" for exp in ADVERSARY_EXPERIMENTS for alg in exp_algorithms(exp)
+    ]
 
 
 def opt_parts(wildcards=None):
@@ -116,7 +119,7 @@ def offline_input(wildcards):
 
 
 def exp_problem(wildcards):
-    from schedbench.pipeline.config import experiment_problem
+    from schedbench.scheduling.stage.config import experiment_problem
 
     return experiment_problem(exp_cfg(wildcards.experiment))
 
@@ -125,6 +128,8 @@ def exp_problem(wildcards):
 
 LOSS = config.get("loss") or {}
 LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
+
+
 def loss_chunks(experiment):
     points = expand_points(experiment, LOSS["experiments"][experiment])
     return balanced_chunks(points, int(LOSS.get("points_per_job", 12)), key=lambda p: (-p["n"], p["k"]))
@@ -133,26 +138,26 @@ def loss_chunks(experiment):
 def loss_targets():
     if not LOSS_EXPERIMENTS:
         return []
-    return (
-        ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"]
-        + [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
-    )
+    return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + [
+        f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS
+    ]
 
 
 # ---- bipartite load balancing with heterogeneous servers (seed 003) ----
 
 BIP = config.get("bipartite") or {}
 BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))
+
+
 def bip_chunks(experiment):
     groups = expand_groups(experiment, BIP["experiments"][experiment])
-    return balanced_chunks(groups, int(BIP.get("groups_per_job", 8)),
-                           key=lambda g: (-g["N"], g["degree_label"], g["rho"]))
+    return balanced_chunks(
+        groups, int(BIP.get("groups_per_job", 8)), key=lambda g: (-g["N"], g["degree_label"], g["rho"])
+    )
 
 
 def bip_figures():
-    return sorted(
-        (exp, fig) for exp in BIP_EXPERIMENTS for fig in BIP["experiments"][exp]["figures"]
-    )
+    return sorted((exp, fig) for exp in BIP_EXPERIMENTS for fig in BIP["experiments"][exp]["figures"])
 
 
 def bip_targets():

@@ -5,13 +5,13 @@ rule make_instances:
         data=family_data,
     output:
         directory("results/{experiment}/instances/batch-{batch}"),
-    params:
-        indices=batch_indices,
-        exp_cfg=lambda wc: exp_cfg(wc.experiment),
-        seed=config["seed"],
     log:
         "results/logs/make_instances/{experiment}-{batch}.log",
     benchmark:
         "results/benchmarks/make_instances/{experiment}-{batch}.tsv"
+    params:
+        indices=batch_indices,
+        exp_cfg=lambda wc: exp_cfg(wc.experiment),
+        seed=config["seed"],
     script:
         "../scripts/make_instances.py"

@@ -7,13 +7,13 @@ rule loss_points:
         sources=sources_of("loss_points.py"),
     output:
         "results/loss/{experiment}/chunk-{chunk}.parquet",
-    params:
-        points=lambda wc: loss_chunks(wc.experiment)[int(wc.chunk)],
-        settings={k: v for k, v in LOSS.items() if k != "experiments"},
     log:
         "results/logs/loss_points/{experiment}-{chunk}.log",
     benchmark:
         "results/benchmarks/loss_points/{experiment}-{chunk}.tsv"
+    params:
+        points=lambda wc: loss_chunks(wc.experiment)[int(wc.chunk)],
+        settings={k: v for k, v in LOSS.items() if k != "experiments"},
     script:
         "../scripts/loss_points.py"
 
@@ -21,24 +21,20 @@ rule loss_points:
 rule loss_collect:
     """The tidy loss table and the fitted log-log slopes."""
     input:
-        parts=[
-            f"results/loss/{e}/chunk-{i}.parquet"
-            for e in LOSS_EXPERIMENTS
-            for i in range(len(loss_chunks(e)))
-        ],
+        parts=[f"results/loss/{e}/chunk-{i}.parquet" for e in LOSS_EXPERIMENTS for i in range(len(loss_chunks(e)))],
         schema="workflow/schemas/loss.schema.yaml",
         sources=sources_of("loss_collect.py"),
     output:
         table="results/loss.parquet",
         slopes="results/loss_slopes.parquet",
-    params:
-        config_hash=CONFIG_HASH,
-        fit_min_n=LOSS.get("fit_min_n", 1000),
     log:
         "results/logs/loss_collect.log",
     benchmark:
         "results/benchmarks/loss_collect.tsv"
     localrule: True
+    params:
+        config_hash=CONFIG_HASH,
+        fit_min_n=LOSS.get("fit_min_n", 1000),
     script:
         "../scripts/loss_collect.py"
 
@@ -49,16 +45,21 @@ rule loss_figure:
         sources=sources_of("loss_figure.py"),
     output:
         pdf="paper/figures/loss_{experiment}.pdf",
-        png=report("paper/figures/loss_{experiment}.png", caption="../report/loss.rst", category="Loss system",
-                   subcategory="Figures", labels={"figure": "{experiment}"}),
-    params:
-        figure=lambda wc: LOSS["experiments"][wc.experiment]["figure"],
-        provenance=PROVENANCE,
+        png=report(
+            "paper/figures/loss_{experiment}.png",
+            caption="../report/loss.rst",
+            category="Loss system",
+            subcategory="Figures",
+            labels={"figure": "{experiment}"},
+        ),
     log:
         "results/logs/loss_figure/{experiment}.log",
     benchmark:
         "results/benchmarks/loss_figure/{experiment}.tsv"
     localrule: True
+    params:
+        figure=lambda wc: LOSS["experiments"][wc.experiment]["figure"],
+        provenance=PROVENANCE,
     script:
         "../scripts/loss_figure.py"
 

@@ -6,13 +6,13 @@ rule solve_offline:
         sources=sources_of("solve_offline.py"),
     output:
         "results/{experiment}/opt/{part}.parquet",
-    params:
-        problem=exp_problem,
-        time_limit=config.get("opt", {}).get("time_limit", 60),
-        seed=config["seed"],
     log:
         "results/logs/solve_offline/{experiment}-{part}.log",
     benchmark:
         "results/benchmarks/solve_offline/{experiment}-{part}.tsv"
+    params:
+        problem=exp_problem,
+        time_limit=config.get("opt", {}).get("time_limit", 60),
+        seed=config["seed"],
     script:
         "../scripts/solve_offline.py"

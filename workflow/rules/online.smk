@@ -6,15 +6,15 @@ rule run_online:
         sources=lambda wc: sources_of("run_online.py", algorithm_module(wc)),
     output:
         "results/{experiment}/online/{algorithm}/batch-{batch}.parquet",
+    log:
+        "results/logs/run_online/{experiment}-{algorithm}-{batch}.log",
+    benchmark:
+        "results/benchmarks/run_online/{experiment}-{algorithm}-{batch}.tsv"
     params:
         grid=lambda wc: exp_cfg(wc.experiment)["algorithms"][wc.algorithm] or {},
         eps=lambda wc: exp_eps(wc.experiment),
         seed=config["seed"],
         problem=exp_problem,
-    log:
-        "results/logs/run_online/{experiment}-{algorithm}-{batch}.log",
-    benchmark:
-        "results/benchmarks/run_online/{experiment}-{algorithm}-{batch}.tsv"
     script:
         "../scripts/run_online.py"
 
@@ -27,14 +27,14 @@ rule run_adversary:
     output:
         runs="results/{experiment}/online/{algorithm}/adversary.parquet",
         realised=directory("results/{experiment}/realised/{algorithm}"),
+    log:
+        "results/logs/run_adversary/{experiment}-{algorithm}.log",
+    benchmark:
+        "results/benchmarks/run_adversary/{experiment}-{algorithm}.tsv"
     params:
         exp_cfg=lambda wc: exp_cfg(wc.experiment),
         grid=lambda wc: exp_cfg(wc.experiment)["algorithms"][wc.algorithm] or {},
         eps=lambda wc: exp_eps(wc.experiment),
         seed=config["seed"],
-    log:
-        "results/logs/run_adversary/{experiment}-{algorithm}.log",
-    benchmark:
-        "results/benchmarks/run_adversary/{experiment}-{algorithm}.tsv"
     script:
         "../scripts/run_adversary.py"

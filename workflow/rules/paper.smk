@@ -9,17 +9,21 @@ rule figure_ratio_vs_eps:
         sources=sources_of("figure_ratio_vs_eps.py"),
     output:
         pdf="paper/figures/ratio_vs_eps_{problem}.pdf",
-        png=report("paper/figures/ratio_vs_eps_{problem}.png", caption="../report/ratio_vs_eps.rst",
-                   category="Scheduling {problem}", subcategory="Figures",
-                   labels={"figure": "ALG/OPT vs ε", "problem": "{problem}"}),
-    params:
-        n_boot=N_BOOT,
-        provenance=PROVENANCE,
+        png=report(
+            "paper/figures/ratio_vs_eps_{problem}.png",
+            caption="../report/ratio_vs_eps.rst",
+            category="Scheduling {problem}",
+            subcategory="Figures",
+            labels={"figure": "ALG/OPT vs ε", "problem": "{problem}"},
+        ),
     log:
         "results/logs/figure_ratio_vs_eps_{problem}.log",
     benchmark:
         "results/benchmarks/figure_ratio_vs_eps/{problem}.tsv"
     localrule: True
+    params:
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     script:
         "../scripts/figure_ratio_vs_eps.py"
 
@@ -31,16 +35,20 @@ rule figure_ecdf:
         sources=sources_of("figure_ecdf.py"),
     output:
         pdf="paper/figures/ecdf_{problem}.pdf",
-        png=report("paper/figures/ecdf_{problem}.png", caption="../report/ecdf.rst",
-                   category="Scheduling {problem}", subcategory="Figures",
-                   labels={"figure": "performance profile (ECDF)", "problem": "{problem}"}),
-    params:
-        provenance=PROVENANCE,
+        png=report(
+            "paper/figures/ecdf_{problem}.png",
+            caption="../report/ecdf.rst",
+            category="Scheduling {problem}",
+            subcategory="Figures",
+            labels={"figure": "performance profile (ECDF)", "problem": "{problem}"},
+        ),
     log:
         "results/logs/figure_ecdf_{problem}.log",
     benchmark:
         "results/benchmarks/figure_ecdf/{problem}.tsv"
     localrule: True
+    params:
+        provenance=PROVENANCE,
     script:
         "../scripts/figure_ecdf.py"
 
@@ -69,17 +77,21 @@ rule figure_rejection_vs_eps:
         sources=sources_of("figure_rejection_vs_eps.py"),
     output:
         pdf="paper/figures/rejection_vs_eps_{problem}.pdf",
-        png=report("paper/figures/rejection_vs_eps_{problem}.png", caption="../report/rejection_vs_eps.rst",
-                   category="Scheduling {problem}", subcategory="Figures",
-                   labels={"figure": "max prefix rejected fraction vs ε", "problem": "{problem}"}),
-    params:
-        n_boot=N_BOOT,
-        provenance=PROVENANCE,
+        png=report(
+            "paper/figures/rejection_vs_eps_{problem}.png",
+            caption="../report/rejection_vs_eps.rst",
+            category="Scheduling {problem}",
+            subcategory="Figures",
+            labels={"figure": "max prefix rejected fraction vs ε", "problem": "{problem}"},
+        ),
     log:
         "results/logs/figure_rejection_vs_eps_{problem}.log",
     benchmark:
         "results/benchmarks/figure_rejection_vs_eps/{problem}.tsv"
     localrule: True
+    params:
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     script:
         "../scripts/figure_rejection_vs_eps.py"
 
@@ -90,17 +102,22 @@ rule figure_adversary_rounds:
         sources=sources_of("figure_adversary_rounds.py"),
     output:
         pdf="paper/figures/adversary_rounds.pdf",
-        png=report("paper/figures/adversary_rounds.png", caption="../report/adversary_rounds.rst",
-                   category="Adversaries", subcategory="Figures", labels={"figure": "ALG/OPT vs rounds"}),
-    params:
-        parameter=config.get("figures", {}).get("rounds_parameter", "K"),
-        n_boot=N_BOOT,
-        provenance=PROVENANCE,
+        png=report(
+            "paper/figures/adversary_rounds.png",
+            caption="../report/adversary_rounds.rst",
+            category="Adversaries",
+            subcategory="Figures",
+            labels={"figure": "ALG/OPT vs rounds"},
+        ),
     log:
         "results/logs/figure_adversary_rounds.log",
     benchmark:
         "results/benchmarks/figure_adversary_rounds.tsv"
     localrule: True
+    params:
+        parameter=config.get("figures", {}).get("rounds_parameter", "K"),
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     script:
         "../scripts/figure_adversary_rounds.py"
 
@@ -125,17 +142,22 @@ rule figure_parameter_sweep:
         sources=sources_of("figure_parameter_sweep.py"),
     output:
         pdf="paper/figures/parameter_sweep.pdf",
-        png=report("paper/figures/parameter_sweep.png", caption="../report/parameter_sweep.rst",
-                   category="Parameter sweeps", subcategory="Figures", labels={"figure": "parameter sweep"}),
-    params:
-        parameters=config.get("figures", {}).get("sweep_parameters", ["c"]),
-        n_boot=N_BOOT,
-        provenance=PROVENANCE,
+        png=report(
+            "paper/figures/parameter_sweep.png",
+            caption="../report/parameter_sweep.rst",
+            category="Parameter sweeps",
+            subcategory="Figures",
+            labels={"figure": "parameter sweep"},
+        ),
     log:
         "results/logs/figure_parameter_sweep.log",
     benchmark:
         "results/benchmarks/figure_parameter_sweep.tsv"
     localrule: True
+    params:
+        parameters=config.get("figures", {}).get("sweep_parameters", ["c"]),
+        n_boot=N_BOOT,
+        provenance=PROVENANCE,
     script:
         "../scripts/figure_parameter_sweep.py"
 
@@ -148,16 +170,18 @@ rule paper_generated:
     output:
         macros="paper/macros_config.tex",
         groups=expand("paper/generated/{group}.tex", group=PAPER_GROUPS),
-    params:
-        groups=lambda wc: {g: {"figures": [[f, ""] if isinstance(f, str) else list(f) for f in figs], "tables": list(tabs)}
-                for g, (figs, tabs) in paper_groups().items()},
-        config_file=CONFIG_FILE,
-        config_hash=CONFIG_HASH,
     log:
         "results/logs/paper_generated.log",
     benchmark:
         "results/benchmarks/paper_generated.tsv"
     localrule: True
+    params:
+        groups=lambda wc: {
+            g: {"figures": [[f, ""] if isinstance(f, str) else list(f) for f in figs], "tables": list(tabs)}
+            for g, (figs, tabs) in paper_groups().items()
+        },
+        config_file=CONFIG_FILE,
+        config_hash=CONFIG_HASH,
     script:
         "../scripts/paper_generated.py"
 
@@ -168,18 +192,28 @@ rule report_tables_runs:
         runs="results/runs.parquet",
         sources=sources_of("report_tables.py", *ALGORITHM_MODULES),
     output:
-        summary=report("results/report/runs_summary.html", caption="../report/runs_summary.rst",
-                       category="Results tables", subcategory="Scheduling runs", labels={"table": "runs summary"}),
-        methods=report("results/report/methods.html", caption="../report/methods.rst",
-                       category="Results tables", subcategory="Scheduling runs", labels={"table": "methods"}),
-    params:
-        kind="runs",
-        provenance=PROVENANCE,
+        summary=report(
+            "results/report/runs_summary.html",
+            caption="../report/runs_summary.rst",
+            category="Results tables",
+            subcategory="Scheduling runs",
+            labels={"table": "runs summary"},
+        ),
+        methods=report(
+            "results/report/methods.html",
+            caption="../report/methods.rst",
+            category="Results tables",
+            subcategory="Scheduling runs",
+            labels={"table": "methods"},
+        ),
     log:
         "results/logs/report_tables_runs.log",
     benchmark:
         "results/benchmarks/report_tables_runs.tsv"
     localrule: True
+    params:
+        kind="runs",
+        provenance=PROVENANCE,
     script:
         "../scripts/report_tables.py"
 
@@ -190,18 +224,28 @@ rule report_tables_loss:
         slopes="results/loss_slopes.parquet",
         sources=sources_of("report_tables.py"),
     output:
-        points=report("results/report/loss_points.html", caption="../report/loss_tables.rst",
-                      category="Results tables", subcategory="Loss system", labels={"table": "loss points"}),
-        slopes=report("results/report/loss_slopes.html", caption="../report/loss_tables.rst",
-                      category="Results tables", subcategory="Loss system", labels={"table": "loss slopes"}),
-    params:
-        kind="loss",
-        provenance=PROVENANCE,
+        points=report(
+            "results/report/loss_points.html",
+            caption="../report/loss_tables.rst",
+            category="Results tables",
+            subcategory="Loss system",
+            labels={"table": "loss points"},
+        ),
+        slopes=report(
+            "results/report/loss_slopes.html",
+            caption="../report/loss_tables.rst",
+            category="Results tables",
+            subcategory="Loss system",
+            labels={"table": "loss slopes"},
+        ),
     log:
         "results/logs/report_tables_loss.log",
     benchmark:
         "results/benchmarks/report_tables_loss.tsv"
     localrule: True
+    params:
+        kind="loss",
+        provenance=PROVENANCE,
     script:
         "../scripts/report_tables.py"
 
@@ -212,18 +256,28 @@ rule report_tables_bipartite:
         checks="results/bipartite_checks.parquet",
         sources=sources_of("report_tables.py"),
     output:
-        table=report("results/report/bipartite.html", caption="../report/bipartite_tables.rst",
-                     category="Results tables", subcategory="Bipartite", labels={"table": "bipartite groups"}),
-        checks=report("results/report/bipartite_checks.html", caption="../report/bipartite_tables.rst",
-                      category="Results tables", subcategory="Bipartite", labels={"table": "bipartite checks"}),
-    params:
-        kind="bipartite",
-        provenance=PROVENANCE,
+        table=report(
+            "results/report/bipartite.html",
+            caption="../report/bipartite_tables.rst",
+            category="Results tables",
+            subcategory="Bipartite",
+            labels={"table": "bipartite groups"},
+        ),
+        checks=report(
+            "results/report/bipartite_checks.html",
+            caption="../report/bipartite_tables.rst",
+            category="Results tables",
+            subcategory="Bipartite",
+            labels={"table": "bipartite checks"},
+        ),
     log:
         "results/logs/report_tables_bipartite.log",
     benchmark:
         "results/benchmarks/report_tables_bipartite.tsv"
     localrule: True
+    params:
+        kind="bipartite",
+        provenance=PROVENANCE,
     script:
         "../scripts/report_tables.py"
 
@@ -233,20 +287,21 @@ rule paper_reproducibility:
     the wall time per stage from the benchmark files of every job of this config."""
     input:
         runs="results/runs.parquet",
-        done=lambda wc: sorted(set(t for t in paper_targets() if not t.startswith("paper/generated/"))
-                               | set(paper_files())),
+        done=lambda wc: sorted(
+            set(t for t in paper_targets() if not t.startswith("paper/generated/")) | set(paper_files())
+        ),
         sources=sources_of("paper_reproducibility.py"),
     output:
         "paper/generated/reproducibility.tex",
+    log:
+        "results/logs/paper_reproducibility.log",
+    localrule: True
     params:
         bench_root="results/benchmarks",
         # job benchmark files are <rule>/<key>[-...].tsv: those of another config's experiments are left out
         bench_keys=EXPERIMENTS + LOSS_EXPERIMENTS + BIP_EXPERIMENTS + SCHED_PROBLEMS + SEARCH_TASKS,
         config_file=CONFIG_FILE,
         config_hash=CONFIG_HASH,
-    log:
-        "results/logs/paper_reproducibility.log",
-    localrule: True
     script:
         "../scripts/paper_reproducibility.py"
 
@@ -264,11 +319,11 @@ rule paper_pdf:
         sources=sources_of("paper_pdf.py"),
     output:
         "paper/main.pdf",
-    params:
-        packages=LATEX_PACKAGES,
-        build="results/latex",
     log:
         "results/logs/paper_pdf.log",
     localrule: True
+    params:
+        packages=LATEX_PACKAGES,
+        build="results/latex",
     script:
         "../scripts/paper_pdf.py"

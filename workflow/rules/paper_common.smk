@@ -2,11 +2,16 @@
 import glob as _glob
 import os as _os
 
-from schedbench.pipeline.paper import GROUPS as PAPER_GROUPS
+from schedbench.hall.paper import GROUPS as PAPER_GROUPS
 
 # the config file(s) as given, relative to the working directory where they are under it
-CONFIG_FILE = ", ".join(_os.path.relpath(p) if not _os.path.relpath(p).startswith("..") else str(p)
-                        for p in workflow.overwrite_configfiles) or "config/config.yaml"
+CONFIG_FILE = (
+    ", ".join(
+        _os.path.relpath(p) if not _os.path.relpath(p).startswith("..") else str(p)
+        for p in workflow.overwrite_configfiles
+    )
+    or "config/config.yaml"
+)
 # what a report caption says produced an entry
 PROVENANCE = f"{CONFIG_FILE} (config hash {CONFIG_HASH})"
 N_BOOT = config.get("figures", {}).get("n_boot", 1000)
@@ -66,17 +71,27 @@ def paper_files():
 
 
 def report_tables():
-    return (["results/report/runs_summary.html", "results/report/methods.html"]
-            + (["results/report/loss_points.html", "results/report/loss_slopes.html"] if LOSS_EXPERIMENTS else [])
-            + (["results/report/bipartite.html", "results/report/bipartite_checks.html"] if BIP_EXPERIMENTS else []))
+    return (
+        ["results/report/runs_summary.html", "results/report/methods.html"]
+        + (["results/report/loss_points.html", "results/report/loss_slopes.html"] if LOSS_EXPERIMENTS else [])
+        + (["results/report/bipartite.html", "results/report/bipartite_checks.html"] if BIP_EXPERIMENTS else [])
+    )
 
 
 def paper_targets():
     """Everything the paper and the report are made of, the PDF excluded."""
-    return (["results/runs.parquet", "paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
-            + [f"paper/generated/{g}.tex" for g in PAPER_GROUPS]
-            + expand("paper/figures/{kind}_{problem}.{ext}", kind=("ratio_vs_eps", "rejection_vs_eps", "ecdf"),
-                     problem=SCHED_PROBLEMS, ext=("pdf", "png"))
-            + expand("paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep"), ext=("pdf", "png"))
-            + ["paper/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
-            + loss_targets() + bip_targets() + report_tables())
+    return (
+        ["results/runs.parquet", "paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
+        + [f"paper/generated/{g}.tex" for g in PAPER_GROUPS]
+        + expand(
+            "paper/figures/{kind}_{problem}.{ext}",
+            kind=("ratio_vs_eps", "rejection_vs_eps", "ecdf"),
+            problem=SCHED_PROBLEMS,
+            ext=("pdf", "png"),
+        )
+        + expand("paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep"), ext=("pdf", "png"))
+        + ["paper/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
+        + loss_targets()
+        + bip_targets()
+        + report_tables()
+    )

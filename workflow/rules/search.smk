@@ -11,17 +11,18 @@ rule worst_case_task:
     """One exact (CP-SAT) or black-box worst-case search; what it finds is replayed through the
     real plug-in and the real offline solver before it is written."""
     input:
-        sources=lambda wc: sources_of("worst_case_task.py", get_algorithm(SEARCH["tasks"][wc.task]["algorithm"]).__module__,
-                                      *ADVERSARY_MODULES),
+        sources=lambda wc: sources_of(
+            "worst_case_task.py", get_algorithm(SEARCH["tasks"][wc.task]["algorithm"]).__module__, *ADVERSARY_MODULES
+        ),
     output:
         "results/search/{task}.json",
-    params:
-        task=lambda wc: SEARCH["tasks"][wc.task],
-        seed=SEARCH.get("seed", config["seed"]),
     log:
         "results/logs/search/{task}.log",
     benchmark:
         "results/benchmarks/worst_case_task/{task}.tsv"
+    params:
+        task=lambda wc: SEARCH["tasks"][wc.task],
+        seed=SEARCH.get("seed", config["seed"]),
     script:
         "../scripts/worst_case_task.py"
 
@@ -35,14 +36,19 @@ rule worst_case_table:
         table="results/worst_cases.parquet",
         tex="paper/tables/worst_cases.tex",
         figure="paper/figures/worst_cases.pdf",
-        png=report("paper/figures/worst_cases.png", caption="../report/worst_cases.rst",
-                   category="Worst-case search", subcategory="Figures", labels={"figure": "worst cases found"}),
-    params:
-        provenance=PROVENANCE,
+        png=report(
+            "paper/figures/worst_cases.png",
+            caption="../report/worst_cases.rst",
+            category="Worst-case search",
+            subcategory="Figures",
+            labels={"figure": "worst cases found"},
+        ),
     log:
         "results/logs/worst_case_table.log",
     benchmark:
         "results/benchmarks/worst_case_table.tsv"
     localrule: True
+    params:
+        provenance=PROVENANCE,
     script:
         "../scripts/worst_case_table.py"

@@ -1,9 +1,13 @@
 # Thin: runs.parquet -> paper/figures/rejection_vs_eps_{problem}.pdf (one problem)
-from schedbench.pipeline.io import read_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.plots.scheduling import plot_rejection_vs_eps
+from schedbench.hall.io import read_parquet
+from schedbench.hall.logs import logged
+from schedbench.scheduling.stage.figures import plot_rejection_vs_eps
 
 with logged(snakemake.log[0], "figure_rejection_vs_eps") as log:
-    order = plot_rejection_vs_eps(read_parquet(snakemake.input[0]), snakemake.output[0],
-                                  n_boot=int(snakemake.params.n_boot), problem=snakemake.wildcards.problem)
+    order = plot_rejection_vs_eps(
+        read_parquet(snakemake.input[0]),
+        snakemake.output[0],
+        n_boot=int(snakemake.params.n_boot),
+        problem=snakemake.wildcards.problem,
+    )
     log.info("legend order: %s", order)

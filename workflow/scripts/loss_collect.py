@@ -1,9 +1,9 @@
 # Thin: concatenate loss chunks, add provenance, check the schema, fit slopes.
 import pandas as pd
 
-from schedbench.pipeline.io import check_table, provenance, read_parquet, write_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.queueing.loss.slopes import slope_table
+from schedbench.hall.io import check_table, provenance, read_parquet, write_parquet
+from schedbench.hall.logs import logged
+from schedbench.loss.stage.slopes import slope_table
 
 with logged(snakemake.log[0], "loss_collect") as log:
     table = pd.concat([read_parquet(p) for p in snakemake.input.parts], ignore_index=True)

@@ -1,9 +1,10 @@
 # Thin: results/loss.parquet -> one figure (A1..A5) for one experiment.
-from schedbench.pipeline.io import read_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.plots.loss import LOSS_FIGURES
+from schedbench.hall.io import read_parquet
+from schedbench.hall.logs import logged
+from schedbench.loss.stage.figures import LOSS_FIGURES
 
 with logged(snakemake.log[0], "loss_figure"):
     table = read_parquet(snakemake.input[0])
-    LOSS_FIGURES[snakemake.params.figure](table[table["experiment"] == snakemake.wildcards.experiment],
-                                          snakemake.output[0])
+    LOSS_FIGURES[snakemake.params.figure](
+        table[table["experiment"] == snakemake.wildcards.experiment], snakemake.output[0]
+    )

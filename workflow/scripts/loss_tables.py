@@ -1,7 +1,7 @@
 # Thin: fitted slopes -> paper/tables/loss_slopes.tex and paper/macros_loss.tex
-from schedbench.pipeline.io import atomic_write_text, read_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.pipeline.tables import loss_macros_tex, loss_slopes_tex
+from schedbench.hall.io import atomic_write_text, read_parquet
+from schedbench.hall.logs import logged
+from schedbench.loss.stage.tables import loss_macros_tex, loss_slopes_tex
 
 with logged(snakemake.log[0], "loss_tables"):
     slopes = read_parquet(snakemake.input[0])

@@ -1,8 +1,13 @@
 # Thin: one batch of instances -> one .npz per instance.
-from schedbench.pipeline.experiment import make_instances
-from schedbench.pipeline.logs import logged
+from schedbench.scheduling.stage.experiment import make_instances
+from schedbench.hall.logs import logged
 
 with logged(snakemake.log[0], "make_instances") as log:
-    paths = make_instances(snakemake.wildcards.experiment, snakemake.params.exp_cfg,
-                           int(snakemake.params.seed), snakemake.params.indices, snakemake.output[0])
+    paths = make_instances(
+        snakemake.wildcards.experiment,
+        snakemake.params.exp_cfg,
+        int(snakemake.params.seed),
+        snakemake.params.indices,
+        snakemake.output[0],
+    )
     log.info("wrote %d instances to %s", len(paths), snakemake.output[0])

@@ -1,14 +1,16 @@
 # Thin: the config -> paper/macros_config.tex and paper/generated/<group>.tex (one per section group)
 from pathlib import Path
 
-from schedbench.pipeline.io import atomic_write_text
-from schedbench.pipeline.logs import logged
-from schedbench.pipeline.paper import config_macros_tex, group_tex
-from schedbench.queueing.loss.slopes import SLOPE_TOL
+from schedbench.hall.io import atomic_write_text
+from schedbench.hall.logs import logged
+from schedbench.hall.paper import config_macros_tex, group_tex
+from schedbench.loss.stage.slopes import SLOPE_TOL
 
 with logged(snakemake.log[0], "paper_generated") as log:
-    atomic_write_text(snakemake.output.macros, config_macros_tex(snakemake.config, snakemake.params.config_file,
-                                                                 snakemake.params.config_hash, SLOPE_TOL))
+    atomic_write_text(
+        snakemake.output.macros,
+        config_macros_tex(snakemake.config, snakemake.params.config_file, snakemake.params.config_hash, SLOPE_TOL),
+    )
     for path in snakemake.output.groups:
         group = Path(path).stem
         spec = snakemake.params.groups[group]

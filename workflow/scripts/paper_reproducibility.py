@@ -1,9 +1,9 @@
 # Thin: runs.parquet provenance + machine + results/benchmarks/** -> paper/generated/reproducibility.tex
 from pathlib import Path
 
-from schedbench.pipeline.io import atomic_write_text, read_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.pipeline.paper import machine_info, reproducibility_tex, stage_times
+from schedbench.hall.io import atomic_write_text, read_parquet
+from schedbench.hall.logs import logged
+from schedbench.hall.paper import machine_info, reproducibility_tex, stage_times
 
 with logged(snakemake.log[0], "paper_reproducibility") as log:
     runs = read_parquet(snakemake.input.runs)
@@ -20,5 +20,7 @@ with logged(snakemake.log[0], "paper_reproducibility") as log:
     files = sorted(f for f in root.rglob("*.tsv") if current(f))
     stages = stage_times(files, root)
     log.info("%d benchmark files, %d stages", len(files), len(stages))
-    atomic_write_text(snakemake.output[0], reproducibility_tex(prov, stages, machine_info(),
-                                                               snakemake.params.config_file, snakemake.params.config_hash))
+    atomic_write_text(
+        snakemake.output[0],
+        reproducibility_tex(prov, stages, machine_info(), snakemake.params.config_file, snakemake.params.config_hash),
+    )

@@ -1,7 +1,7 @@
 # Thin: runs.parquet -> paper/tables/ratios.tex, adversaries.tex, rejections.tex and paper/macros.tex
-from schedbench.pipeline.io import atomic_write_text, read_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.pipeline.tables import adversary_table_tex, macros_tex, ratio_table_tex, rejection_table_tex
+from schedbench.hall.io import atomic_write_text, read_parquet
+from schedbench.hall.logs import logged
+from schedbench.scheduling.stage.tables import adversary_table_tex, macros_tex, ratio_table_tex, rejection_table_tex
 
 with logged(snakemake.log[0], "paper_tables"):
     runs = read_parquet(snakemake.input[0])

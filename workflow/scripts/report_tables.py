@@ -1,14 +1,20 @@
 # Thin: results tables -> browsable HTML tables for the report (kind: runs, loss or bipartite)
-from schedbench.pipeline.io import atomic_write_text, read_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.pipeline.paper import html_table
-from schedbench.pipeline.report import bipartite_views, loss_views, methods_view, runs_summary
+from schedbench.hall.io import atomic_write_text, read_parquet
+from schedbench.hall.logs import logged
+from schedbench.hall.paper import html_table
+from schedbench.scheduling.stage.report import methods_view, runs_summary
+from schedbench.bipartite.stage.report import bipartite_views
+from schedbench.loss.stage.report import loss_views
 
 kind, note = snakemake.params.kind, f"Produced by {snakemake.params.provenance}."
 with logged(snakemake.log[0], "report_tables"):
     if kind == "runs":
-        atomic_write_text(snakemake.output.summary, html_table(runs_summary(read_parquet(snakemake.input.runs)),
-                                                               "Runs: ALG/OPT per experiment, algorithm and ε", note))
+        atomic_write_text(
+            snakemake.output.summary,
+            html_table(
+                runs_summary(read_parquet(snakemake.input.runs)), "Runs: ALG/OPT per experiment, algorithm and ε", note
+            ),
+        )
         atomic_write_text(snakemake.output.methods, html_table(methods_view(), "Registered algorithms", note))
     elif kind == "loss":
         points, slopes = loss_views(read_parquet(snakemake.input.points), read_parquet(snakemake.input.slopes))

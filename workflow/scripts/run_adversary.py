@@ -1,11 +1,17 @@
 # Thin: one algorithm against the experiment's adversary -> validated rows + realised instances.
-from schedbench.pipeline.experiment import run_adversary
-from schedbench.pipeline.io import write_parquet
-from schedbench.pipeline.logs import logged
+from schedbench.scheduling.stage.experiment import run_adversary
+from schedbench.hall.io import write_parquet
+from schedbench.hall.logs import logged
 
 with logged(snakemake.log[0], "run_adversary") as log:
-    table = run_adversary(snakemake.wildcards.experiment, snakemake.params.exp_cfg, snakemake.wildcards.algorithm,
-                          snakemake.params.grid, snakemake.params.eps, int(snakemake.params.seed),
-                          snakemake.output.realised)
+    table = run_adversary(
+        snakemake.wildcards.experiment,
+        snakemake.params.exp_cfg,
+        snakemake.wildcards.algorithm,
+        snakemake.params.grid,
+        snakemake.params.eps,
+        int(snakemake.params.seed),
+        snakemake.output.realised,
+    )
     log.info("%d runs: %s", len(table), table["status"].value_counts().to_dict())
     write_parquet(table, snakemake.output.runs)

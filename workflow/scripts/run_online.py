@@ -1,12 +1,19 @@
 # Thin: one algorithm (all parameters, all eps) on one batch -> validated rows.
-from schedbench.pipeline.experiment import run_online
-from schedbench.pipeline.io import instance_files, read_parquet, write_parquet
-from schedbench.pipeline.logs import logged
+from schedbench.scheduling.stage.experiment import run_online
+from schedbench.hall.io import instance_files, read_parquet, write_parquet
+from schedbench.hall.logs import logged
 
 with logged(snakemake.log[0], "run_online") as log:
     paths = instance_files(snakemake.input.instances)
-    table = run_online(paths, read_parquet(snakemake.input.opt), snakemake.wildcards.algorithm,
-                       snakemake.params.grid, snakemake.params.eps, int(snakemake.params.seed),
-                       n_jobs=snakemake.threads, problem=snakemake.params.problem)
+    table = run_online(
+        paths,
+        read_parquet(snakemake.input.opt),
+        snakemake.wildcards.algorithm,
+        snakemake.params.grid,
+        snakemake.params.eps,
+        int(snakemake.params.seed),
+        n_jobs=snakemake.threads,
+        problem=snakemake.params.problem,
+    )
     log.info("%d runs: %s", len(table), table["status"].value_counts().to_dict())
     write_parquet(table, snakemake.output[0])

@@ -1,12 +1,16 @@
 # Thin: offline optimum of every instance of a batch -> one parquet row each.
-from schedbench.pipeline.experiment import solve_offline
-from schedbench.pipeline.io import instance_files, write_parquet
-from schedbench.pipeline.logs import logged
+from schedbench.scheduling.stage.experiment import solve_offline
+from schedbench.hall.io import instance_files, write_parquet
+from schedbench.hall.logs import logged
 
 with logged(snakemake.log[0], "solve_offline") as log:
     paths = instance_files(snakemake.input.instances)
-    table = solve_offline(paths, snakemake.params.problem, float(snakemake.params.time_limit),
-                          int(snakemake.params.seed),
-                          n_jobs=snakemake.threads)
+    table = solve_offline(
+        paths,
+        snakemake.params.problem,
+        float(snakemake.params.time_limit),
+        int(snakemake.params.seed),
+        n_jobs=snakemake.threads,
+    )
     log.info("%d instances: %s", len(table), table["opt_status"].value_counts().to_dict())
     write_parquet(table, snakemake.output[0])

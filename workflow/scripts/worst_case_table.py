@@ -1,8 +1,8 @@
 # Thin: the tasks' worst cases -> results/worst_cases.parquet, paper/tables/worst_cases.tex, paper/figures/worst_cases.pdf
-from schedbench.pipeline.io import atomic_write_text, read_parquet, write_parquet
-from schedbench.pipeline.logs import logged
-from schedbench.pipeline.search import collect_search, search_table_tex
-from schedbench.plots.search import plot_worst_cases
+from schedbench.hall.io import atomic_write_text, read_parquet, write_parquet
+from schedbench.hall.logs import logged
+from schedbench.scheduling.stage.search import collect_search, search_table_tex
+from schedbench.scheduling.stage.search_figures import plot_worst_cases
 
 with logged(snakemake.log[0], "worst_case_table") as log:
     table = collect_search(list(snakemake.input.tasks))

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["BUDGET_TOL", "Budget", "allows", "allowance", "left", "drop_period", "allows_nb"]
+__all__ = ["BUDGET_TOL", "Budget", "allows", "allowance", "left", "drop_period", "allows_nb"]  # noqa: F822 (allows_nb: built on first use)
 
 #: The one tolerance of the rule (absolute; see the module docstring).
 BUDGET_TOL = 1e-9
@@ -122,6 +122,7 @@ def __getattr__(name: str):
     # the compiled twin, built once on first import of the name (numba stays out of the engine)
     if name == "allows_nb":
         from numba import njit
+
         twin = njit(cache=True)(allows)
         globals()["allows_nb"] = twin
         return twin

@@ -139,8 +139,10 @@ class Engine:
                 idle_since = self.now if idle_since is None else idle_since
                 if self._events[0][0] - idle_since > limit:
                     j = next(iter(self.held))
-                    raise AlgorithmError(f"{self.name!r}: job {j} still held at slot {self._events[0][0]}, "
-                                         f"more than max_hold_slots = {limit} slots with every machine idle")
+                    raise AlgorithmError(
+                        f"{self.name!r}: job {j} still held at slot {self._events[0][0]}, "
+                        f"more than max_hold_slots = {limit} slots with every machine idle"
+                    )
             else:
                 idle_since = None
             self.run_until(self._events[0][0] + 1)
@@ -156,10 +158,18 @@ class Engine:
     def _arrive(self, spec: JobSpec) -> int:
         j = len(self.release_)
         elig = np.asarray(spec.eligible)
-        if self._check and (elig.ndim != 1 or elig.size == 0 or not np.issubdtype(elig.dtype, np.integer)
-                or elig.min() < 0 or elig.max() >= self.m or np.unique(elig).size != elig.size):
-            raise ValueError(f"job {j} released with eligible set {spec.eligible!r}: expected distinct machine "
-                             f"indices in 0..{self.m - 1}")
+        if self._check and (
+            elig.ndim != 1
+            or elig.size == 0
+            or not np.issubdtype(elig.dtype, np.integer)
+            or elig.min() < 0
+            or elig.max() >= self.m
+            or np.unique(elig).size != elig.size
+        ):
+            raise ValueError(
+                f"job {j} released with eligible set {spec.eligible!r}: expected distinct machine "
+                f"indices in 0..{self.m - 1}"
+            )
         if self._check:
             if isinstance(spec.size, bool) or not isinstance(spec.size, (int, np.integer)) or spec.size < 1:
                 raise ValueError(f"job {j} released with size {spec.size!r}: expected an integer >= 1")
@@ -191,8 +201,9 @@ class Engine:
             self._reject(j, step, on_arrival=True)
         elif answer == HOLD:
             if not type(self.alg).deferred_dispatch:
-                raise AlgorithmError(f"{self.name!r}: job {j} held, but the algorithm does not declare "
-                                     "deferred_dispatch")
+                raise AlgorithmError(
+                    f"{self.name!r}: job {j} held, but the algorithm does not declare deferred_dispatch"
+                )
             self.held[j] = None
         else:
             self._dispatch(j, answer, step)
@@ -227,8 +238,9 @@ class Engine:
     def _dispatch(self, j: int, i, step: int) -> None:
         elig = self.elig[j]
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or int(i) not in elig:
-            raise AlgorithmError(f"{self.name!r}: job {j} sent to machine {i!r}, not in its eligible set "
-                                 f"{elig.tolist()}")
+            raise AlgorithmError(
+                f"{self.name!r}: job {j} sent to machine {i!r}, not in its eligible set {elig.tolist()}"
+            )
         i = int(i)
         self.machine[j] = i
         self.dispatch_step[j] = step
@@ -253,14 +265,17 @@ class Engine:
             del self.held[j]
         elif self.machine[j] >= 0:
             if not cls.late_reject:
-                raise AlgorithmError(f"{self.name!r}: late rejection of job {j}, but the algorithm does not "
-                                     "declare late_reject")
+                raise AlgorithmError(
+                    f"{self.name!r}: late rejection of job {j}, but the algorithm does not declare late_reject"
+                )
             i = self.machine[j]
             if self.problem.processes:
                 self._advance(i, self.now)
                 if not math.isnan(self.completion[j]):
-                    raise AlgorithmError(f"{self.name!r}: job {j} rejected at slot {self.now}, after it "
-                                         f"completed at {self.completion[j]}")
+                    raise AlgorithmError(
+                        f"{self.name!r}: job {j} rejected at slot {self.now}, after it "
+                        f"completed at {self.completion[j]}"
+                    )
                 self.queue[i].remove(j)
                 self.work_left[i] -= self.rem[j]
                 self._changed(i)
@@ -275,8 +290,7 @@ class Engine:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.m:
             raise AlgorithmError(f"{self.name!r}: priority for machine {i!r}, out of range 0..{self.m - 1}")
         if not self.problem.processes:
-            raise AlgorithmError(f"{self.name!r}: a processing order means nothing for problem "
-                                 f"{self.problem.name!r}")
+            raise AlgorithmError(f"{self.name!r}: a processing order means nothing for problem {self.problem.name!r}")
         self._advance(i, self.now)
         q = self.queue[i]
         if len(jobs) == 1:  # the common case (a job to the front): a move, not a rebuild
@@ -295,8 +309,10 @@ class Engine:
         jobs = [int(j) for j in jobs]
         if len(set(jobs)) != len(jobs) or not set(jobs) <= set(q):
             bad = next((j for j in jobs if j not in q), jobs[0] if jobs else None)
-            raise AlgorithmError(f"{self.name!r}: slot {self.now}: priority for machine {i} names job {bad}, "
-                                 f"not an unfinished job of that machine (or twice)")
+            raise AlgorithmError(
+                f"{self.name!r}: slot {self.now}: priority for machine {i} names job {bad}, "
+                f"not an unfinished job of that machine (or twice)"
+            )
         first = set(jobs)
         order = list(jobs) + [j for j in q if j not in first]
         if order != q:
@@ -345,7 +361,11 @@ class Engine:
             tw[k] += w
         else:
             self._last_row[i] = len(tm)
-            tm.append(i); tj.append(j); ts.append(a); te.append(b); tw.append(w)
+            tm.append(i)
+            tj.append(j)
+            ts.append(a)
+            te.append(b)
+            tw.append(w)
 
     def _changed(self, i: int) -> None:
         self.version[i] += 1
@@ -386,20 +406,37 @@ class Engine:
         indptr = np.zeros(len(counts) + 1, dtype=np.int64)
         indptr[1:] = np.cumsum(counts)
         indices = np.concatenate(self.elig) if self.elig else np.zeros(0, np.int64)
-        return Instance(self.m, np.asarray(self.release_, dtype=np.int64), np.asarray(self.size_, dtype=np.int64),
-                        indptr, indices, np.asarray(self.w_flow), np.asarray(self.w_reject), meta=meta or {})
+        return Instance(
+            self.m,
+            np.asarray(self.release_, dtype=np.int64),
+            np.asarray(self.size_, dtype=np.int64),
+            indptr,
+            indices,
+            np.asarray(self.w_flow),
+            np.asarray(self.w_reject),
+            meta=meta or {},
+        )
 
     def _outcome(self) -> Outcome:
         i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
         f64 = lambda x: np.asarray(x, dtype=np.float64)  # noqa: E731
         tm, tj, ts, te, tw = self.trace
         return Outcome(
-            algorithm=self.name, problem=self.problem.name, speed=self.speed,
-            machine=i64(self.machine), arrival_step=i64(self.arrival_step),
-            dispatch_step=i64(self.dispatch_step), reject_step=i64(self.reject_step),
-            completion=f64(self.completion), step_time=f64(self.step_time),
-            trace_machine=i64(tm), trace_job=i64(tj), trace_start=f64(ts), trace_end=f64(te),
-            trace_work=f64(tw), claimed_objective=self.claimed_objective(),
+            algorithm=self.name,
+            problem=self.problem.name,
+            speed=self.speed,
+            machine=i64(self.machine),
+            arrival_step=i64(self.arrival_step),
+            dispatch_step=i64(self.dispatch_step),
+            reject_step=i64(self.reject_step),
+            completion=f64(self.completion),
+            step_time=f64(self.step_time),
+            trace_machine=i64(tm),
+            trace_job=i64(tj),
+            trace_start=f64(ts),
+            trace_end=f64(te),
+            trace_work=f64(tw),
+            claimed_objective=self.claimed_objective(),
         )
 
 

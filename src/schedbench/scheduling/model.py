@@ -66,8 +66,7 @@ def _array(values: Any, field_name: str) -> np.ndarray:
         raise InstanceError(f"field '{field_name}': not a 1-d list of numbers ({exc})") from None
 
 
-def _as_int_array(values: Any, field_name: str,
-                  where: Callable[[int], str] | None = None) -> np.ndarray:
+def _as_int_array(values: Any, field_name: str, where: Callable[[int], str] | None = None) -> np.ndarray:
     """``values`` as a 1-d int64 array: integer dtypes, or integer-valued floats (from lists);
     bool, complex, strings and objects are refused, and so is anything outside int64.
     ``where(k)`` names the job of entry k in messages (default: job k)."""
@@ -88,8 +87,9 @@ def _as_int_array(values: Any, field_name: str,
     if kind == "u":
         bad = np.flatnonzero(arr > np.iinfo(np.int64).max)
         if bad.size:
-            raise InstanceError(f"{where(int(bad[0]))}: field '{field_name}' = {int(arr[bad[0]])} is out "
-                                "of range (beyond int64)")
+            raise InstanceError(
+                f"{where(int(bad[0]))}: field '{field_name}' = {int(arr[bad[0]])} is out of range (beyond int64)"
+            )
     elif kind == "f":
         bad = np.flatnonzero(~np.isfinite(arr) | (arr != np.round(arr)))
         if bad.size:
@@ -98,8 +98,9 @@ def _as_int_array(values: Any, field_name: str,
             )
         bad = np.flatnonzero(np.abs(arr) >= 2.0**63)
         if bad.size:
-            raise InstanceError(f"{where(int(bad[0]))}: field '{field_name}' = {arr[bad[0]].item()!r} is out of "
-                                "range (beyond int64)")
+            raise InstanceError(
+                f"{where(int(bad[0]))}: field '{field_name}' = {arr[bad[0]].item()!r} is out of range (beyond int64)"
+            )
     elif kind != "i":
         raise InstanceError(f"field '{field_name}': expected integers, got dtype {arr.dtype}")
     return arr.astype(np.int64)
@@ -110,9 +111,7 @@ def _as_weight_array(values: Any, n: int, field_name: str) -> np.ndarray:
         return np.ones(n, dtype=np.float64)
     arr = _array(values, field_name)
     if arr.ndim != 1 or arr.shape[0] != n:
-        raise InstanceError(
-            f"field '{field_name}': expected {n} values (one per job), got shape {arr.shape}"
-        )
+        raise InstanceError(f"field '{field_name}': expected {n} values (one per job), got shape {arr.shape}")
     if arr.dtype.kind not in "iufO":
         raise InstanceError(f"field '{field_name}': expected numbers, got dtype {arr.dtype}")
     try:  # an object array: a list mixing None (read as nan, refused below) with numbers
@@ -141,20 +140,25 @@ def _check_bounds(release: np.ndarray, size: np.ndarray) -> None:
     """max(release) + sum(size) <= MAX_TOTAL (release >= 0 and size >= 1 already hold)."""
     bad = np.flatnonzero(size > MAX_TOTAL)
     if bad.size:
-        raise InstanceError(f"job {int(bad[0])}: field 'size' = {int(size[bad[0]])} exceeds the bound "
-                            f"{MAX_TOTAL} = 2^53")
+        raise InstanceError(
+            f"job {int(bad[0])}: field 'size' = {int(size[bad[0]])} exceeds the bound {MAX_TOTAL} = 2^53"
+        )
     # Each size <= 2^53, so a float64 sum far above the bound is safe to trust, and below
     # 2^54 the int64 sum cannot overflow and is exact.
     if float(size.sum(dtype=np.float64)) > 2.0 * MAX_TOTAL:
-        raise InstanceError(f"field 'size': total size exceeds the bound {MAX_TOTAL} = 2^53 "
-                            f"(about {float(size.sum(dtype=np.float64)):.3g})")
+        raise InstanceError(
+            f"field 'size': total size exceeds the bound {MAX_TOTAL} = 2^53 "
+            f"(about {float(size.sum(dtype=np.float64)):.3g})"
+        )
     total = int(size.sum())
     if total > MAX_TOTAL:
         raise InstanceError(f"field 'size': total size {total} exceeds the bound {MAX_TOTAL} = 2^53")
     j = int(np.argmax(release))
     if int(release[j]) + total > MAX_TOTAL:
-        raise InstanceError(f"job {j}: field 'release' = {int(release[j])} plus the total size {total} "
-                            f"exceeds the bound {MAX_TOTAL} = 2^53")
+        raise InstanceError(
+            f"job {j}: field 'release' = {int(release[j])} plus the total size {total} "
+            f"exceeds the bound {MAX_TOTAL} = 2^53"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,9 +209,7 @@ class Instance:
             raise InstanceError("field 'release': no jobs (n = 0); an instance needs at least one job")
         size = _as_int_array(self.size, "size")
         if size.shape[0] != n:
-            raise InstanceError(
-                f"field 'size': {size.shape[0]} values but 'release' has {n} (one per job)"
-            )
+            raise InstanceError(f"field 'size': {size.shape[0]} values but 'release' has {n} (one per job)")
         indptr = _as_int_array(self.indptr, "eligible.indptr")
         raw_indices = _array(self.indices, "eligible.indices")
         if raw_indices.ndim != 1:
@@ -230,15 +232,14 @@ class Instance:
             j = int(np.flatnonzero(counts == 0)[0])
             raise InstanceError(f"job {j}: field 'eligible' is empty (a job needs an eligible machine)")
         indices = _as_int_array(
-            raw_indices, "eligible.indices",
-            where=lambda k: f"job {int(np.searchsorted(indptr, k, side='right') - 1)}")
+            raw_indices, "eligible.indices", where=lambda k: f"job {int(np.searchsorted(indptr, k, side='right') - 1)}"
+        )
         if indices.size:
             bad = np.flatnonzero((indices < 0) | (indices >= self.m))
             if bad.size:
                 j = int(np.searchsorted(indptr, bad[0], side="right") - 1)
                 raise InstanceError(
-                    f"job {j}: field 'eligible' has machine {int(indices[bad[0]])}, "
-                    f"out of range 0..{self.m - 1}"
+                    f"job {j}: field 'eligible' has machine {int(indices[bad[0]])}, out of range 0..{self.m - 1}"
                 )
             owner = np.repeat(np.arange(n, dtype=np.int64), counts)
             key = owner * self.m + indices
@@ -246,9 +247,7 @@ class Instance:
             dup = np.flatnonzero(np.diff(key[order]) == 0)
             if dup.size:
                 j = int(owner[order[dup[0]]])
-                raise InstanceError(
-                    f"job {j}: field 'eligible' lists machine {int(indices[order[dup[0]]])} twice"
-                )
+                raise InstanceError(f"job {j}: field 'eligible' lists machine {int(indices[order[dup[0]]])} twice")
         bad = np.flatnonzero(release < 0)
         if bad.size:
             raise InstanceError(f"job {int(bad[0])}: field 'release' must be >= 0, got {int(release[bad[0]])}")
@@ -259,8 +258,12 @@ class Instance:
         w_flow = _as_weight_array(self.w_flow, n, "w_flow")
         w_reject = _as_weight_array(self.w_reject, n, "w_reject")
         for name, arr in (
-            ("release", release), ("size", size), ("indptr", indptr), ("indices", indices),
-            ("w_flow", w_flow), ("w_reject", w_reject),
+            ("release", release),
+            ("size", size),
+            ("indptr", indptr),
+            ("indices", indices),
+            ("w_flow", w_flow),
+            ("w_reject", w_reject),
         ):
             arr.setflags(write=False)
             object.__setattr__(self, name, arr)
@@ -284,30 +287,39 @@ class Instance:
         entry per job (at least one job); ``eligible[j]`` is itself a list (or set) of integer
         machine indices. A scalar where a list is expected, a fractional or non-numeric machine
         index, or a string is an :class:`InstanceError` naming the field."""
-        for name, value in (("release", release), ("size", size), ("eligible", eligible),
-                            ("w_flow", w_flow), ("w_reject", w_reject)):
+        for name, value in (
+            ("release", release),
+            ("size", size),
+            ("eligible", eligible),
+            ("w_flow", w_flow),
+            ("w_reject", w_reject),
+        ):
             if (value is not None or name in ("release", "size", "eligible")) and not _is_list(value):
-                raise InstanceError(f"field '{name}': expected a list with one entry per job, "
-                                    f"got {type(value).__name__} {value!r:.60}")
+                raise InstanceError(
+                    f"field '{name}': expected a list with one entry per job, got {type(value).__name__} {value!r:.60}"
+                )
         n = len(release)
         if len(eligible) != n:
-            raise InstanceError(
-                f"field 'eligible': {len(eligible)} machine lists but 'release' has {n} (one per job)"
-            )
+            raise InstanceError(f"field 'eligible': {len(eligible)} machine lists but 'release' has {n} (one per job)")
         if not set(map(type, eligible)) <= {list, tuple}:  # the common case needs no per-row look
             for j, e in enumerate(eligible):
                 if not (_is_list(e) or isinstance(e, (set, frozenset))):
                     hint = " (eligible is a list of lists, e.g. [[0, 1], [1]])" if np.ndim(e) == 0 else ""
-                    raise InstanceError(f"job {j}: field 'eligible' must be a list of machine indices, "
-                                        f"got {type(e).__name__} {e!r:.60}{hint}")
+                    raise InstanceError(
+                        f"job {j}: field 'eligible' must be a list of machine indices, "
+                        f"got {type(e).__name__} {e!r:.60}{hint}"
+                    )
         indptr = np.zeros(n + 1, dtype=np.int64)
         indptr[1:] = np.cumsum(list(map(len, eligible)))
         flat = list(itertools.chain.from_iterable(eligible))
         owner = lambda k: f"job {int(np.searchsorted(indptr, k, side='right') - 1)}"  # noqa: E731
         if not set(map(type, flat)) <= {int}:  # plain ints need no per-entry look
             for k, i in enumerate(flat):
-                if (isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, float, np.integer, np.floating))
-                        or (isinstance(i, (float, np.floating)) and not float(i).is_integer())):
+                if (
+                    isinstance(i, (bool, np.bool_))
+                    or not isinstance(i, (int, float, np.integer, np.floating))
+                    or (isinstance(i, (float, np.floating)) and not float(i).is_integer())
+                ):
                     shown = float(i) if isinstance(i, np.floating) else i
                     raise InstanceError(f"{owner(k)}: field 'eligible' has machine {shown!r}, not an integer index")
         indices = _as_int_array(flat, "eligible", where=owner) if flat else np.zeros(0, np.int64)
@@ -415,7 +427,7 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
         if not head:
             raise InstanceError("not a readable instance file (empty file, 0 bytes)")
         if not head.startswith(_ZIP_MAGIC):
-            what = ("an .npy file (one array)" if head.startswith(b"\x93NUMPY") else f"starts with {head!r}")
+            what = "an .npy file (one array)" if head.startswith(b"\x93NUMPY") else f"starts with {head!r}"
             raise InstanceError(f"not a readable instance file (not an .npz archive: {what})")
         with warnings.catch_warnings():
             # A damaged array header can make numpy's header parser warn (SyntaxWarning) before
@@ -439,12 +451,12 @@ def _read_members(fh) -> dict[str, np.ndarray]:
                     try:
                         value = data[key]
                     except Exception as exc:  # noqa: BLE001 - see above
-                        raise InstanceError(f"field '{key}': cannot read the array ({_why(exc)}); the "
-                                            "file is truncated, corrupted or not written by Instance.save"
-                                            ) from None
+                        raise InstanceError(
+                            f"field '{key}': cannot read the array ({_why(exc)}); the "
+                            "file is truncated, corrupted or not written by Instance.save"
+                        ) from None
                     if not isinstance(value, np.ndarray):  # numpy hands back a non-.npy member as bytes
-                        raise InstanceError(f"field '{key}': not an array (the archive member is not in "
-                                            ".npy format)")
+                        raise InstanceError(f"field '{key}': not an array (the archive member is not in .npy format)")
                     out[key] = value
     except InstanceError:
         raise
@@ -453,8 +465,9 @@ def _read_members(fh) -> dict[str, np.ndarray]:
     if "format_version" in out:
         version = out["format_version"]
         if version.shape != () or version.dtype.kind not in "iu" or int(version) != _FORMAT_VERSION:
-            raise InstanceError(f"field 'format_version': this version reads format {_FORMAT_VERSION}, "
-                                f"got {version!r:.60}")
+            raise InstanceError(
+                f"field 'format_version': this version reads format {_FORMAT_VERSION}, got {version!r:.60}"
+            )
     return out
 
 
@@ -565,9 +578,13 @@ class Outcome:
     def slot_log(self) -> list[tuple[int, int, int, float]]:
         """The trace as (slot, machine, job, work) rows, sorted; work split at slot borders."""
         rows: dict[tuple[int, int, int], float] = {}
-        for i, j, a, b, w in zip(self.trace_machine.tolist(), self.trace_job.tolist(),
-                                 self.trace_start.tolist(), self.trace_end.tolist(),
-                                 self.trace_work.tolist()):
+        for i, j, a, b, w in zip(
+            self.trace_machine.tolist(),
+            self.trace_job.tolist(),
+            self.trace_start.tolist(),
+            self.trace_end.tolist(),
+            self.trace_work.tolist(),
+        ):
             rate = w / (b - a) if b > a else 0.0
             t = math.floor(a)
             while t < b:

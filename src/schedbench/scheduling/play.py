@@ -28,9 +28,16 @@ from schedbench.scheduling.validate import validate
 __all__ = ["RunRecord", "execute", "play_instance", "play_adversary"]
 
 
-def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float | None = None,
-            seed: int = 0, params: dict[str, Any] | None = None, oracle: float | None = None,
-            fast: bool = True, problem: str | None = None) -> RunRecord:
+def execute(
+    cls: type[OnlineAlgorithm],
+    source: Instance | Adversary,
+    eps: float | None = None,
+    seed: int = 0,
+    params: dict[str, Any] | None = None,
+    oracle: float | None = None,
+    fast: bool = True,
+    problem: str | None = None,
+) -> RunRecord:
     """Run ``cls`` on ``source``, validate, and return the run's record. ``oracle`` is T* for
     algorithms that assume it (an adversary supplies its constructed OPT when none is given).
     ``problem`` is the problem of the run (default: the adversary's, else the algorithm's
@@ -38,21 +45,26 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     params = dict(params or {})
     bound_opt = oracle  # the OPT a ratio bound is taken at: the oracle given, else the adversary's claim
     if cls.migratory and isinstance(source, Adversary):
-        raise ParameterError(f"algorithm {cls.name!r} is migratory (outside the model, no step path): it cannot "
-                             f"play the adaptive adversary {source.name!r}; run it on an instance")
+        raise ParameterError(
+            f"algorithm {cls.name!r} is migratory (outside the model, no step path): it cannot "
+            f"play the adaptive adversary {source.name!r}; run it on an instance"
+        )
     if problem is None and isinstance(source, Adversary):
         problem = source.problem
     problem = cls.check_problem(problem)
     wants_oracle = cls.uses_oracle(cls.resolve_params(params))
     if isinstance(source, Adversary):
         if source.problem != problem:
-            raise ParameterError(f"adversary {source.name!r} builds {source.problem!r} instances; this run "
-                                 f"of {cls.name!r} solves {problem!r}")
+            raise ParameterError(
+                f"adversary {source.name!r} builds {source.problem!r} instances; this run "
+                f"of {cls.name!r} solves {problem!r}"
+            )
         if wants_oracle and oracle is None:
             oracle = source.opt
         if cls.unit_sizes_only and not source.unit_sizes:
-            raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; adversary "
-                                 f"{source.name!r} releases sizes > 1")
+            raise ParameterError(
+                f"algorithm {cls.name!r} is defined for unit sizes only; adversary {source.name!r} releases sizes > 1"
+            )
     elif cls.unit_sizes_only and not source.unit_sizes:
         raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
     m = source.m
@@ -61,17 +73,26 @@ def execute(cls: type[OnlineAlgorithm], source: Instance | Adversary, eps: float
     if isinstance(source, Adversary):
         inst, outcome = play_adversary(alg, source)
         claimed = source.opt
-        inst.meta.update({  # provenance of a realised instance, recorded here for every caller
-            "adversary": source.name, "adversary_params": dict(source.params), "algorithm": cls.name,
-            "algorithm_params": dict(alg.params), "eps": eps, "seed": int(seed), "claimed_opt": claimed,
-        })
+        inst.meta.update(
+            {  # provenance of a realised instance, recorded here for every caller
+                "adversary": source.name,
+                "adversary_params": dict(source.params),
+                "algorithm": cls.name,
+                "algorithm_params": dict(alg.params),
+                "eps": eps,
+                "seed": int(seed),
+                "claimed_opt": claimed,
+            }
+        )
     else:
         inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
     outcome.seconds = time.perf_counter() - t0
-    check = validate(inst, outcome, alg.eps, cls.model, alg.problem, cls.deferred_dispatch, cls.late_reject,
-                     migratory=cls.migratory)
-    return RunRecord.validated(alg, seed, inst, outcome, check, claimed_opt=claimed,
-                               bound_opt=bound_opt if bound_opt is not None else claimed)
+    check = validate(
+        inst, outcome, alg.eps, cls.model, alg.problem, cls.deferred_dispatch, cls.late_reject, migratory=cls.migratory
+    )
+    return RunRecord.validated(
+        alg, seed, inst, outcome, check, claimed_opt=claimed, bound_opt=bound_opt if bound_opt is not None else claimed
+    )
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:
@@ -92,8 +113,19 @@ def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Ou
         if fast_result is not None:
             return _from_fast_path(alg, inst, order, fast_result)
     engine = Engine(alg, inst.m)
-    engine.release((JobSpec(int(inst.release[j]), int(inst.size[j]), inst.eligible(j),
-                            float(inst.w_flow[j]), float(inst.w_reject[j])) for j in order.tolist()), checked=True)
+    engine.release(
+        (
+            JobSpec(
+                int(inst.release[j]),
+                int(inst.size[j]),
+                inst.eligible(j),
+                float(inst.w_flow[j]),
+                float(inst.w_reject[j]),
+            )
+            for j in order.tolist()
+        ),
+        checked=True,
+    )
     return _to_instance_order(engine.finish(), order)
 
 
@@ -113,6 +145,7 @@ def play_adversary(alg: OnlineAlgorithm, adversary: Adversary) -> tuple[Instance
 
 def _to_instance_order(out: Outcome, order: np.ndarray) -> Outcome:
     """Engine arrays are indexed by arrival position; put them in the instance's job order."""
+
     def back(arr):
         res = np.empty_like(arr)
         res[order] = arr
@@ -134,8 +167,9 @@ def _from_fast_path(alg: OnlineAlgorithm, inst: Instance, order: np.ndarray, res
     else:
         machine, reject_pos = np.asarray(result, dtype=np.int64), np.full(n, -1, dtype=np.int64)
     if machine.shape != (n,) or reject_pos.shape != (n,):
-        raise AlgorithmError(f"{alg.name!r}: dispatch_all returned shapes {machine.shape}, {reject_pos.shape}, "
-                             f"expected ({n},)")
+        raise AlgorithmError(
+            f"{alg.name!r}: dispatch_all returned shapes {machine.shape}, {reject_pos.shape}, expected ({n},)"
+        )
     position = np.empty(n, dtype=np.int64)
     position[order] = np.arange(n)
     kept = machine != REJECT
@@ -144,11 +178,20 @@ def _from_fast_path(alg: OnlineAlgorithm, inst: Instance, order: np.ndarray, res
     reject_step = np.where(kept, reject_pos, position)
     empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
     out = Outcome(
-        algorithm=alg.name, problem=alg.problem, speed=type(alg).speed_for(alg.eps),
-        machine=machine, arrival_step=position, dispatch_step=np.where(kept, position, -1),
-        reject_step=reject_step, completion=np.full(n, np.nan),
+        algorithm=alg.name,
+        problem=alg.problem,
+        speed=type(alg).speed_for(alg.eps),
+        machine=machine,
+        arrival_step=position,
+        dispatch_step=np.where(kept, position, -1),
+        reject_step=reject_step,
+        completion=np.full(n, np.nan),
         step_time=inst.release[order].astype(np.float64),
-        trace_machine=empty_i, trace_job=empty_i, trace_start=empty_f, trace_end=empty_f, trace_work=empty_f,
+        trace_machine=empty_i,
+        trace_job=empty_i,
+        trace_start=empty_f,
+        trace_end=empty_f,
+        trace_work=empty_f,
         claimed_objective=0.0,
     )
     out.claimed_objective = _max_load_over_steps(inst, out)
@@ -157,7 +200,6 @@ def _from_fast_path(alg: OnlineAlgorithm, inst: Instance, order: np.ndarray, res
 
 def _max_load_over_steps(inst: Instance, out: Outcome) -> float:
     """The engine-side claim for a fast-path run: loads after every step, per machine."""
-    n = inst.n
     on = out.machine >= 0
     late = on & (out.reject_step >= 0)
     if not late.any():

@@ -37,9 +37,9 @@ class Problem:
     """One scheduling problem: what is minimised and what the rejection budget counts."""
 
     name: str
-    objective: str        # "max_load" or "max_weighted_flow"
-    flow_weight: str      # one of _FLOW_WEIGHTS ("none" for max_load)
-    budget_weight: str    # one of _BUDGET_WEIGHTS
+    objective: str  # "max_load" or "max_weighted_flow"
+    flow_weight: str  # one of _FLOW_WEIGHTS ("none" for max_load)
+    budget_weight: str  # one of _BUDGET_WEIGHTS
     title: str
 
     def __post_init__(self) -> None:
@@ -80,13 +80,16 @@ class Problem:
         return {"one": 1.0, "w_flow": w_flow, "inverse_size": 1.0 / size}[self.flow_weight]
 
 
-PROBLEMS: dict[str, Problem] = {p.name: p for p in (
-    Problem("load", "max_load", "none", "count", "LoadBalancing (max load)"),
-    Problem("maxflow", "max_weighted_flow", "one", "count", "MaxFlowTime"),
-    Problem("wtdmaxflow", "max_weighted_flow", "w_flow", "w_flow", "WtdMaxFlowTime"),
-    Problem("genwtd", "max_weighted_flow", "w_flow", "w_reject", "GenWtdMaxFlowTime"),
-    Problem("stretch", "max_weighted_flow", "inverse_size", "count", "max stretch"),
-)}
+PROBLEMS: dict[str, Problem] = {
+    p.name: p
+    for p in (
+        Problem("load", "max_load", "none", "count", "LoadBalancing (max load)"),
+        Problem("maxflow", "max_weighted_flow", "one", "count", "MaxFlowTime"),
+        Problem("wtdmaxflow", "max_weighted_flow", "w_flow", "w_flow", "WtdMaxFlowTime"),
+        Problem("genwtd", "max_weighted_flow", "w_flow", "w_reject", "GenWtdMaxFlowTime"),
+        Problem("stretch", "max_weighted_flow", "inverse_size", "count", "max stretch"),
+    )
+}
 
 
 def get_problem(name: str) -> Problem:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["RunRecord"]
 
 _NAN_IF_NONE = {"nan_if_none": True}  # a number or None; the row writes None as NaN
-_RIDER = {"column": False}            # rides along with the record, not a results column
+_RIDER = {"column": False}  # rides along with the record, not a results column
 
 
 @dataclass
@@ -38,24 +38,24 @@ class RunRecord:
     m: int
     algorithm: str
     problem: str
-    model: str                # rejection | speed | plain (what ε means)
-    migratory: bool           # outside the model: jobs may move between machines
-    rule: str                 # Q quoted, R reconstructed, R✓ reconstructed and checked
+    model: str  # rejection | speed | plain (what ε means)
+    migratory: bool  # outside the model: jobs may move between machines
+    rule: str  # Q quoted, R reconstructed, R✓ reconstructed and checked
     eps: float | None = field(metadata=_NAN_IF_NONE)
     seed: int
-    params: dict[str, Any]    # the p_<name> columns
+    params: dict[str, Any]  # the p_<name> columns
     objective: float = math.nan
-    rejected_frac: float = math.nan            # by the problem's budget weight (count or w_reject)
+    rejected_frac: float = math.nan  # by the problem's budget weight (count or w_reject)
     rejected_frac_max_prefix: float = math.nan  # the largest over arrival prefixes
-    rejected_volume_frac: float = math.nan     # rejected size / total size
-    budget_violations: int = 0                 # steps at which the ε budget was exceeded
-    wasted_work: float = math.nan              # work spent on jobs rejected later
-    wasted_work_frac: float = math.nan         # wasted work / total size
+    rejected_volume_frac: float = math.nan  # rejected size / total size
+    budget_violations: int = 0  # steps at which the ε budget was exceeded
+    wasted_work: float = math.nan  # work spent on jobs rejected later
+    wasted_work_frac: float = math.nan  # wasted work / total size
     claimed_opt: float | None = field(default=None, metadata=_NAN_IF_NONE)  # an adversary's constructed OPT
-    guard_fires: int = 0                       # times a budget guard accepted a job its rule would reject
+    guard_fires: int = 0  # times a budget guard accepted a job its rule would reject
     ratio_bound: float | None = field(default=None, metadata=_NAN_IF_NONE)  # proven ALG/OPT bound (None: none)
     seconds: float = 0.0
-    status: str = "error"                      # ok | budget_violated | invalid | error
+    status: str = "error"  # ok | budget_violated | invalid | error
     errors: list[str] = field(default_factory=list)
     counters: dict[str, Any] = field(default_factory=dict, metadata=_RIDER)  # what the algorithm counted
     instance: Instance | None = field(default=None, repr=False, metadata=_RIDER)  # played (realised) instance
@@ -91,9 +91,16 @@ class RunRecord:
         return row
 
     @classmethod
-    def validated(cls, alg: OnlineAlgorithm, seed: int, instance: Instance, outcome: Outcome,
-                  validation: Validation, claimed_opt: float | None = None,
-                  bound_opt: float | None = None) -> RunRecord:
+    def validated(
+        cls,
+        alg: OnlineAlgorithm,
+        seed: int,
+        instance: Instance,
+        outcome: Outcome,
+        validation: Validation,
+        claimed_opt: float | None = None,
+        bound_opt: float | None = None,
+    ) -> RunRecord:
         """The record of a run the validator checked: every measurement of ``validation``
         (all its fields but ``valid``, which the status implies), the algorithm's resolved
         ε, parameters and counters, and its proven ratio bound at OPT = ``bound_opt`` (the
@@ -102,24 +109,57 @@ class RunRecord:
         params = dict(alg.params)
         measured = {f.name: getattr(validation, f.name) for f in fields(Validation) if f.name != "valid"}
         measured["errors"] = list(validation.errors)
-        return cls(**_identity(algo, alg.eps, seed, params, alg.problem), n_jobs=instance.n, m=instance.m,
-                   **measured, claimed_opt=claimed_opt, guard_fires=int(alg.counters.get("guard_fires", 0)),
-                   ratio_bound=algo.ratio_bound(alg.eps, params, opt=bound_opt), seconds=outcome.seconds,
-                   counters=dict(alg.counters), instance=instance, outcome=outcome, validation=validation)
+        return cls(
+            **_identity(algo, alg.eps, seed, params, alg.problem),
+            n_jobs=instance.n,
+            m=instance.m,
+            **measured,
+            claimed_opt=claimed_opt,
+            guard_fires=int(alg.counters.get("guard_fires", 0)),
+            ratio_bound=algo.ratio_bound(alg.eps, params, opt=bound_opt),
+            seconds=outcome.seconds,
+            counters=dict(alg.counters),
+            instance=instance,
+            outcome=outcome,
+            validation=validation,
+        )
 
     @classmethod
-    def failed(cls, algo: type[OnlineAlgorithm], source: Any, error: BaseException, eps: float | None,
-               seed: int, params: dict[str, Any], problem: str | None = None, seconds: float = 0.0) -> RunRecord:
+    def failed(
+        cls,
+        algo: type[OnlineAlgorithm],
+        source: Any,
+        error: BaseException,
+        eps: float | None,
+        seed: int,
+        params: dict[str, Any],
+        problem: str | None = None,
+        seconds: float = 0.0,
+    ) -> RunRecord:
         """The record of a run of ``algo`` on ``source`` (an instance or an adversary) that
         raised ``error`` before it was validated: the run as requested, ``status`` error, and
         every measurement at its field default."""
         problem = problem or getattr(source, "problem", None) or algo.problem
-        return cls(**_identity(algo, eps, seed, dict(params), problem), n_jobs=getattr(source, "n", 0), m=source.m,
-                   seconds=seconds, errors=[f"{type(error).__name__}: {error}"])
+        return cls(
+            **_identity(algo, eps, seed, dict(params), problem),
+            n_jobs=getattr(source, "n", 0),
+            m=source.m,
+            seconds=seconds,
+            errors=[f"{type(error).__name__}: {error}"],
+        )
 
 
-def _identity(algo: type[OnlineAlgorithm], eps: float | None, seed: int, params: dict[str, Any],
-              problem: str) -> dict[str, Any]:
+def _identity(
+    algo: type[OnlineAlgorithm], eps: float | None, seed: int, params: dict[str, Any], problem: str
+) -> dict[str, Any]:
     """The fields that say what ran."""
-    return {"algorithm": algo.name, "problem": problem, "model": algo.model, "migratory": bool(algo.migratory),
-            "rule": algo.rule_label, "eps": eps, "seed": seed, "params": params}
+    return {
+        "algorithm": algo.name,
+        "problem": problem,
+        "model": algo.model,
+        "migratory": bool(algo.migratory),
+        "rule": algo.rule_label,
+        "eps": eps,
+        "seed": seed,
+        "params": params,
+    }

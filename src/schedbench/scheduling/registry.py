@@ -11,11 +11,19 @@ import importlib
 import pkgutil
 from typing import Any
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 
 __all__ = [
-    "register_algorithm", "register_family", "register_adversary", "get_algorithm", "get_family",
-    "get_adversary", "algorithm_names", "family_names", "adversary_names", "UnknownNameError",
+    "register_algorithm",
+    "register_family",
+    "register_adversary",
+    "get_algorithm",
+    "get_family",
+    "get_adversary",
+    "algorithm_names",
+    "family_names",
+    "adversary_names",
+    "UnknownNameError",
 ]
 
 _ALGORITHMS: dict[str, type] = {}
@@ -36,8 +44,11 @@ def _load_plugins() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for pkg_name in ("schedbench.scheduling.algorithms", "schedbench.scheduling.instances",
-                     "schedbench.scheduling.adversaries"):
+    for pkg_name in (
+        "schedbench.scheduling.algorithms",
+        "schedbench.scheduling.instances",
+        "schedbench.scheduling.adversaries",
+    ):
         pkg = importlib.import_module(pkg_name)
         for info in pkgutil.iter_modules(pkg.__path__):
             if not info.name.startswith("_"):
@@ -45,11 +56,13 @@ def _load_plugins() -> None:
 
 
 def _check_parameters(kind: str, name: str, parameters: dict) -> None:
-    """Every plug-in declares its parameters in the one vocabulary (:class:`schedbench.params.Param`)."""
+    """Every plug-in declares its parameters in the one vocabulary (:class:`schedbench.hall.params.Param`)."""
     for key, param in parameters.items():
         if not isinstance(param, Param):
-            raise ValueError(f"{kind} {name!r}: parameter {key!r} must be declared as a schedbench.params.Param, "
-                             f"not {type(param).__name__}")
+            raise ValueError(
+                f"{kind} {name!r}: parameter {key!r} must be declared as a schedbench.hall.params.Param, "
+                f"not {type(param).__name__}"
+            )
 
 
 def register_algorithm(cls: type) -> type:
@@ -115,5 +128,3 @@ def algorithm_names() -> list[str]:
 def family_names() -> list[str]:
     _load_plugins()
     return sorted(_FAMILIES)
-
-

@@ -62,7 +62,7 @@ class Validation:
     rejected_frac: float = float("nan")
     rejected_frac_max_prefix: float = float("nan")
     rejected_volume_frac: float = float("nan")  # Σ p over rejected jobs / Σ p (the Section-4 table)
-    wasted_work_frac: float = float("nan")      # wasted work / Σ p
+    wasted_work_frac: float = float("nan")  # wasted work / Σ p
     budget_violations: int = 0
     wasted_work: float = float("nan")
 
@@ -75,9 +75,16 @@ def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def validate(inst: Instance, out: Outcome, eps: float | None, model: str, problem: str,
-             deferred_dispatch: bool = False, late_reject: bool = False,
-             migratory: bool = False) -> Validation:
+def validate(
+    inst: Instance,
+    out: Outcome,
+    eps: float | None,
+    model: str,
+    problem: str,
+    deferred_dispatch: bool = False,
+    late_reject: bool = False,
+    migratory: bool = False,
+) -> Validation:
     """Check ``out`` against ``inst``; ``model``, ``problem``, ``deferred_dispatch``,
     ``late_reject`` and ``migratory`` are the algorithm's declarations (what it is allowed to
     do). With ``migratory`` a job's work may move between machines of its eligible set (never
@@ -88,18 +95,26 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     processes = prob.processes
     n, m = inst.n, inst.m
     per_job = ("machine", "arrival_step", "dispatch_step", "reject_step", "completion")
-    errors = [f"outcome field '{k}' has shape {np.shape(getattr(out, k))}, expected ({n},)"
-              for k in per_job if np.shape(getattr(out, k)) != (n,)]
+    errors = [
+        f"outcome field '{k}' has shape {np.shape(getattr(out, k))}, expected ({n},)"
+        for k in per_job
+        if np.shape(getattr(out, k)) != (n,)
+    ]
     tr = ("trace_machine", "trace_job", "trace_start", "trace_end", "trace_work")
     k = np.shape(out.trace_job)
-    errors += [f"outcome field '{f}' has shape {np.shape(getattr(out, f))}, trace has {k}"
-               for f in tr if np.shape(getattr(out, f)) != k or len(k) != 1]
+    errors += [
+        f"outcome field '{f}' has shape {np.shape(getattr(out, f))}, trace has {k}"
+        for f in tr
+        if np.shape(getattr(out, f)) != k or len(k) != 1
+    ]
     if errors:
         return _invalid(errors)
     for name in ("machine", "arrival_step", "dispatch_step", "reject_step", "trace_machine", "trace_job"):
         arr = np.asarray(getattr(out, name))
-        if arr.size and not (np.issubdtype(arr.dtype, np.integer)
-                             or (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr)))):
+        if arr.size and not (
+            np.issubdtype(arr.dtype, np.integer)
+            or (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr)))
+        ):
             errors.append(f"outcome field '{name}' must hold integers (job, machine or step indices)")
     if errors:
         return _invalid(errors)
@@ -119,7 +134,9 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     # -- the speed follows from the model, never from the outcome's claim
     speed = 1.0 + float(eps) if (model == "speed" and eps is not None) else 1.0
     if not np.isclose(float(out.speed), speed, rtol=0, atol=1e-12):
-        return _invalid([f"outcome claims speed {out.speed}, but a {model!r} algorithm at eps = {eps} runs at {speed:g}"])
+        return _invalid(
+            [f"outcome claims speed {out.speed}, but a {model!r} algorithm at eps = {eps} runs at {speed:g}"]
+        )
     for name, arr, lo in (("arrival_step", arrive, 0), ("dispatch_step", dstep, -1), ("reject_step", rstep, -1)):
         bad = (arr < lo) | (arr >= S)
         if bad.any():
@@ -157,8 +174,10 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
         errors.append(f"job {j}: rejected at step {rstep[j]}, before it arrived or was dispatched")
     if not deferred_dispatch and np.any(dispatched & (dstep != arrive)):
         j = _first(dispatched & (dstep != arrive))
-        errors.append(f"job {j}: dispatched at step {dstep[j]}, after its arrival step {arrive[j]}, but the "
-                      "algorithm does not declare deferred dispatch")
+        errors.append(
+            f"job {j}: dispatched at step {dstep[j]}, after its arrival step {arrive[j]}, but the "
+            "algorithm does not declare deferred dispatch"
+        )
     if not late_reject and np.any(dispatched & rejected):
         j = _first(dispatched & rejected)
         errors.append(f"job {j}: rejected after it was dispatched, but the algorithm does not declare late rejection")
@@ -175,15 +194,17 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     ok = (hit < pair_keys.size) & (pair_keys[np.minimum(hit, max(pair_keys.size - 1, 0))] == keys)
     if not ok.all():
         j = int(want[~ok][0])
-        errors.append(f"job {j}: dispatched to machine {machine[j]}, not in its eligible set "
-                      f"{inst.eligible(j).tolist()}")
+        errors.append(
+            f"job {j}: dispatched to machine {machine[j]}, not in its eligible set {inst.eligible(j).tolist()}"
+        )
     if errors:
         return _invalid(errors)
 
     # -- trace and objective
     if processes:
-        work_done, trace_errors = _check_trace(inst, out, machine, dstep, rstep, step_time, completion,
-                                               rejected, speed, pair_keys if migratory else None)
+        work_done, trace_errors = _check_trace(
+            inst, out, machine, dstep, rstep, step_time, completion, rejected, speed, pair_keys if migratory else None
+        )
         errors += trace_errors
         weight = prob.flow_weights(inst)
         done = ~rejected
@@ -193,8 +214,9 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
         if np.shape(out.trace_job)[0]:
             errors.append(f"problem {problem!r} processes nothing, but the outcome has a trace")
         if np.any(~np.isnan(completion)):
-            errors.append(f"job {_first(~np.isnan(completion))}: has a completion time, but problem "
-                          f"{problem!r} processes nothing")
+            errors.append(
+                f"job {_first(~np.isnan(completion))}: has a completion time, but problem {problem!r} processes nothing"
+            )
         objective = _max_load(machine, dstep, rstep, inst.size, S)
         wasted = 0.0
     if not errors and not np.isclose(objective, out.claimed_objective, rtol=1e-9, atol=WORK_TOL):
@@ -217,9 +239,14 @@ def validate(inst: Instance, out: Outcome, eps: float | None, model: str, proble
     if errors:
         v = _invalid(errors)
     elif violations:
-        v = Validation(valid=False, status="budget_violated",
-                       errors=[f"rejection budget exceeded at {violations} of {S} steps "
-                               f"(max rejected fraction {max_prefix:.4g} > eps = {eps}, by {prob.budget_weight})"])
+        v = Validation(
+            valid=False,
+            status="budget_violated",
+            errors=[
+                f"rejection budget exceeded at {violations} of {S} steps "
+                f"(max rejected fraction {max_prefix:.4g} > eps = {eps}, by {prob.budget_weight})"
+            ],
+        )
     else:
         v = Validation(valid=True, status="ok")
     v.objective = objective
@@ -253,34 +280,45 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
             bad = (tm != machine[tj]) | (machine[tj] < 0)
             if bad.any():
                 r = row(bad)
-                errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was dispatched to "
-                              f"{machine[tj[r]]} (migration or undispatched work)")
+                errors.append(
+                    f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was dispatched to "
+                    f"{machine[tj[r]]} (migration or undispatched work)"
+                )
         else:
             bad = machine[tj] < 0
             if bad.any():
                 r = row(bad)
-                errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was never "
-                              "dispatched (undispatched work)")
+                errors.append(
+                    f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, but it was never "
+                    "dispatched (undispatched work)"
+                )
             keys = tj * inst.m + tm
             hit = np.searchsorted(eligible_keys, keys)
-            ok = ((tm >= 0) & (tm < inst.m) & (hit < eligible_keys.size)
-                  & (eligible_keys[np.minimum(hit, max(eligible_keys.size - 1, 0))] == keys))
+            ok = (
+                (tm >= 0)
+                & (tm < inst.m)
+                & (hit < eligible_keys.size)
+                & (eligible_keys[np.minimum(hit, max(eligible_keys.size - 1, 0))] == keys)
+            )
             if not ok.all():
                 r = row(~ok)
-                errors.append(f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, not in its eligible set "
-                              f"{inst.eligible(int(tj[r])).tolist()}")
+                errors.append(
+                    f"job {tj[r]}: processed on machine {tm[r]} at {ts[r]:g}, not in its eligible set "
+                    f"{inst.eligible(int(tj[r])).tolist()}"
+                )
             by_job = np.lexsort((ts, tj))
             sj, ss, se = tj[by_job], ts[by_job], te[by_job]
             twice = (sj[1:] == sj[:-1]) & (ss[1:] < se[:-1] - _tol(se[:-1]))
             if twice.any():
                 r = row(twice)
-                errors.append(f"job {sj[r]}: on two machines at once around {ss[r + 1]:g} (its intervals "
-                              "overlap)")
+                errors.append(f"job {sj[r]}: on two machines at once around {ss[r + 1]:g} (its intervals overlap)")
         bad = (te < ts) | (tw < 0) | (tw > speed * (te - ts) + _tol(tw))
         if bad.any():
             r = row(bad)
-            errors.append(f"job {tj[r]}: {tw[r]:g} units in [{ts[r]:g}, {te[r]:g}) on machine {tm[r]}, more "
-                          f"than speed {speed:g} allows")
+            errors.append(
+                f"job {tj[r]}: {tw[r]:g} units in [{ts[r]:g}, {te[r]:g}) on machine {tm[r]}, more "
+                f"than speed {speed:g} allows"
+            )
         start_ok = np.maximum(inst.release[tj], np.where(machine[tj] >= 0, step_time[np.maximum(dstep[tj], 0)], 0))
         bad = ts < start_ok - _tol(start_ok)
         if bad.any():
@@ -296,8 +334,9 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
         overlap = (sm[1:] == sm[:-1]) & (ss[1:] < se[:-1] - _tol(se[:-1]))
         if overlap.any():
             r = row(overlap)
-            errors.append(f"machine {sm[r]}: two jobs at once around {ss[r + 1]:g} (more than speed {speed:g} "
-                          "units in a slot)")
+            errors.append(
+                f"machine {sm[r]}: two jobs at once around {ss[r + 1]:g} (more than speed {speed:g} units in a slot)"
+            )
         work = np.bincount(tj, weights=tw, minlength=n)
         last_end = np.full(n, -np.inf)
         np.maximum.at(last_end, tj, te)

@@ -74,7 +74,7 @@ class PairingRounds(Adversary):
         survivors, good = [], 0
         for k, (a, b) in enumerate(self.pairs):
             top = heaviest(view, [a, b])
-            if self.accepted_enough(view, ids[k * n:(k + 1) * n]):
+            if self.accepted_enough(view, ids[k * n : (k + 1) * n]):
                 survivors.append(top)
                 good += 1
             else:

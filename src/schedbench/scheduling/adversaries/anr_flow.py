@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary, power_of_two
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -82,24 +82,32 @@ class AnrFlow(Adversary):
     rule_label = "R✓"
     unit_sizes = True
     parameters = {
-        "m": Param(doc="machines, a power of two >= 2 (K = log2 m rounds)", type=int, required=True,
-                   rule=power_of_two(2)),
+        "m": Param(
+            doc="machines, a power of two >= 2 (K = log2 m rounds)", type=int, required=True, rule=power_of_two(2)
+        ),
         "T": Param(1, doc="unit jobs per pair per round (= OPT)", type=int, min=1),
-        "streams": Param(False, (False, True), "rounds one slot apart with a stream job per survivor per "
-                                               "slot (rejection-model.md §6.4) instead of everything at time 0",
-                         type=bool),
+        "streams": Param(
+            False,
+            (False, True),
+            "rounds one slot apart with a stream job per survivor per "
+            "slot (rejection-model.md §6.4) instead of everything at time 0",
+            type=bool,
+        ),
     }
-    reference = ("rejection-model.md §6.6 (immediate dispatch Ω(log m) for max flow time, ANR tree with T jobs per pair) "
-                 "and §6.4 (pairing with streams); Azar et al. (cited by the overview) and Anand et al. "
-                 "(Ω(log m) for immediate dispatch)")
+    reference = (
+        "rejection-model.md §6.6 (immediate dispatch Ω(log m) for max flow time, ANR tree with T jobs per pair) "
+        "and §6.4 (pairing with streams); Azar et al. (cited by the overview) and Anand et al. "
+        "(Ω(log m) for immediate dispatch)"
+    )
 
     @classmethod
     def check_params(cls, params):
         m, T = params["m"], params["T"]
         n = cls.job_count(m, T, params["streams"])
         if n > MAX_JOBS:
-            raise ParameterError(f"adversary {cls.name!r}: parameters 'm'={m} and 'T'={T} give {n} jobs, "
-                                 f"more than {MAX_JOBS}")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameters 'm'={m} and 'T'={T} give {n} jobs, more than {MAX_JOBS}"
+            )
 
     @staticmethod
     def job_count(m: int, T: int, streams: bool) -> int:
@@ -166,7 +174,7 @@ class AnrFlow(Adversary):
         survivors = []
         for k, (a, b) in enumerate(self.pairs):
             got = {a: 0, b: 0}
-            for j in ids[k * T:(k + 1) * T]:
+            for j in ids[k * T : (k + 1) * T]:
                 i = view.machine_of(j)
                 if i in got and not view.is_rejected(j):
                     got[i] += 1

@@ -12,7 +12,7 @@ everything ends with load K + 1 = ⌈log₂ m⌉ + 1 on the last survivor.
 
 from __future__ import annotations
 
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary, power_of_two
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -34,8 +34,10 @@ class AnrTree(Adversary):
     def check_params(cls, params):
         m = params["m"]
         if m == 1 and not params["final_job"]:
-            raise ParameterError(f"adversary {cls.name!r}: with 'm' = 1 there are no rounds, so 'final_job' must be "
-                                 "true (otherwise no job is released)")
+            raise ParameterError(
+                f"adversary {cls.name!r}: with 'm' = 1 there are no rounds, so 'final_job' must be "
+                "true (otherwise no job is released)"
+            )
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)

@@ -4,7 +4,7 @@ object with two methods").
 One file per adversary, one class per file, decorated with
 :func:`schedbench.scheduling.registry.register_adversary`. A class declares ``name``,
 ``problem``, ``rule_label``, ``unit_sizes``, ``parameters`` (``{name: Param}``, see
-:mod:`schedbench.params`: types, ranges, choices, defaults derived from other parameters or ε)
+:mod:`schedbench.hall.params`: types, ranges, choices, defaults derived from other parameters or ε)
 and ``reference``, and
 implements:
 
@@ -26,15 +26,17 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
-from schedbench.params import Param, ParameterError, resolve
+from schedbench.hall.params import Param, ParameterError, resolve
 
 __all__ = ["Adversary", "power_of_two", "Param", "ParameterError"]
 
 
 def power_of_two(least: int = 1) -> Callable[[int], str | None]:
     """A :class:`Param` ``rule``: the value must be a power of two >= ``least``."""
+
     def rule(value: int) -> str | None:
         return None if value >= least and not value & (value - 1) else f"must be a power of two >= {least}"
+
     return rule
 
 
@@ -91,5 +93,10 @@ class Adversary:
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
-        return {"name": cls.name, "problem": cls.problem, "rule": cls.rule_label,
-                "parameters": {k: p.plain_default() for k, p in cls.parameters.items()}, "reference": cls.reference}
+        return {
+            "name": cls.name,
+            "problem": cls.problem,
+            "rule": cls.rule_label,
+            "parameters": {k: p.plain_default() for k, p in cls.parameters.items()},
+            "reference": cls.reference,
+        }

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 
-from schedbench.params import Derived, Param, ParameterError
+from schedbench.hall.params import Derived, Param, ParameterError
 from schedbench.scheduling.adversaries._pairing import PairingRounds
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -68,8 +68,12 @@ class LbA(PairingRounds):
     unit_sizes = True
     parameters = {
         "T": Param(4, doc="unit jobs per pair per round (= OPT)", type=int, min=1),
-        "K": Param(doc="rounds, m = 2^K (eps required when derived)", type=int, min=1,
-                   derive=Derived(lambda v: LbA.rounds_for(v["eps"]), "⌈log₂(1/ε)⌉ + 2", needs=("eps",))),
+        "K": Param(
+            doc="rounds, m = 2^K (eps required when derived)",
+            type=int,
+            min=1,
+            derive=Derived(lambda v: LbA.rounds_for(v["eps"]), "⌈log₂(1/ε)⌉ + 2", needs=("eps",)),
+        ),
     }
     reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 §8 (LB-A); docs/models/rejection-model.md §6.1"
 
@@ -80,16 +84,20 @@ class LbA(PairingRounds):
             return  # derived from eps when the adversary is built
         if K > 40 or T * 2**K > MAX_JOBS:  # (never 2**K itself when K is huge: it is the message too)
             jobs = "more than 2^40" if K > 40 else str(T * 2**K)
-            raise ParameterError(f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "
-                                 f"T·2^K = {jobs} jobs, more than {MAX_JOBS}")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "
+                f"T·2^K = {jobs} jobs, more than {MAX_JOBS}"
+            )
 
     @staticmethod
     def rounds_for(eps) -> int:
         """K = ⌈log₂(1/ε)⌉ + 2 (docs/models/rejection-model.md §6.1), for ε in (0, 1)."""
         ok = isinstance(eps, (int, float)) and not isinstance(eps, bool) and math.isfinite(eps)
         if not (ok and 0.0 < eps < 1.0):
-            raise ParameterError(f"adversary 'lb-a': parameter 'K' not given, and 'eps' = {eps!r} does not "
-                                 "allow computing it (K = ceil(log2(1/eps)) + 2 needs eps in (0, 1))")
+            raise ParameterError(
+                f"adversary 'lb-a': parameter 'K' not given, and 'eps' = {eps!r} does not "
+                "allow computing it (K = ceil(log2(1/eps)) + 2 needs eps in (0, 1))"
+            )
         return max(0, math.ceil(math.log2(1.0 / eps) - 1e-12)) + 2
 
     def __init__(self, eps=None, seed=0, **params):

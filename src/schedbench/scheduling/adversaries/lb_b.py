@@ -51,7 +51,7 @@ K = 7 gives 349 569. The seed is not used.
 
 from __future__ import annotations
 
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries._pairing import PairingRounds
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -74,8 +74,9 @@ class LbB(PairingRounds):
         "K": Param(4, doc="rounds, m = 2^K", type=int, min=1),
         "g": Param(8, doc="growth: round r has n1·g^(r-1) jobs of size g^(K-r) per pair", type=int, min=2),
         "n1": Param(1, doc="jobs per pair in round 1", type=int, min=1),
-        "final_job": Param(True, (True, False), "add one job of size S on an OPT-empty machine (pins OPT = S)",
-                           type=bool),
+        "final_job": Param(
+            True, (True, False), "add one job of size S on an OPT-empty machine (pins OPT = S)", type=bool
+        ),
     }
     reference = "Roy Choudhury, Das, Garg, Kumar SODA 2015 Thm 8.2; docs/models/rejection-model.md §6.2"
 
@@ -83,12 +84,16 @@ class LbB(PairingRounds):
     def check_params(cls, params):
         K, g, n1 = params["K"], params["g"], params["n1"]
         if not params["final_job"] and n1 != 1:
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'final_job' may be False only with n1 = 1 "
-                                 f"(otherwise OPT may be below S), got n1 = {n1}")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameter 'final_job' may be False only with n1 = 1 "
+                f"(otherwise OPT may be below S), got n1 = {n1}"
+            )
         if K > 40 or job_count(K, g, n1, params["final_job"]) > MAX_JOBS:
             n = "more than 2^40 machines" if K > 40 else f"{job_count(K, g, n1, params['final_job'])} jobs"
-            raise ParameterError(f"adversary {cls.name!r}: parameters 'K'={K}, 'g'={g}, 'n1'={n1} give {n} "
-                                 f"(N = n1·sum_r 2^(K-r)·g^(r-1) must be <= {MAX_JOBS})")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameters 'K'={K}, 'g'={g}, 'n1'={n1} give {n} "
+                f"(N = n1·sum_r 2^(K-r)·g^(r-1) must be <= {MAX_JOBS})"
+            )
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)

@@ -57,7 +57,7 @@ refused (job counts: lb_b.job_count for (i), T·2^K for (ii)). The seed is not u
 from __future__ import annotations
 
 import math
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.adversaries.lb_a import LbA
 from schedbench.scheduling.adversaries.lb_b import LbB, job_count
@@ -77,16 +77,22 @@ class LbC(Adversary):
     rule_label = "R"
     unit_sizes = False
     parameters = {
-        "instantiation": Param("sizes", ("sizes", "weights"),
-                               "sizes: (i) WtdMaxFlowTime, unit weights, LB-B's sizes; weights: (ii) GenWtd, "
-                               "unit sizes, rejection weight g^(r-1) in round r", type=str),
+        "instantiation": Param(
+            "sizes",
+            ("sizes", "weights"),
+            "sizes: (i) WtdMaxFlowTime, unit weights, LB-B's sizes; weights: (ii) GenWtd, "
+            "unit sizes, rejection weight g^(r-1) in round r",
+            type=str,
+        ),
         "K": Param(4, doc="rounds, m = 2^K", type=int, min=1),
         "g": Param(8, doc="growth: sizes g^(K-r) (sizes) or rejection weights g^(r-1) (weights)", type=int, min=2),
         "n1": Param(1, doc="sizes only: jobs per pair in round 1", type=int, min=1),
         "T": Param(4, doc="weights only: unit jobs per pair per round (= OPT)", type=int, min=1),
     }
-    reference = ("Roy Choudhury, Das, Garg, Kumar SODA 2015 (overview: immediate reject + immediate dispatch "
-                 "give no good ratio for the weighted problem); rejection-model.md §6.3, built on §6.1/§6.2")
+    reference = (
+        "Roy Choudhury, Das, Garg, Kumar SODA 2015 (overview: immediate reject + immediate dispatch "
+        "give no good ratio for the weighted problem); rejection-model.md §6.3, built on §6.1/§6.2"
+    )
 
     @classmethod
     def problem_for(cls, params: dict) -> str:
@@ -102,22 +108,28 @@ class LbC(Adversary):
         inst = params["instantiation"]
         other = "T" if inst == "sizes" else "n1"
         if params[other] != cls.parameters[other].default:
-            raise ParameterError(f"adversary {cls.name!r}: parameter '{other}' does not apply to instantiation "
-                                 f"{inst!r} (leave it at {cls.parameters[other].default})")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameter '{other}' does not apply to instantiation "
+                f"{inst!r} (leave it at {cls.parameters[other].default})"
+            )
         K, g = params["K"], params["g"]
         n = None if K > 40 else (job_count(K, g, params["n1"]) if inst == "sizes" else params["T"] * 2**K)
         if n is None or n > MAX_JOBS:
             what = "more than 2^40 machines" if n is None else f"up to {n} jobs"
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'K'={K} (with g={g}, n1={params['n1']}, "
-                                 f"T={params['T']}) gives {what}, more than {MAX_JOBS}")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameter 'K'={K} (with g={g}, n1={params['n1']}, "
+                f"T={params['T']}) gives {what}, more than {MAX_JOBS}"
+            )
         if inst == "weights":
             try:
                 top = float(g) ** K
             except OverflowError:
                 top = math.inf
             if not math.isfinite(top):
-                raise ParameterError(f"adversary {cls.name!r}: parameter 'g'={g} gives rejection weights g^K "
-                                     f"beyond floating point (K={K})")
+                raise ParameterError(
+                    f"adversary {cls.name!r}: parameter 'g'={g} gives rejection weights g^K "
+                    f"beyond floating point (K={K})"
+                )
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)

@@ -54,7 +54,7 @@ used (the construction is deterministic given the algorithm's decisions).
 
 from __future__ import annotations
 
-from schedbench.params import Derived, Param, ParameterError
+from schedbench.hall.params import Derived, Param, ParameterError
 from schedbench.scheduling.adversaries.anr_flow import AnrFlow
 from schedbench.scheduling.adversaries.base import Adversary, power_of_two
 from schedbench.scheduling.model import JobSpec
@@ -83,26 +83,36 @@ class PairingStreams(Adversary):
     rule_label = "R"
     unit_sizes = True
     parameters = {
-        "m": Param(8, doc="machines, a power of two >= 2 (K = log2 m rounds, one slot apart)", type=int,
-                   rule=power_of_two(2)),
-        "T": Param(4, doc="unit jobs per pair per round; a non-survivor's stream stops for T slots (= OPT)",
-                   type=int, min=1),
-        "horizon": Param(doc="stream slots 0..horizon-1, an integer >= K = log2 m ('auto': derived)", type=int,
-                         derive=Derived(lambda v: v["m"].bit_length() - 1 + v["T"], "log₂ m + T")),
+        "m": Param(
+            8, doc="machines, a power of two >= 2 (K = log2 m rounds, one slot apart)", type=int, rule=power_of_two(2)
+        ),
+        "T": Param(
+            4, doc="unit jobs per pair per round; a non-survivor's stream stops for T slots (= OPT)", type=int, min=1
+        ),
+        "horizon": Param(
+            doc="stream slots 0..horizon-1, an integer >= K = log2 m ('auto': derived)",
+            type=int,
+            derive=Derived(lambda v: v["m"].bit_length() - 1 + v["T"], "log₂ m + T"),
+        ),
     }
-    reference = ("ours (rejection-model.md §6.4 'pairing with streams', a stand-in stress family; NOT the construction of "
-                 "Thm 8.3 of Roy Choudhury, Das, Garg, Kumar SODA 2015, which is unknown)")
+    reference = (
+        "ours (rejection-model.md §6.4 'pairing with streams', a stand-in stress family; NOT the construction of "
+        "Thm 8.3 of Roy Choudhury, Das, Garg, Kumar SODA 2015, which is unknown)"
+    )
 
     @classmethod
     def check_params(cls, params):
         m, T, h = params["m"], params["T"], params["horizon"]
         K = m.bit_length() - 1
         if h < K:
-            raise ParameterError(f"adversary {cls.name!r}: parameter 'horizon' must be an integer >= K = "
-                                 f"log2 m = {K}, or 'auto', got {h!r}")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameter 'horizon' must be an integer >= K = "
+                f"log2 m = {K}, or 'auto', got {h!r}"
+            )
         if m > MAX_JOBS or T * m + m * h > 2 * MAX_JOBS or job_count(m, T, h) > MAX_JOBS:
-            raise ParameterError(f"adversary {cls.name!r}: parameters 'm'={m}, 'T'={T}, 'horizon'={h} give "
-                                 f"more than {MAX_JOBS} jobs")
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameters 'm'={m}, 'T'={T}, 'horizon'={h} give more than {MAX_JOBS} jobs"
+            )
 
     @staticmethod
     def forced_max_flow(m: int, T: int, speed: float) -> float:

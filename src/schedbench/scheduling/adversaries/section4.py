@@ -40,7 +40,7 @@ versions of these rules (tests/unit/test_adversaries_weighted.py). The seed is n
 
 from __future__ import annotations
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
@@ -61,13 +61,26 @@ class Section4(Adversary):
     rule_label = "Q"
     unit_sizes = False
     parameters = {
-        "horizon": Param(400, doc="last slot of the streams (size-1 jobs at t = 1..horizon, size-2 jobs at even "
-                                    "t); 400 reproduces the spec's 0.327 / 0.488", type=int, min=0, max=MAX_HORIZON),
-        "m": Param(8, doc="machines, >= 8 (m1..m8 of the example; extra machines only join the 'all' sets)",
-                   type=int, min=8, max=1 << 20),
+        "horizon": Param(
+            400,
+            doc="last slot of the streams (size-1 jobs at t = 1..horizon, size-2 jobs at even "
+            "t); 400 reproduces the spec's 0.327 / 0.488",
+            type=int,
+            min=0,
+            max=MAX_HORIZON,
+        ),
+        "m": Param(
+            8,
+            doc="machines, >= 8 (m1..m8 of the example; extra machines only join the 'all' sets)",
+            type=int,
+            min=8,
+            max=1 << 20,
+        ),
     }
-    reference = ("Roy Choudhury, Das, Garg, Kumar SODA 2015, Section 4 (overview example: why processing "
-                 "must use load/size); docs/models/rejection-model.md §6.5 (LB-E)")
+    reference = (
+        "Roy Choudhury, Das, Garg, Kumar SODA 2015, Section 4 (overview example: why processing "
+        "must use load/size); docs/models/rejection-model.md §6.5 (LB-E)"
+    )
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
@@ -87,6 +100,10 @@ class Section4(Adversary):
         self.t += 1
         t, every = self.t, list(range(self.m))
         if t == 0:
-            return ([JobSpec(0, 2, every) for _ in range(4)]
-                    + [JobSpec(0, 2, [0, 1]), JobSpec(0, 2, [2, 3]), JobSpec(0, 2, [0]), JobSpec(0, 1, every)])
+            return [JobSpec(0, 2, every) for _ in range(4)] + [
+                JobSpec(0, 2, [0, 1]),
+                JobSpec(0, 2, [2, 3]),
+                JobSpec(0, 2, [0]),
+                JobSpec(0, 1, every),
+            ]
         return [JobSpec(t, 1, every)] + ([JobSpec(t, 2, [0])] if t % 2 == 0 else [])

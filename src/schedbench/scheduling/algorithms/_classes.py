@@ -35,8 +35,19 @@ from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.problems import get_problem
 
-__all__ = ["size_class", "weight_class", "pow2_at_least", "job_class", "timeout_slot",
-           "ClassQueues", "SrptClassQueues", "WakeUps", "REJECTED", "ClassRule", "ORACLES"]
+__all__ = [
+    "size_class",
+    "weight_class",
+    "pow2_at_least",
+    "job_class",
+    "timeout_slot",
+    "ClassQueues",
+    "SrptClassQueues",
+    "WakeUps",
+    "REJECTED",
+    "ClassRule",
+    "ORACLES",
+]
 
 REJECTED = -1  # ClassQueues.offer's answer for a job over its queue limit
 ORACLES = ("opt", "prefix-lb")  # T = T*, or T(t) = 2^⌈log₂ max_j w_j p_j⌉ over the prefix (§4.5 (a))

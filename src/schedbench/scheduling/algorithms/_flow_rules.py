@@ -61,9 +61,15 @@ class PrefixFlowOpt:
         counts = np.array([len(j.eligible) for j in jobs], dtype=np.int64)
         indptr = np.zeros(len(jobs) + 1, dtype=np.int64)
         indptr[1:] = np.cumsum(counts)
-        prefix = Instance(self.m, np.array([j.release for j in jobs], dtype=np.int64),
-                          np.array([j.size for j in jobs], dtype=np.int64), indptr,
-                          np.concatenate([j.eligible for j in jobs]).astype(np.int64), None, None)
+        prefix = Instance(
+            self.m,
+            np.array([j.release for j in jobs], dtype=np.int64),
+            np.array([j.size for j in jobs], dtype=np.int64),
+            indptr,
+            np.concatenate([j.eligible for j in jobs]).astype(np.int64),
+            None,
+            None,
+        )
         res = opt_max_flow(prefix, time_limit=self.time_limit)
         self.solves += 1
         value = res.value if res.status == "optimal" else math.ceil(res.lower_bound)

@@ -32,8 +32,9 @@ def least_loaded(load: np.ndarray, indices: np.ndarray, start: int, end: int) ->
 
 
 @njit(cache=True)
-def least_loaded_with_cap(size: np.ndarray, indptr: np.ndarray, indices: np.ndarray,
-                          order: np.ndarray, m: int, cap: float) -> np.ndarray:
+def least_loaded_with_cap(
+    size: np.ndarray, indptr: np.ndarray, indices: np.ndarray, order: np.ndarray, m: int, cap: float
+) -> np.ndarray:
     """Greedy dispatch to the least-loaded eligible machine; reject (-1) if its load >= cap.
 
     ``cap = inf`` gives plain greedy (Azar–Naor–Rom).
@@ -142,7 +143,7 @@ def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, ep
     V = np.zeros((m, K))
     R = np.zeros(m)
     head = np.full((m, K), -1, dtype=np.int64)  # latest dispatched live job of (machine, class)
-    prev = np.full(n, -1, dtype=np.int64)        # the one dispatched before it
+    prev = np.full(n, -1, dtype=np.int64)  # the one dispatched before it
     machine = np.empty(n, dtype=np.int64)
     reject_pos = np.full(n, -1, dtype=np.int64)
     rejected = 0

@@ -50,10 +50,10 @@ import numpy as np
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
-from schedbench.solvers import quiet_highs, run_checked
+from schedbench.hall.solvers import quiet_highs, run_checked
 
 _INTEGRAL = 1e-6  # x within this of 0 or 1 counts as integral
 
@@ -74,19 +74,26 @@ class AnandBatch(OnlineAlgorithm):
     deferred_dispatch = True
     max_hold_slots = 2**62  # every hold ends at the next boundary, which the algorithm asks to be woken at
     parameters = {
-        "oracle": Param("opt", ("opt", "doubling"),
-                        "opt: T = T* (doubled if an LP is infeasible); doubling: T from the largest size, "
-                        "doubled on an infeasible LP"),
+        "oracle": Param(
+            "opt",
+            ("opt", "doubling"),
+            "opt: T = T* (doubled if an LP is infeasible); doubling: T from the largest size, "
+            "doubled on an infeasible LP",
+        ),
     }
-    reference = ("Anand–Bringmann–Friedrich–Garg–Kumar ICALP 2013 (2/ε at speed 1+ε); "
-                 "docs/models/rejection-model.md §7 B9 in detail (batched LP, reconstructed)")
+    reference = (
+        "Anand–Bringmann–Friedrich–Garg–Kumar ICALP 2013 (2/ε at speed 1+ε); "
+        "docs/models/rejection-model.md §7 B9 in detail (batched LP, reconstructed)"
+    )
 
     @classmethod
     def check_eps(cls, eps):
         eps = super().check_eps(eps)
         if eps == 0.0:
-            raise ParameterError(f"algorithm {cls.name!r}: eps (extra speed) must be > 0: the batch length "
-                                 "2T/eps is undefined at eps = 0")
+            raise ParameterError(
+                f"algorithm {cls.name!r}: eps (extra speed) must be > 0: the batch length "
+                "2T/eps is undefined at eps = 0"
+            )
         return eps
 
     @classmethod
@@ -114,8 +121,13 @@ class AnandBatch(OnlineAlgorithm):
         self.start = 0  # current window [start, boundary)
         self.boundary: int | None = None
         self.asked = -1  # the last boundary a wake-up was asked for
-        self.counters = {"lp_solves": 0, "doublings": 0, "fractional_jobs": 0, "rounding_fallbacks": 0,
-                         "batch_length": 0}
+        self.counters = {
+            "lp_solves": 0,
+            "doublings": 0,
+            "fractional_jobs": 0,
+            "rounding_fallbacks": 0,
+            "batch_length": 0,
+        }
 
     def _span(self) -> int:
         return batch_length(self.T, self.eps, self.unit)
@@ -194,14 +206,29 @@ class AnandBatch(OnlineAlgorithm):
         inf = highspy.kHighsInf
         # rows 0..nt-1: Σ_i y_ti = count_t; rows nt..nt+m-1: Σ_t p_t y_ti <= cap
         demand = count.astype(np.float64)
-        h.addRows(nt + m, np.r_[demand, np.full(m, -inf)], np.r_[demand, np.full(m, float(cap))],
-                  0, np.zeros(nt + m, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+        h.addRows(
+            nt + m,
+            np.r_[demand, np.full(m, -inf)],
+            np.r_[demand, np.full(m, float(cap))],
+            0,
+            np.zeros(nt + m, dtype=np.int32),
+            np.zeros(0, dtype=np.int32),
+            np.zeros(0),
+        )
         index = np.empty(2 * ncol, dtype=np.int32)
         index[0::2], index[1::2] = owner, nt + machines
         value = np.empty(2 * ncol)
         value[0::2], value[1::2] = 1.0, size[owner]
-        h.addCols(ncol, np.zeros(ncol), np.zeros(ncol), demand[owner], 2 * ncol,
-                  np.arange(0, 2 * ncol, 2, dtype=np.int32), index, value)
+        h.addCols(
+            ncol,
+            np.zeros(ncol),
+            np.zeros(ncol),
+            demand[owner],
+            2 * ncol,
+            np.arange(0, 2 * ncol, 2, dtype=np.int32),
+            index,
+            value,
+        )
         status = run_checked(h, f"{self.name}: batch LP")
         self.counters["lp_solves"] += 1
         if status == highspy.HighsModelStatus.kInfeasible:
@@ -210,8 +237,9 @@ class AnandBatch(OnlineAlgorithm):
             raise RuntimeError(f"{self.name}: batch LP ended with status {h.modelStatusToString(status)}")
         return np.asarray(h.getSolution().col_value, dtype=np.float64)
 
-    def _round(self, batch: list[JobView], rep: list[JobView], members: list[list[int]],
-               y: np.ndarray) -> dict[int, int]:
+    def _round(
+        self, batch: list[JobView], rep: list[JobView], members: list[list[int]], y: np.ndarray
+    ) -> dict[int, int]:
         """Machine per job (Lenstra–Shmoys–Tardos). Type t puts ⌊y_ti⌉ of its jobs on machine i
         (y within 1e-6 of an integer counts as that integer), in job order; its r_t leftover
         jobs (r_t = Σ fractional parts, an integer) go to distinct machines among its
@@ -225,7 +253,7 @@ class AnandBatch(OnlineAlgorithm):
         col = 0
         for t, job in enumerate(rep):
             mach = job.eligible.tolist()
-            vals = y[col:col + len(mach)]
+            vals = y[col : col + len(mach)]
             col += len(mach)
             whole = np.floor(vals + _INTEGRAL)
             frac = [i for i, v, w in zip(mach, vals.tolist(), whole.tolist()) if v - w > _INTEGRAL]
@@ -233,7 +261,7 @@ class AnandBatch(OnlineAlgorithm):
             k = 0
             for i, w in zip(mach, whole.tolist()):
                 take = min(int(w), len(ms) - k)
-                machine[ms[k:k + take]] = i
+                machine[ms[k : k + take]] = i
                 k += take
             for a in ms[k:]:
                 r = len(leftover)
@@ -243,17 +271,19 @@ class AnandBatch(OnlineAlgorithm):
                 edges_c.extend(frac)
         if leftover:
             self.counters["fractional_jobs"] += len(leftover)
-            graph = csr_array((np.ones(len(edges_r)), (np.array(edges_r, dtype=np.int64),
-                                                       np.array(edges_c, dtype=np.int64))),
-                              shape=(len(leftover), self.m))
-            match = maximum_bipartite_matching(graph, perm_type="column") if len(edges_r) else \
-                np.full(len(leftover), -1)
+            graph = csr_array(
+                (np.ones(len(edges_r)), (np.array(edges_r, dtype=np.int64), np.array(edges_c, dtype=np.int64))),
+                shape=(len(leftover), self.m),
+            )
+            match = (
+                maximum_bipartite_matching(graph, perm_type="column") if len(edges_r) else np.full(len(leftover), -1)
+            )
             starts = np.r_[0, np.cumsum([j.eligible.size for j in rep])]
             for r, a in enumerate(leftover):
                 if match[r] >= 0:
                     machine[a] = match[r]
                 else:  # not a vertex after all: the machine with the type's largest y
                     t = rows[r]
-                    machine[a] = rep[t].eligible[int(np.argmax(y[starts[t]:starts[t + 1]]))]
+                    machine[a] = rep[t].eligible[int(np.argmax(y[starts[t] : starts[t + 1]]))]
                     self.counters["rounding_fallbacks"] += 1
         return {job.id: int(i) for job, i in zip(batch, machine.tolist())}

@@ -23,7 +23,7 @@ One file per algorithm, one class per file, decorated with
 ``late_reject``   whether it may reject a job after dispatching it;
 ``max_hold_slots`` how long it may hold jobs while every machine idles (a guard against
                   algorithms that would never dispatch; default 10 000 slots);
-``parameters``    ``{name: Param(default, choices, doc)}`` (:class:`schedbench.params.Param`: also
+``parameters``    ``{name: Param(default, choices, doc)}`` (:class:`schedbench.hall.params.Param`: also
                   type, range, derived defaults): the grid a config may sweep;
 ``reference``     the paper and section it implements.
 
@@ -56,7 +56,7 @@ from typing import Any, ClassVar, Iterable, NamedTuple
 
 import numpy as np
 
-from schedbench.params import Param, ParameterError, resolve
+from schedbench.hall.params import Param, ParameterError, resolve
 from schedbench.scheduling.model import HOLD, REJECT
 from schedbench.scheduling.problems import get_problem
 
@@ -107,8 +107,15 @@ class OnlineAlgorithm:
     parameters: ClassVar[dict[str, Param]] = {}
     reference: ClassVar[str] = ""
 
-    def __init__(self, m: int, eps: float | None = None, opt: float | None = None,
-                 seed: int = 0, problem: str | None = None, **params: Any) -> None:
+    def __init__(
+        self,
+        m: int,
+        eps: float | None = None,
+        opt: float | None = None,
+        seed: int = 0,
+        problem: str | None = None,
+        **params: Any,
+    ) -> None:
         cls = type(self)
         #: the problem of this run (the class default unless the experiment chose another it solves)
         self.problem = cls.check_problem(problem)
@@ -118,9 +125,7 @@ class OnlineAlgorithm:
         self.eps = cls.check_eps(eps)
         if cls.uses_oracle(self.params):
             if opt is None or not isinstance(opt, (int, float)) or not math.isfinite(opt) or opt <= 0:
-                raise ParameterError(
-                    f"algorithm {cls.name!r} assumes the oracle T* (opt > 0), got opt={opt!r}"
-                )
+                raise ParameterError(f"algorithm {cls.name!r} assumes the oracle T* (opt > 0), got opt={opt!r}")
         elif opt is not None:
             raise ParameterError(f"algorithm {cls.name!r} does not use the oracle T*: 'opt' does not apply")
         self.opt = opt
@@ -139,8 +144,10 @@ class OnlineAlgorithm:
         if problem is None:
             return cls.problem
         if problem not in cls.solved_problems():
-            raise ParameterError(f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}; "
-                                 f"'problem' = {problem!r} does not apply")
+            raise ParameterError(
+                f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}; "
+                f"'problem' = {problem!r} does not apply"
+            )
         return problem
 
     @classmethod
@@ -173,6 +180,7 @@ class OnlineAlgorithm:
         """Machine speed at ε (1 + ε for speed-model algorithms, else 1), as decided by
         :func:`schedbench.scheduling.speed.machine_speed`, which the engine asks."""
         from schedbench.scheduling.speed import machine_speed
+
         return machine_speed(cls.model, eps)
 
     @classmethod
@@ -192,8 +200,10 @@ class OnlineAlgorithm:
         if allow_none and value is None:
             return
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-            raise ParameterError(f"algorithm {cls.name!r}: parameter '{key}' must be a finite number > 0"
-                                 f"{' (or null)' if allow_none else ''}, got {value!r}")
+            raise ParameterError(
+                f"algorithm {cls.name!r}: parameter '{key}' must be a finite number > 0"
+                f"{' (or null)' if allow_none else ''}, got {value!r}"
+            )
 
     @classmethod
     def ratio_bound(cls, eps: float | None, params: dict[str, Any], opt: float | None = None) -> float | None:
@@ -227,8 +237,7 @@ class OnlineAlgorithm:
         return None
 
     # ---------------------------------------------------------------- optional fast path
-    def dispatch_all(self, size: np.ndarray, indptr: np.ndarray, indices: np.ndarray,
-                     order: np.ndarray):
+    def dispatch_all(self, size: np.ndarray, indptr: np.ndarray, indices: np.ndarray, order: np.ndarray):
         """Decisions for every job at once, or None if not offered: either a machine-or-REJECT
         array, or a pair (machine, reject_position) where ``reject_position[j]`` is the arrival
         position at which a dispatched job j was rejected later (−1: never). Arrays are indexed
@@ -238,10 +247,15 @@ class OnlineAlgorithm:
     @classmethod
     def describe(cls) -> dict[str, Any]:
         return {
-            "name": cls.name, "problem": cls.problem, "problems": list(cls.solved_problems()), "model": cls.model,
-            "rule": cls.rule_label, "needs_opt": cls.needs_opt,
+            "name": cls.name,
+            "problem": cls.problem,
+            "problems": list(cls.solved_problems()),
+            "model": cls.model,
+            "rule": cls.rule_label,
+            "needs_opt": cls.needs_opt,
             "unit_sizes_only": cls.unit_sizes_only,
-            "deferred_dispatch": cls.deferred_dispatch, "late_reject": cls.late_reject,
+            "deferred_dispatch": cls.deferred_dispatch,
+            "late_reject": cls.late_reject,
             "parameters": {k: p.default for k, p in cls.parameters.items()},
             "reference": cls.reference,
         }

@@ -17,7 +17,7 @@ rejected: ≈ 1/3 of the jobs, ≈ 1/2 of the volume (A rejects none). No proven
 
 from __future__ import annotations
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._classes import ORACLES, SrptClassQueues
 from schedbench.scheduling.algorithms.wmft_a import WmftA
 from schedbench.scheduling.registry import register_algorithm
@@ -37,4 +37,6 @@ class ClassLlSrpt(WmftA):
         "alpha": Param(None, None, "queue limit α·T/2^b; None: α = 1/ε (as A)"),
         "oracle": Param("opt", ORACLES, "opt: T = T*; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ over the prefix"),
     }
-    reference = "rejection-model.md §7 B5 (per-class LL + SRPT), §6.5 (Section-4 example); Roy Choudhury et al. SODA 2015 §6.2"
+    reference = (
+        "rejection-model.md §7 B5 (per-class LL + SRPT), §6.5 (Section-4 example); Roy Choudhury et al. SODA 2015 §6.2"
+    )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
@@ -64,8 +64,9 @@ class Edf(OnlineAlgorithm):
     model = "speed"
     rule_label = "R"
     parameters = {
-        "oracle": Param("opt", ("opt", "none"),
-                        "opt: T = T* in d_j = r_j + T/w_j; none: T = 1 (same order for MaxFlowTime)"),
+        "oracle": Param(
+            "opt", ("opt", "none"), "opt: T = T* in d_j = r_j + T/w_j; none: T = 1 (same order for MaxFlowTime)"
+        ),
     }
     reference = "docs/models/rejection-model.md §7 B7 (per-machine EDF, d_j = r_j + T/w_j)"
 

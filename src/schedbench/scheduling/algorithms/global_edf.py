@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance, Outcome
 from schedbench.scheduling.problems import get_problem
@@ -191,8 +191,7 @@ def global_edf_kernel(release, size, indptr, indices, order, rank, m, s):
                 act[w] = j
         head = w
         t = t_next
-    return (first, completion, tm[:rows].copy(), tj[:rows].copy(), ts[:rows].copy(), te[:rows].copy(),
-            tw[:rows].copy())
+    return (first, completion, tm[:rows].copy(), tj[:rows].copy(), ts[:rows].copy(), te[:rows].copy(), tw[:rows].copy())
 
 
 @register_algorithm
@@ -204,8 +203,9 @@ class GlobalEdf(OnlineAlgorithm):
     rule_label = "R"
     migratory = True
     parameters = {
-        "oracle": Param("none", ("none", "opt"),
-                        "none: T = 1; opt: T = T* (for maxflow the EDF order does not depend on T)"),
+        "oracle": Param(
+            "none", ("none", "opt"), "none: T = 1; opt: T = T* (for maxflow the EDF order does not depend on T)"
+        ),
     }
     reference = "docs/models/rejection-model.md §7 B11 (global migratory EDF, d_j = r_j + T/w_j; outside the model)"
 
@@ -214,8 +214,10 @@ class GlobalEdf(OnlineAlgorithm):
         self.T = float(self.opt) if self.params["oracle"] == "opt" else 1.0
 
     def on_arrival(self, job, view) -> int:
-        raise ParameterError(f"algorithm {self.name!r} is migratory: it has no step path "
-                             "(it cannot play an adaptive adversary); use schedule_all")
+        raise ParameterError(
+            f"algorithm {self.name!r} is migratory: it has no step path "
+            "(it cannot play an adaptive adversary); use schedule_all"
+        )
 
     def deadlines(self, inst: Instance) -> np.ndarray:
         """d_j = r_j + T/w_j with the problem's flow weight."""
@@ -225,11 +227,11 @@ class GlobalEdf(OnlineAlgorithm):
     def schedule_all(self, inst: Instance) -> Outcome:
         """The whole schedule of ``inst`` (arrival order: release, ties by index)."""
         if not isinstance(inst, Instance):
-            raise ParameterError(f"algorithm {self.name!r}: schedule_all takes an Instance, got "
-                                 f"{type(inst).__name__}")
+            raise ParameterError(f"algorithm {self.name!r}: schedule_all takes an Instance, got {type(inst).__name__}")
         if inst.m != self.m:
-            raise ParameterError(f"algorithm {self.name!r} was built for m = {self.m} machines, the "
-                                 f"instance has {inst.m}")
+            raise ParameterError(
+                f"algorithm {self.name!r} was built for m = {self.m} machines, the instance has {inst.m}"
+            )
         speed = type(self).speed_for(self.eps)
         if not (math.isfinite(speed) and speed >= 1.0):
             raise ParameterError(f"algorithm {self.name!r}: speed must be >= 1, got {speed!r}")
@@ -242,18 +244,33 @@ class GlobalEdf(OnlineAlgorithm):
         rank = np.empty(n, dtype=np.int64)
         rank[by_edf] = np.arange(n, dtype=np.int64)
         first, completion, tm, tj, ts, te, tw = global_edf_kernel(
-            np.ascontiguousarray(inst.release, dtype=np.int64), np.ascontiguousarray(inst.size, dtype=np.int64),
-            np.ascontiguousarray(inst.indptr, dtype=np.int64), np.ascontiguousarray(inst.indices, dtype=np.int64),
-            order, rank, int(inst.m), float(speed))
+            np.ascontiguousarray(inst.release, dtype=np.int64),
+            np.ascontiguousarray(inst.size, dtype=np.int64),
+            np.ascontiguousarray(inst.indptr, dtype=np.int64),
+            np.ascontiguousarray(inst.indices, dtype=np.int64),
+            order,
+            rank,
+            int(inst.m),
+            float(speed),
+        )
         weight = get_problem(self.problem).flow_weights(inst)
         claimed = float(np.max(weight * (completion - inst.release), initial=0.0))
         self.counters["migrations"] = _migrations(tj, tm)
         return Outcome(
-            algorithm=self.name, problem=self.problem, speed=speed,
-            machine=first, arrival_step=position, dispatch_step=position.copy(),
-            reject_step=np.full(n, -1, dtype=np.int64), completion=completion,
+            algorithm=self.name,
+            problem=self.problem,
+            speed=speed,
+            machine=first,
+            arrival_step=position,
+            dispatch_step=position.copy(),
+            reject_step=np.full(n, -1, dtype=np.int64),
+            completion=completion,
             step_time=inst.release[order].astype(np.float64),
-            trace_machine=tm, trace_job=tj, trace_start=ts, trace_end=te, trace_work=tw,
+            trace_machine=tm,
+            trace_job=tj,
+            trace_start=ts,
+            trace_end=te,
+            trace_work=tw,
             claimed_objective=claimed,
         )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._kernels import least_loaded_with_cap
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm

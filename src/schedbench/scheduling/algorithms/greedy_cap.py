@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
 from schedbench.scheduling.budget import Budget
@@ -64,7 +64,8 @@ class GreedyCap(OnlineAlgorithm):
     def dispatch_all(self, size, indptr, indices, order):
         if self.bound is not None:
             return None
-        machine, fires = greedy_cap_kernel(size, indptr, indices, order, self.m,
-                                           float(self.params["kappa"] * self.T), self.eps, True)
+        machine, fires = greedy_cap_kernel(
+            size, indptr, indices, order, self.m, float(self.params["kappa"] * self.T), self.eps, True
+        )
         self.counters["guard_fires"] = int(fires)
         return machine

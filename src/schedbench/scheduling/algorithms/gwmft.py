@@ -27,7 +27,7 @@ Guarantee, as B: every completed job has w^f_j F_j < c'·T + w^f_j ≤ (c' + 1)�
 
 from __future__ import annotations
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._classes import ORACLES
 from schedbench.scheduling.algorithms.wmft_b import WmftB
 from schedbench.scheduling.registry import register_algorithm
@@ -46,13 +46,22 @@ class Gwmft(WmftB):
     parameters = {
         "alpha": Param(None, None, "A_gen's queue limit α·T/2^b (b from w^f); None: α = 1/ε"),
         "D": Param(None, None, "'much higher density' factor; None: D = 1/ε"),
-        "c": Param("1/eps6", None, "timeout c'·T/w^f: '1/eps', '1/eps2', '1/eps4', '1/eps6' (theory-faithful, "
-                                   "default) or a number > 0"),
-        "density": Param("flow", ("flow", "reject"), "B's density: flow ŵ^f/p̂ (rejection-model.md §5) or reject ŵ^r/p̂ "
-                                                      "(the spec's alternative)"),
-        "no_hopeless_preemption": Param(False, (False, True),
-                                        "True: never preempt a partly processed job for one that would time "
-                                        "out before completing (docs/models/rejection-model.md §5 variant)"),
+        "c": Param(
+            "1/eps6",
+            None,
+            "timeout c'·T/w^f: '1/eps', '1/eps2', '1/eps4', '1/eps6' (theory-faithful, default) or a number > 0",
+        ),
+        "density": Param(
+            "flow",
+            ("flow", "reject"),
+            "B's density: flow ŵ^f/p̂ (rejection-model.md §5) or reject ŵ^r/p̂ (the spec's alternative)",
+        ),
+        "no_hopeless_preemption": Param(
+            False,
+            (False, True),
+            "True: never preempt a partly processed job for one that would time "
+            "out before completing (docs/models/rejection-model.md §5 variant)",
+        ),
         "oracle": Param("opt", ORACLES, "opt: T = T*; prefix-lb: T(t) = 2^⌈log₂ max_j w^f_j p_j⌉ over the prefix"),
     }
     reference = "Roy Choudhury et al. SODA 2015 §7 (GenWtdMaxFlowTime, max stretch); rejection-model.md §5, §4.3, §10"
@@ -74,8 +83,7 @@ class Gwmft(WmftB):
     def keep_running(self, i: int, t: int, pick: int) -> int:
         cur = self.brun[i]
         self.kept.discard(i)
-        if (not self.no_hopeless or cur < 0 or pick == cur or pick < 0
-                or self.brem[cur] == self.size[cur]):
+        if not self.no_hopeless or cur < 0 or pick == cur or pick < 0 or self.brem[cur] == self.size[cur]:
             return pick
         if t + self.brem[pick] > self.timeout_of(pick):  # pick would be rejected before it completes
             # (with a fixed T it only gets more hopeless while it waits: no re-check needed

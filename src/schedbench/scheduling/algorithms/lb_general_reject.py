@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._kernels import lb_general_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
 from schedbench.scheduling.budget import Budget
@@ -37,8 +37,9 @@ from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
-def lb_general_constants(eps: float, alpha_rule: str, beta_rule: str, alpha: float | None = None,
-                         beta: float | None = None) -> tuple[float, float]:
+def lb_general_constants(
+    eps: float, alpha_rule: str, beta_rule: str, alpha: float | None = None, beta: float | None = None
+) -> tuple[float, float]:
     """(α, β) of docs/models/rejection-model.md §2.2 with ε₁ = ε₂ = ε/2; an explicit ``alpha`` or ``beta`` overrides its
     rule (β's rule then uses the given α)."""
     e1 = e2 = eps / 2.0
@@ -82,8 +83,9 @@ class LbGeneralReject(OnlineAlgorithm):
         bound, 8β, is too loose to draw) or when a guard may accept past the caps."""
         if params["guard"] == "on" or params["oracle"] != "opt":
             return None
-        return float(2 * lb_general_constants(eps, params["alpha_rule"], params["beta_rule"],
-                                              params["alpha"], params["beta"])[1])
+        return float(
+            2 * lb_general_constants(eps, params["alpha_rule"], params["beta_rule"], params["alpha"], params["beta"])[1]
+        )
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
@@ -97,8 +99,8 @@ class LbGeneralReject(OnlineAlgorithm):
         self.pending: list[int] = []
 
     def _fresh_phase(self) -> None:
-        self.virtual: dict[tuple[int, int], float] = {}   # (machine, class) -> virtual load
-        self.real = np.zeros(self.m)                      # rounded sizes of live phase jobs
+        self.virtual: dict[tuple[int, int], float] = {}  # (machine, class) -> virtual load
+        self.real = np.zeros(self.m)  # rounded sizes of live phase jobs
         self.live: list[list[tuple[int, int]]] = [[] for _ in range(self.m)]  # (class, job), dispatch order
 
     def _may_reject(self) -> bool:
@@ -142,7 +144,17 @@ class LbGeneralReject(OnlineAlgorithm):
 
     def dispatch_all(self, size, indptr, indices, order):
         machine, reject_pos, fires = lb_general_kernel(
-            size, indptr, indices, order, self.m, float(self.alpha), float(self.beta),
-            self.T, self.eps, self.params["guard"] == "on", self.bound is not None)
+            size,
+            indptr,
+            indices,
+            order,
+            self.m,
+            float(self.alpha),
+            float(self.beta),
+            self.T,
+            self.eps,
+            self.params["guard"] == "on",
+            self.bound is not None,
+        )
         self.counters["guard_fires"] = int(fires)
         return machine, reject_pos

@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel, least_loaded_with_cap
 from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt
 from schedbench.scheduling.budget import Budget
@@ -51,10 +51,12 @@ class LbUnitReject(OnlineAlgorithm):
     needs_opt = True
     unit_sizes_only = True
     parameters = {
-        "alpha_rule": Param("paper", ("paper", "safe"),
-                            "paper: α=⌈log₂(1/ε)⌉ [Q]; safe: α=2⌈log₂(1/ε)⌉ [R✓]"),
-        "oracle": Param("opt", ("opt", "phases", "doubling"),
-                        "opt: T = T* [Q]; phases: T = 2^⌈log₂ OPT(prefix)⌉ [R✓]; doubling: on failure [R]"),
+        "alpha_rule": Param("paper", ("paper", "safe"), "paper: α=⌈log₂(1/ε)⌉ [Q]; safe: α=2⌈log₂(1/ε)⌉ [R✓]"),
+        "oracle": Param(
+            "opt",
+            ("opt", "phases", "doubling"),
+            "opt: T = T* [Q]; phases: T = 2^⌈log₂ OPT(prefix)⌉ [R✓]; doubling: on failure [R]",
+        ),
         "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
     }
     reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); docs/models/rejection-model.md §2.1, §2.3"
@@ -75,7 +77,7 @@ class LbUnitReject(OnlineAlgorithm):
         self.T = float(self.opt) if self.params["oracle"] == "opt" else 1.0
         self.prefix = PrefixUnitOpt(self.m) if self.params["oracle"] == "phases" else None
         self.budget = Budget(self.eps)  # the run's, by count (LoadBalancing)
-        self.phase = Budget(self.eps)   # the current phase's (doubling)
+        self.phase = Budget(self.eps)  # the current phase's (doubling)
         self.counters = {"guard_fires": 0, "phases": 1}
 
     def _new_phase(self, T: float) -> None:

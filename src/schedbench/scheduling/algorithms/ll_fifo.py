@@ -8,7 +8,7 @@ lowest index; each machine runs its jobs FIFO. Nothing is rejected.
 
 from __future__ import annotations
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._flow_rules import least_work, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm

@@ -12,7 +12,7 @@ No budget guarantee is proven for sized jobs [R]: the validator reports violatio
 
 from __future__ import annotations
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._flow_rules import least_work
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT

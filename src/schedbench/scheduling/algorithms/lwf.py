@@ -39,8 +39,10 @@ class Lwf(Edf):
 
     name = "lwf"
     rule_label = "R"
-    reference = ("Chekuri–Im–Moseley ToC 8 (2012), LWF lower bound (not O(1) at any speed); "
-                 "docs/models/rejection-model.md §7 B10-LWF comparator")
+    reference = (
+        "Chekuri–Im–Moseley ToC 8 (2012), LWF lower bound (not O(1) at any speed); "
+        "docs/models/rejection-model.md §7 B10-LWF comparator"
+    )
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
@@ -41,8 +41,11 @@ class MftUnit(OnlineAlgorithm):
     unit_sizes_only = True
     parameters = {
         "cap_factor": Param(1.0, None, "Qcap = ⌈cap_factor·T/ε⌉ (1: [Q-derived], 2: the 2T/ε reading [U])"),
-        "oracle": Param("opt", ("opt", "prefix", "prefix-pow2"),
-                        "opt: T = T* [Q]; prefix: T = OPT(prefix) [R]; prefix-pow2: its power-of-2 round-up [R]"),
+        "oracle": Param(
+            "opt",
+            ("opt", "prefix", "prefix-pow2"),
+            "opt: T = T* [Q]; prefix: T = OPT(prefix) [R]; prefix-pow2: its power-of-2 round-up [R]",
+        ),
     }
     reference = "Roy Choudhury et al. SODA 2015 §6.1; docs/models/rejection-model.md §3"
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms.base import JobView
 from schedbench.scheduling.algorithms.edf import Edf
 from schedbench.scheduling.registry import register_algorithm
@@ -41,8 +41,10 @@ class SsfEdf(Edf):
         **Edf.parameters,
         "c": Param(2.0, None, "slack classes ⌊log_c S_j⌋, S_j = T/w_j; a number > 1"),
     }
-    reference = ("proxy of Chekuri–Moseley SODA 2009 / Chekuri–Im–Moseley ToC 8 (2012) SSF-EDF; "
-                 "docs/models/rejection-model.md §7 B10 (implementable proxy [R])")
+    reference = (
+        "proxy of Chekuri–Moseley SODA 2009 / Chekuri–Im–Moseley ToC 8 (2012) SSF-EDF; "
+        "docs/models/rejection-model.md §7 B10 (implementable proxy [R])"
+    )
 
     @classmethod
     def check_params(cls, params):

@@ -22,7 +22,7 @@ arrivals, completions, and the slot at which its running class's priority falls 
 
 from __future__ import annotations
 
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
@@ -39,8 +39,12 @@ class WmftA(ClassRule):
     problems = ("maxflow",)
     parameters = {
         "alpha": Param(None, None, "queue limit α·T/2^b; None: α = 1/ε (docs/models/rejection-model.md §10.1)"),
-        "oracle": Param("opt", ORACLES, "opt: T = T* [Q assumption]; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ "
-                                        "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]"),
+        "oracle": Param(
+            "opt",
+            ORACLES,
+            "opt: T = T* [Q assumption]; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ "
+            "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]",
+        ),
     }
     reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm A); docs/models/rejection-model.md §4.1–4.2, §4.5, §10"
 

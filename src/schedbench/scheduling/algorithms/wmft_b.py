@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from schedbench.params import Param, ParameterError
+from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, pow2_at_least, timeout_slot
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.model import REJECT
@@ -51,10 +51,15 @@ class WmftB(ClassRule):
     parameters = {
         "alpha": Param(None, None, "A's queue limit α·T/2^b; None: α = 1/ε (docs/models/rejection-model.md §10.1)"),
         "D": Param(None, None, "'much higher density' factor; None: D = 1/ε (docs/models/rejection-model.md §10.1)"),
-        "c": Param("1/eps4", None, "timeout c·T/w_j: '1/eps', '1/eps2', '1/eps4' (theory-faithful, default) "
-                                   "or a number > 0"),
-        "oracle": Param("opt", ORACLES, "opt: T = T* [Q assumption]; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ "
-                                        "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]"),
+        "c": Param(
+            "1/eps4", None, "timeout c·T/w_j: '1/eps', '1/eps2', '1/eps4' (theory-faithful, default) or a number > 0"
+        ),
+        "oracle": Param(
+            "opt",
+            ORACLES,
+            "opt: T = T* [Q assumption]; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ "
+            "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]",
+        ),
     }
     reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm B); docs/models/rejection-model.md §4.3, §4.5, §10"
 
@@ -65,8 +70,10 @@ class WmftB(ClassRule):
         c = params["c"]
         if isinstance(c, str):
             if c not in cls.c_rules:
-                raise ParameterError(f"algorithm {cls.name!r}: parameter 'c' must be one of {list(cls.c_rules)} "
-                                     f"or a number > 0, got {c!r}")
+                raise ParameterError(
+                    f"algorithm {cls.name!r}: parameter 'c' must be one of {list(cls.c_rules)} "
+                    f"or a number > 0, got {c!r}"
+                )
         else:
             cls._positive_number(params, "c")
 

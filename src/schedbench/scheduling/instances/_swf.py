@@ -134,9 +134,7 @@ def _check_tokens(path: Path, line_no: int, tokens: list[str]) -> None:
     """Raise for the first token of a job line that is not a decimal number."""
     for k, tok in enumerate(tokens):
         if not _NUMBER.fullmatch(tok):
-            raise SwfFormatError(
-                f"{path}, line {line_no}: field {k + 1} ({FIELDS[k][0]}) is not a number: {tok!r}"
-            )
+            raise SwfFormatError(f"{path}, line {line_no}: field {k + 1} ({FIELDS[k][0]}) is not a number: {tok!r}")
 
 
 def parse_swf(path: str | os.PathLike) -> SwfLog:
@@ -159,8 +157,7 @@ def parse_swf(path: str | os.PathLike) -> SwfLog:
         row = stripped.split()
         if len(row) != NUM_FIELDS:
             raise SwfFormatError(
-                f"{path}, line {line_no}: expected {NUM_FIELDS} whitespace-separated fields "
-                f"(SWF v2.2), got {len(row)}"
+                f"{path}, line {line_no}: expected {NUM_FIELDS} whitespace-separated fields (SWF v2.2), got {len(row)}"
             )
         tokens.extend(row)
         lines.append(line_no)
@@ -178,12 +175,13 @@ def parse_swf(path: str | os.PathLike) -> SwfLog:
             pass
     if values is None:  # find the first bad token, by line
         for i, line_no in enumerate(lines):
-            _check_tokens(path, line_no, tokens[i * NUM_FIELDS:(i + 1) * NUM_FIELDS])
+            _check_tokens(path, line_no, tokens[i * NUM_FIELDS : (i + 1) * NUM_FIELDS])
         values = np.array(tokens, dtype=np.float64).reshape(-1, NUM_FIELDS)
     if not np.isfinite(values).all():  # e.g. 1e999
         i, k = (int(v) for v in np.argwhere(~np.isfinite(values))[0])
-        raise SwfFormatError(f"{path}, line {lines[i]}: field {k + 1} ({FIELDS[k][0]}) is out of "
-                             f"range: {tokens[i * NUM_FIELDS + k]!r}")
+        raise SwfFormatError(
+            f"{path}, line {lines[i]}: field {k + 1} ({FIELDS[k][0]}) is out of range: {tokens[i * NUM_FIELDS + k]!r}"
+        )
     ints = values[:, _INT_COLUMNS]
     frac = (ints != np.floor(ints)) | (np.abs(ints) > 2.0**53)  # integral and exact in int64
     if frac.any():

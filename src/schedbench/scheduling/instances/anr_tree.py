@@ -14,7 +14,7 @@ import numpy as np
 
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.instances.base import Family
 
 
@@ -30,13 +30,15 @@ def _generate(rng: np.random.Generator, K: int, final_job: bool) -> Instance:
     return Instance.from_lists(m, [0] * n, [1] * n, eligible)
 
 
-FAMILY = register_family(Family(
-    name="anr-tree",
-    parameters={
-        "K": Param(type=int, min=1, required=True, doc="rounds; m = 2^K machines"),
-        "final_job": Param(type=bool, default=True, doc="add the final job restricted to machine 0"),
-    },
-    generator=_generate,
-    sized=lambda p: False,
-    doc=__doc__.split("\n\n")[0],
-))
+FAMILY = register_family(
+    Family(
+        name="anr-tree",
+        parameters={
+            "K": Param(type=int, min=1, required=True, doc="rounds; m = 2^K machines"),
+            "final_job": Param(type=bool, default=True, doc="add the final job restricted to machine 0"),
+        },
+        generator=_generate,
+        sized=lambda p: False,
+        doc=__doc__.split("\n\n")[0],
+    )
+)

@@ -1,7 +1,7 @@
 """The instance-family contract.
 
 A family is an object with ``name``, ``parameters`` (``{name: Param}``, the one vocabulary of
-:mod:`schedbench.params`), a
+:mod:`schedbench.hall.params`), a
 ``unit_sizes(params)`` predicate, optional cross-parameter ``check``, ``uses_index`` (the
 generator receives the instance index) and ``data_files`` (files read, declared as pipeline
 inputs) (used to refuse unit-size-only algorithms on sized families
@@ -17,9 +17,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from schedbench.params import Param, ParameterError, resolve
+from schedbench.hall.params import Param, ParameterError, resolve
 from schedbench.scheduling.model import Instance
-from schedbench.seeds import rng as make_rng
+from schedbench.hall.seeds import rng as make_rng
 
 
 class FamilyParameterError(ParameterError):
@@ -42,10 +42,9 @@ class Family:
         return [] if self.data_files is None else list(self.data_files(self.resolve(params)))
 
     def resolve(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Defaults filled in and every value checked (:func:`schedbench.params.resolve`; the
+        """Defaults filled in and every value checked (:func:`schedbench.hall.params.resolve`; the
         messages spell types as Python does: "must be int"), then the family's own ``check``."""
-        out = resolve(self.parameters, params, f"family {self.name!r}", error=FamilyParameterError,
-                      spelling="python")
+        out = resolve(self.parameters, params, f"family {self.name!r}", error=FamilyParameterError, spelling="python")
         if self.check is not None:
             self.check(out)
         return out
@@ -58,10 +57,10 @@ class Family:
         resolved = self.resolve(params)
         extra = {"index": int(index)} if self.uses_index else {}
         inst = self.generator(make_rng(base_seed, "instance", self.name, index), **resolved, **extra)
-        meta = {"family": self.name, "params": resolved, "index": int(index),
-                "base_seed": int(base_seed)}
-        return Instance(inst.m, inst.release, inst.size, inst.indptr, inst.indices,
-                        inst.w_flow, inst.w_reject, meta=meta)
+        meta = {"family": self.name, "params": resolved, "index": int(index), "base_seed": int(base_seed)}
+        return Instance(
+            inst.m, inst.release, inst.size, inst.indptr, inst.indices, inst.w_flow, inst.w_reject, meta=meta
+        )
 
 
 def csr_from_fixed_degree(choices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ import numpy as np
 
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.instances.base import Family, FamilyParameterError, csr_from_fixed_degree
 
 NAME = "random-restricted"
@@ -123,14 +123,28 @@ def mean_size(sizes: str, max_size_exp: int, pareto_shape: float, max_size: int)
     if sizes == "uniform":
         return (1.0 + max_size) / 2.0
     k = np.arange(1, max_size + 1, dtype=np.float64)
-    cdf = (1.0 - k ** -pareto_shape) / (1.0 - float(max_size) ** -pareto_shape) if max_size > 1 else np.ones(1)
+    cdf = (1.0 - k**-pareto_shape) / (1.0 - float(max_size) ** -pareto_shape) if max_size > 1 else np.ones(1)
     return float(np.sum(k * np.diff(np.r_[0.0, cdf])))
 
 
-def _generate(rng: np.random.Generator, m: int, n: int, d: int | str, sizes: str, max_size_exp: int,
-              pareto_shape: float, max_size: int, arrivals: str, rate: float, load: float | None,
-              hot_fraction: float, hot_machines: float, weights: str, weight_max: float,
-              reject_weights: str) -> Instance:
+def _generate(
+    rng: np.random.Generator,
+    m: int,
+    n: int,
+    d: int | str,
+    sizes: str,
+    max_size_exp: int,
+    pareto_shape: float,
+    max_size: int,
+    arrivals: str,
+    rate: float,
+    load: float | None,
+    hot_fraction: float,
+    hot_machines: float,
+    weights: str,
+    weight_max: float,
+    reject_weights: str,
+) -> Instance:
     k = resolve_d(d, m)
     if hot_fraction > 0:
         hot = rng.random(n) < hot_fraction
@@ -187,8 +201,15 @@ _APPLIES = {
     "weight_max": ("weights='classes' or 'loguniform'", lambda p: p["weights"] != "none"),
     "reject_weights": ("weights='classes' or 'loguniform'", lambda p: p["weights"] != "none"),
 }
-_WHY_NOT = {"max_size_exp": "sizes", "pareto_shape": "sizes", "max_size": "sizes", "rate": "arrivals",
-            "load": "arrivals", "weight_max": "weights", "reject_weights": "weights"}
+_WHY_NOT = {
+    "max_size_exp": "sizes",
+    "pareto_shape": "sizes",
+    "max_size": "sizes",
+    "rate": "arrivals",
+    "load": "arrivals",
+    "weight_max": "weights",
+    "reject_weights": "weights",
+}
 
 
 def _error(text: str) -> FamilyParameterError:
@@ -211,46 +232,80 @@ def _check(p: dict) -> None:
             raise _error("parameters 'rate' and 'load' both given: give one (load sets rate = ρ·m/E[size])")
     for key, (needs, applies) in _APPLIES.items():
         if p[key] != FAMILY_PARAMETERS[key].default and not applies(p):
-            setting = (f"{_WHY_NOT[key]}={p[_WHY_NOT[key]]!r}" if key in _WHY_NOT
-                       else f"hot_fraction={p['hot_fraction']!r}")
-            raise _error(f"parameter '{key}' = {p[key]!r} does not apply to {setting} "
-                         f"(only to {needs})")
+            setting = (
+                f"{_WHY_NOT[key]}={p[_WHY_NOT[key]]!r}" if key in _WHY_NOT else f"hot_fraction={p['hot_fraction']!r}"
+            )
+            raise _error(f"parameter '{key}' = {p[key]!r} does not apply to {setting} (only to {needs})")
 
 
 FAMILY_PARAMETERS = {
     "m": Param(type=int, min=1, required=True, doc="machines"),
     "n": Param(type=int, min=1, required=True, doc="jobs"),
     # no `min`: d may be a string; _check enforces d >= 1 and d <= m
-    "d": Param(type=(int, str), default=2,
-               doc="eligible machines per job: int in 1..m, or 'log' (⌈log2 m⌉), 'half' (⌊m/2⌋), 'all' (m)"),
-    "sizes": Param(type=str, default="unit", choices=("unit", "pow2", "pareto", "uniform"),
-                   doc="size law: unit (1), pow2 (2^k, k uniform on 0..max_size_exp), pareto (bounded, "
-                       "on [1, max_size]) or uniform (on 1..max_size)"),
+    "d": Param(
+        type=(int, str),
+        default=2,
+        doc="eligible machines per job: int in 1..m, or 'log' (⌈log2 m⌉), 'half' (⌊m/2⌋), 'all' (m)",
+    ),
+    "sizes": Param(
+        type=str,
+        default="unit",
+        choices=("unit", "pow2", "pareto", "uniform"),
+        doc="size law: unit (1), pow2 (2^k, k uniform on 0..max_size_exp), pareto (bounded, "
+        "on [1, max_size]) or uniform (on 1..max_size)",
+    ),
     "max_size_exp": Param(type=int, default=4, min=0, doc="pow2: largest size 2^max_size_exp"),
-    "pareto_shape": Param(type=float, default=1.1, min=0, min_open=True,
-                          doc="pareto: shape a > 0 (smaller = heavier tail)"),
+    "pareto_shape": Param(
+        type=float, default=1.1, min=0, min_open=True, doc="pareto: shape a > 0 (smaller = heavier tail)"
+    ),
     "max_size": Param(type=int, default=1024, min=1, doc="pareto, uniform: largest size H"),
-    "arrivals": Param(type=str, default="zero", choices=("zero", "poisson"),
-                      doc="releases: zero (all at time 0) or poisson (a Poisson(rate) batch at each t = 0, 1, ...)"),
+    "arrivals": Param(
+        type=str,
+        default="zero",
+        choices=("zero", "poisson"),
+        doc="releases: zero (all at time 0) or poisson (a Poisson(rate) batch at each t = 0, 1, ...)",
+    ),
     "rate": Param(type=float, default=1.0, min=1e-9, doc="poisson: mean jobs per time unit"),
-    "load": Param(type=float, default=None, nullable=True, min=0, min_open=True, max=2,
-                  doc="poisson: target load ρ in (0, 2]; sets rate = ρ·m/E[size] (instead of rate)"),
-    "hot_fraction": Param(type=float, default=0.0, min=0.0,
-                          doc="probability in [0, 1) that a job's machines come from the hot set (0 = off)"),
-    "hot_machines": Param(type=float, default=0.1, min=0, min_open=True, max=1,
-                          doc="hot set = machines 0..⌈hot_machines·m⌉-1; in (0, 1]"),
-    "weights": Param(type=str, default="none", choices=("none", "classes", "loguniform"),
-                     doc="flow weights w_flow: none (1), classes (powers of 4 up to weight_max), loguniform"),
+    "load": Param(
+        type=float,
+        default=None,
+        nullable=True,
+        min=0,
+        min_open=True,
+        max=2,
+        doc="poisson: target load ρ in (0, 2]; sets rate = ρ·m/E[size] (instead of rate)",
+    ),
+    "hot_fraction": Param(
+        type=float,
+        default=0.0,
+        min=0.0,
+        doc="probability in [0, 1) that a job's machines come from the hot set (0 = off)",
+    ),
+    "hot_machines": Param(
+        type=float, default=0.1, min=0, min_open=True, max=1, doc="hot set = machines 0..⌈hot_machines·m⌉-1; in (0, 1]"
+    ),
+    "weights": Param(
+        type=str,
+        default="none",
+        choices=("none", "classes", "loguniform"),
+        doc="flow weights w_flow: none (1), classes (powers of 4 up to weight_max), loguniform",
+    ),
     "weight_max": Param(type=float, default=16.0, min=1, doc="largest weight (>= 1)"),
-    "reject_weights": Param(type=str, default="one", choices=("one", "flow", "independent"),
-                            doc="w_reject: one, = w_flow, or an independent draw of the same law"),
+    "reject_weights": Param(
+        type=str,
+        default="one",
+        choices=("one", "flow", "independent"),
+        doc="w_reject: one, = w_flow, or an independent draw of the same law",
+    ),
 }
 
-FAMILY = register_family(Family(
-    name=NAME,
-    parameters=FAMILY_PARAMETERS,
-    generator=_generate,
-    sized=lambda p: p["sizes"] != "unit",
-    check=_check,
-    doc=__doc__.split("\n\n")[0],
-))
+FAMILY = register_family(
+    Family(
+        name=NAME,
+        parameters=FAMILY_PARAMETERS,
+        generator=_generate,
+        sized=lambda p: p["sizes"] != "unit",
+        check=_check,
+        doc=__doc__.split("\n\n")[0],
+    )
+)

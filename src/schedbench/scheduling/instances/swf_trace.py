@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from schedbench.scheduling.instances._swf import SwfFormatError, load_swf
-from schedbench.params import Param
+from schedbench.hall.params import Param
 from schedbench.scheduling.instances.base import Family, FamilyParameterError
 from schedbench.scheduling.instances.random_restricted import random_subsets
 from schedbench.scheduling.model import Instance
@@ -141,8 +141,19 @@ def user_subsets(rng: np.random.Generator, user: np.ndarray, m: int, d: int) -> 
     return random_subsets(rng, order.size, m, d)[rank[inverse.reshape(-1)]]
 
 
-def _generate(rng: np.random.Generator, path: str, m: int, d: int, n: int, start: int,
-              time_unit: int, size_unit: int, max_size: int, *, index: int) -> Instance:
+def _generate(
+    rng: np.random.Generator,
+    path: str,
+    m: int,
+    d: int,
+    n: int,
+    start: int,
+    time_unit: int,
+    size_unit: int,
+    max_size: int,
+    *,
+    index: int,
+) -> Instance:
     jobs = _load(path)
     lo, hi = window(jobs, index, start, n)
     submit, run, user = jobs.submit[lo:hi], jobs.run[lo:hi], jobs.user[lo:hi]
@@ -162,37 +173,47 @@ def _check(p: dict) -> None:
     jobs = _load(p["path"])  # a missing or malformed trace stops the config check, naming 'path'
     total = jobs.submit.size
     if p["start"] >= total:
-        raise _error(f"parameter 'start' = {p['start']} is past the end of the trace "
-                     f"({total} usable records, so 'start' <= {total - 1})")
+        raise _error(
+            f"parameter 'start' = {p['start']} is past the end of the trace "
+            f"({total} usable records, so 'start' <= {total - 1})"
+        )
     if p["n"] > total - p["start"]:
-        raise _error(f"parameter 'n' = {p['n']} exceeds the {total - p['start']} usable records "
-                     f"from 'start' = {p['start']} on")
+        raise _error(
+            f"parameter 'n' = {p['n']} exceeds the {total - p['start']} usable records from 'start' = {p['start']} on"
+        )
 
 
 FAMILY_PARAMETERS = {
-    "path": Param(type=str, default=DEFAULT_TRACE,
-                  doc="SWF log (.swf or .swf.gz); relative paths are resolved against the repository root"),
+    "path": Param(
+        type=str,
+        default=DEFAULT_TRACE,
+        doc="SWF log (.swf or .swf.gz); relative paths are resolved against the repository root",
+    ),
     "m": Param(type=int, default=64, min=1, doc="machines"),
     "d": Param(type=int, default=2, min=1, doc="eligible machines per user (<= m)"),
-    "n": Param(type=int, default=1000, min=0,
-               doc="jobs per instance: instance i = usable records start+i·n .. start+(i+1)·n-1; "
-                   "0 = all records from start"),
-    "start": Param(type=int, default=0, min=0,
-                   doc="first usable record (0-based, submit order) of instance 0"),
-    "time_unit": Param(type=int, default=60, min=1,
-                       doc="seconds per time slot: r = ⌊(submit − first submit)/time_unit⌋"),
-    "size_unit": Param(type=int, default=60, min=1,
-                       doc="seconds per unit of size: p = max(1, ⌈run/size_unit⌉)"),
+    "n": Param(
+        type=int,
+        default=1000,
+        min=0,
+        doc="jobs per instance: instance i = usable records start+i·n .. start+(i+1)·n-1; 0 = all records from start",
+    ),
+    "start": Param(type=int, default=0, min=0, doc="first usable record (0-based, submit order) of instance 0"),
+    "time_unit": Param(
+        type=int, default=60, min=1, doc="seconds per time slot: r = ⌊(submit − first submit)/time_unit⌋"
+    ),
+    "size_unit": Param(type=int, default=60, min=1, doc="seconds per unit of size: p = max(1, ⌈run/size_unit⌉)"),
     "max_size": Param(type=int, default=0, min=0, doc="clip sizes to at most max_size (0 = no clip)"),
 }
 
-FAMILY = register_family(Family(
-    name=NAME,
-    parameters=FAMILY_PARAMETERS,
-    generator=_generate,
-    sized=lambda p: p["max_size"] != 1,  # max_size = 1 makes every size 1
-    check=_check,
-    uses_index=True,
-    data_files=lambda p: [str(trace_path(p["path"]))],
-    doc=__doc__.split("\n\n")[0],
-))
+FAMILY = register_family(
+    Family(
+        name=NAME,
+        parameters=FAMILY_PARAMETERS,
+        generator=_generate,
+        sized=lambda p: p["max_size"] != 1,  # max_size = 1 makes every size 1
+        check=_check,
+        uses_index=True,
+        data_files=lambda p: [str(trace_path(p["path"]))],
+        doc=__doc__.split("\n\n")[0],
+    )
+)

@@ -14,8 +14,17 @@ from schedbench.scheduling.offline.result import OptResult
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.problems import get_problem
 
-__all__ = ["OptResult", "opt_makespan", "makespan_lower_bound", "trivial_bound", "flow_lower_bound",
-           "opt_max_flow", "max_flow_lower_bound", "solve_opt", "is_trivial"]
+__all__ = [
+    "OptResult",
+    "opt_makespan",
+    "makespan_lower_bound",
+    "trivial_bound",
+    "flow_lower_bound",
+    "opt_max_flow",
+    "max_flow_lower_bound",
+    "solve_opt",
+    "is_trivial",
+]
 
 
 def solve_opt(inst: Instance, problem: str, time_limit: float = 60.0, seed: int = 0) -> OptResult:
@@ -23,8 +32,7 @@ def solve_opt(inst: Instance, problem: str, time_limit: float = 60.0, seed: int 
     prob = get_problem(problem)
     if prob.objective == "max_load":
         return opt_makespan(inst, time_limit=time_limit, seed=seed)
-    return opt_max_flow(inst, objective=FLOW_OBJECTIVE[prob.flow_weight], time_limit=time_limit,
-                        seed=seed)
+    return opt_max_flow(inst, objective=FLOW_OBJECTIVE[prob.flow_weight], time_limit=time_limit, seed=seed)
 
 
 def is_trivial(inst: Instance, problem: str, res: OptResult) -> bool:

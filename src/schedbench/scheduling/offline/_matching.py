@@ -19,8 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["list_schedule", "edf_completion", "slot_bases", "seed_matching", "greedy_fill",
-           "hopcroft_karp"]
+__all__ = ["list_schedule", "edf_completion", "slot_bases", "seed_matching", "greedy_fill", "hopcroft_karp"]
 
 
 @njit(cache=True)

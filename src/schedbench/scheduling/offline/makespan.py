@@ -33,7 +33,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
 from schedbench.scheduling.model import Instance
-from schedbench.solvers import quiet_highs, run_checked
+from schedbench.hall.solvers import quiet_highs, run_checked
 from schedbench.scheduling.offline.result import OptResult
 
 __all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound", "SolverLimitError"]
@@ -74,13 +74,18 @@ class _FlowBound:
         if self.total >= _MAX_FLOW_TOTAL:
             raise SolverLimitError(
                 f"field 'size': total size {self.total} is too large for the max-flow bound "
-                f"(scipy's maximum_flow keeps capacities in int32: the total must be < {_MAX_FLOW_TOTAL})")
+                f"(scipy's maximum_flow keeps capacities in int32: the total must be < {_MAX_FLOW_TOTAL})"
+            )
         counts = np.diff(inst.indptr)
         src, job0, mach0, sink = 0, 1, 1 + n, 1 + n + m
         self.sink_edge_start = n + inst.indices.size  # machine->sink edges come last
-        tails = np.concatenate([
-            np.full(n, src), job0 + np.repeat(np.arange(n), counts), mach0 + np.arange(m),
-        ])
+        tails = np.concatenate(
+            [
+                np.full(n, src),
+                job0 + np.repeat(np.arange(n), counts),
+                mach0 + np.arange(m),
+            ]
+        )
         heads = np.concatenate([job0 + np.arange(n), mach0 + inst.indices, np.full(m, sink)])
         caps = np.concatenate([inst.size, np.repeat(inst.size, counts), np.zeros(m, np.int64)])
         self.shape = (sink + 1, sink + 1)
@@ -90,7 +95,7 @@ class _FlowBound:
 
     def feasible(self, T: int) -> bool:
         caps = self.caps.copy()
-        caps[self.sink_edge_start:] = min(T, 2**31 - 1)
+        caps[self.sink_edge_start :] = min(T, 2**31 - 1)
         graph = csr_array((caps, (self.tails, self.heads)), shape=self.shape)
         return maximum_flow(graph, self.src, self.sink).flow_value == self.total
 
@@ -158,14 +163,16 @@ def opt_makespan(inst: Instance, time_limit: float = 60.0, seed: int = 0) -> Opt
         value, bound, optimal = _milp(inst, lower, upper, machine, deadline, seed, warm=False)
         solver = "highs-milp (cold: the warm-started solve was inconsistent)"
         if value is None:
-            return OptResult(float(upper), "timeout", float(lower), "maxflow+greedy (HiGHS inconsistent)",
-                             time.perf_counter() - t0)
+            return OptResult(
+                float(upper), "timeout", float(lower), "maxflow+greedy (HiGHS inconsistent)", time.perf_counter() - t0
+            )
     status = "optimal" if optimal else "timeout"
     return OptResult(float(value), status, float(max(lower, bound)), solver, time.perf_counter() - t0)
 
 
-def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: float,
-          seed: int, warm: bool = True) -> tuple[float | None, float, bool]:
+def _milp(
+    inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: float, seed: int, warm: bool = True
+) -> tuple[float | None, float, bool]:
     """(value, bound, optimal) of the MILP under the deadline. The value is never HiGHS's word:
     it is the makespan of the assignment HiGHS returns, recomputed here, and a claimed optimum
     must agree with it and with the proven ``lower`` bound. If HiGHS's own objective disagrees
@@ -187,11 +194,13 @@ def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: f
     lo_col[nnz], hi_col[nnz] = lower, upper
     h.addVars(nnz + 1, lo_col, hi_col)
     h.changeColsCost(nnz + 1, np.arange(nnz + 1, dtype=np.int32), cost)
-    h.changeColsIntegrality(nnz + 1, np.arange(nnz + 1, dtype=np.int32),
-                            np.full(nnz + 1, highspy.HighsVarType.kInteger))
+    h.changeColsIntegrality(
+        nnz + 1, np.arange(nnz + 1, dtype=np.int32), np.full(nnz + 1, highspy.HighsVarType.kInteger)
+    )
     # Assignment rows: sum_i x_ji = 1 (CSR rows are exactly the instance's CSR).
-    h.addRows(n, np.ones(n), np.ones(n), nnz, inst.indptr[:-1].astype(np.int32),
-              np.arange(nnz, dtype=np.int32), np.ones(nnz))
+    h.addRows(
+        n, np.ones(n), np.ones(n), nnz, inst.indptr[:-1].astype(np.int32), np.arange(nnz, dtype=np.int32), np.ones(nnz)
+    )
     # Machine rows: sum_j p_j x_ji - T <= 0.
     by_machine = np.argsort(inst.indices, kind="stable")
     mcounts = np.bincount(inst.indices, minlength=m)
@@ -231,7 +240,7 @@ def _milp(inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: f
         x = np.asarray(h.getSolution().col_value[:nnz])
         pick = np.maximum.reduceat(x, inst.indptr[:-1]) if n else np.zeros(0)
         row_max = np.repeat(pick, counts)
-        first = np.flatnonzero(x >= row_max - 1e-9)              # a chosen machine per job
+        first = np.flatnonzero(x >= row_max - 1e-9)  # a chosen machine per job
         job_of = owner[first]
         take = np.r_[True, job_of[1:] != job_of[:-1]]
         assign = inst.indices[first[take]]

@@ -79,11 +79,20 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.result import OptResult
-from schedbench.solvers import quiet_highs, run_checked
+from schedbench.hall.solvers import quiet_highs, run_checked
 
-__all__ = ["opt_max_flow", "max_flow_lower_bound", "OBJECTIVE_WEIGHT", "FLOW_OBJECTIVE",
-           "MAX_SLOTS", "MAX_FLOW_EDGES", "MAX_MIP_ROWS", "MAX_MIP_NONZEROS", "MAX_MIP_SCAN",
-           "MAX_MIP_COEF"]
+__all__ = [
+    "opt_max_flow",
+    "max_flow_lower_bound",
+    "OBJECTIVE_WEIGHT",
+    "FLOW_OBJECTIVE",
+    "MAX_SLOTS",
+    "MAX_FLOW_EDGES",
+    "MAX_MIP_ROWS",
+    "MAX_MIP_NONZEROS",
+    "MAX_MIP_SCAN",
+    "MAX_MIP_COEF",
+]
 
 #: Largest compressed right side (machine, slot) of the unit matching (int32 arrays: 200 MB).
 MAX_SLOTS = 5 * 10**7
@@ -107,8 +116,7 @@ _OBJECTIVES = ("flow", "weighted", "genwtd", "stretch")
 #: The flow weight (column of the problem table, :mod:`schedbench.scheduling.problems`) of each
 #: objective: deadlines are d_j = r_j + T/w_j. GenWtd uses w^f = ``w_flow`` (OPT rejects
 #: nothing, so w^r plays no part); stretch uses 1/p_j.
-OBJECTIVE_WEIGHT = {"flow": "one", "weighted": "w_flow", "genwtd": "w_flow",
-                    "stretch": "inverse_size"}
+OBJECTIVE_WEIGHT = {"flow": "one", "weighted": "w_flow", "genwtd": "w_flow", "stretch": "inverse_size"}
 #: The objective that optimises a problem of the table with this flow weight (``solve_opt``).
 FLOW_OBJECTIVE = {"one": "flow", "w_flow": "weighted", "inverse_size": "stretch"}
 #: Largest window T/w_j (slots) the real-valued search handles: its counts stay exact in float64.
@@ -120,13 +128,10 @@ _MAX_THRESHOLDS = 8
 # ----------------------------------------------------------------------------- arguments
 def _check_args(objective, time_limit) -> None:
     if not isinstance(objective, str) or objective not in _OBJECTIVES:
-        raise ValueError(f"argument 'objective' must be one of {', '.join(map(repr, _OBJECTIVES))}, "
-                         f"got {objective!r}")
-    ok = (isinstance(time_limit, (int, float, np.integer, np.floating))
-          and not isinstance(time_limit, (bool, np.bool_)))
+        raise ValueError(f"argument 'objective' must be one of {', '.join(map(repr, _OBJECTIVES))}, got {objective!r}")
+    ok = isinstance(time_limit, (int, float, np.integer, np.floating)) and not isinstance(time_limit, (bool, np.bool_))
     if not ok or not (math.isfinite(time_limit) and time_limit > 0):
-        raise SolverLimitError(f"argument 'time_limit' must be a finite number > 0 (seconds), "
-                               f"got {time_limit!r}")
+        raise SolverLimitError(f"argument 'time_limit' must be a finite number > 0 (seconds), got {time_limit!r}")
 
 
 def _flow_weights(inst: Instance, objective: str) -> np.ndarray | None:
@@ -215,7 +220,7 @@ class _RealGrid:
         a, b = float(np.nextafter(lo, -np.inf)), float(hi)
         le_a, le_b = self._lt(lo), self._le(b)  # #candidates in [lo, x] = Σ le(x) − base
         for _ in range(2200):  # float bisection ends in ≤ ~2100 steps (adjacent floats)
-            vb = float(np.max(self.w * le_b))   # largest candidate ≤ b
+            vb = float(np.max(self.w * le_b))  # largest candidate ≤ b
             va = float(np.min(self.w * (le_a + 1)))  # least candidate > a
             if va >= vb:
                 break
@@ -237,7 +242,8 @@ class _RealGrid:
             raise SolverLimitError(
                 f"field '{self.field}': the candidate values of T up to {hi:g} number {top:g} "
                 f"(Σ over distinct weights w of T/w; smallest weight {float(self.w[0]):g}), "
-                f"beyond {_MAX_WINDOW}")
+                f"beyond {_MAX_WINDOW}"
+            )
 
 
 class _Deadlines:
@@ -351,8 +357,7 @@ def _counting_bounds(inst: Instance, masks) -> list[int]:
             out.append(0)
             continue
         lb = max(int(inst.size[o].max()), int(_pool_bound(o, inst.release, inst.size, inst.m)))
-        out.append(max(lb, int(_group_bounds(g, keys, inst.release, inst.size, inst.indptr,
-                                              inst.indices, inst.m))))
+        out.append(max(lb, int(_group_bounds(g, keys, inst.release, inst.size, inst.indptr, inst.indices, inst.m))))
     return out
 
 
@@ -367,18 +372,15 @@ def _lower_bound(inst: Instance, dl: _Deadlines, counting: bool = True):
     if counting:
         levels = dl.grid.w
         if levels.size > _MAX_THRESHOLDS:
-            levels = levels[np.unique(np.linspace(0, levels.size - 1, _MAX_THRESHOLDS).round()
-                                      .astype(np.int64))]
-        masks = [None if k == 0 and levels[0] == dl.grid.w[0] else w >= theta
-                 for k, theta in enumerate(levels)]
+            levels = levels[np.unique(np.linspace(0, levels.size - 1, _MAX_THRESHOLDS).round().astype(np.int64))]
+        masks = [None if k == 0 and levels[0] == dl.grid.w[0] else w >= theta for k, theta in enumerate(levels)]
         for theta, cb in zip(levels, _counting_bounds(inst, masks)):
             best = max(best, float(theta * cb))
     return best
 
 
 def _list_schedule(inst: Instance) -> tuple[np.ndarray, np.ndarray]:
-    return mk.list_schedule(inst.arrival_order(), inst.release, inst.size, inst.indptr,
-                            inst.indices, inst.m)
+    return mk.list_schedule(inst.arrival_order(), inst.release, inst.size, inst.indptr, inst.indices, inst.m)
 
 
 def _edf_value(inst: Instance, dl: _Deadlines, machine: np.ndarray, T):
@@ -388,8 +390,9 @@ def _edf_value(inst: Instance, dl: _Deadlines, machine: np.ndarray, T):
     rank[inst.arrival_order()] = np.arange(n)
     jobs = np.lexsort((rank, inst.release, machine))
     ptr = np.searchsorted(machine[jobs], np.arange(inst.m + 1)).astype(np.int64)
-    completion = mk.edf_completion(ptr, jobs.astype(np.int64), inst.release, inst.size,
-                                   dl.deadline(T).astype(np.float64), rank)
+    completion = mk.edf_completion(
+        ptr, jobs.astype(np.int64), inst.release, inst.size, dl.deadline(T).astype(np.float64), rank
+    )
     return dl.value(completion)
 
 
@@ -403,8 +406,7 @@ def _position_in_row(inst: Instance, machine: np.ndarray) -> np.ndarray:
 class _UnitMatcher:
     """Feasibility of T for unit jobs by bipartite matching (module docstring)."""
 
-    def __init__(self, inst: Instance, dl: _Deadlines, machine: np.ndarray,
-                 completion: np.ndarray) -> None:
+    def __init__(self, inst: Instance, dl: _Deadlines, machine: np.ndarray, completion: np.ndarray) -> None:
         self.inst, self.dl = inst, dl
         self.order = inst.arrival_order()
         self.owner = np.repeat(np.arange(inst.n, dtype=np.int64), np.diff(inst.indptr))
@@ -417,8 +419,7 @@ class _UnitMatcher:
         self.match_off = (completion - 1 - inst.release).astype(np.int64)
 
     def slots(self, T: int) -> int:
-        return int(mk.slot_bases(self.ent_ptr, self.ent, self.owner, self.inst.release,
-                                 self.dl.window(T), self.base))
+        return int(mk.slot_bases(self.ent_ptr, self.ent, self.owner, self.inst.release, self.dl.window(T), self.base))
 
     def feasible(self, T: int, deadline: float) -> bool | None:
         """Whether T is feasible; ``None`` if the clock ran out first."""
@@ -426,11 +427,11 @@ class _UnitMatcher:
         R = self.slots(T)
         match_r = np.full(R, -1, dtype=np.int32)
         mk.seed_matching(self.match_k, self.match_off, wl, self.base, match_r)
-        mk.greedy_fill(self.order, self.inst.indptr, self.base, wl, self.match_k,
-                       self.match_off, match_r)
+        mk.greedy_fill(self.order, self.inst.indptr, self.base, wl, self.match_k, self.match_off, match_r)
         while True:
-            cnt, finished = mk.hopcroft_karp(self.inst.indptr, self.base, wl, self.match_k,
-                                             self.match_off, match_r, _HK_CHUNK)
+            cnt, finished = mk.hopcroft_karp(
+                self.inst.indptr, self.base, wl, self.match_k, self.match_off, match_r, _HK_CHUNK
+            )
             if cnt == self.inst.n:
                 # the matching's own objective (slot r_j + off completes at r_j + off + 1)
                 self.achieved = self.dl.value(self.inst.release + self.match_off + 1)
@@ -441,8 +442,7 @@ class _UnitMatcher:
                 return None
 
 
-def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, deadline: float,
-              counting: bool = True) -> OptResult:
+def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, deadline: float, counting: bool = True) -> OptResult:
     """Bisection with the matching test (``counting=False``: from T = 1, for tests)."""
     machine, completion = _list_schedule(inst)
     hi = dl.value(completion)
@@ -453,8 +453,7 @@ def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, deadline: float,
     else:  # ≥ max w_j p_j, so every window holds at least one slot
         lo = min(grid.first_at_least(_lower_bound(inst, dl, counting)), hi)
     if lo >= hi:
-        return OptResult(float(hi), "optimal", float(hi), "list-schedule+counting-bound",
-                         time.perf_counter() - t0)
+        return OptResult(float(hi), "optimal", float(hi), "list-schedule+counting-bound", time.perf_counter() - t0)
     matcher = _UnitMatcher(inst, dl, machine, completion)
     top = grid.below(hi)  # the largest probe
     need = matcher.slots(top)
@@ -462,12 +461,11 @@ def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, deadline: float,
         raise SolverLimitError(
             f"field 'release': the unit max-flow matching would need {need} (machine, slot) nodes "
             f"(eligible machines × time windows of length up to {int(dl.window(top).max())}), "
-            f"more than the limit {MAX_SLOTS}")
-    lo, hi, complete = _bisect(matcher.feasible, lo, hi, deadline, grid,
-                               on_feasible=lambda: matcher.achieved)
+            f"more than the limit {MAX_SLOTS}"
+        )
+    lo, hi, complete = _bisect(matcher.feasible, lo, hi, deadline, grid, on_feasible=lambda: matcher.achieved)
     status = "optimal" if complete else "timeout"
-    return OptResult(float(hi), status, float(lo if not complete else hi), "hopcroft-karp",
-                     time.perf_counter() - t0)
+    return OptResult(float(hi), status, float(lo if not complete else hi), "hopcroft-karp", time.perf_counter() - t0)
 
 
 def _bisect(feasible, lo, hi, deadline: float, grid, on_feasible=None):
@@ -532,21 +530,33 @@ def _migratory_network(inst: Instance, dl: _Deadlines, T):
     sink = mi0 + mi_keys.size
     mi_len = length[mi_keys % K]
     e_multi = multi_pair[e_pair]
-    tails = np.concatenate([
-        np.zeros(n, dtype=np.int64),                          # s -> j
-        1 + pj[multi_pair],                                   # j -> (j, I)
-        1 + pj[e_pair[~e_multi]],                             # j -> (i, I), single machine
-        pair_node[e_pair[e_multi]],                           # (j, I) -> (i, I)
-        mi0 + np.arange(mi_keys.size),                        # (i, I) -> t
-    ])
-    heads = np.concatenate([
-        1 + np.arange(n), pair_node[multi_pair], mi0 + mi_node[~e_multi], mi0 + mi_node[e_multi],
-        np.full(mi_keys.size, sink),
-    ])
-    caps = np.concatenate([
-        inst.size, cap_pair[multi_pair], cap_pair[e_pair[~e_multi]], cap_pair[e_pair[e_multi]],
-        mi_len,
-    ]).astype(np.int32)
+    tails = np.concatenate(
+        [
+            np.zeros(n, dtype=np.int64),  # s -> j
+            1 + pj[multi_pair],  # j -> (j, I)
+            1 + pj[e_pair[~e_multi]],  # j -> (i, I), single machine
+            pair_node[e_pair[e_multi]],  # (j, I) -> (i, I)
+            mi0 + np.arange(mi_keys.size),  # (i, I) -> t
+        ]
+    )
+    heads = np.concatenate(
+        [
+            1 + np.arange(n),
+            pair_node[multi_pair],
+            mi0 + mi_node[~e_multi],
+            mi0 + mi_node[e_multi],
+            np.full(mi_keys.size, sink),
+        ]
+    )
+    caps = np.concatenate(
+        [
+            inst.size,
+            cap_pair[multi_pair],
+            cap_pair[e_pair[~e_multi]],
+            cap_pair[e_pair[e_multi]],
+            mi_len,
+        ]
+    ).astype(np.int32)
     graph = csr_array((caps, (tails, heads)), shape=(sink + 1, sink + 1))
     return graph, sink
 
@@ -605,13 +615,13 @@ def _check_flow_total(inst: Instance) -> None:
     if total >= _MAX_FLOW_TOTAL:
         raise SolverLimitError(
             f"field 'size': total size {total} is too large for the migratory max-flow bound "
-            f"(scipy's maximum_flow keeps capacities in int32: the total must be < {_MAX_FLOW_TOTAL})")
+            f"(scipy's maximum_flow keeps capacities in int32: the total must be < {_MAX_FLOW_TOTAL})"
+        )
 
 
 # ----------------------------------------------------------------------------- MIP
 @njit(cache=True)
-def _windows(ptr, by_rel, by_dl, release, deadline, size, count_only, rows_ptr, cols, rhs,
-             max_rows, max_nnz):
+def _windows(ptr, by_rel, by_dl, release, deadline, size, count_only, rows_ptr, cols, rhs, max_rows, max_nnz):
     """Per machine i, the window rows of §8.2: ``by_rel``/``by_dl`` list machine i's CSR entries
     (index into release/deadline/size via the arrays given per entry) sorted by release / by
     deadline. A window [a, b] is kept when a is a release, b a deadline, some job with r = a
@@ -681,8 +691,9 @@ class _Mip:
 
     def _rows(self, T):
         if self.scan > MAX_MIP_SCAN:
-            self.too_large = (f"MIP too large: building its window rows scans {self.scan} "
-                              f"(machine, job) pairs > {MAX_MIP_SCAN}")
+            self.too_large = (
+                f"MIP too large: building its window rows scans {self.scan} (machine, job) pairs > {MAX_MIP_SCAN}"
+            )
             return None
         dline = self.dl.deadline(T)[self.owner]
         by_rel = np.lexsort((dline, self.rel, self.inst.indices)).astype(np.int64)
@@ -691,8 +702,9 @@ class _Mip:
         dummy_i = np.zeros(1, dtype=np.int64)
         nrows, nnz = _windows(*args, True, dummy_i, dummy_i, dummy_i, MAX_MIP_ROWS, MAX_MIP_NONZEROS)
         if nrows > MAX_MIP_ROWS or nnz > MAX_MIP_NONZEROS:
-            self.too_large = (f"MIP too large at T = {T}: more than {MAX_MIP_ROWS} window rows or "
-                              f"{MAX_MIP_NONZEROS} nonzeros")
+            self.too_large = (
+                f"MIP too large at T = {T}: more than {MAX_MIP_ROWS} window rows or {MAX_MIP_NONZEROS} nonzeros"
+            )
             return None
         rows_ptr = np.zeros(nrows + 1, dtype=np.int64)
         cols = np.zeros(max(nnz, 1), dtype=np.int64)
@@ -708,22 +720,35 @@ class _Mip:
             return None, None
         rows_ptr, cols, rhs = rows
         if rhs.size and int(rhs.max()) > MAX_MIP_COEF:
-            self.too_large = (f"MIP coefficients too large at T = {T}: a window of length "
-                              f"{int(rhs.max())} > {MAX_MIP_COEF}")
+            self.too_large = (
+                f"MIP coefficients too large at T = {T}: a window of length {int(rhs.max())} > {MAX_MIP_COEF}"
+            )
             return None, None
         n, nnz = inst.n, inst.indices.size
         h = quiet_highs()
         h.setOptionValue("random_seed", int(self.seed))
         inf = highspy.kHighsInf
         h.addVars(nnz, np.zeros(nnz), np.ones(nnz))
-        h.changeColsIntegrality(nnz, np.arange(nnz, dtype=np.int32),
-                                np.full(nnz, highspy.HighsVarType.kInteger))
-        h.addRows(n, np.ones(n), np.ones(n), nnz, inst.indptr[:-1].astype(np.int32),
-                  np.arange(nnz, dtype=np.int32), np.ones(nnz))
+        h.changeColsIntegrality(nnz, np.arange(nnz, dtype=np.int32), np.full(nnz, highspy.HighsVarType.kInteger))
+        h.addRows(
+            n,
+            np.ones(n),
+            np.ones(n),
+            nnz,
+            inst.indptr[:-1].astype(np.int32),
+            np.arange(nnz, dtype=np.int32),
+            np.ones(nnz),
+        )
         if rhs.size:
-            h.addRows(rhs.size, np.full(rhs.size, -inf), rhs.astype(np.float64), cols.size,
-                      rows_ptr[:-1].astype(np.int32), cols.astype(np.int32),
-                      self.size[cols].astype(np.float64))
+            h.addRows(
+                rhs.size,
+                np.full(rhs.size, -inf),
+                rhs.astype(np.float64),
+                cols.size,
+                rows_ptr[:-1].astype(np.int32),
+                cols.astype(np.int32),
+                self.size[cols].astype(np.float64),
+            )
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             return None, None
@@ -742,8 +767,9 @@ class _Mip:
         raise RuntimeError(f"max-flow-time MIP: unexpected HiGHS status {h.modelStatusToString(status)}")
 
 
-def _opt_sized(inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed: int,
-               counting: bool = True, migratory: bool = True) -> OptResult:
+def _opt_sized(
+    inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed: int, counting: bool = True, migratory: bool = True
+) -> OptResult:
     """Migratory bound, then the MIP bisection. Works for unit sizes too; tests force it there,
     and turn the bounds off (``counting``, ``migratory``) to exercise the MIP alone."""
     machine, completion = _list_schedule(inst)
@@ -761,8 +787,9 @@ def _opt_sized(inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed:
     if lo >= hi:
         return OptResult(float(hi), "optimal", float(hi), solver, time.perf_counter() - t0)
     if time.perf_counter() >= deadline:
-        return OptResult(float(hi), "timeout", float(lo), solver + (f" ({note})" if note else ""),
-                         time.perf_counter() - t0)
+        return OptResult(
+            float(hi), "timeout", float(lo), solver + (f" ({note})" if note else ""), time.perf_counter() - t0
+        )
     mip = _Mip(inst, dl, seed)
     best = {"hi": hi}
 
@@ -778,23 +805,19 @@ def _opt_sized(inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed:
 
     # Plain bisection: infeasible probes (proofs) are the expensive ones, so probing the bound
     # first cost a whole 20 s budget on a 400-job instance where bisection found 15 vs 23.
-    lo, hi, complete = _bisect(feasible, lo, hi, deadline, dl.grid,
-                               on_feasible=lambda: best["hi"])
+    lo, hi, complete = _bisect(feasible, lo, hi, deadline, dl.grid, on_feasible=lambda: best["hi"])
     if mip.too_large:
         what = "migratory-maxflow" if migratory and not note.startswith("total") else "counting-bound"
         notes = "; ".join(x for x in (note, mip.too_large) if x)
-        return OptResult(float("nan"), "bound", float(lo), f"{what} ({notes})",
-                         time.perf_counter() - t0)
+        return OptResult(float("nan"), "bound", float(lo), f"{what} ({notes})", time.perf_counter() - t0)
     status = "optimal" if complete else "timeout"
     hi = min(hi, best["hi"])
     solver = "highs-mip" + (f" ({mip.note})" if mip.note else "")
-    return OptResult(float(hi), status, float(hi if complete else lo), solver,
-                     time.perf_counter() - t0)
+    return OptResult(float(hi), status, float(hi if complete else lo), solver, time.perf_counter() - t0)
 
 
 # ----------------------------------------------------------------------------- entry point
-def opt_max_flow(inst: Instance, objective: str = "flow", time_limit: float = 60.0,
-                 seed: int = 0) -> OptResult:
+def opt_max_flow(inst: Instance, objective: str = "flow", time_limit: float = 60.0, seed: int = 0) -> OptResult:
     """Optimal max_j w_j·F_j of ``inst`` (restricted assignment, preemptive, non-migratory,
     no rejection, speed 1), docs/models/rejection-model.md §8.2–§8.3: ``objective`` is "flow" (w = 1), "weighted" or
     "genwtd" (w = ``w_flow``), or "stretch" (w = 1/p_j); see the module docstring for methods

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+import math
 
 
 @dataclass(frozen=True)
@@ -28,3 +29,14 @@ class OptResult:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def oracle_value(opt: OptResult | float) -> float:
+    """The T* handed to algorithms that assume it: the proven OPT, else ⌈lower bound⌉.
+
+    With only a bound, T* may be underestimated, so a cap α·T* rejects more than the paper's
+    analysis allows; such rows carry ``opt_status`` != ``optimal``.
+    """
+    if isinstance(opt, OptResult):
+        return opt.value if opt.status == "optimal" else float(math.ceil(opt.lower_bound))
+    return float(opt)

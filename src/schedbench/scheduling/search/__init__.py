@@ -8,4 +8,13 @@ from schedbench.scheduling.search.exact import SearchFailed, exact_algorithms, w
 from schedbench.scheduling.search.replay import replay_worst_case
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
-__all__ = ["worst_case", "search_worst", "default_seeds", "exact_algorithms", "SearchFailed", "WorstCase", "ReplayMismatch", "replay_worst_case"]
+__all__ = [
+    "worst_case",
+    "search_worst",
+    "default_seeds",
+    "exact_algorithms",
+    "SearchFailed",
+    "WorstCase",
+    "ReplayMismatch",
+    "replay_worst_case",
+]

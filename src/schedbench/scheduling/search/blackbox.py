@@ -27,8 +27,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from schedbench.params import ParameterError
-from schedbench.progress import PREFIX, clock_text
+from schedbench.hall.params import ParameterError
+from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
@@ -52,8 +52,10 @@ def exact_problem(cls) -> str:
     for p in cls.solved_problems():
         if p in _EXACT_PROBLEMS:
             return p
-    raise ParameterError(f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}: no exact OPT "
-                         "(the search scores against an exact OPT: load or maxflow)")
+    raise ParameterError(
+        f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}: no exact OPT "
+        "(the search scores against an exact OPT: load or maxflow)"
+    )
 
 
 def default_seeds(algorithm: str, m: int, eps: float | None = None, problem: str | None = None) -> list:
@@ -62,7 +64,7 @@ def default_seeds(algorithm: str, m: int, eps: float | None = None, problem: str
     cls = get_algorithm(algorithm)
     problem = problem or exact_problem(cls)
     K = int(round(math.log2(m))) if m >= 2 else 0
-    if 2 ** K != m:
+    if 2**K != m:
         return []
     out: list = []
     if problem == "load":
@@ -70,8 +72,11 @@ def default_seeds(algorithm: str, m: int, eps: float | None = None, problem: str
         if not cls.unit_sizes_only and K >= 1:
             out.append(("lb-b", {"K": K, "g": 2}))
     elif problem == "maxflow":
-        out += [("anr-flow", {"m": m, "T": 1}), ("anr-flow", {"m": m, "T": 2}),
-                ("anr-flow", {"m": m, "T": 1, "streams": True})]
+        out += [
+            ("anr-flow", {"m": m, "T": 1}),
+            ("anr-flow", {"m": m, "T": 2}),
+            ("anr-flow", {"m": m, "T": 1, "streams": True}),
+        ]
     return out
 
 
@@ -86,8 +91,7 @@ class _Eval:
 
 
 class _Evaluator:
-    def __init__(self, algorithm: str, eps, params: dict, problem: str, objective: str,
-                 opt_time_limit: float) -> None:
+    def __init__(self, algorithm: str, eps, params: dict, problem: str, objective: str, opt_time_limit: float) -> None:
         self.cls = get_algorithm(algorithm)
         self.algorithm, self.eps, self.params, self.problem = algorithm, eps, dict(params), problem
         self.objective, self.opt_time_limit = objective, opt_time_limit
@@ -120,8 +124,14 @@ class _Evaluator:
         if opt.status != "optimal" or not opt.value > 0:
             self.discarded += 1
             return None
-        played = execute(self.cls, inst, eps=self.eps, params=self.params, problem=self.problem,
-                         oracle=float(opt.value) if self.wants_oracle else None)
+        played = execute(
+            self.cls,
+            inst,
+            eps=self.eps,
+            params=self.params,
+            problem=self.problem,
+            oracle=float(opt.value) if self.wants_oracle else None,
+        )
         v = played.validation
         if v.status == "invalid":
             if len(self.invalid) < 5:
@@ -134,19 +144,23 @@ class _Evaluator:
 
 
 def to_instance(m: int, jobs: Sequence[Job], meta: dict | None = None) -> Instance:
-    return Instance.from_lists(m, [j[0] for j in jobs], [j[1] for j in jobs], [list(j[2]) for j in jobs],
-                               meta=meta or {})
+    return Instance.from_lists(
+        m, [j[0] for j in jobs], [j[1] for j in jobs], [list(j[2]) for j in jobs], meta=meta or {}
+    )
 
 
 def from_instance(inst: Instance) -> list[Job]:
     order = inst.arrival_order()
-    return [(int(inst.release[j]), int(inst.size[j]), tuple(sorted(int(i) for i in inst.eligible(j))))
-            for j in order.tolist()]
+    return [
+        (int(inst.release[j]), int(inst.size[j]), tuple(sorted(int(i) for i in inst.eligible(j))))
+        for j in order.tolist()
+    ]
 
 
 class _Mutator:
-    def __init__(self, rng: np.random.Generator, m: int, n_max: int, sizes: tuple[int, ...],
-                 release_window: int) -> None:
+    def __init__(
+        self, rng: np.random.Generator, m: int, n_max: int, sizes: tuple[int, ...], release_window: int
+    ) -> None:
         self.rng, self.m, self.n_max, self.sizes, self.R = rng, m, n_max, sizes, release_window
 
     def _set(self, jobs: list[Job]) -> tuple[int, ...]:
@@ -213,8 +227,9 @@ class _Mutator:
         return jobs
 
 
-def _seed_instances(algorithm: str, cls, m: int, eps, params: dict, problem: str,
-                    seeds_from: Iterable[Any], notes: list[str]) -> list[tuple[str, Instance]]:
+def _seed_instances(
+    algorithm: str, cls, m: int, eps, params: dict, problem: str, seeds_from: Iterable[Any], notes: list[str]
+) -> list[tuple[str, Instance]]:
     out = []
     for item in seeds_from:
         label, inst = None, None
@@ -251,13 +266,26 @@ def _seed_instances(algorithm: str, cls, m: int, eps, params: dict, problem: str
     return out
 
 
-def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None = None,
-                 params: dict[str, Any] | None = None, budget_seconds: float = 10.0, seed: int = 0,
-                 seeds_from: Iterable[Any] | None = None, objective: str = "ratio",
-                 sizes: Sequence[int] | None = None, release_window: int | None = None,
-                 max_evals: int | None = None, problem: str | None = None, max_seed_jobs: int = 400,
-                 patience: int = 400, temperature: float = 0.2, opt_time_limit: float = 10.0,
-                 replay: bool = True) -> WorstCase:
+def search_worst(
+    algorithm: str,
+    m: int,
+    n: int | None = None,
+    eps: float | None = None,
+    params: dict[str, Any] | None = None,
+    budget_seconds: float = 10.0,
+    seed: int = 0,
+    seeds_from: Iterable[Any] | None = None,
+    objective: str = "ratio",
+    sizes: Sequence[int] | None = None,
+    release_window: int | None = None,
+    max_evals: int | None = None,
+    problem: str | None = None,
+    max_seed_jobs: int = 400,
+    patience: int = 400,
+    temperature: float = 0.2,
+    opt_time_limit: float = 10.0,
+    replay: bool = True,
+) -> WorstCase:
     """Black-box search for a bad instance of ``algorithm`` on ``m`` machines (see the module
     docstring). ``objective``: ``"ratio"`` (ALG/OPT) or ``"rejection"`` (worst prefix rejection
     fraction). ``seeds_from``: Instances, WorstCases, Adversary objects, adversary names or
@@ -308,12 +336,19 @@ def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None
     for label, js in seed_jobs:
         res = ev(m, js)
         if res is not None:
-            seed_scores[label] = {"ratio": res.objective / res.opt, "objective": res.objective, "opt": res.opt,
-                                  "rejected_frac_max_prefix": res.rejfrac, "n": res.n}
+            seed_scores[label] = {
+                "ratio": res.objective / res.opt,
+                "objective": res.objective,
+                "opt": res.opt,
+                "rejected_frac_max_prefix": res.rejfrac,
+                "n": res.n,
+            }
             pool.append((res, js))
     while not pool:  # nothing to start from: random instances
-        js = sorted([(int(rng.integers(release_window + 1)), int(rng.choice(sizes)), mut._set([]))
-                     for _ in range(max(1, m))], key=lambda j: j[0])
+        js = sorted(
+            [(int(rng.integers(release_window + 1)), int(rng.choice(sizes)), mut._set([])) for _ in range(max(1, m))],
+            key=lambda j: j[0],
+        )
         res = ev(m, js)
         if res is not None:
             pool.append((res, js))
@@ -333,8 +368,17 @@ def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None
             left = min(left, elapsed * (max_evals - ev.evals) / ev.evals)
         of = f"/{max_evals}" if max_evals is not None else ""
         best = best_res.objective / best_res.opt if objective == "ratio" else best_res.rejfrac
-        _log.info("%s%d%s evaluations, best %s %.4g, %d restarts, elapsed %s, ETA %s", PREFIX, ev.evals, of,
-                  objective, best, restarts, clock_text(elapsed), clock_text(max(left, 0.0)))
+        _log.info(
+            "%s%d%s evaluations, best %s %.4g, %d restarts, elapsed %s, ETA %s",
+            PREFIX,
+            ev.evals,
+            of,
+            objective,
+            best,
+            restarts,
+            clock_text(elapsed),
+            clock_text(max(left, 0.0)),
+        )
 
     next_report = time.perf_counter() + REPORT_EVERY
     while not out_of_budget():
@@ -362,28 +406,69 @@ def search_worst(algorithm: str, m: int, n: int | None = None, eps: float | None
                 cur_res, cur_jobs = pool[int(rng.integers(len(pool)))]
 
     report()
-    inst = to_instance(m, best_jobs, meta={
-        "generator": "worst-case search (black-box)", "algorithm": algorithm, "eps": eps,
-        "algorithm_params": params, "seed": int(seed), "objective_kind": objective})
+    inst = to_instance(
+        m,
+        best_jobs,
+        meta={
+            "generator": "worst-case search (black-box)",
+            "algorithm": algorithm,
+            "eps": eps,
+            "algorithm_params": params,
+            "seed": int(seed),
+            "objective_kind": objective,
+        },
+    )
     oracle = best_res.opt if ev.wants_oracle else None
     if replay:
         rep = run_real(algorithm, inst, eps, params, oracle, problem=problem)
-        check_claims(rep, objective=best_res.objective, opt_equals=best_res.opt,
-                     rejected_frac_max_prefix=best_res.rejfrac, what=f"black-box search of {algorithm}")
-    best_seed = max(seed_scores.values(), key=lambda s: s["ratio" if objective == "ratio" else
-                                                        "rejected_frac_max_prefix"], default=None)
+        check_claims(
+            rep,
+            objective=best_res.objective,
+            opt_equals=best_res.opt,
+            rejected_frac_max_prefix=best_res.rejfrac,
+            what=f"black-box search of {algorithm}",
+        )
+    best_seed = max(
+        seed_scores.values(),
+        key=lambda s: s["ratio" if objective == "ratio" else "rejected_frac_max_prefix"],
+        default=None,
+    )
     key = "ratio" if objective == "ratio" else "rejected_frac_max_prefix"
     value = best_res.objective / best_res.opt if objective == "ratio" else best_res.rejfrac
     return WorstCase(
-        algorithm=algorithm, problem=problem, m=m, n=len(best_jobs), eps=eps, params=params,
-        objective_kind=objective, instance=inst, objective=best_res.objective, opt=best_res.opt,
-        rejected_frac_max_prefix=best_res.rejfrac, value=value, bound=None, proved=False,
-        status="best-found", method="black-box", seconds=time.perf_counter() - t0, oracle=oracle,
+        algorithm=algorithm,
+        problem=problem,
+        m=m,
+        n=len(best_jobs),
+        eps=eps,
+        params=params,
+        objective_kind=objective,
+        instance=inst,
+        objective=best_res.objective,
+        opt=best_res.opt,
+        rejected_frac_max_prefix=best_res.rejfrac,
+        value=value,
+        bound=None,
+        proved=False,
+        status="best-found",
+        method="black-box",
+        seconds=time.perf_counter() - t0,
+        oracle=oracle,
         space={"m": m, "n": n, "sizes": list(sizes), "release_window": int(release_window), "opt": best_res.opt},
-        budget_violated=best_res.status == "budget_violated", replayed=replay,
-        extra={"evals": ev.evals, "discarded": ev.discarded, "restarts": restarts, "improvements": improvements,
-               "seed": int(seed), "max_evals": max_evals, "budget_seconds": budget_seconds,
-               "seed_scores": seed_scores,
-               "beats_seeds": best_seed is not None and value > best_seed[key] + 1e-9,
-               "invalid_runs": ev.invalid, "solver_errors": ev.solver_errors, "notes": notes},
+        budget_violated=best_res.status == "budget_violated",
+        replayed=replay,
+        extra={
+            "evals": ev.evals,
+            "discarded": ev.discarded,
+            "restarts": restarts,
+            "improvements": improvements,
+            "seed": int(seed),
+            "max_evals": max_evals,
+            "budget_seconds": budget_seconds,
+            "seed_scores": seed_scores,
+            "beats_seeds": best_seed is not None and value > best_seed[key] + 1e-9,
+            "invalid_runs": ev.invalid,
+            "solver_errors": ev.solver_errors,
+            "notes": notes,
+        },
     )

@@ -26,8 +26,8 @@ from typing import Any, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from schedbench.params import ParameterError
-from schedbench.progress import PREFIX, clock_text
+from schedbench.hall.params import ParameterError
+from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.model import REJECT, Instance
 from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.search.models import MODELS
@@ -50,13 +50,24 @@ class _ProgressLog(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         self.count += 1
-        _log.info("%ssolution %d: value %.4g, bound %.4g, elapsed %s of a %s limit", PREFIX, self.count,
-                  self.objective_value / self.scale, self.best_objective_bound / self.scale,
-                  clock_text(self.wall_time), clock_text(self.time_limit))
+        _log.info(
+            "%ssolution %d: value %.4g, bound %.4g, elapsed %s of a %s limit",
+            PREFIX,
+            self.count,
+            self.objective_value / self.scale,
+            self.best_objective_bound / self.scale,
+            clock_text(self.wall_time),
+            clock_text(self.time_limit),
+        )
 
 
-_STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible",
-           cp_model.MODEL_INVALID: "model_invalid", cp_model.UNKNOWN: "unknown"}
+_STATUS = {
+    cp_model.OPTIMAL: "optimal",
+    cp_model.FEASIBLE: "feasible",
+    cp_model.INFEASIBLE: "infeasible",
+    cp_model.MODEL_INVALID: "model_invalid",
+    cp_model.UNKNOWN: "unknown",
+}
 
 
 class SearchFailed(RuntimeError):
@@ -68,11 +79,24 @@ def exact_algorithms() -> list[str]:
     return sorted(MODELS)
 
 
-def worst_case(algorithm: str, m: int, n: int | None = None, opt: int = 1, eps: float | None = None,
-               time_limit: float = 60.0, objective: str = "ratio", params: dict[str, Any] | None = None,
-               sizes: Sequence[int] = (1,), release_window: int = 0, max_eligible: int | None = None,
-               exact_opt: bool | None = None, workers: int | None = None, seed: int = 0,
-               replay: bool = True, log: bool = False) -> WorstCase:
+def worst_case(
+    algorithm: str,
+    m: int,
+    n: int | None = None,
+    opt: int = 1,
+    eps: float | None = None,
+    time_limit: float = 60.0,
+    objective: str = "ratio",
+    params: dict[str, Any] | None = None,
+    sizes: Sequence[int] = (1,),
+    release_window: int = 0,
+    max_eligible: int | None = None,
+    exact_opt: bool | None = None,
+    workers: int | None = None,
+    seed: int = 0,
+    replay: bool = True,
+    log: bool = False,
+) -> WorstCase:
     """The worst instance of ``algorithm`` in a small space, found (and if ``proved``, certified)
     by CP-SAT.
 
@@ -117,8 +141,15 @@ def worst_case(algorithm: str, m: int, n: int | None = None, opt: int = 1, eps: 
             raise ParameterError("give n (the largest number of jobs) for sized instances")
     wants_oracle = cls.uses_oracle(resolved)
     exact_opt = bool(exact_opt) or wants_oracle
-    space = Space(m=int(m), n=int(n), opt=int(opt), sizes=sizes, release_window=int(release_window),
-                  max_eligible=max_eligible, exact_opt=exact_opt)
+    space = Space(
+        m=int(m),
+        n=int(n),
+        opt=int(opt),
+        sizes=sizes,
+        release_window=int(release_window),
+        max_eligible=max_eligible,
+        exact_opt=exact_opt,
+    )
 
     t0 = time.perf_counter()
     b = Builder(space, mod.PROBLEM)
@@ -150,28 +181,58 @@ def worst_case(algorithm: str, m: int, n: int | None = None, opt: int = 1, eps: 
     oracle = float(space.opt) if wants_oracle else None
     rep = run_real(algorithm, inst, eps, params, oracle)
     if replay:
-        check_claims(rep, objective=claim["objective"], machine=claim["machine"],
-                     rejected_frac_max_prefix=claim["rejected_frac_max_prefix"] if dec.rej is not None else None,
-                     opt_at_most=space.opt, opt_equals=space.opt if exact_opt else None,
-                     what=f"exact model of {algorithm} ({space.as_dict()})")
-        if not math.isclose(value, claim["objective"] / space.opt if objective == "ratio" else claim["rejected_frac_max_prefix"],
-                            rel_tol=1e-9, abs_tol=1e-9):
-            raise ReplayMismatch(f"exact model of {algorithm}: solver objective {value} but its decisions give "
-                                 f"{claim}")
+        check_claims(
+            rep,
+            objective=claim["objective"],
+            machine=claim["machine"],
+            rejected_frac_max_prefix=claim["rejected_frac_max_prefix"] if dec.rej is not None else None,
+            opt_at_most=space.opt,
+            opt_equals=space.opt if exact_opt else None,
+            what=f"exact model of {algorithm} ({space.as_dict()})",
+        )
+        if not math.isclose(
+            value,
+            claim["objective"] / space.opt if objective == "ratio" else claim["rejected_frac_max_prefix"],
+            rel_tol=1e-9,
+            abs_tol=1e-9,
+        ):
+            raise ReplayMismatch(f"exact model of {algorithm}: solver objective {value} but its decisions give {claim}")
     v = rep.played.validation
     return WorstCase(
-        algorithm=algorithm, problem=mod.PROBLEM, m=space.m, n=inst.n, eps=eps, params=params,
-        objective_kind=objective, instance=inst, objective=rep.objective, opt=float(rep.opt.value),
-        rejected_frac_max_prefix=rep.rejected_frac_max_prefix, value=value, bound=bound,
-        proved=code == cp_model.OPTIMAL, status=status, method="cp-sat", seconds=seconds, oracle=oracle,
-        space=space.as_dict(), budget_violated=v.status == "budget_violated", replayed=replay,
-        extra={"time_limit": time_limit, "workers": solver.parameters.num_workers, "seed": seed,
-               "alg_params": dict(resolved), **{k: v_ for k, v_ in dec.extra.items()}},
+        algorithm=algorithm,
+        problem=mod.PROBLEM,
+        m=space.m,
+        n=inst.n,
+        eps=eps,
+        params=params,
+        objective_kind=objective,
+        instance=inst,
+        objective=rep.objective,
+        opt=float(rep.opt.value),
+        rejected_frac_max_prefix=rep.rejected_frac_max_prefix,
+        value=value,
+        bound=bound,
+        proved=code == cp_model.OPTIMAL,
+        status=status,
+        method="cp-sat",
+        seconds=seconds,
+        oracle=oracle,
+        space=space.as_dict(),
+        budget_violated=v.status == "budget_violated",
+        replayed=replay,
+        extra={
+            "time_limit": time_limit,
+            "workers": solver.parameters.num_workers,
+            "seed": seed,
+            "alg_params": dict(resolved),
+            **{k: v_ for k, v_ in dec.extra.items()},
+        },
     )
 
 
-def _read(b: Builder, dec, space: Space, solver: cp_model.CpSolver, algorithm: str, eps, params: dict,
-          objective: str) -> tuple[Instance, dict]:
+def _read(
+    b: Builder, dec, space: Space, solver: cp_model.CpSolver, algorithm: str, eps, params: dict, objective: str
+) -> tuple[Instance, dict]:
     """The instance and the model's claims (decisions, objective, rejection) from a solution."""
     val = lambda v: int(v) if isinstance(v, (int, np.integer)) else int(solver.value(v))  # noqa: E731
     jobs = [j for j in b.N if val(b.present[j])]
@@ -189,8 +250,17 @@ def _read(b: Builder, dec, space: Space, solver: cp_model.CpSolver, algorithm: s
         obj = max(val(dec.state[j][machine[k]]) + 1 for k, j in enumerate(jobs) if machine[k] >= 0)
     cum = np.cumsum(rej)
     frac = float(max(cum[k] / (k + 1) for k in range(len(jobs))))
-    meta = {"generator": "worst-case search (cp-sat)", "algorithm": algorithm, "eps": eps,
-            "algorithm_params": dict(params), "space": space.as_dict(), "objective_kind": objective}
+    meta = {
+        "generator": "worst-case search (cp-sat)",
+        "algorithm": algorithm,
+        "eps": eps,
+        "algorithm_params": dict(params),
+        "space": space.as_dict(),
+        "objective_kind": objective,
+    }
     inst = Instance.from_lists(space.m, release, size, eligible, meta=meta)
-    return inst, {"objective": float(obj), "machine": np.array(machine, dtype=np.int64),
-                  "rejected_frac_max_prefix": frac}
+    return inst, {
+        "objective": float(obj),
+        "machine": np.array(machine, dtype=np.int64),
+        "rejected_frac_max_prefix": frac,
+    }

@@ -48,14 +48,23 @@ def opt_inconsistency(inst: Instance, problem: str, res: OptResult) -> str | Non
     if res.status != "optimal":
         return None
     if res.value < res.lower_bound - TOL:
-        return f"the solver ({res.solver}) reports OPT {res.value} as optimal below its own lower bound {res.lower_bound}"
+        return (
+            f"the solver ({res.solver}) reports OPT {res.value} as optimal below its own lower bound {res.lower_bound}"
+        )
     if get_problem(problem).objective == "max_load" and res.value < trivial_bound(inst) - TOL:
         return f"the solver ({res.solver}) reports OPT {res.value} below the trivial bound {trivial_bound(inst)}"
     return None
 
 
-def run_real(algorithm: str, inst: Instance, eps: float | None, params: dict | None, oracle: float | None,
-             problem: str | None = None, opt_time_limit: float = 60.0) -> Replay:
+def run_real(
+    algorithm: str,
+    inst: Instance,
+    eps: float | None,
+    params: dict | None,
+    oracle: float | None,
+    problem: str | None = None,
+    opt_time_limit: float = 60.0,
+) -> Replay:
     """The real run and the real OPT of ``inst``. ``oracle`` (T*) is given to algorithms that use
     it; if None for such an algorithm, the instance's exact OPT is computed first and given."""
     cls = get_algorithm(algorithm)
@@ -76,9 +85,16 @@ def run_real(algorithm: str, inst: Instance, eps: float | None, params: dict | N
     return Replay(played, optres)
 
 
-def check_claims(rep: Replay, *, objective: float | None = None, opt_at_most: float | None = None,
-                 opt_equals: float | None = None, rejected_frac_max_prefix: float | None = None,
-                 machine: np.ndarray | None = None, what: str = "") -> None:
+def check_claims(
+    rep: Replay,
+    *,
+    objective: float | None = None,
+    opt_at_most: float | None = None,
+    opt_equals: float | None = None,
+    rejected_frac_max_prefix: float | None = None,
+    machine: np.ndarray | None = None,
+    what: str = "",
+) -> None:
     """Raise :class:`ReplayMismatch` unless the real run and OPT agree with every given claim."""
     errors = []
     if machine is not None:
@@ -87,14 +103,18 @@ def check_claims(rep: Replay, *, objective: float | None = None, opt_at_most: fl
         if got.shape != want.shape or np.any(got != want):
             diff = np.flatnonzero(got != want) if got.shape == want.shape else []
             j = int(diff[0]) if len(diff) else -1
-            errors.append(f"decisions differ (first at job {j}: plug-in {got[j] if j >= 0 else got}, "
-                          f"claimed {want[j] if j >= 0 else want})")
+            errors.append(
+                f"decisions differ (first at job {j}: plug-in {got[j] if j >= 0 else got}, "
+                f"claimed {want[j] if j >= 0 else want})"
+            )
     if objective is not None and not math.isclose(rep.objective, objective, rel_tol=1e-9, abs_tol=1e-9):
         errors.append(f"objective: plug-in {rep.objective}, claimed {objective}")
     if rejected_frac_max_prefix is not None and not math.isclose(
-            rep.rejected_frac_max_prefix, rejected_frac_max_prefix, rel_tol=1e-9, abs_tol=1e-9):
-        errors.append(f"worst prefix rejection: plug-in {rep.rejected_frac_max_prefix}, "
-                      f"claimed {rejected_frac_max_prefix}")
+        rep.rejected_frac_max_prefix, rejected_frac_max_prefix, rel_tol=1e-9, abs_tol=1e-9
+    ):
+        errors.append(
+            f"worst prefix rejection: plug-in {rep.rejected_frac_max_prefix}, claimed {rejected_frac_max_prefix}"
+        )
     if opt_at_most is not None or opt_equals is not None:
         if rep.opt.status != "optimal":
             errors.append(f"OPT not proven by the solver ({rep.opt.status})")
@@ -110,6 +130,11 @@ def replay_worst_case(wc: WorstCase) -> Replay:
     """Replay a stored :class:`WorstCase`: its objective, rejection fraction and OPT must be
     what it records (the golden test)."""
     rep = run_real(wc.algorithm, wc.instance, wc.eps, wc.params, wc.oracle, problem=wc.problem)
-    check_claims(rep, objective=wc.objective, opt_equals=wc.opt,
-                 rejected_frac_max_prefix=wc.rejected_frac_max_prefix, what=wc.summary())
+    check_claims(
+        rep,
+        objective=wc.objective,
+        opt_equals=wc.opt,
+        rejected_frac_max_prefix=wc.rejected_frac_max_prefix,
+        what=wc.summary(),
+    )
     return rep

@@ -33,8 +33,12 @@ class ReplayMismatch(AssertionError):
 
 
 def instance_to_dict(inst: Instance) -> dict:
-    return {"m": inst.m, "release": inst.release.tolist(), "size": inst.size.tolist(),
-            "eligible": [inst.eligible(j).tolist() for j in range(inst.n)]}
+    return {
+        "m": inst.m,
+        "release": inst.release.tolist(),
+        "size": inst.size.tolist(),
+        "eligible": [inst.eligible(j).tolist() for j in range(inst.n)],
+    }
 
 
 def instance_from_dict(d: dict, meta: dict | None = None) -> Instance:
@@ -46,22 +50,22 @@ class WorstCase:
     algorithm: str
     problem: str
     m: int
-    n: int                      # jobs of the instance found
+    n: int  # jobs of the instance found
     eps: float | None
-    params: dict                # the algorithm's parameters (as given to the plug-in)
-    objective_kind: str         # "ratio" | "rejection"
+    params: dict  # the algorithm's parameters (as given to the plug-in)
+    objective_kind: str  # "ratio" | "rejection"
     instance: Instance
-    objective: float            # the algorithm's objective on it (max load / max flow)
-    opt: float                  # OPT of the instance (offline solver)
+    objective: float  # the algorithm's objective on it (max load / max flow)
+    opt: float  # OPT of the instance (offline solver)
     rejected_frac_max_prefix: float
-    value: float                # what was maximised (ratio units, or worst prefix rejection fraction)
-    bound: float | None         # solver's bound on ``value`` over the space (None: black-box)
+    value: float  # what was maximised (ratio units, or worst prefix rejection fraction)
+    bound: float | None  # solver's bound on ``value`` over the space (None: black-box)
     proved: bool
-    status: str                 # "optimal" | "feasible" | "best-found" | ...
-    method: str                 # "cp-sat" | "black-box"
+    status: str  # "optimal" | "feasible" | "best-found" | ...
+    method: str  # "cp-sat" | "black-box"
     seconds: float
     oracle: float | None = None  # T* given to the algorithm (None: it takes none)
-    space: dict = field(default_factory=dict)   # the searched space (m, n, T, sizes, window...)
+    space: dict = field(default_factory=dict)  # the searched space (m, n, T, sizes, window...)
     budget_violated: bool = False
     replayed: bool = False
     extra: dict = field(default_factory=dict)
@@ -95,9 +99,11 @@ class WorstCase:
 
     def summary(self) -> str:
         cert = "proved" if self.proved else (f"bound {self.bound:.4g}" if self.bound is not None else "best found")
-        return (f"{self.algorithm} m={self.m} n={self.n} eps={self.eps} {self.objective_kind}: "
-                f"ALG={self.objective:g} OPT={self.opt:g} ratio={self.ratio:.4g} "
-                f"rej_prefix={self.rejected_frac_max_prefix:.4g} [{cert}, {self.method}, {self.seconds:.2f}s]")
+        return (
+            f"{self.algorithm} m={self.m} n={self.n} eps={self.eps} {self.objective_kind}: "
+            f"ALG={self.objective:g} OPT={self.opt:g} ratio={self.ratio:.4g} "
+            f"rej_prefix={self.rejected_frac_max_prefix:.4g} [{cert}, {self.method}, {self.seconds:.2f}s]"
+        )
 
 
 def _jsonable(x: Any):

@@ -35,10 +35,10 @@ class Space:
     """The searched instance space."""
 
     m: int
-    n: int                          # at most n jobs (at least ``min_jobs``)
-    opt: int                        # T: OPT ≤ T (and = T with ``exact_opt``)
-    sizes: tuple[int, ...] = (1,)   # sizes a job may take
-    release_window: int = 0         # releases in 0..release_window (flow problems only)
+    n: int  # at most n jobs (at least ``min_jobs``)
+    opt: int  # T: OPT ≤ T (and = T with ``exact_opt``)
+    sizes: tuple[int, ...] = (1,)  # sizes a job may take
+    release_window: int = 0  # releases in 0..release_window (flow problems only)
     max_eligible: int | None = None  # |S_j| ≤ this (None: m)
     min_jobs: int = 1
     exact_opt: bool = False
@@ -59,9 +59,9 @@ class Decisions:
     c: list
     a: list
     rej: list | None
-    state: list          # state[j][i], j = 0..n (state[n]: after the last job)
+    state: list  # state[j][i], j = 0..n (state[n]: after the last job)
     alg_objective: cp_model.IntVar  # the algorithm's objective (max load / max flow)
-    kind: str            # "load" | "flow"
+    kind: str  # "load" | "flow"
     extra: dict = field(default_factory=dict)
 
 

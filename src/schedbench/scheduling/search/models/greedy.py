@@ -3,7 +3,7 @@ nothing is rejected. Objective: the final max load (= the max over time: loads o
 
 from __future__ import annotations
 
-from schedbench.params import ParameterError
+from schedbench.hall.params import ParameterError
 from schedbench.scheduling.search.models._core import Builder, Decisions
 
 ALGORITHM = "greedy"

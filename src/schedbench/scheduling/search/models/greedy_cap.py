@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from schedbench.params import ParameterError
+from schedbench.hall.params import ParameterError
 from schedbench.scheduling.budget import allowance
 from schedbench.scheduling.search.models._core import Builder, Decisions
 from schedbench.scheduling.search.models.greedy import load_dispatch

@@ -5,7 +5,7 @@ is ``objective='rejection'`` (the worst prefix rejection fraction against ε).""
 
 from __future__ import annotations
 
-from schedbench.params import ParameterError
+from schedbench.hall.params import ParameterError
 from schedbench.scheduling.algorithms.lb_unit_reject import alpha_for
 from schedbench.scheduling.search.models._core import Builder, Decisions
 from schedbench.scheduling.search.models.greedy import load_dispatch

@@ -6,7 +6,7 @@ has flow Q + 1."""
 
 from __future__ import annotations
 
-from schedbench.params import ParameterError
+from schedbench.hall.params import ParameterError
 from schedbench.scheduling.algorithms.mft_unit import queue_cap
 from schedbench.scheduling.search.models._core import Builder, Decisions
 from schedbench.scheduling.search.models.greedy_cap import over_cap

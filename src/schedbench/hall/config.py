@@ -1,0 +1,133 @@
+"""Checks of an experiment config that a JSON schema cannot express.
+
+The Snakefile validates ``config`` against ``workflow/schemas/config.schema.yaml`` (unknown keys,
+types) and then calls :func:`check_config` before any job runs: families and algorithms must be
+registered, their parameters must exist and be in range, unit-size-only algorithms may not run
+on sized families. Every error names the offending key path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import json
+
+import yaml
+
+from schedbench.hall.grids import algorithm_grid, balanced_chunks, batches  # noqa: F401 (re-exported)
+
+__all__ = [
+    "ConfigError",
+    "algorithm_grid",
+    "config_hash",
+    "batches",
+    "balanced_chunks",
+    "load_config_strict",
+    "check_schema",
+]
+
+
+class ConfigError(ValueError):
+    """The config is wrong; the message names the key."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML with duplicate keys refused (PyYAML silently keeps the last one)."""
+
+
+def _mapping_without_duplicates(loader, node, deep=False):
+    seen = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise ConfigError(
+                f"line {key_node.start_mark.line + 1}: key {key!r} given twice (first on line {seen[key]})"
+            )
+        seen[key] = key_node.start_mark.line + 1
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+
+def load_config_strict(path: str) -> dict:
+    """Read a config file as the pipeline will, but strictly: a YAML syntax error or a
+    duplicate key is a :class:`ConfigError` naming the file and the line."""
+    try:
+        with open(path) as handle:
+            data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config ({exc.strerror})") from None
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        raise ConfigError(f"{path}: {where}not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the config must be a mapping of keys, got {type(data).__name__}")
+    return data
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    """``over`` on top of ``base``: mappings merge key by key, any other value (a list, a number,
+    null) replaces the base's."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _resolved(path: str, seen: tuple[str, ...] = ()) -> tuple[dict, dict | None]:
+    """The config file ``path`` (without its ``base`` key) and the config it builds on (its
+    ``base:`` file over that file's own base, and so on; None without a base). Each file is read
+    once."""
+    data = load_config_strict(path)
+    if "base" not in data:
+        return data, None
+    base = data.pop("base")
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{path}: base: must be the path of another config file, got {base!r}")
+    here = seen + (os.path.normpath(path),)
+    base_path = os.path.normpath(os.path.join(os.path.dirname(path), base))
+    if base_path in here:
+        raise ConfigError(f"{path}: base: {base} makes a cycle of base configs")
+    if not os.path.isfile(base_path):
+        raise ConfigError(f"{path}: base: {base_path} is not a file (a base path is relative to the config file)")
+    own, grand = _resolved(base_path, here)
+    return data, own if grand is None else deep_merge(grand, own)
+
+
+def apply_base(config: dict, paths: list[str]) -> dict:
+    """The config a run uses: ``config`` (the given files as Snakemake read them, ``--config``
+    overrides included) merged over the ``base:`` config one of the files names, if any (so
+    ``config/large.yaml`` is the paper config with only its scale changed)."""
+    chains = [(p, chain) for p in paths if (chain := _resolved(p)[1]) is not None]
+    if len(chains) > 1:
+        raise ConfigError(f"base: declared by {' and '.join(p for p, _ in chains)}; at most one config file may")
+    own = {k: v for k, v in config.items() if k != "base"}
+    return deep_merge(chains[0][1], own) if chains else own
+
+
+def load_config_file(path: str) -> dict:
+    """One config file as the pipeline uses it: read strictly, over its ``base:`` if any."""
+    return apply_base(load_config_strict(path), [path])
+
+
+def check_schema(config: dict, schema_path: str) -> None:
+    """The config against its JSON schema, with one line per error: the failing key path and
+    the reason (the full schema and config stay out of the message)."""
+    import jsonschema
+
+    schema = yaml.safe_load(open(schema_path))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors)
+        where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
+        raise ConfigError(f"{where}: {err.message}")
+
+
+def config_hash(config: dict) -> str:
+    """SHA-256 (first 16 hex digits) of the config in canonical JSON."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]

@@ -1,0 +1,178 @@
+"""Results I/O: atomic parquet writes, provenance columns, and the results-table schema check."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import tempfile
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import numpy as np
+import pandas as pd
+import yaml
+
+__all__ = [
+    "write_parquet",
+    "read_parquet",
+    "provenance",
+    "check_results",
+    "check_table",
+    "ResultsSchemaError",
+    "atomic_write_text",
+    "ordinary_permissions",
+    "instance_files",
+]
+
+_PACKAGES = ("numpy", "pandas", "scipy", "highspy", "numba", "joblib", "seaborn", "snakemake")
+
+
+class ResultsSchemaError(ValueError):
+    """A results table does not match its schema; the message names the column and row."""
+
+
+def ordinary_permissions(path: str | os.PathLike) -> None:
+    """Give a file made by ``tempfile.mkstemp`` (mode 0600) the mode a plain ``open`` would."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
+
+
+def _atomic(path: Path, write) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        ordinary_permissions(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_parquet(df: pd.DataFrame, path: str | os.PathLike) -> None:
+    """Write ``df`` to ``path`` via a temporary file and a rename (never half-written)."""
+    _atomic(Path(path), lambda tmp: df.to_parquet(tmp, index=False))
+
+
+def instance_files(directory: str | os.PathLike) -> list[Path]:
+    """The instance files of a directory output, in index order (``0000.npz``, ...): never a
+    temporary file a killed write may have left (those start with a dot)."""
+    return sorted(Path(directory).glob("[0-9]*.npz"))
+
+
+def read_parquet(path: str | os.PathLike) -> pd.DataFrame:
+    return pd.read_parquet(path)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    _atomic(Path(path), lambda tmp: Path(tmp).write_text(text))
+
+
+def _git_commit() -> str:
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        return commit + ("-dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def provenance(config_hash: str) -> dict[str, str]:
+    """Columns that say what produced a table."""
+
+    def ver(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "absent"
+
+    return {
+        "schedbench_version": ver("schedbench"),
+        "git_commit": _git_commit(),
+        "config_hash": config_hash,
+        "packages": json.dumps({p: ver(p) for p in _PACKAGES}, sort_keys=True),
+        "platform": f"{platform.system()}-{platform.machine()} Python {platform.python_version()}",
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, (np.bool_,)):
+        return bool(value)
+    if value is pd.NA or value is pd.NaT:
+        return None
+    return value
+
+
+def check_table(df: pd.DataFrame, schema_path: str | os.PathLike, name: str = "results table") -> None:
+    """Check every row of ``df`` against the JSON schema at ``schema_path`` (errors name row and column)."""
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    missing = [c for c in schema.get("required", []) if c not in df.columns]
+    if missing:
+        raise ResultsSchemaError(f"{name}: column '{missing[0]}' is missing")
+    for i, record in enumerate(df.to_dict("records")):
+        record = {k: _jsonable(v) for k, v in record.items()}
+        err = jsonschema.exceptions.best_match(validator.iter_errors(record))
+        if err is not None:
+            col = err.path[0] if err.path else "(row)"
+            raise ResultsSchemaError(f"{name} row {i}, column '{col}': {err.message}")
+
+
+def check_results(df: pd.DataFrame, schema_path: str | os.PathLike) -> None:
+    """Check the online-runs table: its schema, then the table-level invariants:
+
+    * the identity columns are unique;
+    * ALG ≥ OPT: a successful run that rejected nothing, at speed 1 and without migration, on
+      an instance with a proven optimum, has ratio ≥ 1 (OPT serves every job at speed 1 on the
+      same machines; a run that rejects, runs faster or migrates may go below it);
+    * a successful rejection-free run has rejected_frac = 0;
+    * an adversary's claimed OPT equals the proven optimum of the instance it realised.
+    """
+    check_table(df, schema_path, "results table")
+    ident = ["instance", "algorithm", "eps", "seed"] + sorted(c for c in df.columns if c.startswith("p_"))
+    dup = df.astype({c: object for c in ident}).duplicated(subset=ident, keep=False)
+    if dup.any():
+        raise ResultsSchemaError(f"results table: {int(dup.sum())} rows share identity columns {ident}")
+    ok = df["status"] == "ok"
+    at_speed_one = ~((df["model"] == "speed") & (df["eps"].fillna(0) > 0))
+    migratory = df["migratory"].fillna(False).astype(bool) if "migratory" in df.columns else False
+    proven = ok & (df["opt_status"] == "optimal") & (df["rejected_frac"] == 0) & at_speed_one & ~migratory
+    below = proven & (df["ratio"] < 1 - 1e-9)
+    if below.any():
+        r = df[below].iloc[0]
+        raise ResultsSchemaError(
+            f"results table: ALG < OPT for {r['algorithm']} on {r['instance']} (ratio {r['ratio']})"
+        )
+    stray = ok & (df["model"] != "rejection") & (df["rejected_frac"] > 0)
+    if stray.any():
+        raise ResultsSchemaError("results table: a non-rejection algorithm rejected jobs")
+    claimed = df["claimed_opt"].notna() & (df["opt_status"] == "optimal")
+    wrong = claimed & ((df["claimed_opt"] - df["opt"]).abs() > 1e-9)
+    if wrong.any():
+        r = df[wrong].iloc[0]
+        raise ResultsSchemaError(
+            f"results table: adversary {r['family']} claims OPT = {r['claimed_opt']} on {r['instance']}, "
+            f"the offline solver proves {r['opt']}"
+        )
+
+
+PROVENANCE_COLUMNS = ["schedbench_version", "git_commit", "config_hash", "packages", "platform"]

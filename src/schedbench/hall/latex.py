@@ -1,0 +1,145 @@
+"""Building the paper's PDF with latexmk + pdflatex, and reading its log: undefined references
+or control sequences are errors, other warnings are reported."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+import math
+
+__all__ = ["LatexMissing", "LatexFailed", "missing_latex", "build_pdf", "log_problems", "recorded_inputs"]
+
+
+class LatexMissing(RuntimeError):
+    """latexmk or pdflatex is not installed."""
+
+
+class LatexFailed(RuntimeError):
+    """latexmk failed, or the log shows an undefined reference or control sequence."""
+
+
+def missing_latex() -> list[str]:
+    return [tool for tool in ("latexmk", "pdflatex") if shutil.which(tool) is None]
+
+
+_PROBLEMS = [
+    (r"Reference `([^']+)' on page \d+ undefined", "undefined reference"),
+    (r"Citation `([^']+)' on page \d+ undefined", "undefined citation"),
+    (r"There were undefined references", "undefined references"),
+    (r"Undefined control sequence", "undefined control sequence"),
+    (r"LaTeX Error: (.+)", "LaTeX error"),
+    (r"File `([^']+)' not found", "missing file"),
+    (r"Label\(s\) may have changed", "labels not settled"),
+]
+
+
+def log_problems(log_text: str) -> list[str]:
+    """Every undefined reference, citation, control sequence, missing file or LaTeX error in a
+    pdflatex log (the last pass's: latexmk reruns until the labels settle)."""
+    problems = []
+    for pattern, what in _PROBLEMS:
+        for m in re.finditer(pattern, log_text):
+            problems.append(f"{what}: {m.group(1) if m.groups() else m.group(0)}")
+    return problems
+
+
+def log_warnings(log_text: str) -> list[str]:
+    """The remaining LaTeX and package warnings (overfull boxes are not counted)."""
+    return [m.group(0) for m in re.finditer(r"(?:LaTeX|Package \w+) Warning: [^\n]+", log_text)]
+
+
+def recorded_inputs(fls: str | os.PathLike, root: str | os.PathLike) -> set[str]:
+    """The files under ``root`` that pdflatex read (latexmk -recorder), relative to ``root``."""
+    root = Path(root).resolve()
+    seen = set()
+    for line in Path(fls).read_text(errors="replace").splitlines():
+        if not line.startswith("INPUT "):
+            continue
+        p = Path(line[6:].strip())
+        p = (root / p).resolve() if not p.is_absolute() else p.resolve()
+        try:
+            seen.add(str(p.relative_to(root)))
+        except ValueError:
+            continue
+    return seen
+
+
+def build_pdf(
+    tex: str | os.PathLike, out_pdf: str | os.PathLike, build_dir: str | os.PathLike, packages: str
+) -> list[str]:
+    """Run latexmk on ``tex`` (in its own directory) with its outputs in ``build_dir``, check the
+    log, copy the PDF to ``out_pdf``; return the remaining warnings. Raises :class:`LatexMissing`
+    naming the Debian ``packages`` when LaTeX is absent, :class:`LatexFailed` on errors."""
+    missing = missing_latex()
+    if missing:
+        raise LatexMissing(
+            f"{' and '.join(missing)} not found: the PDF needs LaTeX. Install the Debian packages {packages} "
+            f"(as root: apt-get install {packages}; `make run` does it by itself as root), then rerun. "
+            "Every other output of the pipeline is complete."
+        )
+    tex = Path(tex).resolve()
+    build = Path(build_dir).resolve()
+    build.mkdir(parents=True, exist_ok=True)
+    cmd = [
+        "latexmk",
+        "-pdf",
+        "-g",
+        "-recorder",
+        "-interaction=nonstopmode",
+        "-halt-on-error",
+        "-file-line-error",
+        f"-outdir={build}",
+        tex.name,
+    ]
+    proc = subprocess.run(cmd, cwd=tex.parent, capture_output=True, text=True, errors="replace", timeout=600)
+    log_path = build / (tex.stem + ".log")
+    log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-30:])
+        raise LatexFailed(
+            f"latexmk failed ({proc.returncode}); {log_path}:\n{tail}\n" + "\n".join(log_problems(log_text))
+        )
+    problems = log_problems(log_text)
+    if problems:
+        raise LatexFailed(f"{log_path}: " + "; ".join(problems))
+    out_pdf = Path(out_pdf)
+    tmp = out_pdf.with_name(f".{out_pdf.stem}.tmp.pdf")
+    shutil.copyfile(build / (tex.stem + ".pdf"), tmp)
+    os.replace(tmp, out_pdf)
+    return log_warnings(log_text)
+
+
+def fmt_cell(x: float | None, spec: str = ".3f") -> str:
+    """A number as a table cell: ``--`` for a missing or non-finite value."""
+    return "--" if x is None or not math.isfinite(float(x)) else format(float(x), spec)
+
+
+_TEX = {
+    "_": r"\_",
+    "α": r"$\alpha$",
+    "β": r"$\beta$",
+    "ε": r"$\varepsilon$",
+    "§": r"\S{}",
+    "–": "--",
+    "≤": r"$\le$",
+    "≥": r"$\ge$",
+    "✓": r"\checkmark{}",
+    "&": r"\&",
+    "%": r"\%",
+    "#": r"\#",
+    "Ω": r"$\Omega$",
+}
+
+
+def tex_text(s: str) -> str:
+    """Plain text (with the few symbols the registry's strings use) as LaTeX."""
+    return "".join(_TEX.get(ch, ch) for ch in str(s))
+
+
+def slope_cell(lo: float, mid: float, hi: float) -> str:
+    if not math.isfinite(mid):
+        return "--"
+    return f"{mid:.2f} [{lo:.2f}, {hi:.2f}]"

@@ -1,0 +1,175 @@
+"""Figures A1–A5 of the loss system (seed 002; docs/models/loss-system.md §7), one function each.
+
+Each reads only the tidy loss table (one row per point: estimate, 95 % batch-means CI, exact
+value where known) and draws log–log axes where the claim is a rate, with a dotted reference
+line of the claimed slope.
+"""
+
+from __future__ import annotations
+
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from schedbench.hall.figure_style import save_figure  # noqa: E402
+from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, apply_style, palette  # noqa: E402
+
+#: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
+FLOOR = 1e-12
+
+QUANTITY = {"blocking": "blocking probability $P_B$", "excess_response": "$E[T] - 1/d$", "mean_response": "$E[T]$"}
+
+
+def _series(ax, g, x, y, label, color, exact=None, marker="o"):
+    g = g.sort_values(x)
+    lo, hi = g[f"{y}_ci_lo"].to_numpy(), g[f"{y}_ci_hi"].to_numpy()
+    val = g[y].to_numpy()
+    pos = val > 0
+    lo = np.maximum(lo, val / 10)  # log axes: a CI reaching below a tenth of the estimate is cut there
+    ax.errorbar(
+        g[x][pos],
+        val[pos],
+        yerr=[np.maximum(val - lo, 0)[pos], np.maximum(hi - val, 0)[pos]],
+        fmt=marker,
+        ms=4,
+        capsize=2,
+        color=color,
+        label=label,
+    )
+    ax.plot(g[x][pos], val[pos], "-", color=color, lw=0.8, alpha=0.6)
+    if exact is not None and g[exact].notna().any():
+        e = g[exact].to_numpy()
+        ok = np.isfinite(e) & (e > 0)
+        ax.plot(g[x][ok], e[ok], "--", color=color, lw=1.2, alpha=0.9)
+
+
+def _reference(ax, xs, slope, anchor_y, text):
+    xs = np.array([min(xs), max(xs)], dtype=float)
+    ax.plot(xs, anchor_y * (xs / xs[0]) ** slope, ":", color="0.3", lw=1)
+    ax.annotate(text, (xs[-1], anchor_y * (xs[-1] / xs[0]) ** slope), fontsize=7, color="0.3", ha="right", va="bottom")
+
+
+def _grid(ncols, nrows=1, w=PANEL_WIDTH, h=PANEL_HEIGHT):
+    apply_style()
+    fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows), squeeze=False, layout="constrained")
+    return fig, axes
+
+
+def _palette(values):
+    values = sorted(values, key=lambda v: (str(type(v)), v))
+    return dict(zip(values, palette(len(values))))
+
+
+def _by_hue_panels(df, panel_col, hue_col, quantity, path, title, ref_slope=None, exact=None, legend_title=None):
+    panels = sorted(df[panel_col].unique())
+    fig, axes = _grid(len(panels))
+    colors = _palette(df[hue_col].unique())
+    for ax, p in zip(axes[0], panels):
+        sub = df[df[panel_col] == p]
+        for h in sorted(sub[hue_col].unique(), key=lambda v: (str(type(v)), v)):
+            _series(ax, sub[sub[hue_col] == h], "n", quantity, f"{h}", colors[h], exact)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        bottom, top = ax.get_ylim()
+        ax.set_ylim(max(bottom, FLOOR), min(top, 1.5) if quantity == "blocking" else top)
+        slope = ref_slope(p) if callable(ref_slope) else ref_slope
+        pos = sub[sub[quantity] > 0]
+        if slope is not None and not pos.empty:
+            _reference(ax, sub["n"], slope, pos[quantity].max(), f"slope {slope:g}")
+        ax.set_title(f"{panel_col} = {p}")
+        ax.set_xlabel("n (servers)")
+        ax.set_ylabel(QUANTITY[quantity])
+    axes[0][-1].legend(title=legend_title or hue_col, fontsize=7)
+    fig.suptitle(title, fontsize=9)
+    save_figure(fig, path)
+
+
+def plot_a1(df, path):
+    """A1: P_B vs n at k = n, one panel per α, one colour per d; dashed: exact Erlang-B."""
+    _by_hue_panels(
+        df,
+        "alpha",
+        "d",
+        "blocking",
+        path,
+        "A1: full access k = n, λ = 1 − βn^(−α) (markers: simulation, dashed: exact)",
+        ref_slope=-0.5,
+        exact="exact_blocking",
+    )
+
+
+def plot_a2(df, path):
+    """A2: E[T] − 1/d vs n at k = n with n ≡ 1 (mod d); dashed: exact two-phase chain."""
+    _by_hue_panels(
+        df,
+        "alpha",
+        "d",
+        "excess_response",
+        path,
+        "A2: full access, n ≡ 1 mod d (dashed: exact)",
+        ref_slope=-1.0,
+        exact="exact_excess",
+    )
+
+
+def plot_a3(df, path):
+    """A3: P_B and E[T] − 1/d vs n for k = ⌈c n^α ln n⌉, colours = c, panels = α × quantity."""
+    fig, axes = _grid(len(sorted(df["alpha"].unique())), nrows=2)
+    colors = _palette(df["k_param"].unique())
+    for col, alpha in enumerate(sorted(df["alpha"].unique())):
+        sub = df[df["alpha"] == alpha]
+        for row, q in enumerate(("blocking", "excess_response")):
+            ax = axes[row][col]
+            for c in sorted(sub["k_param"].unique()):
+                _series(ax, sub[sub["k_param"] == c], "n", q, f"c = {c:g}", colors[c])
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            pos = sub[sub[q] > 0]
+            if not pos.empty:
+                _reference(ax, sub["n"], -(1 - alpha) / 2, pos[q].max(), f"slope −(1−α)/2 = {-(1 - alpha) / 2:g}")
+            ax.set_title(f"α = {alpha:g}")
+            ax.set_xlabel("n (servers)")
+            ax.set_ylabel(QUANTITY[q])
+    axes[0][-1].legend(fontsize=7)
+    fig.suptitle("A3: k = ⌈c n^α ln n⌉", fontsize=9)
+    save_figure(fig, path)
+
+
+def plot_a4(df, path):
+    """A4: P_B and E[T] − 1/d vs n for small samples: k = ⌈n^γ⌉ (γ around α) and constant k."""
+    fig, axes = _grid(2)
+    colors = _palette(df["k_label"].unique())
+    for ax, q in zip(axes[0], ("blocking", "excess_response")):
+        for lab in sorted(df["k_label"].unique()):
+            _series(ax, df[df["k_label"] == lab], "n", q, lab, colors[lab])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("n (servers)")
+        ax.set_ylabel(QUANTITY[q])
+    axes[0][-1].legend(fontsize=6, title="k(n)")
+    alphas = ", ".join(f"{a:g}" for a in sorted(df["alpha"].unique()))
+    fig.suptitle(f"A4: sample size below n^α (α = {alphas}; power: k = ⌈n^(α+offset)⌉)", fontsize=9)
+    save_figure(fig, path)
+
+
+def plot_a5(df, path):
+    """A5: P_B and E[T] vs k/n at fixed n, one colour per d (the trade-off curve)."""
+    fig, axes = _grid(2)
+    data = df.assign(k_over_n=df["k"] / df["n"])
+    colors = _palette(data["d"].unique())
+    for ax, q in zip(axes[0], ("blocking", "mean_response")):
+        for d in sorted(data["d"].unique()):
+            _series(ax, data[data["d"] == d], "k_over_n", q, f"d = {d}", colors[d])
+        ax.set_xscale("log")
+        ax.set_xlabel("k / n")
+        ax.set_ylabel(QUANTITY[q])
+    axes[0][-1].legend(fontsize=7)
+    ns = ", ".join(str(v) for v in sorted(data["n"].unique()))
+    fig.suptitle(f"A5: sample size trade-off (n = {ns})", fontsize=9)
+    save_figure(fig, path)
+
+
+LOSS_FIGURES = {"A1": plot_a1, "A2": plot_a2, "A3": plot_a3, "A4": plot_a4, "A5": plot_a5}

@@ -1,0 +1,120 @@
+"""The scheduling wing's config checks: each experiment (family or adversary, ε grid, algorithms,
+problem) and the worst-case search tasks. Every error names the key path."""
+
+from __future__ import annotations
+from schedbench.hall.params import ParameterError
+from schedbench.hall.grids import algorithm_grid
+from schedbench.scheduling.instances.base import FamilyParameterError
+from schedbench.scheduling.problems import problem_names
+from schedbench.scheduling.registry import UnknownNameError, get_adversary, get_algorithm, get_family
+from schedbench.hall.config import ConfigError
+
+
+def check_search_section(section: dict | None) -> None:
+    """The worst-case search tasks (:mod:`schedbench.scheduling.stage.search`)."""
+    from schedbench.scheduling.stage.search import SearchConfigError, check_search
+
+    try:
+        check_search(section)
+    except SearchConfigError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def check_experiment(where: str, exp: dict, default_eps: list) -> None:
+    """One seed-000 experiment: its family or adversary, its ε grid, its algorithms."""
+    if ("family" in exp) == ("adversary" in exp):
+        raise ConfigError(f"{where}: give exactly one of 'family' (with 'instances') and 'adversary'")
+    if "family" in exp:
+        if "instances" not in exp:
+            raise ConfigError(f"{where}.instances: a family experiment needs the number of instances")
+        try:
+            family = get_family(exp["family"])
+            family.resolve(exp.get("params", {}))
+        except UnknownNameError as exc:
+            raise ConfigError(f"{where}.family: {exc}") from None
+        except FamilyParameterError as exc:
+            raise ConfigError(f"{where}.params: {exc}") from None
+        unit, source_problem = family.unit_sizes(exp.get("params", {})), None
+    else:
+        for key in ("instances",):
+            if key in exp:
+                raise ConfigError(f"{where}.{key}: does not apply to an adversary experiment (use 'seeds')")
+        try:
+            adv = get_adversary(exp["adversary"])
+            combos = [adv.resolve_params(combo) for combo in algorithm_grid(exp.get("params"))]  # lists are swept
+        except UnknownNameError as exc:
+            raise ConfigError(f"{where}.adversary: {exc}") from None
+        except ParameterError as exc:
+            raise ConfigError(f"{where}.params: {exc}") from None
+        built = sorted({adv.problem_for(c) for c in combos})
+        if len(built) > 1:
+            raise ConfigError(
+                f"{where}.params: the swept values build instances of several problems "
+                f"({', '.join(built)}); one experiment, one problem"
+            )
+        unit, source_problem = all(adv.unit_sizes_for(c) for c in combos), built[0]
+    if "seeds" in exp and "family" in exp:
+        raise ConfigError(f"{where}.seeds: applies to adversary experiments only")
+    for eps in exp.get("eps", default_eps):
+        if not 0 < eps < 1:
+            raise ConfigError(f"{where}.eps: every eps must be in (0, 1), got {eps}")
+    if "problem" in exp:
+        if exp["problem"] not in problem_names():
+            raise ConfigError(
+                f"{where}.problem: unknown problem {exp['problem']!r}; known: {', '.join(problem_names())}"
+            )
+        if source_problem is not None and exp["problem"] != source_problem:
+            raise ConfigError(
+                f"{where}.problem: adversary {exp['adversary']!r} builds {source_problem!r} instances, "
+                f"not {exp['problem']!r}"
+            )
+    run_problem = exp.get("problem", source_problem)
+    defaults = set()
+    for alg_name, values in (exp.get("algorithms") or {}).items():
+        at = f"{where}.algorithms.{alg_name}"
+        try:
+            cls = get_algorithm(alg_name)
+        except UnknownNameError as exc:
+            raise ConfigError(f"{at}: {exc}") from None
+        if cls.unit_sizes_only and not unit:
+            source = (
+                f"family {exp['family']!r} with these params" if "family" in exp else f"adversary {exp['adversary']!r}"
+            )
+            raise ConfigError(f"{at}: {alg_name!r} is defined for unit sizes only, but {source} produces sizes > 1")
+        if "adversary" in exp and cls.migratory:
+            raise ConfigError(
+                f"{at}: {alg_name!r} is migratory (it schedules a whole instance at once, outside "
+                "the model) and cannot play an adaptive adversary; run it on a family"
+            )
+        if "adversary" in exp:  # the adversary as each run builds it (some derive parameters from ε)
+            for combo in algorithm_grid(exp.get("params")):
+                for eps in cls.eps_values(exp.get("eps", default_eps)):
+                    try:
+                        get_adversary(exp["adversary"])(eps=eps, seed=0, **combo)
+                    except ParameterError as exc:
+                        raise ConfigError(f"{where}.params: with algorithm {alg_name!r} (eps = {eps}): {exc}") from None
+        if run_problem is not None and run_problem not in cls.solved_problems():
+            what = f"adversary {exp['adversary']!r} builds" if "problem" not in exp else "the experiment's problem is"
+            raise ConfigError(f"{at}: solves {', '.join(map(repr, cls.solved_problems()))}, but {what} {run_problem!r}")
+        defaults.add(cls.problem)
+        for params in algorithm_grid(values):
+            try:
+                cls.resolve_params(params)
+            except ParameterError as exc:
+                raise ConfigError(f"{at}: {exc}") from None
+    if run_problem is None and len(defaults) > 1:
+        raise ConfigError(
+            f"{where}.algorithms: one experiment, one problem (OPT is per problem); the algorithms' "
+            f"default problems are {', '.join(sorted(defaults))}: give 'problem'"
+        )
+
+
+def experiment_problem(exp: dict) -> str:
+    """The problem of a (checked) experiment: its ``problem`` key, else its adversary's, else
+    its algorithms' (common) default."""
+    if "problem" in exp:
+        return exp["problem"]
+    if "adversary" in exp:
+        adv = get_adversary(exp["adversary"])
+        return adv.problem_for(adv.resolve_params(algorithm_grid(exp.get("params"))[0]))
+    return get_algorithm(sorted(exp["algorithms"])[0]).problem

@@ -1,0 +1,221 @@
+"""The work behind each seed-000 pipeline stage, callable without Snakemake.
+
+1. :func:`make_instances` — generate a batch of a family's instances, one ``.npz`` each;
+2. :func:`run_online` — one algorithm, all its parameter combinations and all ε, on a batch
+   (joblib over instances); :func:`run_adversary` — one algorithm against an adaptive
+   adversary, every combination and replication, saving each realised instance;
+3. :func:`solve_offline` — OPT (or a bound) of each instance file, for the experiment's problem;
+4. collection (:mod:`schedbench.scheduling.stage.results`) joins the runs with the OPT rows, so ratios
+   are formed once, at collect time, for family and adversary runs alike.
+
+Every run goes through :func:`schedbench.scheduling.play.execute` (the one run path) and the
+validator. Seeds are derived from (base seed, experiment, instance or replication, algorithm),
+so a row does not depend on how work is batched or on how many workers run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+import pandas as pd
+
+from schedbench.hall.params import ParameterError
+from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.progress import progress_map
+from schedbench.scheduling.engine import AlgorithmError
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.offline import OptResult, is_trivial, solve_opt
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.record import RunRecord
+from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
+from schedbench.hall.seeds import derived_seed
+
+__all__ = [
+    "make_instances",
+    "solve_offline",
+    "run_online",
+    "run_adversary",
+    "instance_id",
+    "oracle_from_row",
+    "INSTANCE_COLUMNS",
+]
+
+# The columns a run row has in front of its record's row: the instance it played (an
+# adversary's runs add its parameters as g_<name>).
+INSTANCE_COLUMNS = ["experiment", "family", "instance", "instance_index"]
+
+log = logging.getLogger(__name__)
+
+
+def instance_id(experiment: str, index: int, algorithm: str | None = None) -> str:
+    """``experiment/0007``, or ``experiment/algorithm/0007`` for an instance an adversary realised."""
+    return f"{experiment}/{index:04d}" if algorithm is None else f"{experiment}/{algorithm}/{index:04d}"
+
+
+def make_instances(
+    experiment: str, exp_cfg: dict, base_seed: int, indices: Iterable[int], outdir: str | Path
+) -> list[Path]:
+    """Write instances ``indices`` of ``experiment`` to ``outdir/<index>.npz``."""
+    family = get_family(exp_cfg["family"])
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for idx in indices:
+        # The family seed is keyed by the experiment too: two experiments on one family differ.
+        inst = family.make(idx, derived_seed(base_seed, "experiment", experiment), **exp_cfg.get("params", {}))
+        inst.meta.update({"experiment": experiment, "instance": instance_id(experiment, idx)})
+        path = outdir / f"{idx:04d}.npz"
+        inst.save(path)
+        paths.append(path)
+    return paths
+
+
+def solve_offline(
+    paths: Iterable[str | Path], problem: str, time_limit: float, base_seed: int, n_jobs: int = 1
+) -> pd.DataFrame:
+    """OPT (or a bound) of each instance file for ``problem``: one row each."""
+
+    def one(path: str | Path) -> dict[str, Any]:
+        inst = Instance.load(path)
+        res = solve_opt(
+            inst, problem, time_limit=time_limit, seed=derived_seed(base_seed, "opt", inst.meta["instance"])
+        )
+        return {
+            "instance": inst.meta["instance"],
+            "opt": res.value,
+            "opt_status": res.status,
+            "opt_lower_bound": res.lower_bound,
+            "opt_solver": res.solver,
+            "opt_seconds": res.seconds,
+            "opt_is_trivial": is_trivial(inst, problem, res),
+        }
+
+    rows = progress_map(one, paths, log, "instances", n_jobs=n_jobs)
+    return pd.DataFrame(rows)
+
+
+def oracle_from_row(row: dict[str, Any]) -> float:
+    """T* for algorithms that assume it: the proven OPT, else ⌈lower bound⌉ (see offline.result.oracle_value)."""
+    from schedbench.scheduling.offline.result import oracle_value
+
+    return oracle_value(
+        OptResult(
+            float(row["opt"]),
+            str(row["opt_status"]),
+            float(row["opt_lower_bound"]),
+            str(row["opt_solver"]),
+            float(row["opt_seconds"]),
+        )
+    )
+
+
+def run_online(
+    paths: Iterable[str | Path],
+    opt_table: pd.DataFrame | None,
+    algorithm: str,
+    grid: dict[str, Any] | None,
+    eps_values: list[float],
+    base_seed: int,
+    n_jobs: int = 1,
+    problem: str | None = None,
+) -> pd.DataFrame:
+    """Run ``algorithm`` with every combination of ``grid`` and every ε it takes on each
+    instance file, for ``problem`` (default: the algorithm's). ``opt_table`` supplies T* to
+    algorithms that assume it."""
+    cls = get_algorithm(algorithm)
+    combos = algorithm_grid(grid)
+    eps_list = cls.eps_values(eps_values)
+    opt_rows = {} if opt_table is None else {r["instance"]: r for r in opt_table.to_dict("records")}
+
+    def one(path: str | Path) -> list[dict[str, Any]]:
+        inst = Instance.load(path)
+        meta = inst.meta
+        seed = derived_seed(base_seed, "online", meta["instance"], algorithm)
+        ident = {
+            "experiment": meta["experiment"],
+            "family": meta["family"],
+            "instance": meta["instance"],
+            "instance_index": int(meta["index"]),
+        }
+        rows = []
+        for params in combos:
+            wants = cls.uses_oracle(cls.resolve_params(params))
+            oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
+            rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem)[0] for eps in eps_list]
+        return rows
+
+    parts = progress_map(one, paths, log, "instances", n_jobs=n_jobs, work=len, unit="runs")
+    return pd.DataFrame([row for part in parts for row in part])
+
+
+def run_adversary(
+    experiment: str,
+    exp_cfg: dict,
+    algorithm: str,
+    grid: dict[str, Any] | None,
+    eps_values: list[float],
+    base_seed: int,
+    outdir: str | Path,
+) -> pd.DataFrame:
+    """Play the experiment's adversary against ``algorithm`` for every parameter combination,
+    ε and replication (``seeds``); save each realised instance to ``outdir`` for the offline
+    solver and return one row per run."""
+    adv_cls = get_adversary(exp_cfg["adversary"])
+    cls = get_algorithm(algorithm)
+    problem = exp_cfg.get("problem")  # else each run's adversary decides (execute)
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    combos = itertools.product(
+        algorithm_grid(exp_cfg.get("params")),
+        algorithm_grid(grid),
+        cls.eps_values(eps_values),
+        range(int(exp_cfg.get("seeds", 1))),
+    )
+
+    def one(k_combo) -> dict[str, Any]:
+        k, (adv_params, params, eps, rep) = k_combo  # adversary lists are swept too
+        # the seed is keyed by what the run is, not by its place in the grid
+        what = json.dumps([adv_params, params, eps, rep], sort_keys=True)
+        seed = derived_seed(base_seed, "adversary", experiment, algorithm, what)
+        iid = instance_id(experiment, k, algorithm)
+        ident = {
+            "experiment": experiment,
+            "family": adv_cls.name,
+            "instance": iid,
+            "instance_index": k,
+            **{f"g_{name}": value for name, value in adv_params.items()},
+        }
+        adv = adv_cls(eps=eps, seed=seed, **adv_params)
+        row, record = _run_row(cls, adv, ident, eps, seed, params, None, problem)
+        if record is not None:  # the run path already recorded adversary, parameters, seed, claim
+            record.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name, "index": k})
+            record.instance.save(outdir / f"{k:04d}.npz")
+        return row
+
+    return pd.DataFrame(progress_map(one, enumerate(combos), log, "games", n_jobs=1))
+
+
+def _run_row(
+    cls,
+    source,
+    ident: dict[str, Any],
+    eps: float | None,
+    seed: int,
+    params: dict[str, Any],
+    oracle: float | None,
+    problem: str | None = None,
+) -> tuple[dict[str, Any], RunRecord | None]:
+    """One run as a results row: the instance columns (``ident``), then the run record's row
+    (a failed run is a row with status ``error``, every measurement at its default)."""
+    t0 = time.perf_counter()
+    try:
+        record = execute(cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem)
+    except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
+        failed = RunRecord.failed(cls, source, exc, eps, seed, params, problem, seconds=time.perf_counter() - t0)
+        return {**ident, **failed.to_row()}, None
+    return {**ident, **record.to_row()}, record

@@ -1,0 +1,256 @@
+"""The worst-case search as a pipeline stage: one task per config entry
+(``search.tasks``), the collected table, and its LaTeX table.
+
+A task is the exact CP-SAT search (``method: exact``, :func:`schedbench.scheduling.search.
+worst_case`) or the black-box search (``method: blackbox``, :func:`~schedbench.scheduling.
+search.search_worst`). Both replay what they find through the real plug-in and the real offline
+solver before returning. For a reproducible table a task is deterministic: the exact search runs
+one CP-SAT worker with the task's seed (a proved value never depends on it), the black-box search
+stops after ``max_evals`` candidates; ``budget_seconds`` / ``time_limit`` are safety limits, and
+a task cut by them says so (``limit_hit``), since its result then depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from schedbench.hall.latex import fmt_cell, tex_text
+from schedbench.scheduling.registry import get_algorithm
+from schedbench.hall.seeds import derived_seed
+
+__all__ = ["TASK_KEYS", "check_search", "run_task", "collect_search", "search_table_tex"]
+
+#: Keys of a task and whether they are required.
+TASK_KEYS = {
+    "algorithm": True,
+    "method": True,
+    "m": True,
+    "n": False,
+    "eps": False,
+    "params": False,
+    "opt": False,
+    "objective": False,
+    "sizes": False,
+    "release_window": False,
+    "time_limit": False,
+    "max_evals": False,
+    "budget_seconds": False,
+}
+
+
+class SearchConfigError(ValueError):
+    """A search task of the config is malformed (the message names the key)."""
+
+
+def check_search(section: dict | None) -> None:
+    """Check the ``search`` section before any job: known keys, known algorithms, an exact model
+    for ``method: exact``, numbers in range."""
+    if not section:
+        return
+    from schedbench.scheduling.search import exact_algorithms
+
+    for name, task in (section.get("tasks") or {}).items():
+        where = f"search.tasks.{name}"
+        unknown = sorted(set(task) - set(TASK_KEYS))
+        if unknown:
+            raise SearchConfigError(f"{where}: unknown key '{unknown[0]}' (keys: {', '.join(TASK_KEYS)})")
+        for key, required in TASK_KEYS.items():
+            if required and key not in task:
+                raise SearchConfigError(f"{where}.{key}: required")
+        if not isinstance(task["algorithm"], str):
+            raise SearchConfigError(f"{where}.algorithm: a registered algorithm name, got {task['algorithm']!r}")
+        if not isinstance(task["method"], str):
+            raise SearchConfigError(f"{where}.method: 'exact' or 'blackbox', got {task['method']!r}")
+        try:
+            cls = get_algorithm(task["algorithm"])
+            cls.resolve_params(dict(task.get("params") or {}))
+            cls.check_eps(task.get("eps"))
+        except (KeyError, ValueError) as exc:
+            raise SearchConfigError(f"{where}: {exc}") from None
+        if task["method"] not in ("exact", "blackbox"):
+            raise SearchConfigError(f"{where}.method: 'exact' or 'blackbox', got {task['method']!r}")
+        if task["method"] == "exact" and task["algorithm"] not in exact_algorithms():
+            raise SearchConfigError(
+                f"{where}.algorithm: no exact model for {task['algorithm']!r} "
+                f"(exact models: {', '.join(exact_algorithms())}); use method: blackbox"
+            )
+        if task["method"] == "blackbox" and "max_evals" not in task:
+            raise SearchConfigError(f"{where}.max_evals: required for method: blackbox (a reproducible stop)")
+        for key in ("m", "n", "opt", "release_window", "max_evals"):
+            v = task.get(key)
+            if v is not None and (
+                isinstance(v, bool) or not isinstance(v, int) or v < (0 if key == "release_window" else 1)
+            ):
+                raise SearchConfigError(f"{where}.{key}: a positive integer, got {v!r}")
+        for key in ("time_limit", "budget_seconds"):
+            v = task.get(key)
+            if v is not None and (
+                isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0
+            ):
+                raise SearchConfigError(f"{where}.{key}: a number of seconds > 0, got {v!r}")
+
+
+def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -> dict[str, Any]:
+    """Run one task; save the replayed worst case (JSON, instance included) to ``out``."""
+    from schedbench.scheduling.search import search_worst, worst_case
+
+    seed = derived_seed(base_seed, "search", name) % (2**31 - 1)
+    common = {
+        "m": int(task["m"]),
+        "eps": task.get("eps"),
+        "params": dict(task.get("params") or {}),
+        "objective": task.get("objective", "ratio"),
+    }
+    if task.get("n") is not None:
+        common["n"] = int(task["n"])
+    if task["method"] == "exact":
+        limit = float(task.get("time_limit", 60.0))
+        kw = {"opt": int(task.get("opt", 1)), "time_limit": limit, "workers": 1, "seed": seed}
+        for key in ("sizes", "release_window"):
+            if key in task:
+                kw[key] = task[key]
+        wc = worst_case(task["algorithm"], **common, **kw)
+        limit_hit = not wc.proved
+    else:
+        budget = float(task.get("budget_seconds", 600.0))
+        kw = {"max_evals": int(task["max_evals"]), "budget_seconds": budget, "seed": seed}
+        for key in ("sizes", "release_window"):
+            if key in task:
+                kw[key] = task[key]
+        wc = search_worst(task["algorithm"], **common, **kw)
+        limit_hit = int(wc.extra.get("evals", 0)) < int(task["max_evals"])
+    wc.extra["task"] = name
+    wc.extra["limit_hit"] = bool(limit_hit)
+    wc.save(out)
+    return summary_row(name, wc)
+
+
+def summary_row(name: str, wc) -> dict[str, Any]:
+    """One row of the worst-case table."""
+    cls = get_algorithm(wc.algorithm)
+    bound = (
+        cls.ratio_bound(wc.eps, cls.resolve_params(dict(wc.params)), opt=wc.opt)
+        if wc.objective_kind == "ratio"
+        else None
+    )
+    seeds = wc.extra.get("seed_scores") or {}
+    key = "ratio" if wc.objective_kind == "ratio" else "rejected_frac_max_prefix"
+    seed_best = max((float(s[key]) for s in seeds.values()), default=math.nan)
+    return {
+        "task": name,
+        "algorithm": wc.algorithm,
+        "problem": wc.problem,
+        "method": wc.method,
+        "m": wc.m,
+        "n": wc.n,
+        "eps": math.nan if wc.eps is None else float(wc.eps),
+        "objective_kind": wc.objective_kind,
+        "objective": wc.objective,
+        "opt": wc.opt,
+        "ratio": wc.ratio,
+        "value": wc.value,
+        "bound": math.nan if wc.bound is None else float(wc.bound),
+        "proved": bool(wc.proved),
+        "status": wc.status,
+        "rejected_frac_max_prefix": wc.rejected_frac_max_prefix,
+        "budget_violated": bool(wc.budget_violated),
+        "replayed": bool(wc.replayed),
+        "limit_hit": bool(wc.extra.get("limit_hit", False)),
+        "ratio_bound": math.nan if bound is None else float(bound),
+        "seed_best": seed_best,
+        "beats_seeds": bool(wc.extra.get("beats_seeds", False)),
+        "seconds": wc.seconds,
+    }
+
+
+def collect_search(paths: list[str | Path]) -> pd.DataFrame:
+    """The worst-case table from the tasks' JSON files (re-read, so a rerun of collect needs no search)."""
+    from schedbench.scheduling.search import WorstCase
+
+    cases = [WorstCase.load(p) for p in paths]
+    rows = [summary_row(wc.extra.get("task", Path(p).stem), wc) for p, wc in zip(paths, cases)]
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=EMPTY_COLUMNS)
+
+
+#: The columns of an empty table (a config without search tasks).
+EMPTY_COLUMNS = [
+    "task",
+    "algorithm",
+    "problem",
+    "method",
+    "m",
+    "n",
+    "eps",
+    "objective_kind",
+    "objective",
+    "opt",
+    "ratio",
+    "value",
+    "bound",
+    "proved",
+    "status",
+    "rejected_frac_max_prefix",
+    "budget_violated",
+    "replayed",
+    "limit_hit",
+    "ratio_bound",
+    "seed_best",
+    "beats_seeds",
+    "seconds",
+]
+
+
+def search_table_tex(table: pd.DataFrame, runs: pd.DataFrame | None = None) -> str:
+    """Per task: the worst ratio (or prefix rejection) found, certified or not, next to the
+    proven upper bound (``ratio_bound``) and to what the hand-made adversaries force — at the
+    same m (the black-box search's seeds) and in this config's adversary experiments (largest
+    ratio of that algorithm over every adversary run)."""
+    forced = {}
+    if runs is not None and not runs.empty:
+        adv = runs[runs["claimed_opt"].notna() & (runs["status"] == "ok")]
+        forced = adv.groupby("algorithm")["ratio"].max().to_dict()
+    lines = [
+        "% Generated by schedbench (pipeline.search.search_table_tex); do not edit.",
+        "\\begin{tabular}{llrlrrlrrr}",
+        "\\toprule",
+        "algorithm & search & $m$ & $\\varepsilon$ & worst found & OPT & certificate & proven bound & "
+        "adversary, same $m$ & adversaries (config) \\\\",
+        "\\midrule",
+    ]
+    if table.empty:
+        lines.append("\\multicolumn{10}{l}{no search tasks in this config} \\\\")
+    for _, r in table.sort_values(["algorithm", "objective_kind", "m", "task"]).iterrows():
+        kind = "ratio" if r["objective_kind"] == "ratio" else "prefix rejection"
+        found = r["ratio"] if r["objective_kind"] == "ratio" else r["rejected_frac_max_prefix"]
+        if r["proved"]:
+            cert = "proved"
+        elif r["method"] == "cp-sat" and math.isfinite(r["bound"]):
+            cert = f"bound {r['bound']:.3g}"
+        else:
+            cert = "best found" + (" (limit hit)" if r["limit_hit"] else "")
+        if r["budget_violated"]:
+            cert += ", over budget"
+        eps = "--" if not math.isfinite(r["eps"]) else f"{r['eps']:g}"
+        cells = [
+            tex_text(r["algorithm"]),
+            f"{r['method']} ({kind})",
+            str(int(r["m"])),
+            eps,
+            f"{found:.3f}",
+            f"{r['opt']:g}",
+            cert,
+            _num(r["ratio_bound"]),
+            _num(r["seed_best"]),
+            _num(forced.get(r["algorithm"], math.nan)),
+        ]
+        lines.append(" & ".join(cells) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def _num(x) -> str:
+    return fmt_cell(x, ".3g")

@@ -1,0 +1,58 @@
+"""The house's layout (docs/architecture.md): three wings — scheduling, loss, bipartite — each
+with its pipeline stage in ``<wing>/stage/``, and one hall (``schedbench.hall``) that imports no
+wing. No wing imports another; only the faces (``api``, ``cli``, ``checks``) and the workflow
+span wings. Read from the imports of every source file (``ast``), not by hand."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "schedbench"
+WINGS = ("scheduling", "loss", "bipartite")
+
+
+def _imports(path: Path) -> set[str]:
+    mods = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            mods.add(node.module)
+        elif isinstance(node, ast.Import):
+            mods.update(a.name for a in node.names)
+    return {m for m in mods if m.startswith("schedbench.")}
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _files(part: str) -> list[Path]:
+    return sorted((SRC / part).rglob("*.py"))
+
+
+def test_the_top_level_holds_only_the_wings_the_hall_and_the_faces():
+    folders = {p.name for p in SRC.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    modules = {p.stem for p in SRC.glob("*.py")}
+    assert folders - {"schemas"} == {*WINGS, "hall"}
+    assert modules == {"__init__", "api", "cli", "checks"}
+
+
+@pytest.mark.parametrize("wing", WINGS)
+def test_every_wing_owns_its_stage(wing):
+    stage = SRC / wing / "stage"
+    assert (stage / "__init__.py").exists() and (stage / "config.py").exists()
+    assert any(stage.glob("figures.py")) and any(stage.glob("tables.py")), wing
+
+
+def test_the_hall_imports_no_wing():
+    bad = {f"{f.relative_to(SRC)} -> {m}" for f in _files("hall") for m in _imports(f) if _part(m) != "hall"}
+    assert not bad, sorted(bad)
+
+
+@pytest.mark.parametrize("wing", WINGS)
+def test_a_wing_imports_only_itself_and_the_hall(wing):
+    bad = {f"{f.relative_to(SRC)} -> {m}" for f in _files(wing) for m in _imports(f) if _part(m) not in (wing, "hall")}
+    assert not bad, sorted(bad)
