@@ -148,12 +148,18 @@ def param_info(name: str, p: Any, none_means: str = "none") -> dict[str, str]:
     rng = []
     if choices:
         rng.append("one of " + ", ".join(_fmt(c) for c in choices))
-    for attrs, op in ((("minimum", "low", "min"), "≥"), (("maximum", "high", "max"), "≤")):
+    for attrs, op, opened in (
+        (("minimum", "low", "min"), "≥", "min_open"),
+        (("maximum", "high", "max"), "≤", "max_open"),
+    ):
         bound = next((getattr(p, a) for a in attrs if getattr(p, a, None) is not None), None)
+        if getattr(p, opened, False):
+            op = {"≥": ">", "≤": "<"}[op]
         if bound is not None and not callable(bound):
             rng.append(f"{op} {bound:g}" if isinstance(bound, (int, float)) else f"{op} {bound}")
     if callable(default) or derived is not None:
-        shown = "derived"
+        text = getattr(derived, "text", None)
+        shown = f"derived: {text}" if text else "derived"
     elif default is None:
         optional = getattr(p, "optional", None)
         if optional is None:
