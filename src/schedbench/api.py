@@ -10,10 +10,10 @@ from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import OptResult, solve_opt
+from schedbench.scheduling.offline.result import oracle_value
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm
-from schedbench.scheduling.offline.result import oracle_value
 
 __all__ = ["RunResult", "run", "run_adversary"]
 

@@ -4,10 +4,10 @@
 (:mod:`schedbench.hall.config`)."""
 
 from __future__ import annotations
+
 from schedbench.bipartite.stage.config import check_bipartite
-from schedbench.scheduling.stage.config import check_experiment
 from schedbench.loss.stage.config import check_loss
-from schedbench.scheduling.stage.config import check_search_section
+from schedbench.scheduling.stage.config import check_experiment, check_search_section
 
 
 def check_config(config: dict) -> None:

@@ -9,8 +9,8 @@ on sized families. Every error names the offending key path.
 from __future__ import annotations
 
 import hashlib
-import os
 import json
+import os
 
 import yaml
 

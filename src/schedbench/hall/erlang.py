@@ -1,8 +1,8 @@
 """Erlang's loss formula B(c, a), used by the loss wing's oracles and the bipartite wing's checks."""
 
 from __future__ import annotations
-from schedbench.hall import arguments as arg
 
+from schedbench.hall import arguments as arg
 
 #: the largest c of :func:`erlang_b` (an O(c) recursion in Python: about 10 s at the bound)
 ERLANG_B_MAX_C = 10**8

@@ -3,12 +3,12 @@ or control sequences are errors, other warnings are reported."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
-import math
 
 __all__ = ["LatexMissing", "LatexFailed", "missing_latex", "build_pdf", "log_problems", "recorded_inputs"]
 

@@ -1,12 +1,17 @@
-"""Confidence intervals for the tables (the figures use seaborn's own bootstrap)."""
+"""Statistics in one module: the percentile-bootstrap CI of the tables (:func:`bootstrap_ci`; the
+figures use seaborn's own bootstrap), the Student-t CI over batch means of the queueing simulators
+(:func:`batch_ci`), and the log–log slope fits of the loss and bipartite rates (:func:`fit_loglog`).
+
+scipy is imported inside the functions that need it, not at import: the Snakefile imports the
+queueing wings, and scipy.stats costs about 1 s per parse."""
 
 from __future__ import annotations
 
-import numpy as np
 import math
-from scipy import stats
 
-__all__ = ["bootstrap_ci"]
+import numpy as np
+
+__all__ = ["bootstrap_ci", "batch_ci", "fit_loglog"]
 
 
 def bootstrap_ci(values, level: float = 0.95, n_boot: int = 2000, seed: int = 0) -> tuple[float, float, float]:
@@ -26,6 +31,8 @@ def bootstrap_ci(values, level: float = 0.95, n_boot: int = 2000, seed: int = 0)
 
 def fit_loglog(n: np.ndarray, y: np.ndarray) -> dict[str, float]:
     """OLS fit of log y = a + b log n over the points with y > 0: slope b with a 95 % CI."""
+    from scipy import stats
+
     n, y = np.asarray(n, float), np.asarray(y, float)
     keep = np.isfinite(y) & (y > 0)
     out = {"points": int(keep.sum()), "slope": math.nan, "slope_lo": math.nan, "slope_hi": math.nan}
@@ -39,7 +46,7 @@ def fit_loglog(n: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 def batch_ci(values: np.ndarray, level: float = 0.95) -> tuple[float, tuple[float, float]]:
     """Mean and Student-t confidence interval over batch estimates."""
-    from scipy import stats  # here, not at import: the Snakefile imports this wing (1 s saved per parse)
+    from scipy import stats
 
     v = np.asarray(values, dtype=np.float64)
     mean = float(v.mean())

@@ -1,7 +1,9 @@
 """The bipartite wing's config checks: one load key, class fractions, degree-rule parameters."""
 
 from __future__ import annotations
+
 import math
+
 from schedbench.hall.config import ConfigError
 
 

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
+
 from schedbench.hall.stats import fit_loglog
 
 __all__ = ["bipartite_rates"]

@@ -1,7 +1,9 @@
 """The bipartite wing's views for the HTML report: its tables without their provenance columns."""
 
 from __future__ import annotations
+
 import pandas as pd
+
 from schedbench.hall.io import PROVENANCE_COLUMNS
 
 

@@ -1,9 +1,10 @@
 """The bipartite wing's LaTeX tables: exact checks and fitted rates."""
 
 from __future__ import annotations
+
 import pandas as pd
-from schedbench.hall.latex import slope_cell
-from schedbench.hall.latex import tex_text
+
+from schedbench.hall.latex import slope_cell, tex_text
 
 
 def bipartite_checks_tex(checks: pd.DataFrame) -> str:

@@ -1,6 +1,7 @@
 """The loss wing's config checks: k-rule parameters and a positive λ(n) at every point."""
 
 from __future__ import annotations
+
 from schedbench.hall.config import ConfigError
 
 

@@ -1,6 +1,7 @@
 """The loss wing's views for the HTML report: its tables without their provenance columns."""
 
 from __future__ import annotations
+
 import pandas as pd
 
 

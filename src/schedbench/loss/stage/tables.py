@@ -1,11 +1,12 @@
 """The loss wing's LaTeX tables and macros: fitted slopes against the claimed rates."""
 
 from __future__ import annotations
-import math
-import pandas as pd
-from schedbench.hall.latex import slope_cell
-from schedbench.hall.latex import tex_text
 
+import math
+
+import pandas as pd
+
+from schedbench.hall.latex import slope_cell, tex_text
 
 _QUANTITY_TEX = {"blocking": "$P_B$", "excess_response": "$E[T]-1/d$"}
 

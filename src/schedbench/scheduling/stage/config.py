@@ -2,12 +2,13 @@
 problem) and the worst-case search tasks. Every error names the key path."""
 
 from __future__ import annotations
-from schedbench.hall.params import ParameterError
+
+from schedbench.hall.config import ConfigError
 from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.params import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import UnknownNameError, get_adversary, get_algorithm, get_family
-from schedbench.hall.config import ConfigError
 
 
 def check_search_section(section: dict | None) -> None:

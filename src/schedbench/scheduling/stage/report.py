@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedbench.scheduling.stage.metrics import add_labels
 from schedbench.scheduling.registry import algorithm_names, get_algorithm
+from schedbench.scheduling.stage.metrics import add_labels
 
 __all__ = ["runs_summary", "methods_view"]
 

@@ -6,10 +6,9 @@ import math
 
 import pandas as pd
 
-from schedbench.scheduling.stage.metrics import add_labels, format_value, successful
+from schedbench.hall.latex import fmt_cell, tex_text
 from schedbench.hall.stats import bootstrap_ci
-from schedbench.hall.latex import fmt_cell
-from schedbench.hall.latex import tex_text
+from schedbench.scheduling.stage.metrics import add_labels, format_value, successful
 
 __all__ = ["ratio_table_tex", "adversary_table_tex", "rejection_table_tex", "macros_tex"]
 
