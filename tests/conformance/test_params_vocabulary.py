@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from schedbench.hall.params import Derived, Param, ParameterError, check_value, resolve
+from schedbench.hall.params import Applies, Derived, Param, ParameterError, check_applies, check_value, resolve
 from schedbench.hall import arguments
 from schedbench.scheduling.registry import (
     adversary_names,
@@ -108,3 +108,31 @@ def test_every_plugin_declares_its_parameters_with_the_one_vocabulary():
     )
     for table in tables:
         assert all(isinstance(p, Param) and p.doc for p in table.values())
+
+
+def test_a_parameter_that_does_not_apply_is_an_error_only_when_given():
+    table = {
+        "policy": Param("a", ("a", "b"), "policy", type=str),
+        "k": Param(None, doc="k", type=int, applies=Applies("policy", frozenset({"b"}), "only 'b' reads k")),
+        "tie": Param("x", ("x", "y"), "tie", applies=Applies("policy", frozenset({"a"}), "only 'a' has ties")),
+    }
+    check_applies("f", table, {"policy": "a", "k": None, "tie": "y"})  # defaults anywhere, values where read
+    check_applies("f", table, {"policy": "b", "k": 3, "tie": "x"})
+    with pytest.raises(
+        ParameterError, match=r"^f: parameter 'k' does not apply to policy 'a' \(only 'b' reads k\); got k=3$"
+    ):
+        check_applies("f", table, {"policy": "a", "k": 3, "tie": "x"})
+    with pytest.raises(ValueError, match=r"parameter 'tie' does not apply to policy 'b'"):
+        check_applies("f", table, {"policy": "b", "k": None, "tie": "y"}, error=ValueError)
+
+
+def test_bipartite_policy_parameters_are_declared_with_the_vocabulary():
+    import inspect
+
+    from schedbench.bipartite.simulate import POLICIES, POLICY_PARAMETERS, simulate_bipartite
+
+    signature = inspect.signature(simulate_bipartite).parameters
+    for name, param in POLICY_PARAMETERS.items():
+        assert isinstance(param, Param) and param.applies is not None and param.applies.by == "policy"
+        assert param.applies.values <= set(POLICIES)
+        assert signature[name].default == param.default  # the table's default is the API's

@@ -33,6 +33,7 @@ import numpy as np
 
 from schedbench.hall.seeds import derived_seed
 from schedbench.hall import arguments as arg
+from schedbench.hall.params import Applies, Param, check_applies
 from schedbench.bipartite.capacity import carries_load
 from schedbench.bipartite.kernels import (
     B_ARRIVALS,
@@ -146,39 +147,35 @@ def _speed_classes(mu: np.ndarray) -> tuple[np.ndarray, int]:
     return cls.astype(np.int64), int(speeds.size)
 
 
-# Keyword parameters that only some policies read (checked against the kernels): name ->
-# (the policies that read it, its default, why the others do not). A non-default value for any
-# other policy is an error that names it, never silently ignored.
+# Keyword parameters that only some policies read (checked against the kernels), each with the
+# policies that read it, its default and why the others do not. A non-default value for any
+# other policy is an error that names it (hall.params.check_applies), never silently ignored.
 _QUEUE_POLICIES = frozenset(POLICY_CODES)
-_POLICY_PARAMETERS = {
+
+
+def _for(policies, why: str) -> Applies:
+    return Applies(by="policy", values=frozenset(policies), why=why)
+
+
+POLICY_PARAMETERS = {
     # token_kernel never sees `buffers`; queue_kernel never sees `tokens`
-    "buffers": (_QUEUE_POLICIES, None, "it uses 'tokens'"),
-    "tokens": (frozenset({"token-oldest"}), None, "it uses 'buffers'"),
+    "buffers": Param(None, applies=_for(_QUEUE_POLICIES, "it uses 'tokens'")),
+    "tokens": Param(None, applies=_for({"token-oldest"}, "it uses 'buffers'")),
     # ties_random is read only in the JSQ/JFSQ and JIQ/JFIQ branches; JSQ(d) always breaks the
     # ties of its sample uniformly; random, random-mu and the token policy have no ties
-    "ties": (
-        frozenset({"jsq", "jfsq", "jiq", "jfiq"}),
+    "ties": Param(
         "random",
-        "only 'jsq', 'jfsq', 'jiq' and 'jfiq' break ties by it",
+        applies=_for({"jsq", "jfsq", "jiq", "jfiq"}, "only 'jsq', 'jfsq', 'jiq' and 'jfiq' break ties by it"),
     ),
     # read only under `policy == JFIQ`
-    "jfiq_fallback": (frozenset({"jfiq"}), "random", "only 'jfiq' has a fallback"),
+    "jfiq_fallback": Param("random", applies=_for({"jfiq"}, "only 'jfiq' has a fallback")),
     # the token kernel has no complete-graph fast path
-    "fast_complete": (_QUEUE_POLICIES, True, "only the queue policies have a complete-graph fast path"),
+    "fast_complete": Param(
+        True, applies=_for(_QUEUE_POLICIES, "only the queue policies have a complete-graph fast path")
+    ),
     # the kernels read `d` only under `policy == JSQD` (the sample size of JSQ(d))
-    "d": (frozenset({"jsq-d"}), None, "only 'jsq-d' samples d servers"),
+    "d": Param(None, applies=_for({"jsq-d"}, "only 'jsq-d' samples d servers")),
 }
-
-
-def _check_policy_parameters(policy: str, values: dict) -> None:
-    for name, (policies, default, why) in _POLICY_PARAMETERS.items():
-        value = values[name]
-        is_default = value is None if default is None else (value is not None and value == default)
-        if policy not in policies and not is_default:
-            raise ValueError(
-                f"simulate_bipartite: parameter {name!r} does not apply to policy "
-                f"{policy!r} ({why}); got {name}={value!r}"
-            )
 
 
 def simulate_bipartite(
@@ -235,9 +232,19 @@ def simulate_bipartite(
     if not isinstance(jfiq_fallback, str) or jfiq_fallback not in ("random", "jfsq"):
         raise ValueError(f"{func}: jfiq_fallback must be 'random' or 'jfsq', got {jfiq_fallback!r}")
     fast_complete = arg.flag(func, "fast_complete", fast_complete)
-    _check_policy_parameters(
-        policy,
-        dict(buffers=buffers, tokens=tokens, ties=ties, d=d, jfiq_fallback=jfiq_fallback, fast_complete=fast_complete),
+    check_applies(
+        func,
+        POLICY_PARAMETERS,
+        dict(
+            policy=policy,
+            buffers=buffers,
+            tokens=tokens,
+            ties=ties,
+            d=d,
+            jfiq_fallback=jfiq_fallback,
+            fast_complete=fast_complete,
+        ),
+        error=ValueError,
     )
     if policy == "jsq-d":
         if d is None:

@@ -31,7 +31,17 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-__all__ = ["Param", "Derived", "ParameterError", "Invalid", "resolve", "check_value", "AUTO"]
+__all__ = [
+    "Param",
+    "Derived",
+    "Applies",
+    "ParameterError",
+    "Invalid",
+    "resolve",
+    "check_value",
+    "check_applies",
+    "AUTO",
+]
 
 #: A value that, for a parameter with a derived default, means "derive it" (as None does).
 AUTO = "auto"
@@ -69,6 +79,18 @@ class Derived:
         return self.fn(values)
 
 
+@dataclass(frozen=True)
+class Applies:
+    """Where a parameter applies: only when the selecting parameter ``by`` (e.g. ``policy``)
+    is one of ``values``; ``why`` says why the others do not read it ("it uses 'tokens'").
+    Anywhere else a value other than the parameter's default is an error that names it
+    (:func:`check_applies`), never silently ignored."""
+
+    by: str
+    values: frozenset
+    why: str
+
+
 def _is_bool(value: Any) -> bool:
     return isinstance(value, (bool, np.bool_))
 
@@ -87,7 +109,8 @@ class Param:
     also mean "derive"). ``nullable``: whether None is a value (default: for a typed parameter
     when its literal default is None; for an untyped one unless its choices leave None out).
     ``rule``: an extra per-value check returning a phrase ("must be a power of two >= 2") when
-    the value is refused, else None."""
+    the value is refused, else None. ``applies``: an :class:`Applies` when only some values of
+    another parameter read this one (checked by :func:`check_applies`)."""
 
     default: Any = None
     choices: tuple | None = None
@@ -102,6 +125,7 @@ class Param:
     nullable: bool | None = None
     integral_float: bool = False
     rule: Callable[[Any], str | None] | None = None
+    applies: Applies | None = None
 
     # ------------------------------------------------------------------ checks
     @property
@@ -282,3 +306,24 @@ def check_value(func: str, name: str, param: Param, value: Any, error: type[Exce
         return param.validate(value, "words")
     except Invalid as exc:
         raise error(f"{func}: {name} {exc.phrase}, got {value!r}") from None
+
+
+def check_applies(
+    owner: str, declared: Mapping[str, Param], values: Mapping[str, Any], error: type[Exception] = ParameterError
+) -> None:
+    """Every declared parameter with an :class:`Applies` that is given a non-default value
+    while its selector is elsewhere is an error:
+    ``owner: parameter 'd' does not apply to policy 'jsq' (only 'jsq-d' samples d servers); got d=3``."""
+    for key, param in declared.items():
+        where = param.applies
+        if where is None or key not in values:
+            continue
+        selected = values[where.by]
+        if selected in where.values:
+            continue
+        value, default = values[key], param.plain_default()
+        is_default = value is None if default is None else (value is not None and value == default)
+        if not is_default:
+            raise error(
+                f"{owner}: parameter {key!r} does not apply to {where.by} {selected!r} ({where.why}); got {key}={value!r}"
+            )
