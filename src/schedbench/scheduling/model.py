@@ -536,6 +536,9 @@ class Outcome:
     cuts it into (slot, machine, job, work) rows.
 
     ``claimed_objective`` is the engine's own bookkeeping; the validator recomputes it.
+    ``path`` says how the run was computed: ``"step"`` (the engine, slot by slot),
+    ``"compiled"`` (the algorithm's compiled path, one call for the whole instance) or
+    ``"whole-instance"`` (a migratory algorithm's own ``schedule_all``).
     """
 
     algorithm: str
@@ -554,6 +557,7 @@ class Outcome:
     trace_work: np.ndarray
     claimed_objective: float
     seconds: float = 0.0
+    path: str = "step"  # how it ran: "step" (the engine), "compiled" (one numba call), "whole-instance"
 
     @property
     def rejected(self) -> np.ndarray:

@@ -19,6 +19,7 @@ import numpy as np
 
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
+from schedbench.scheduling.compiled import to_outcome
 from schedbench.scheduling.engine import AlgorithmError, Engine
 from schedbench.scheduling.model import REJECT, Instance, JobSpec, Outcome
 from schedbench.scheduling.problems import get_problem
@@ -96,8 +97,10 @@ def execute(
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:
-    """Replay ``inst`` (arrival order: release, ties by index) against ``alg``; a migratory
-    algorithm schedules the whole instance with its ``schedule_all``."""
+    """Replay ``inst`` (arrival order: release, ties by index) against ``alg``: on its compiled
+    path when it offers one for these parameters and ``fast`` (the default), else on the
+    engine's step path; a migratory algorithm schedules the whole instance with its
+    ``schedule_all``. The outcome's ``path`` says which."""
     cls = type(alg)
     if cls.migratory:
         schedule_all = getattr(alg, "schedule_all", None)
@@ -106,12 +109,17 @@ def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Ou
         outcome = schedule_all(inst)
         if not isinstance(outcome, Outcome):
             raise AlgorithmError(f"{alg.name!r}: schedule_all returned {type(outcome).__name__}, not an Outcome")
+        outcome.path = "whole-instance"
         return outcome
     order = inst.arrival_order()
     if fast and not get_problem(alg.problem).processes and not cls.has_slot_hook():
         fast_result = alg.dispatch_all(inst.size, inst.indptr, inst.indices, order)
         if fast_result is not None:
             return _from_fast_path(alg, inst, order, fast_result)
+    if fast and get_problem(alg.problem).processes:
+        run = alg.compiled_run(inst, order)
+        if run is not None:
+            return to_outcome(alg.name, alg.problem, cls.speed_for(alg.eps), inst, order, run)
     engine = Engine(alg, inst.m)
     engine.release(
         (
@@ -193,6 +201,7 @@ def _from_fast_path(alg: OnlineAlgorithm, inst: Instance, order: np.ndarray, res
         trace_end=empty_f,
         trace_work=empty_f,
         claimed_objective=0.0,
+        path="compiled",
     )
     out.claimed_objective = _max_load_over_steps(inst, out)
     return out

@@ -55,6 +55,7 @@ class RunRecord:
     guard_fires: int = 0  # times a budget guard accepted a job its rule would reject
     ratio_bound: float | None = field(default=None, metadata=_NAN_IF_NONE)  # proven ALG/OPT bound (None: none)
     seconds: float = 0.0
+    path: str = "none"  # step | compiled | whole-instance (Outcome.path); none: the run failed first
     status: str = "error"  # ok | budget_violated | invalid | error
     errors: list[str] = field(default_factory=list)
     counters: dict[str, Any] = field(default_factory=dict, metadata=_RIDER)  # what the algorithm counted
@@ -118,6 +119,7 @@ class RunRecord:
             guard_fires=int(alg.counters.get("guard_fires", 0)),
             ratio_bound=algo.ratio_bound(alg.eps, params, opt=bound_opt),
             seconds=outcome.seconds,
+            path=outcome.path,
             counters=dict(alg.counters),
             instance=instance,
             outcome=outcome,

@@ -43,9 +43,18 @@ The engine calls, in each slot t (docs/models/rejection-model.md §1.3):
 The view (:class:`schedbench.scheduling.engine.EngineView`) shows the time, the speed, queues,
 remaining work, held jobs, rejections so far and the budget left, and never the future.
 
-An algorithm may also offer the fast path :meth:`dispatch_all` (LoadBalancing, no late
-rejection): the same decisions for a whole instance in one numba call. The conformance tests
-check that the fast path and the step path agree on every instance they try.
+**Compiled paths.** An algorithm may also offer the same decisions for a whole instance in
+one numba call — the only place this choice is made is the class itself:
+
+* :meth:`dispatch_all` (LoadBalancing, nothing processed): the machine of every job;
+* :meth:`compiled_run` (flow-time problems): the whole run, processing included, as a
+  :class:`~schedbench.scheduling.compiled.CompiledRun`.
+
+Either returns None for a parameter combination it does not cover; then, and for an
+algorithm that overrides neither (a newcomer's plug-in in Python), the run takes the step
+path unchanged. Adaptive adversaries always play the step path. The results table says which
+path a run took (``path``); :meth:`has_compiled_path` is what listings show. The conformance
+tests (``tests/conformance/test_compiled_paths.py``) check that both paths agree.
 """
 
 from __future__ import annotations
@@ -244,6 +253,20 @@ class OnlineAlgorithm:
         by job; ``order`` lists the jobs in arrival order."""
         return None
 
+    def compiled_run(self, inst, order: np.ndarray):
+        """The whole run on ``inst`` (jobs in arrival ``order``) in one compiled call, as a
+        :class:`~schedbench.scheduling.compiled.CompiledRun`, or None if not offered (for this
+        parameter combination): the step path runs instead."""
+        return None
+
+    @classmethod
+    def has_compiled_path(cls) -> bool:
+        """Whether the class offers a compiled path (:meth:`dispatch_all` or :meth:`compiled_run`;
+        it may still decline some parameter combinations, see each algorithm's docstring)."""
+        return (
+            cls.dispatch_all is not OnlineAlgorithm.dispatch_all or cls.compiled_run is not OnlineAlgorithm.compiled_run
+        )
+
     @classmethod
     def describe(cls) -> dict[str, Any]:
         return {
@@ -256,6 +279,7 @@ class OnlineAlgorithm:
             "unit_sizes_only": cls.unit_sizes_only,
             "deferred_dispatch": cls.deferred_dispatch,
             "late_reject": cls.late_reject,
+            "compiled_path": cls.has_compiled_path(),
             "parameters": {k: p.default for k, p in cls.parameters.items()},
             "reference": cls.reference,
         }

@@ -4,13 +4,15 @@
 
 Shortest-queue dispatch (ties to the lowest index), FIFO at speed 1; each machine rejects, on
 arrival, every k-th job routed to it (k = ⌈1/ε⌉), so rejections ≤ ε·arrivals at every prefix
-by construction (as ``drop-every-k`` for LoadBalancing).
+by construction (as ``drop-every-k`` for LoadBalancing). Compiled path:
+:func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms._flow_rules import shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.budget import drop_period
@@ -36,3 +38,6 @@ class DropEveryKFlow(OnlineAlgorithm):
         i = shortest_queue(view, job.eligible)
         self.routed[i] += 1
         return REJECT if self.routed[i] % self.k == 0 else i
+
+    def compiled_run(self, inst, order):
+        return fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.EVERY_K, k=self.k)

@@ -17,6 +17,9 @@ Implementation: remaining work is tracked per machine without asking the engine
 (a machine is busy whenever it has work, so W_i(t) = max(0, W_i(t') − s·(t − t'))); ties are
 decided with a relative tolerance of 1e-9. Deadlines are static, so a machine is reordered only
 when a new job's key is below the largest key ever sent to it (never, for MaxFlowTime).
+
+Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.priority_kernel` with the
+static keys ranked before the run (:meth:`Edf.static_keys`), every problem and parameter.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
@@ -112,3 +116,18 @@ class Edf(OnlineAlgorithm):
                 plan.priority[i] = order
         self.touched.clear()
         return plan
+
+    # ------------------------------------------------------------------ compiled path
+    def slacks(self, inst, order) -> np.ndarray:
+        """S_j = T/w_j per arrival position, with the same float operations as :meth:`slack`."""
+        return self.T / get_problem(self.problem).flow_weights(inst)[order]
+
+    def static_keys(self, inst, order) -> tuple[np.ndarray, ...]:
+        """The keys of :meth:`order_key` per arrival position, most significant first (the
+        position, the engine's job id, breaks the remaining ties)."""
+        release = inst.release[order]
+        return (release + self.slacks(inst, order), release)
+
+    def compiled_run(self, inst, order):
+        rank = fk.static_rank(*self.static_keys(inst, order))
+        return fk.run_priority(inst, order, type(self).speed_for(self.eps), fk.LEAST_WORK_EDF, fk.STATIC_KEY, rank)

@@ -14,12 +14,19 @@ No bound is claimed for maximum flow time (the known guarantees are for total fl
 Implementation: a machine is reordered only in a slot where jobs were dispatched to it. Between
 two such slots only the job at its head runs (completions do not change SRPT's order), so the
 remaining work of every other queued job is already known; only the head's is read.
+Remaining work is compared on a grid of 2^-20 units (:func:`~schedbench.scheduling.algorithms._flow_kernels.snap_work`),
+so that two jobs with the same remaining work in exact arithmetic tie (then the earlier arrival
+first) whatever the last bits of their floats at a fractional speed.
+
+Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.priority_kernel` (SRPT,
+IMD's volume dispatch).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
 
@@ -61,7 +68,7 @@ class Imd(OnlineAlgorithm):
             q = view.queue(i)
             old = len(q) - len(new)
             if old > 0:
-                rem[q[0]] = view.remaining(q[0])  # the only job that ran since the last reorder
+                rem[q[0]] = fk.snap_work(view.remaining(q[0]))  # the only job that ran since the last reorder
             elif len(new) == 1:
                 continue
             order = sorted(q, key=lambda j: (rem[j], j))
@@ -69,3 +76,6 @@ class Imd(OnlineAlgorithm):
                 plan.priority[i] = order
         self.new.clear()
         return plan
+
+    def compiled_run(self, inst, order):
+        return fk.run_priority(inst, order, type(self).speed_for(self.eps), fk.IMD_VOLUME, fk.SRPT)

@@ -4,11 +4,15 @@ speed 1 + ε (applied by the engine; ε = 0 is the speed-1 reference row).
 Each job goes on arrival to the eligible machine with the shortest queue (``dispatch="queue"``,
 the job in service included) or the least remaining work (``dispatch="work"``), ties to the
 lowest index; each machine runs its jobs FIFO. Nothing is rejected.
+
+Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel` (both
+dispatch rules, every problem).
 """
 
 from __future__ import annotations
 
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms._flow_rules import least_work, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
@@ -28,3 +32,7 @@ class LlFifo(OnlineAlgorithm):
         if self.params["dispatch"] == "queue":
             return shortest_queue(view, job.eligible)
         return least_work(view, job.eligible)
+
+    def compiled_run(self, inst, order):
+        rule = fk.SHORTEST_QUEUE if self.params["dispatch"] == "queue" else fk.LEAST_WORK
+        return fk.run_fifo(inst, order, type(self).speed_for(self.eps), rule)

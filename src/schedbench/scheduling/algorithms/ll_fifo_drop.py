@@ -8,11 +8,15 @@ T = T* (the oracle, as the paper assumes). For unit jobs with ``reach`` and c = 
 MFT_UNIT measured in work instead of queue length (``mft-unit`` is the unit-job rule).
 
 No budget guarantee is proven for sized jobs [R]: the validator reports violations.
+
+Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel` (both cap
+rules).
 """
 
 from __future__ import annotations
 
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms._flow_rules import least_work
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
@@ -51,3 +55,7 @@ class LlFifoDrop(OnlineAlgorithm):
         work = view.remaining_work(i)
         full = work + job.size > self.cap + 1e-9 if self.params["cap_rule"] == "exceed" else work >= self.cap - 1e-9
         return REJECT if full else i
+
+    def compiled_run(self, inst, order):
+        rule = fk.WORK_CAP_EXCEED if self.params["cap_rule"] == "exceed" else fk.WORK_CAP_REACH
+        return fk.run_fifo(inst, order, 1.0, fk.LEAST_WORK, rule, cap=self.cap)

@@ -21,12 +21,18 @@ machine changes over time; it is re-sorted in each slot where jobs arrive on it,
 which its head completes, and in the first slot where some job's delay factor overtakes the
 head's (a crossing of two lines in t), asking the engine for those wake-ups. This gives the
 same schedule as re-sorting every machine in every slot (tested against that reference).
+
+Compiled path: when one slack S holds for every job of the instance (MaxFlowTime always), the
+order is FIFO by release and the run is :func:`~schedbench.scheduling.algorithms._flow_kernels.priority_kernel`
+with static keys; with mixed slacks the order changes over time and the run takes the step path.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+
+import numpy as np
 
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.algorithms.edf import Edf
@@ -113,3 +119,12 @@ class Lwf(Edf):
             plan.wake_at = ev[0][0]
             self.asked.add(ev[0][0])
         return plan
+
+    def compiled_run(self, inst, order):
+        S = self.slacks(inst, order)
+        if S.size and not np.all(S == S[0]):
+            return None  # the delay-factor order changes over time: the step path
+        return super().compiled_run(inst, order)
+
+    def static_keys(self, inst, order):
+        return (inst.release[order],)

@@ -14,6 +14,10 @@ the job on arrival. Each machine runs its queue FIFO. Immediate dispatch, immedi
 Guarantee: FIFO, so a job joining a queue of length Q < Qcap completes Q + 1 slots later and
 max flow ≤ Qcap; with T* the rejections are ≤ ε·arrivals at every prefix [Q]. With a prefix
 T the flow bound still holds against OPT (T(t) ≤ OPT), the budget is not proven.
+
+Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel` with
+``oracle="opt"``; the prefix oracles solve an offline MIP when a cap is reached, so they run on
+the step path.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import math
 
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
@@ -78,3 +83,8 @@ class MftUnit(OnlineAlgorithm):
             self.cap = queue_cap(self.T, self.eps, self.c)
             self.counters["opt_solves"] = self.prefix.solves
         return REJECT if length >= self.cap else i
+
+    def compiled_run(self, inst, order):
+        if self.prefix is not None:
+            return None  # the prefix optimum is an offline solve inside the run
+        return fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.QUEUE_CAP, cap=self.cap)

@@ -3,13 +3,16 @@ for MaxFlowTime (``random-two`` is its LoadBalancing version).
 
 Each job goes to a uniformly random one of the two machines of its eligible set with the
 shortest queues (by (length, index); the only one if it has one); FIFO per machine, speed 1,
-nothing rejected. One coin per arrival from the run's seeded generator (numpy PCG64).
+nothing rejected. One coin per arrival from the run's seeded generator (numpy PCG64); the
+compiled path (:func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel`) draws the
+same coins up front.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms._flow_rules import two_shortest_queues
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
@@ -32,3 +35,7 @@ class RandomTwoFlow(OnlineAlgorithm):
         coin = self.rng.random()
         ranked = two_shortest_queues(view, job.eligible)
         return ranked[0] if len(ranked) == 1 or coin < 0.5 else ranked[1]
+
+    def compiled_run(self, inst, order):
+        coins = np.random.default_rng(self.seed).random(order.shape[0])
+        return fk.run_fifo(inst, order, 1.0, fk.TWO_SHORTEST_RANDOM, coins=coins)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms.base import JobView
 from schedbench.scheduling.algorithms.edf import Edf
@@ -59,3 +61,10 @@ class SsfEdf(Edf):
     def order_key(self, job: JobView) -> tuple:
         S = self.slack(job)
         return (slack_class(S, self.c), job.release + S, job.release, job.id)
+
+    def static_keys(self, inst, order):
+        S = self.slacks(inst, order)
+        values, where = np.unique(S, return_inverse=True)
+        classes = np.array([slack_class(float(v), self.c) for v in values], dtype=np.int64)[where]
+        release = inst.release[order]
+        return (classes, release + S, release)

@@ -1,0 +1,474 @@
+"""Compiled (numba) paths of the flow-time algorithms with immediate dispatch and no late
+rejection: the whole run of one instance in one call, event driven.
+
+The cost of a run grows with the number of jobs and of processing events, never with
+m × horizon: a machine is only touched when a job is dispatched to it or its state is asked
+for at an arrival (its processing is advanced lazily to that instant), and once at the end.
+
+Two kernels, each a model of the engine's machines (``docs/models/rejection-model.md`` §1.3:
+non-migratory, preemptive, ``speed`` units of work per unit of time) with the dispatch and
+rejection rules of the algorithms that use it:
+
+* :func:`fifo_kernel` — every machine runs its jobs in dispatch order. Dispatch by the
+  shortest queue (the job in service counted), the least remaining work, or a random one of
+  the two shortest queues; rejection on arrival by a queue cap, a work cap (``exceed`` or
+  ``reach``) or every k-th job routed to a machine. Used by ``ll-fifo``, ``ll-fifo-drop``,
+  ``mft-unit`` (oracle T*), ``drop-every-k-flow`` and ``random-two-flow``.
+* :func:`priority_kernel` — every machine runs, preemptively, its unfinished job with the
+  smallest key: a static key (a rank computed before the run: EDF, SSF-EDF, FIFO by release)
+  or the remaining work (SRPT, ties by job id). Dispatch by the least remaining work as the
+  EDF family keeps it (its own bookkeeping, relative tie tolerance) or by IMD's least
+  cumulative class volume. Used by ``edf``, ``ssf-edf``, ``lwf`` (when one slack S holds for
+  every job) and ``imd``.
+
+Processing follows the engine's own arithmetic (:meth:`Engine._advance`): a job completes at
+an instant t when its remaining work is at most (t − start)·s + 1e-9·max(1, p); work and
+completion times are floats with that tolerance, so at a fractional speed 1 + ε both paths
+agree to within it (and exactly where the engine asks for the same instants, as it does for
+the FIFO rules, which have no slot hook). Trace rows are merged as the engine merges them
+(one row per maximal interval of one job on one machine).
+
+Jobs are numbered by arrival position inside a kernel, as the engine numbers them (ties of
+SRPT and of the static keys are broken by that number). Each kernel returns, per arrival
+position, the machine (−1: rejected on arrival) and the completion instant (NaN: not
+completed), and the trace rows (their job column in positions too); ``order[pos]`` is the job. The algorithms' step
+paths (``on_arrival``/``on_slot``) are the independent implementations; the conformance tests
+(``tests/conformance/test_compiled_paths.py``) check that the two agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from schedbench.scheduling.compiled import CompiledRun
+
+__all__ = [
+    "run_fifo",
+    "run_priority",
+    "static_rank",
+    "fifo_kernel",
+    "priority_kernel",
+    "snap_work",
+    "SHORTEST_QUEUE",
+    "LEAST_WORK",
+    "TWO_SHORTEST_RANDOM",
+    "LEAST_WORK_EDF",
+    "IMD_VOLUME",
+    "NO_REJECTION",
+    "QUEUE_CAP",
+    "WORK_CAP_EXCEED",
+    "WORK_CAP_REACH",
+    "EVERY_K",
+    "STATIC_KEY",
+    "SRPT",
+]
+
+TOL = 1e-9  # the engine's work tolerance (engine._TOL): work below it counts as done
+LEAST_WORK_TIE = 1e-9  # absolute slack of _flow_rules.least_work
+EDF_TIE = 1e-9  # relative slack of edf.LeastWork.pick
+
+# dispatch rules
+SHORTEST_QUEUE, LEAST_WORK, TWO_SHORTEST_RANDOM, LEAST_WORK_EDF, IMD_VOLUME = 0, 1, 2, 3, 4
+# rejection rules (on arrival)
+NO_REJECTION, QUEUE_CAP, WORK_CAP_EXCEED, WORK_CAP_REACH, EVERY_K = 0, 1, 2, 3, 4
+# processing orders of the priority kernel
+STATIC_KEY, SRPT = 0, 1
+
+_SNAP = 2.0**20  # remaining work is compared on a grid of 2^-20 units (see snap_work)
+_SNAP_MAX = 2.0**32
+
+
+def snap_work(x: float) -> float:
+    """Remaining work as SRPT compares it: rounded to the nearest multiple of 2^-20 (below
+    2^32 units). At speed 1 + ε a remaining work is an integer minus a multiple of s, so two
+    values equal in exact arithmetic can differ in the last bits of their floats; rounding
+    makes them the tie they are (then broken by job id) on the step path and here alike."""
+    if abs(x) < _SNAP_MAX:
+        return round(x * _SNAP) / _SNAP
+    return x
+
+
+@njit(cache=True, inline="always")
+def _snap(x):
+    if abs(x) < _SNAP_MAX:
+        return np.round(x * _SNAP) / _SNAP
+    return x
+
+
+# ---------------------------------------------------------------------- trace rows
+@njit(cache=True)
+def _grown(ti, tf):
+    n = ti.shape[0]
+    ti2 = np.empty((2 * n + 16, 2), np.int64)
+    tf2 = np.empty((2 * n + 16, 3), np.float64)
+    ti2[:n] = ti
+    tf2[:n] = tf
+    return ti2, tf2
+
+
+@njit(cache=True, inline="always")
+def _row(ti, tf, rows, last_row, i, j, a, b, w):
+    """Record work ``w`` of job j on machine i in [a, b]; extends the machine's last row when
+    the same job simply continues (as the engine's ``_trace``). Returns (ti, tf, rows)."""
+    k = last_row[i]
+    if k >= 0 and ti[k, 1] == j and tf[k, 1] == a:
+        tf[k, 1] = b
+        tf[k, 2] += w
+        return ti, tf, rows
+    if rows == ti.shape[0]:
+        ti, tf = _grown(ti, tf)
+    last_row[i] = rows
+    ti[rows, 0] = i
+    ti[rows, 1] = j
+    tf[rows, 0] = a
+    tf[rows, 1] = b
+    tf[rows, 2] = w
+    return ti, tf, rows + 1
+
+
+# ---------------------------------------------------------------------- FIFO machines
+@njit(cache=True)
+def _advance_fifo(i, t, s, size, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows):
+    """Machine i processes its FIFO queue from ``t_last[i]`` to instant t (engine._advance)."""
+    cur = t_last[i]
+    if t <= cur:
+        return ti, tf, rows
+    while qhead[i] >= 0 and cur < t:
+        j = qhead[i]
+        r = rem[j]
+        tol = TOL * max(1.0, size[j])
+        if r <= (t - cur) * s + tol:
+            end = min(cur + r / s, t)
+            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, end, r)
+            rem[j] = 0.0
+            completion[j] = end
+            work_left[i] -= r
+            qhead[i] = nxt[j]
+            qlen[i] -= 1
+            cur = end
+        else:
+            w = (t - cur) * s
+            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, t, w)
+            rem[j] = r - w
+            work_left[i] -= w
+            cur = t
+            if rem[j] <= tol:  # a float residue: the job is done
+                work_left[i] -= rem[j]
+                ti, tf, rows = _row(ti, tf, rows, last_row, i, j, t, t, rem[j])
+                rem[j] = 0.0
+                completion[j] = t
+                qhead[i] = nxt[j]
+                qlen[i] -= 1
+    if qhead[i] < 0:
+        work_left[i] = 0.0
+    t_last[i] = t
+    return ti, tf, rows
+
+
+@njit(cache=True)
+def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, reject, cap, k, coins):
+    """One run of a FIFO flow-time rule (see the module docstring): returns (machine,
+    completion, trace_int (machine, job), trace_float (start, end, work))."""
+    n = size.shape[0]
+    s = float(speed)
+    sizef = np.empty(n, np.float64)  # indexed by arrival position, as the engine's job ids
+    for p in range(n):
+        sizef[p] = size[order[p]]
+    rem = sizef.copy()
+    completion = np.full(n, np.nan)
+    machine = np.full(n, -1, np.int64)
+    nxt = np.full(n, -1, np.int64)
+    qhead = np.full(m, -1, np.int64)
+    qtail = np.full(m, -1, np.int64)
+    qlen = np.zeros(m, np.int64)
+    t_last = np.zeros(m)
+    work_left = np.zeros(m)
+    routed = np.zeros(m, np.int64)
+    last_row = np.full(m, -1, np.int64)
+    ti = np.empty((n + 16, 2), np.int64)
+    tf = np.empty((n + 16, 3), np.float64)
+    rows = 0
+    for pos in range(n):
+        j = pos
+        o = order[pos]
+        t = float(release[o])
+        a, b = indptr[o], indptr[o + 1]
+        for q in range(a, b):  # the engine brings every machine it is asked about up to t
+            ti, tf, rows = _advance_fifo(
+                indices[q], t, s, sizef, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows
+            )
+        if dispatch == SHORTEST_QUEUE:  # first of (queue length, position) in the eligible list
+            i = indices[a]
+            for q in range(a + 1, b):
+                if qlen[indices[q]] < qlen[i]:
+                    i = indices[q]
+        elif dispatch == LEAST_WORK:  # first with work < best − 1e-9 (_flow_rules.least_work)
+            i = indices[a]
+            best = max(0.0, work_left[i])
+            for q in range(a + 1, b):
+                w = max(0.0, work_left[indices[q]])
+                if w < best - LEAST_WORK_TIE:
+                    i = indices[q]
+                    best = w
+        else:  # TWO_SHORTEST_RANDOM: the two smallest (queue length, index), the coin picks
+            x, y = -1, -1
+            for q in range(a, b):
+                c = indices[q]
+                if x < 0 or qlen[c] < qlen[x] or (qlen[c] == qlen[x] and c < x):
+                    y = x
+                    x = c
+                elif y < 0 or qlen[c] < qlen[y] or (qlen[c] == qlen[y] and c < y):
+                    y = c
+            i = x if (y < 0 or coins[pos] < 0.5) else y
+        rejected = False
+        if reject == QUEUE_CAP:
+            rejected = qlen[i] >= cap
+        elif reject == WORK_CAP_EXCEED:
+            rejected = max(0.0, work_left[i]) + sizef[j] > cap + 1e-9
+        elif reject == WORK_CAP_REACH:
+            rejected = max(0.0, work_left[i]) >= cap - 1e-9
+        elif reject == EVERY_K:
+            routed[i] += 1
+            rejected = routed[i] % k == 0
+        if rejected:
+            continue
+        machine[j] = i
+        if qhead[i] < 0:
+            qhead[i] = j
+        else:
+            nxt[qtail[i]] = j
+        qtail[i] = j
+        qlen[i] += 1
+        work_left[i] += rem[j]
+    for i in range(m):  # Engine.finish: run every machine empty
+        ti, tf, rows = _advance_fifo(
+            i,
+            t_last[i] + work_left[i] / s + 1.0,
+            s,
+            sizef,
+            rem,
+            completion,
+            nxt,
+            qhead,
+            qlen,
+            t_last,
+            work_left,
+            last_row,
+            ti,
+            tf,
+            rows,
+        )
+    return machine, completion, ti[:rows], tf[:rows]
+
+
+# ---------------------------------------------------------------------- priority machines
+@njit(cache=True, inline="always")
+def _less(a, b, key):
+    return key[a] < key[b] or (key[a] == key[b] and a < b)
+
+
+@njit(cache=True)
+def _meld(a, b, key, left, right):
+    """Top-down skew-heap meld of the heaps rooted at a and b (−1: empty); returns the root."""
+    if a < 0:
+        return b
+    if b < 0:
+        return a
+    if _less(b, a, key):
+        a, b = b, a
+    root = a
+    while True:
+        r = right[a]
+        right[a] = left[a]
+        if r < 0:
+            left[a] = b
+            break
+        if _less(b, r, key):
+            r, b = b, r
+        left[a] = r
+        a = r
+    return root
+
+
+@njit(cache=True)
+def _advance_priority(
+    i, t, s, size, rem, completion, key, left, right, root, run, t_last, work_left, last_row, ti, tf, rows
+):
+    """Machine i processes from ``t_last[i]`` to instant t: the running job, then the smallest
+    key of its heap at each completion (engine._advance on a queue kept sorted by key)."""
+    cur = t_last[i]
+    if t <= cur:
+        return ti, tf, rows
+    while cur < t:
+        j = run[i]
+        if j < 0:
+            j = root[i]
+            if j < 0:
+                break
+            root[i] = _meld(left[j], right[j], key, left, right)
+            left[j] = -1
+            right[j] = -1
+            run[i] = j
+        r = rem[j]
+        tol = TOL * max(1.0, size[j])
+        if r <= (t - cur) * s + tol:
+            end = min(cur + r / s, t)
+            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, end, r)
+            rem[j] = 0.0
+            completion[j] = end
+            work_left[i] -= r
+            run[i] = -1
+            cur = end
+        else:
+            w = (t - cur) * s
+            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, t, w)
+            rem[j] = r - w
+            work_left[i] -= w
+            cur = t
+            if rem[j] <= tol:
+                work_left[i] -= rem[j]
+                ti, tf, rows = _row(ti, tf, rows, last_row, i, j, t, t, rem[j])
+                rem[j] = 0.0
+                completion[j] = t
+                run[i] = -1
+    if run[i] < 0 and root[i] < 0:
+        work_left[i] = 0.0
+    t_last[i] = t
+    return ti, tf, rows
+
+
+@njit(cache=True)
+def priority_kernel(release, size, indptr, indices, order, m, speed, dispatch, discipline, rank):
+    """One run of a preemptive per-machine priority rule (see the module docstring):
+    ``discipline`` STATIC_KEY (smallest ``rank[pos]`` first) or SRPT (least remaining work,
+    ties by arrival position). Returns (machine, completion, trace_int, trace_float)."""
+    n = size.shape[0]
+    s = float(speed)
+    sizef = np.empty(n, np.float64)  # indexed by arrival position, as the engine's job ids
+    for p in range(n):
+        sizef[p] = size[order[p]]
+    rem = sizef.copy()
+    completion = np.full(n, np.nan)
+    machine = np.full(n, -1, np.int64)
+    key = rank.astype(np.float64) if discipline == STATIC_KEY else sizef.copy()
+    left = np.full(n, -1, np.int64)
+    right = np.full(n, -1, np.int64)
+    root = np.full(m, -1, np.int64)
+    run = np.full(m, -1, np.int64)
+    t_last = np.zeros(m)
+    work_left = np.zeros(m)
+    last_row = np.full(m, -1, np.int64)
+    # the dispatch rules' own bookkeeping
+    lw_work = np.zeros(m)  # edf.LeastWork: work and the slot it was last updated
+    lw_stamp = np.zeros(m)
+    volume = np.zeros((m, 64), np.int64) if dispatch == IMD_VOLUME else np.zeros((1, 1), np.int64)
+    ti = np.empty((n + 16, 2), np.int64)
+    tf = np.empty((n + 16, 3), np.float64)
+    rows = 0
+    for pos in range(n):
+        j = pos
+        o = order[pos]
+        t = float(release[o])
+        a, b = indptr[o], indptr[o + 1]
+        if dispatch == LEAST_WORK_EDF:
+            best = np.inf
+            for q in range(a, b):
+                c = indices[q]
+                w = max(0.0, lw_work[c] - s * (t - lw_stamp[c]))
+                if w < best:
+                    best = w
+            i = -1
+            for q in range(a, b):
+                c = indices[q]
+                w = max(0.0, lw_work[c] - s * (t - lw_stamp[c]))
+                if w <= best + EDF_TIE * max(1.0, best) and (i < 0 or c < i):
+                    i = c
+            lw_work[i] = max(0.0, lw_work[i] - s * (t - lw_stamp[i])) + sizef[j]
+            lw_stamp[i] = t
+        else:  # IMD_VOLUME: least cumulative volume of class ⌊log₂ p⌋, ties to the lowest index
+            cls = 0
+            while (2 << cls) <= size[o]:
+                cls += 1
+            i = -1
+            for q in range(a, b):
+                c = indices[q]
+                if i < 0 or volume[c, cls] < volume[i, cls] or (volume[c, cls] == volume[i, cls] and c < i):
+                    i = c
+            volume[i, cls] += size[o]
+        ti, tf, rows = _advance_priority(
+            i, t, s, sizef, rem, completion, key, left, right, root, run, t_last, work_left, last_row, ti, tf, rows
+        )
+        machine[j] = i
+        work_left[i] += rem[j]
+        h = run[i]
+        if h >= 0:  # the running job goes back to the heap if the new one comes first
+            if discipline == SRPT:
+                key[h] = _snap(rem[h])
+            if _less(j, h, key):
+                run[i] = -1
+                root[i] = _meld(root[i], h, key, left, right)
+        root[i] = _meld(root[i], j, key, left, right)
+    for i in range(m):
+        ti, tf, rows = _advance_priority(
+            i,
+            t_last[i] + work_left[i] / s + 1.0,
+            s,
+            sizef,
+            rem,
+            completion,
+            key,
+            left,
+            right,
+            root,
+            run,
+            t_last,
+            work_left,
+            last_row,
+            ti,
+            tf,
+            rows,
+        )
+    return machine, completion, ti[:rows], tf[:rows]
+
+
+# ---------------------------------------------------------------------- callers
+def run_fifo(
+    inst, order, speed: float, dispatch: int, reject: int = NO_REJECTION, cap: float = 0.0, k: int = 1, coins=None
+) -> CompiledRun:
+    """:func:`fifo_kernel` on ``inst`` (jobs in arrival ``order``) as a :class:`CompiledRun`."""
+    coins = np.zeros(0) if coins is None else np.asarray(coins, dtype=np.float64)
+    machine, completion, ti, tf = fifo_kernel(
+        inst.release,
+        inst.size,
+        inst.indptr,
+        inst.indices,
+        order,
+        inst.m,
+        float(speed),
+        dispatch,
+        reject,
+        float(cap),
+        int(k),
+        coins,
+    )
+    return CompiledRun(machine, completion, ti, tf)
+
+
+def run_priority(inst, order, speed: float, dispatch: int, discipline: int, rank=None) -> CompiledRun:
+    """:func:`priority_kernel` on ``inst``; ``rank[pos]``: the static key of each arrival position."""
+    rank = np.zeros(inst.n, np.int64) if rank is None else np.asarray(rank, dtype=np.int64)
+    machine, completion, ti, tf = priority_kernel(
+        inst.release, inst.size, inst.indptr, inst.indices, order, inst.m, float(speed), dispatch, discipline, rank
+    )
+    return CompiledRun(machine, completion, ti, tf)
+
+
+def static_rank(*keys: np.ndarray) -> np.ndarray:
+    """The rank of each arrival position under the lexicographic ``keys`` (first key most
+    significant), ties by position: smallest first."""
+    n = keys[0].shape[0]
+    by = np.lexsort((np.arange(n),) + tuple(reversed(keys)))
+    rank = np.empty(n, np.int64)
+    rank[by] = np.arange(n)
+    return rank
