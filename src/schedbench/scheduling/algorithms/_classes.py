@@ -23,6 +23,9 @@ such a per-slot reference in ``tests/unit/test_weighted_algorithms.py``).
 
 Sizes are integers and the machines of the rejection model run at speed 1, so every
 completion and every class change falls on a slot boundary.
+
+Compiled path: :class:`ClassRule` offers ``compiled_run`` for all four algorithms
+(:mod:`schedbench.scheduling.algorithms._class_kernels`, the same rules in one numba call).
 """
 
 from __future__ import annotations
@@ -307,6 +310,14 @@ class ClassRule(OnlineAlgorithm):
     model = "rejection"
     rule_label = "R"
     queues_class = ClassQueues
+    runs_b = False  # whether B (§4.3) runs on top of A: the engine then runs B's choices
+
+    def compiled_run(self, inst, order):
+        """The whole run in one call (:mod:`~schedbench.scheduling.algorithms._class_kernels`),
+        every parameter; None only past the kernel's class-table size bound."""
+        from schedbench.scheduling.algorithms._class_kernels import run_class_rule
+
+        return run_class_rule(self, inst, order, mode_b=type(self).runs_b)
 
     @classmethod
     def check_params(cls, params):

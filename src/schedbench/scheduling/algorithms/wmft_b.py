@@ -47,6 +47,7 @@ class WmftB(ClassRule):
     problem = "wtdmaxflow"
     problems = ("maxflow",)
     late_reject = True
+    runs_b = True
     c_rules = ("1/eps", "1/eps2", "1/eps4")
     parameters = {
         "alpha": Param(None, None, "A's queue limit α·T/2^b; None: α = 1/ε (docs/models/rejection-model.md §10.1)"),

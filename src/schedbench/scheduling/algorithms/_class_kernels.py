@@ -1,0 +1,686 @@
+"""Compiled path of the class-queue algorithms (``docs/models/rejection-model.md`` §4.1–4.3,
+§5, §7 B5): ``wmft-A``, ``class-ll-srpt``, ``wmft-B`` and ``gwmft``, every parameter.
+
+:func:`class_kernel` is the whole run of one instance in one call. It simulates algorithm A
+exactly as :class:`~schedbench.scheduling.algorithms._classes.ClassQueues` does (per-machine
+class queues, own-class least-load dispatch, the queue limit, the class rule load·2^b/2^a
+re-decided at arrivals, completions and priority crossings; or SRPT across the machine's jobs
+for ``class-ll-srpt``, as ``SrptClassQueues``), and, for B and B_gen, B on top of it as
+:class:`~schedbench.scheduling.algorithms.wmft_b.WmftB` does (density override by D, the
+timeout c·T/w, the densest alive job when A's job is not alive in B; B_gen's "no hopeless
+preemption" variant; timeouts recomputed when T grows under ``prefix-lb``).
+
+Event driven like the step path: the slots at which anything is decided are the arrival slots
+and the events A and B schedule (a completion, a class crossing, a timeout), taken in time
+order from binary heaps; nothing is done in between, so the cost grows with jobs and events,
+not with m × horizon. The rejection model runs at speed 1 with integer sizes, so every time is
+an integer slot and every quantity is exact (the class priorities are integers times powers of
+two). Within a slot the order is the step path's: the arrivals of the slot in arrival order,
+then A's re-decisions, then B's completions and timeouts, then B's choices.
+
+The trace is the processing of the algorithm the engine runs (A's for ``wmft-A`` and
+``class-ll-srpt``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
+on one machine. Jobs are numbered by arrival position (the engine's ids, which break the
+ties). ``tests/conformance/test_compiled_paths.py`` checks the kernel against the step path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from schedbench.scheduling.algorithms._flow_kernels import _row
+from schedbench.scheduling.compiled import CompiledRun
+
+__all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
+
+#: Largest m × (number of job classes) the compiled path allocates per-machine class tables
+#: for (three int64 tables: about 1.2 GB at this bound); beyond it the run takes the step path.
+MAX_CLASS_CELLS = 50_000_000
+
+
+# ---------------------------------------------------------------------- binary heap of int triples
+@njit(cache=True)
+def _hpush(h, size, a, b, c):
+    if size == h.shape[0]:
+        g = np.empty((2 * size + 16, 3), np.int64)
+        g[:size] = h[:size]
+        h = g
+    k = size
+    h[k, 0], h[k, 1], h[k, 2] = a, b, c
+    while k > 0:
+        p = (k - 1) >> 1
+        if h[p, 0] < h[k, 0] or (
+            h[p, 0] == h[k, 0] and (h[p, 1] < h[k, 1] or (h[p, 1] == h[k, 1] and h[p, 2] <= h[k, 2]))
+        ):
+            break
+        for q in range(3):
+            h[p, q], h[k, q] = h[k, q], h[p, q]
+        k = p
+    return h, size + 1
+
+
+@njit(cache=True, inline="always")
+def _hless(h, x, y):
+    return h[x, 0] < h[y, 0] or (
+        h[x, 0] == h[y, 0] and (h[x, 1] < h[y, 1] or (h[x, 1] == h[y, 1] and h[x, 2] < h[y, 2]))
+    )
+
+
+@njit(cache=True)
+def _hpop(h, size):
+    """Remove the smallest triple (read it at h[0] before calling); returns the new size."""
+    size -= 1
+    if size == 0:
+        return 0
+    for q in range(3):
+        h[0, q] = h[size, q]
+    k = 0
+    while True:
+        a = 2 * k + 1
+        if a >= size:
+            break
+        b = a + 1
+        c = b if (b < size and _hless(h, b, a)) else a
+        if not _hless(h, c, k):
+            break
+        for q in range(3):
+            h[c, q], h[k, q] = h[k, q], h[c, q]
+        k = c
+    return size
+
+
+# ---------------------------------------------------------------------- skew heaps of jobs, 3 keys
+@njit(cache=True, inline="always")
+def _less3(x, y, k1, k2, k3):
+    if k1[x] != k1[y]:
+        return k1[x] < k1[y]
+    if k2[x] != k2[y]:
+        return k2[x] < k2[y]
+    return k3[x] < k3[y]
+
+
+@njit(cache=True)
+def _meld3(a, b, k1, k2, k3, left, right):
+    """Top-down skew-heap meld (−1: empty heap); the smallest (k1, k2, k3) at the root."""
+    if a < 0:
+        return b
+    if b < 0:
+        return a
+    if _less3(b, a, k1, k2, k3):
+        a, b = b, a
+    root = a
+    while True:
+        r = right[a]
+        right[a] = left[a]
+        if r < 0:
+            left[a] = b
+            break
+        if _less3(b, r, k1, k2, k3):
+            r, b = b, r
+        left[a] = r
+        a = r
+    return root
+
+
+@njit(cache=True)
+def _pop3(root, k1, k2, k3, left, right):
+    """The heap without its root (returns the new root); the old root's links are cleared."""
+    new = _meld3(left[root], right[root], k1, k2, k3, left, right)
+    left[root] = -1
+    right[root] = -1
+    return new
+
+
+# ---------------------------------------------------------------------- the kernel
+@njit(cache=True)
+def class_kernel(
+    release,  # per arrival position
+    size,
+    indptr,  # eligibility CSR, by job
+    indices,
+    order,  # order[pos] = job
+    m,
+    n_classes,
+    cls,  # class index per position
+    pw,  # per class: 2^{b−a}
+    tie,  # per class: rank of the tie key (b, −a, e); larger wins
+    limit,  # per position: A's queue limit α·T/2^b at its arrival
+    T_at,  # per position: T after its arrival (oracle T* or the prefix bound)
+    wflow,  # per position: the flow weight w^f
+    dexp,  # per position: B's density exponent
+    srpt,  # A processed SRPT (class-ll-srpt)
+    mode_b,  # B on top of A (wmft-B, gwmft)
+    cval,  # B's timeout factor c
+    dshift,  # B: density ≥ D·density' ⟺ exponent ≥ exponent' + dshift
+    no_hopeless,  # gwmft's no_hopeless_preemption
+    prefix,  # T grows (oracle prefix-lb): timeouts are re-checked
+):
+    n = size.shape[0]
+    # ---- A's state
+    loads = np.zeros((m, n_classes), np.int64)
+    qhead = np.full((m, n_classes), -1, np.int64)
+    qtail = np.full((m, n_classes), -1, np.int64)
+    nxt = np.full(n, -1, np.int64)
+    rem = size.copy()
+    cur = np.full(m, -1, np.int64)  # class A processes on each machine
+    since = np.zeros(m, np.int64)
+    head = np.full(m, -1, np.int64)
+    version = np.zeros(m, np.int64)
+    nonempty = np.zeros(m, np.int64)
+    sroot = np.full(m, -1, np.int64)  # SRPT: waiting jobs per machine, (rem, release, position)
+    sleft = np.full(n, -1, np.int64)
+    sright = np.full(n, -1, np.int64)
+    posk = np.arange(n)
+    aev = np.empty((n + 16, 3), np.int64)  # A's events (slot, machine, version)
+    naev = 0
+    dirty = np.zeros(m, np.bool_)
+    dirty_list = np.empty(m, np.int64)
+    ndirty = 0
+    # ---- B's state
+    alive = np.zeros(n, np.bool_)
+    bmach = np.full(n, -1, np.int64)
+    brem = size.copy()
+    neg_d = -dexp
+    deadline = np.zeros(n, np.float64)
+    droot = np.full(m, -1, np.int64)
+    dleft = np.full(n, -1, np.int64)
+    dright = np.full(n, -1, np.int64)
+    brun = np.full(m, -1, np.int64)
+    bsince = np.zeros(m, np.int64)
+    bver = np.zeros(m, np.int64)
+    bev = np.empty((16, 3), np.int64)  # B's completions (slot, machine, version)
+    nbev = 0
+    tos = np.empty((16, 3), np.int64)  # timeouts (slot, position, 0)
+    ntos = 0
+    bd = np.zeros(m, np.bool_)
+    bd_list = np.empty(m, np.int64)
+    nbd = 0
+    kept = np.zeros(m, np.bool_)
+    # ---- outcome
+    machine = np.full(n, -1, np.int64)
+    completion = np.full(n, np.nan)
+    late = np.full(n, -1, np.int64)
+    last_row = np.full(m, -1, np.int64)
+    ti = np.empty((n + 16, 2), np.int64)
+    tf = np.empty((n + 16, 3), np.float64)
+    rows = 0
+    a_rejections = 0
+    timeouts = 0
+    hopeless_kept = 0
+    T = T_at[0] if n else 1.0
+
+    pos = 0
+    while True:
+        # the next slot at which anything happens
+        while naev > 0 and aev[0, 2] != version[aev[0, 1]]:
+            naev = _hpop(aev, naev)  # stale
+        t_next = np.int64(2**62)
+        if pos < n:
+            t_next = release[pos]
+        if naev > 0 and aev[0, 0] < t_next:
+            t_next = aev[0, 0]
+        if mode_b:
+            while nbev > 0 and bev[0, 2] != bver[bev[0, 1]]:
+                nbev = _hpop(bev, nbev)
+            while ntos > 0 and not alive[tos[0, 1]]:
+                ntos = _hpop(tos, ntos)
+            if nbev > 0 and bev[0, 0] < t_next:
+                t_next = bev[0, 0]
+            if ntos > 0 and tos[0, 0] < t_next:
+                t_next = tos[0, 0]
+        if t_next == np.int64(2**62):
+            break
+        t = t_next
+        # ---- arrivals of slot t
+        while pos < n and release[pos] == t:
+            j = pos
+            pos += 1
+            o = order[j]
+            if prefix and T_at[j] != T:
+                T = T_at[j]
+                if mode_b and no_hopeless:  # a larger T moves timeouts later (gwmft.T_changed)
+                    for i in range(m):
+                        if kept[i] and not bd[i]:
+                            bd[i] = True
+                            bd_list[nbd] = i
+                            nbd += 1
+            c = cls[j]
+            best = -1
+            best_load = np.int64(0)
+            for q in range(indptr[o], indptr[o + 1]):
+                i = indices[q]
+                L = loads[i, c]
+                if L != 0 and cur[i] == c:
+                    L -= t - since[i]
+                if best < 0 or L < best_load:
+                    best = i
+                    best_load = L
+                    if L == 0:
+                        break
+            if best_load + size[j] > limit[j]:
+                a_rejections += 1
+                continue
+            i = best
+            # add to A (ClassQueues.add: advance first)
+            ti, tf, rows = _a_advance(
+                i,
+                t,
+                srpt,
+                cls,
+                loads,
+                qhead,
+                nxt,
+                rem,
+                cur,
+                since,
+                head,
+                nonempty,
+                mode_b,
+                last_row,
+                ti,
+                tf,
+                rows,
+                completion,
+            )
+            if loads[i, c] == 0:
+                nonempty[i] += 1
+            loads[i, c] += size[j]
+            if srpt:
+                sroot[i] = _meld3(sroot[i], j, rem, release, posk, sleft, sright)
+            else:
+                if qhead[i, c] < 0:
+                    qhead[i, c] = j
+                else:
+                    nxt[qtail[i, c]] = j
+                qtail[i, c] = j
+            machine[j] = i
+            if not dirty[i]:
+                dirty[i] = True
+                dirty_list[ndirty] = i
+                ndirty += 1
+            if mode_b:
+                alive[j] = True
+                bmach[j] = i
+                x = cval * T / wflow[j]
+                deadline[j] = release[j] + x
+                droot[i] = _meld3(droot[i], j, neg_d, deadline, posk, dleft, dright)
+                tos, ntos = _hpush(tos, ntos, _timeout(release[j], x), j, 0)
+                if not bd[i]:
+                    bd[i] = True
+                    bd_list[nbd] = i
+                    nbd += 1
+        # ---- A: re-decide every machine with an event at t or an arrival
+        while naev > 0 and aev[0, 0] <= t:
+            i, v = aev[0, 1], aev[0, 2]
+            naev = _hpop(aev, naev)
+            if v == version[i]:
+                version[i] += 1  # consumed
+                if not dirty[i]:
+                    dirty[i] = True
+                    dirty_list[ndirty] = i
+                    ndirty += 1
+        for q in range(ndirty):
+            i = dirty_list[q]
+            dirty[i] = False
+            ti, tf, rows = _a_advance(
+                i,
+                t,
+                srpt,
+                cls,
+                loads,
+                qhead,
+                nxt,
+                rem,
+                cur,
+                since,
+                head,
+                nonempty,
+                mode_b,
+                last_row,
+                ti,
+                tf,
+                rows,
+                completion,
+            )
+            k = _a_choose(
+                i,
+                t,
+                srpt,
+                n_classes,
+                cls,
+                pw,
+                tie,
+                loads,
+                qhead,
+                rem,
+                cur,
+                since,
+                head,
+                version,
+                nonempty,
+                sroot,
+                sleft,
+                sright,
+                release,
+                posk,
+            )
+            if k > 0:
+                aev, naev = _hpush(aev, naev, t + k, i, version[i])
+            if mode_b and not bd[i]:
+                bd[i] = True
+                bd_list[nbd] = i
+                nbd += 1
+        ndirty = 0
+        if not mode_b:
+            continue
+        # ---- B: completions, timeouts, choices
+        while nbev > 0 and bev[0, 0] <= t:
+            i, v = bev[0, 1], bev[0, 2]
+            nbev = _hpop(bev, nbev)
+            if v == bver[i] and not bd[i]:
+                bd[i] = True
+                bd_list[nbd] = i
+                nbd += 1
+        while ntos > 0 and tos[0, 0] <= t:
+            j = tos[0, 1]
+            ntos = _hpop(tos, ntos)
+            if not alive[j]:
+                continue
+            if prefix:
+                s = _timeout(release[j], cval * T / wflow[j])
+                if s > t:
+                    tos, ntos = _hpush(tos, ntos, s, j, 0)
+                    continue
+            i = bmach[j]
+            ti, tf, rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            if not alive[j]:
+                continue  # completed at the end of the last slot
+            alive[j] = False
+            if brun[i] == j:
+                brun[i] = -1
+            timeouts += 1
+            late[j] = t
+            if not bd[i]:
+                bd[i] = True
+                bd_list[nbd] = i
+                nbd += 1
+        for q in range(nbd):
+            i = bd_list[q]
+            bd[i] = False
+            ti, tf, rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            r = droot[i]
+            while r >= 0 and not alive[r]:
+                r = _pop3(r, neg_d, deadline, posk, dleft, dright)
+            droot[i] = r
+            top = r
+            ja = head[i]
+            if ja >= 0 and top >= 0 and dexp[top] < dexp[ja] + dshift and alive[ja]:
+                pick = ja
+            else:
+                pick = top
+            if no_hopeless:  # gwmft.keep_running
+                run = brun[i]
+                kept[i] = False
+                if not (run < 0 or pick == run or pick < 0 or brem[run] == size[run]):
+                    if t + brem[pick] > _timeout(release[pick], cval * T / wflow[pick]):
+                        hopeless_kept += 1
+                        kept[i] = True
+                        pick = run
+            bver[i] += 1
+            brun[i] = pick
+            if pick >= 0:
+                bev, nbev = _hpush(bev, nbev, t + brem[pick], i, bver[i])
+        nbd = 0
+    return machine, completion, late, ti[:rows], tf[:rows], a_rejections, timeouts, hopeless_kept
+
+
+@njit(cache=True, inline="always")
+def _timeout(r, x):
+    """timeout_slot of _classes: the first slot t with t − r ≥ x (relative slack 1e-9)."""
+    y = np.ceil(x - 1e-9 * max(1.0, x))
+    return r + (np.int64(y) if y > 0 else 0)
+
+
+@njit(cache=True)
+def _a_advance(
+    i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
+):
+    """A's processing on machine i from since[i] to slot t (ClassQueues.advance / the SRPT
+    variant); records the trace when A is the algorithm the engine runs (not under B)."""
+    dt = t - since[i]
+    if dt <= 0:
+        return ti, tf, rows
+    if srpt:
+        h = head[i]
+        since[i] = t
+        if h < 0:
+            return ti, tf, rows
+        c = cls[h]
+        left = loads[i, c] - dt
+        if left == 0:
+            nonempty[i] -= 1
+        loads[i, c] = left
+        r = rem[h] - dt
+        if not mode_b:
+            ti, tf, rows = _row(ti, tf, rows, last_row, i, h, float(t - dt), float(t), float(dt))
+        rem[h] = r
+        if r == 0:
+            if not mode_b:
+                completion[h] = t
+            head[i] = -1
+            cur[i] = -1
+        return ti, tf, rows
+    c = cur[i]
+    if c < 0:
+        since[i] = t
+        return ti, tf, rows
+    left = loads[i, c] - dt
+    start = since[i]
+    while dt > 0:
+        h = qhead[i, c]
+        r = rem[h]
+        if r <= dt:
+            if not mode_b:
+                ti, tf, rows = _row(ti, tf, rows, last_row, i, h, float(start), float(start + r), float(r))
+                completion[h] = start + r
+            start += r
+            dt -= r
+            rem[h] = 0
+            qhead[i, c] = nxt[h]
+        else:
+            if not mode_b:
+                ti, tf, rows = _row(ti, tf, rows, last_row, i, h, float(start), float(start + dt), float(dt))
+            rem[h] = r - dt
+            dt = 0
+    if left == 0:
+        loads[i, c] = 0
+        nonempty[i] -= 1
+        cur[i] = -1
+    else:
+        loads[i, c] = left
+    since[i] = t
+    return ti, tf, rows
+
+
+@njit(cache=True)
+def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
+    """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync)."""
+    j = brun[i]
+    dt = t - bsince[i]
+    bsince[i] = t
+    if j < 0 or dt <= 0:
+        return ti, tf, rows
+    r = brem[j] - dt
+    ti, tf, rows = _row(ti, tf, rows, last_row, i, j, float(t - dt), float(t), float(dt))
+    brem[j] = r
+    if r == 0:
+        alive[j] = False
+        brun[i] = -1
+        completion[j] = t
+    return ti, tf, rows
+
+
+@njit(cache=True)
+def _a_choose(
+    i,
+    t,
+    srpt,
+    n_classes,
+    cls,
+    pw,
+    tie,
+    loads,
+    qhead,
+    rem,
+    cur,
+    since,
+    head,
+    version,
+    nonempty,
+    sroot,
+    sleft,
+    sright,
+    release,
+    posk,
+):
+    """A's re-decision on machine i at slot t (after advancing it): sets head/cur, bumps the
+    version and returns the delay k ≥ 1 of its next event (0: idle, no event)."""
+    if srpt:
+        h = head[i]
+        if h >= 0:
+            sroot[i] = _meld3(sroot[i], h, rem, release, posk, sleft, sright)
+        version[i] += 1
+        r = sroot[i]
+        if r < 0:
+            cur[i] = -1
+            head[i] = -1
+            return 0
+        sroot[i] = _pop3(r, rem, release, posk, sleft, sright)
+        head[i] = r
+        cur[i] = cls[r]
+        since[i] = t
+        return rem[r]
+    best = -1
+    second = -1
+    bP = -1.0
+    sP = -1.0
+    if nonempty[i] > 0:
+        for c in range(n_classes):
+            L = loads[i, c]
+            if L == 0:
+                continue
+            P = L * pw[c]
+            if P > bP or (P == bP and tie[c] > tie[best]):
+                sP, second = bP, best
+                best, bP = c, P
+            elif P > sP or (P == sP and tie[c] > tie[second]):
+                sP, second = P, c
+    version[i] += 1
+    if best < 0:
+        cur[i] = -1
+        head[i] = -1
+        return 0
+    cur[i] = best
+    since[i] = t
+    h = qhead[i, best]
+    head[i] = h
+    k = rem[h]
+    if second >= 0:
+        L = loads[i, best]
+        x = sP / pw[best]
+        if tie[best] > tie[second]:
+            kc = np.int64(np.floor(L - x)) + 1
+        else:
+            kc = np.int64(np.ceil(L - x))
+        if kc < k:
+            k = kc if kc > 1 else 1
+    return k
+
+
+# ---------------------------------------------------------------------- caller
+def run_class_rule(alg, inst, order, mode_b: bool) -> CompiledRun | None:
+    """The compiled run of a :class:`~schedbench.scheduling.algorithms._classes.ClassRule`
+    algorithm ``alg`` on ``inst`` (None when its class tables would pass
+    :data:`MAX_CLASS_CELLS`: the step path). Sets the algorithm's counters as the step path does."""
+    from schedbench.scheduling.algorithms._classes import SrptClassQueues
+    from schedbench.scheduling.problems import get_problem
+
+    prob = get_problem(alg.problem)
+    size = inst.size[order].astype(np.int64)
+    release = inst.release[order].astype(np.int64)
+    n = size.size
+    # the problem's two weights (ClassRule.classify), with the same float operations
+    if prob.flow_weight == "w_flow":
+        wf = np.asarray(inst.w_flow, dtype=np.float64)[order]
+    elif prob.flow_weight == "one":
+        wf = np.ones(n)
+    else:
+        wf = 1.0 / size.astype(np.float64)
+    if prob.budget_weight == "count":
+        wr = np.ones(n)
+    elif prob.budget_weight == "w_flow":
+        wr = np.asarray(inst.w_flow, dtype=np.float64)[order]
+    else:
+        wr = np.asarray(inst.w_reject, dtype=np.float64)[order]
+    a = np.frexp((size - 1).astype(np.float64))[1].astype(np.int64)  # ⌈log₂ p⌉ = bit_length(p − 1)
+    b = np.frexp(wf)[1].astype(np.int64) - 1
+    e = np.frexp(wr)[1].astype(np.int64) - 1
+    keys, cls = np.unique(np.stack([a, b, e], axis=1), axis=0, return_inverse=True)
+    cls = cls.reshape(-1).astype(np.int64)
+    n_classes = keys.shape[0]
+    if float(inst.m) * n_classes > MAX_CLASS_CELLS:
+        return None
+    pw = np.ldexp(1.0, keys[:, 1] - keys[:, 0])
+    tie_order = np.lexsort((keys[:, 2], -keys[:, 0], keys[:, 1]))  # (b, −a, e) ascending
+    tie = np.empty(n_classes, np.int64)
+    tie[tie_order] = np.arange(n_classes)
+    if alg.prefix:
+        lb = np.maximum.accumulate(wf * size)
+        T_at = _pow2_at_least(lb)
+    else:
+        T_at = np.full(n, float(alg.T))
+    limit = alg.alpha * np.ldexp(T_at, -b)
+    if mode_b:
+        by_reject = bool(getattr(alg, "by_reject", False))
+        dexp = ((e if by_reject else b) - a).astype(np.int64)
+        cval, dshift = float(alg.c), int(alg.dshift)
+        no_hopeless = bool(getattr(alg, "no_hopeless", False))
+    else:
+        dexp, cval, dshift, no_hopeless = np.zeros(n, np.int64), 1.0, 0, False
+    machine, completion, late, ti, tf, a_rej, timeouts, kept = class_kernel(
+        release,
+        size,
+        inst.indptr,
+        inst.indices,
+        order,
+        inst.m,
+        n_classes,
+        cls,
+        pw,
+        tie,
+        limit,
+        T_at,
+        wf,
+        dexp,
+        alg.queues_class is SrptClassQueues,
+        mode_b,
+        cval,
+        dshift,
+        no_hopeless,
+        bool(alg.prefix),
+    )
+    alg.counters["a_rejections"] = int(a_rej)
+    if mode_b:
+        alg.counters["timeouts"] = int(timeouts)
+        if "hopeless_kept" in alg.counters:
+            alg.counters["hopeless_kept"] = int(kept)
+    if alg.prefix and n:
+        alg.T = float(T_at[-1])
+    return CompiledRun(machine, completion, ti, tf, late_reject_slot=late if mode_b else None)
+
+
+def _pow2_at_least(x: np.ndarray) -> np.ndarray:
+    """2^⌈log₂ x⌉ elementwise for x > 0, exactly (``_classes.pow2_at_least`` by frexp)."""
+    mant, exp = np.frexp(x)
+    return np.ldexp(1.0, np.where(mant == 0.5, exp - 1, exp))
