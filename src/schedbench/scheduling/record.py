@@ -48,7 +48,7 @@ class RunRecord:
     rejected_frac: float = math.nan  # by the problem's budget weight (count or w_reject)
     rejected_frac_max_prefix: float = math.nan  # the largest over arrival prefixes
     rejected_volume_frac: float = math.nan  # rejected size / total size
-    budget_violations: int = 0  # steps at which the ε budget was exceeded
+    budget_violations: int = 0  # steps with an arrival or a rejection at which the ε budget was exceeded
     wasted_work: float = math.nan  # work spent on jobs rejected later
     wasted_work_frac: float = math.nan  # wasted work / total size
     claimed_opt: float | None = field(default=None, metadata=_NAN_IF_NONE)  # an adversary's constructed OPT

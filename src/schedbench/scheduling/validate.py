@@ -25,7 +25,10 @@ Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
   counting jobs dispatched and not yet rejected, docs/models/rejection-model.md §1.1) or from the completions (max of
   flow weight × (C_j − r_j) over jobs not rejected) and compared with the engine's claim;
 * **budget**: at **every** step, rejected weight ≤ ε · arrived weight, with the problem's
-  budget weight (count, w or w^r; docs/models/rejection-model.md §1.1).
+  budget weight (count, w or w^r; docs/models/rejection-model.md §1.1). ``budget_violations``
+  counts the steps with an arrival or a rejection at which it fails (steps where neither sum
+  changes repeat the step before, so the count does not depend on how often a slot hook ran,
+  nor on the step or compiled path).
 
 Structural errors make an outcome ``invalid``; a budget overrun alone makes it
 ``budget_violated``. Either way ``valid`` is False and the run is not counted as a success.
@@ -234,7 +237,11 @@ def validate(
         if eps is None:
             errors.append("rejection-model outcome without eps")
         else:
-            violations = int(np.count_nonzero(rejected_by > eps * arrived_by + BUDGET_TOL * (1 + arrived_by)))
+            # counted at the steps where the sums change (an arrival or a rejection), so that the
+            # count does not depend on how often an algorithm's slot hook ran (or on the path)
+            changed = (np.bincount(arrive, minlength=S) > 0) | (np.bincount(rstep[rejected], minlength=S) > 0)
+            over = rejected_by > eps * arrived_by + BUDGET_TOL * (1 + arrived_by)
+            violations = int(np.count_nonzero(over & changed))
 
     if errors:
         v = _invalid(errors)
