@@ -48,13 +48,15 @@ def to_outcome(name: str, problem: str, speed: float, inst: Instance, order: np.
     )
     # steps: the arrivals, then a slot step after the arrivals of each slot with late rejections
     slots = np.unique(late[late >= 0])
-    kind = np.r_[np.zeros(n, np.int64), np.ones(slots.size, np.int64)]
-    when = np.r_[release, slots]
-    step_order = np.lexsort((np.r_[np.arange(n), np.zeros(slots.size, np.int64)], kind, when))
-    step_of = np.empty(step_order.size, np.int64)
-    step_of[step_order] = np.arange(step_order.size)
-    arrival = step_of[:n]
-    slot_step = step_of[n:]
+    if slots.size:
+        kind = np.r_[np.zeros(n, np.int64), np.ones(slots.size, np.int64)]
+        when = np.r_[release, slots]
+        step_order = np.lexsort((np.r_[np.arange(n), np.zeros(slots.size, np.int64)], kind, when))
+        step_of = np.empty(step_order.size, np.int64)
+        step_of[step_order] = np.arange(step_order.size)
+        arrival, slot_step, step_time = step_of[:n], step_of[n:], when[step_order]
+    else:  # one step per arrival, in arrival order
+        arrival, slot_step, step_time = np.arange(n, dtype=np.int64), slots, release
     kept = machine != REJECT
     reject = np.where(kept, -1, arrival)
     has_late = late >= 0
@@ -81,7 +83,7 @@ def to_outcome(name: str, problem: str, speed: float, inst: Instance, order: np.
         algorithm=name,
         problem=problem,
         speed=speed,
-        step_time=when[step_order].astype(np.float64),
+        step_time=step_time.astype(np.float64),
         trace_machine=ti[:, 0].copy(),
         trace_job=order[ti[:, 1]] if ti.shape[0] else np.zeros(0, np.int64),
         trace_start=tf[:, 0].copy(),

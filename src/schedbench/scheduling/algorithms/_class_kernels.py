@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from schedbench.scheduling.algorithms._flow_kernels import _row
+from schedbench.scheduling.algorithms._flow_kernels import _by_machine, _grown, _put
 from schedbench.scheduling.compiled import CompiledRun
 
 __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
@@ -39,54 +39,57 @@ __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
 MAX_CLASS_CELLS = 50_000_000
 
 
-# ---------------------------------------------------------------------- binary heap of int triples
-@njit(cache=True)
+# ---------------------------------------------------------------------- binary heap of events
+# Rows (slot, x, y) of an int64 array, smallest slot on top; the order among equal slots is
+# irrelevant to every user (the events of one slot are collected into a set of machines, and
+# the timeouts of one slot commute), so only the slot is compared.
+@njit(cache=True, inline="always")
 def _hpush(h, size, a, b, c):
+    """Push (a, b, c) keyed by a; returns the heap (grown if full) and its size."""
     if size == h.shape[0]:
         g = np.empty((2 * size + 16, 3), np.int64)
         g[:size] = h[:size]
         h = g
     k = size
-    h[k, 0], h[k, 1], h[k, 2] = a, b, c
     while k > 0:
         p = (k - 1) >> 1
-        if h[p, 0] < h[k, 0] or (
-            h[p, 0] == h[k, 0] and (h[p, 1] < h[k, 1] or (h[p, 1] == h[k, 1] and h[p, 2] <= h[k, 2]))
-        ):
+        if h[p, 0] <= a:
             break
-        for q in range(3):
-            h[p, q], h[k, q] = h[k, q], h[p, q]
+        h[k, 0] = h[p, 0]
+        h[k, 1] = h[p, 1]
+        h[k, 2] = h[p, 2]
         k = p
+    h[k, 0] = a
+    h[k, 1] = b
+    h[k, 2] = c
     return h, size + 1
 
 
 @njit(cache=True, inline="always")
-def _hless(h, x, y):
-    return h[x, 0] < h[y, 0] or (
-        h[x, 0] == h[y, 0] and (h[x, 1] < h[y, 1] or (h[x, 1] == h[y, 1] and h[x, 2] < h[y, 2]))
-    )
-
-
-@njit(cache=True)
 def _hpop(h, size):
-    """Remove the smallest triple (read it at h[0] before calling); returns the new size."""
+    """Remove the top row (read it at h[0] first); returns the new size."""
     size -= 1
     if size == 0:
         return 0
-    for q in range(3):
-        h[0, q] = h[size, q]
+    x0 = h[size, 0]
+    x1 = h[size, 1]
+    x2 = h[size, 2]
     k = 0
     while True:
         a = 2 * k + 1
         if a >= size:
             break
         b = a + 1
-        c = b if (b < size and _hless(h, b, a)) else a
-        if not _hless(h, c, k):
+        c = b if (b < size and h[b, 0] < h[a, 0]) else a
+        if h[c, 0] >= x0:
             break
-        for q in range(3):
-            h[c, q], h[k, q] = h[k, q], h[c, q]
+        h[k, 0] = h[c, 0]
+        h[k, 1] = h[c, 1]
+        h[k, 2] = h[c, 2]
         k = c
+    h[k, 0] = x0
+    h[k, 1] = x1
+    h[k, 2] = x2
     return size
 
 
@@ -100,7 +103,7 @@ def _less3(x, y, k1, k2, k3):
     return k3[x] < k3[y]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meld3(a, b, k1, k2, k3, left, right):
     """Top-down skew-heap meld (−1: empty heap); the smallest (k1, k2, k3) at the root."""
     if a < 0:
@@ -123,7 +126,7 @@ def _meld3(a, b, k1, k2, k3, left, right):
     return root
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop3(root, k1, k2, k3, left, right):
     """The heap without its root (returns the new root); the old root's links are cleared."""
     new = _meld3(left[root], right[root], k1, k2, k3, left, right)
@@ -263,7 +266,9 @@ def class_kernel(
                 continue
             i = best
             # add to A (ClassQueues.add: advance first)
-            ti, tf, rows = _a_advance(
+            if rows + 4 > ti.shape[0]:
+                ti, tf = _grown(ti, tf)
+            rows = _a_advance(
                 i,
                 t,
                 srpt,
@@ -323,7 +328,9 @@ def class_kernel(
         for q in range(ndirty):
             i = dirty_list[q]
             dirty[i] = False
-            ti, tf, rows = _a_advance(
+            if rows + 4 > ti.shape[0]:
+                ti, tf = _grown(ti, tf)
+            rows = _a_advance(
                 i,
                 t,
                 srpt,
@@ -393,7 +400,9 @@ def class_kernel(
                     tos, ntos = _hpush(tos, ntos, s, j, 0)
                     continue
             i = bmach[j]
-            ti, tf, rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            if rows + 4 > ti.shape[0]:
+                ti, tf = _grown(ti, tf)
+            rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
             if not alive[j]:
                 continue  # completed at the end of the last slot
             alive[j] = False
@@ -408,7 +417,9 @@ def class_kernel(
         for q in range(nbd):
             i = bd_list[q]
             bd[i] = False
-            ti, tf, rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            if rows + 4 > ti.shape[0]:
+                ti, tf = _grown(ti, tf)
+            rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
             r = droot[i]
             while r >= 0 and not alive[r]:
                 r = _pop3(r, neg_d, deadline, posk, dleft, dright)
@@ -432,7 +443,8 @@ def class_kernel(
             if pick >= 0:
                 bev, nbev = _hpush(bev, nbev, t + brem[pick], i, bver[i])
         nbd = 0
-    return machine, completion, late, ti[:rows], tf[:rows], a_rejections, timeouts, hopeless_kept
+    gi, gf = _by_machine(ti, tf, rows, m)
+    return machine, completion, late, gi, gf, a_rejections, timeouts, hopeless_kept
 
 
 @njit(cache=True, inline="always")
@@ -442,20 +454,22 @@ def _timeout(r, x):
     return r + (np.int64(y) if y > 0 else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _a_advance(
     i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
 ):
     """A's processing on machine i from since[i] to slot t (ClassQueues.advance / the SRPT
-    variant); records the trace when A is the algorithm the engine runs (not under B)."""
+    variant); records the trace when A is the algorithm the engine runs (not under B): at most
+    two rows (an advance never passes the head's completion, which is an event), into room the
+    caller made (:func:`_put` refuses to write past it)."""
     dt = t - since[i]
     if dt <= 0:
-        return ti, tf, rows
+        return rows
     if srpt:
         h = head[i]
         since[i] = t
         if h < 0:
-            return ti, tf, rows
+            return rows
         c = cls[h]
         left = loads[i, c] - dt
         if left == 0:
@@ -463,18 +477,18 @@ def _a_advance(
         loads[i, c] = left
         r = rem[h] - dt
         if not mode_b:
-            ti, tf, rows = _row(ti, tf, rows, last_row, i, h, float(t - dt), float(t), float(dt))
+            rows = _put(ti, tf, rows, last_row, i, h, float(t - dt), float(t), float(dt))
         rem[h] = r
         if r == 0:
             if not mode_b:
                 completion[h] = t
             head[i] = -1
             cur[i] = -1
-        return ti, tf, rows
+        return rows
     c = cur[i]
     if c < 0:
         since[i] = t
-        return ti, tf, rows
+        return rows
     left = loads[i, c] - dt
     start = since[i]
     while dt > 0:
@@ -482,7 +496,7 @@ def _a_advance(
         r = rem[h]
         if r <= dt:
             if not mode_b:
-                ti, tf, rows = _row(ti, tf, rows, last_row, i, h, float(start), float(start + r), float(r))
+                rows = _put(ti, tf, rows, last_row, i, h, float(start), float(start + r), float(r))
                 completion[h] = start + r
             start += r
             dt -= r
@@ -490,7 +504,7 @@ def _a_advance(
             qhead[i, c] = nxt[h]
         else:
             if not mode_b:
-                ti, tf, rows = _row(ti, tf, rows, last_row, i, h, float(start), float(start + dt), float(dt))
+                rows = _put(ti, tf, rows, last_row, i, h, float(start), float(start + dt), float(dt))
             rem[h] = r - dt
             dt = 0
     if left == 0:
@@ -500,28 +514,28 @@ def _a_advance(
     else:
         loads[i, c] = left
     since[i] = t
-    return ti, tf, rows
+    return rows
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
     """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync)."""
     j = brun[i]
     dt = t - bsince[i]
     bsince[i] = t
     if j < 0 or dt <= 0:
-        return ti, tf, rows
+        return rows
     r = brem[j] - dt
-    ti, tf, rows = _row(ti, tf, rows, last_row, i, j, float(t - dt), float(t), float(dt))
+    rows = _put(ti, tf, rows, last_row, i, j, float(t - dt), float(t), float(dt))
     brem[j] = r
     if r == 0:
         alive[j] = False
         brun[i] = -1
         completion[j] = t
-    return ti, tf, rows
+    return rows
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _a_choose(
     i,
     t,
@@ -626,8 +640,11 @@ def run_class_rule(alg, inst, order, mode_b: bool) -> CompiledRun | None:
     a = np.frexp((size - 1).astype(np.float64))[1].astype(np.int64)  # ⌈log₂ p⌉ = bit_length(p − 1)
     b = np.frexp(wf)[1].astype(np.int64) - 1
     e = np.frexp(wr)[1].astype(np.int64) - 1
-    keys, cls = np.unique(np.stack([a, b, e], axis=1), axis=0, return_inverse=True)
+    # one int64 per class (a < 64, |b|, |e| < 2^11 for finite float weights), unique in 1-d
+    packed = (a << 24) | ((b + 2048) << 12) | (e + 2048)
+    values, cls = np.unique(packed, return_inverse=True)
     cls = cls.reshape(-1).astype(np.int64)
+    keys = np.stack([values >> 24, ((values >> 12) & 4095) - 2048, (values & 4095) - 2048], axis=1)
     n_classes = keys.shape[0]
     if float(inst.m) * n_classes > MAX_CLASS_CELLS:
         return None

@@ -127,20 +127,63 @@ def _row(ti, tf, rows, last_row, i, j, a, b, w):
     return ti, tf, rows + 1
 
 
+@njit(cache=True, inline="always")
+def _put(ti, tf, rows, last_row, i, j, a, b, w):
+    """:func:`_row` into arrays known to be large enough (the FIFO and priority kernels
+    allocate their bound up front); returns the row count."""
+    k = last_row[i]
+    if k >= 0 and ti[k, 1] == j and tf[k, 1] == a:
+        tf[k, 1] = b
+        tf[k, 2] += w
+        return rows
+    if rows >= ti.shape[0]:
+        raise RuntimeError("compiled flow-time run: more trace rows than the kernel's bound")
+    last_row[i] = rows
+    ti[rows, 0] = i
+    ti[rows, 1] = j
+    tf[rows, 0] = a
+    tf[rows, 1] = b
+    tf[rows, 2] = w
+    return rows + 1
+
+
+@njit(cache=True)
+def _by_machine(ti, tf, rows, m):
+    """The first ``rows`` trace rows grouped by machine (a stable counting sort): a machine's
+    rows are written in time order, so the result is in (machine, start) order, which the
+    validator checks in one pass instead of sorting."""
+    count = np.zeros(m + 1, np.int64)
+    for r in range(rows):
+        count[ti[r, 0] + 1] += 1
+    for i in range(m):
+        count[i + 1] += count[i]
+    gi = np.empty((rows, 2), np.int64)
+    gf = np.empty((rows, 3), np.float64)
+    for r in range(rows):
+        k = count[ti[r, 0]]
+        count[ti[r, 0]] = k + 1
+        gi[k, 0] = ti[r, 0]
+        gi[k, 1] = ti[r, 1]
+        gf[k, 0] = tf[r, 0]
+        gf[k, 1] = tf[r, 1]
+        gf[k, 2] = tf[r, 2]
+    return gi, gf
+
+
 # ---------------------------------------------------------------------- FIFO machines
 @njit(cache=True)
 def _advance_fifo(i, t, s, size, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows):
     """Machine i processes its FIFO queue from ``t_last[i]`` to instant t (engine._advance)."""
     cur = t_last[i]
     if t <= cur:
-        return ti, tf, rows
+        return rows
     while qhead[i] >= 0 and cur < t:
         j = qhead[i]
         r = rem[j]
         tol = TOL * max(1.0, size[j])
         if r <= (t - cur) * s + tol:
             end = min(cur + r / s, t)
-            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, end, r)
+            rows = _put(ti, tf, rows, last_row, i, j, cur, end, r)
             rem[j] = 0.0
             completion[j] = end
             work_left[i] -= r
@@ -149,13 +192,13 @@ def _advance_fifo(i, t, s, size, rem, completion, nxt, qhead, qlen, t_last, work
             cur = end
         else:
             w = (t - cur) * s
-            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, t, w)
+            rows = _put(ti, tf, rows, last_row, i, j, cur, t, w)
             rem[j] = r - w
             work_left[i] -= w
             cur = t
             if rem[j] <= tol:  # a float residue: the job is done
                 work_left[i] -= rem[j]
-                ti, tf, rows = _row(ti, tf, rows, last_row, i, j, t, t, rem[j])
+                rows = _put(ti, tf, rows, last_row, i, j, t, t, rem[j])
                 rem[j] = 0.0
                 completion[j] = t
                 qhead[i] = nxt[j]
@@ -163,7 +206,7 @@ def _advance_fifo(i, t, s, size, rem, completion, nxt, qhead, qlen, t_last, work
     if qhead[i] < 0:
         work_left[i] = 0.0
     t_last[i] = t
-    return ti, tf, rows
+    return rows
 
 
 @njit(cache=True)
@@ -186,7 +229,7 @@ def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, rejec
     work_left = np.zeros(m)
     routed = np.zeros(m, np.int64)
     last_row = np.full(m, -1, np.int64)
-    ti = np.empty((n + 16, 2), np.int64)
+    ti = np.empty((n + 16, 2), np.int64)  # FIFO: one row per job (a job runs uninterrupted)
     tf = np.empty((n + 16, 3), np.float64)
     rows = 0
     for pos in range(n):
@@ -195,7 +238,7 @@ def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, rejec
         t = float(release[o])
         a, b = indptr[o], indptr[o + 1]
         for q in range(a, b):  # the engine brings every machine it is asked about up to t
-            ti, tf, rows = _advance_fifo(
+            rows = _advance_fifo(
                 indices[q], t, s, sizef, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows
             )
         if dispatch == SHORTEST_QUEUE:  # first of (queue length, position) in the eligible list
@@ -242,7 +285,7 @@ def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, rejec
         qlen[i] += 1
         work_left[i] += rem[j]
     for i in range(m):  # Engine.finish: run every machine empty
-        ti, tf, rows = _advance_fifo(
+        rows = _advance_fifo(
             i,
             t_last[i] + work_left[i] / s + 1.0,
             s,
@@ -259,7 +302,8 @@ def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, rejec
             tf,
             rows,
         )
-    return machine, completion, ti[:rows], tf[:rows]
+    gi, gf = _by_machine(ti, tf, rows, m)
+    return machine, completion, gi, gf
 
 
 # ---------------------------------------------------------------------- priority machines
@@ -299,7 +343,7 @@ def _advance_priority(
     key of its heap at each completion (engine._advance on a queue kept sorted by key)."""
     cur = t_last[i]
     if t <= cur:
-        return ti, tf, rows
+        return rows
     while cur < t:
         j = run[i]
         if j < 0:
@@ -314,7 +358,7 @@ def _advance_priority(
         tol = TOL * max(1.0, size[j])
         if r <= (t - cur) * s + tol:
             end = min(cur + r / s, t)
-            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, end, r)
+            rows = _put(ti, tf, rows, last_row, i, j, cur, end, r)
             rem[j] = 0.0
             completion[j] = end
             work_left[i] -= r
@@ -322,20 +366,20 @@ def _advance_priority(
             cur = end
         else:
             w = (t - cur) * s
-            ti, tf, rows = _row(ti, tf, rows, last_row, i, j, cur, t, w)
+            rows = _put(ti, tf, rows, last_row, i, j, cur, t, w)
             rem[j] = r - w
             work_left[i] -= w
             cur = t
             if rem[j] <= tol:
                 work_left[i] -= rem[j]
-                ti, tf, rows = _row(ti, tf, rows, last_row, i, j, t, t, rem[j])
+                rows = _put(ti, tf, rows, last_row, i, j, t, t, rem[j])
                 rem[j] = 0.0
                 completion[j] = t
                 run[i] = -1
     if run[i] < 0 and root[i] < 0:
         work_left[i] = 0.0
     t_last[i] = t
-    return ti, tf, rows
+    return rows
 
 
 @njit(cache=True)
@@ -363,8 +407,8 @@ def priority_kernel(release, size, indptr, indices, order, m, speed, dispatch, d
     lw_work = np.zeros(m)  # edf.LeastWork: work and the slot it was last updated
     lw_stamp = np.zeros(m)
     volume = np.zeros((m, 64), np.int64) if dispatch == IMD_VOLUME else np.zeros((1, 1), np.int64)
-    ti = np.empty((n + 16, 2), np.int64)
-    tf = np.empty((n + 16, 3), np.float64)
+    ti = np.empty((2 * n + 16, 2), np.int64)  # a row per start: ≤ n starts + ≤ n resumptions
+    tf = np.empty((2 * n + 16, 3), np.float64)  # (an arrival preempts at most one job)
     rows = 0
     for pos in range(n):
         j = pos
@@ -396,7 +440,7 @@ def priority_kernel(release, size, indptr, indices, order, m, speed, dispatch, d
                 if i < 0 or volume[c, cls] < volume[i, cls] or (volume[c, cls] == volume[i, cls] and c < i):
                     i = c
             volume[i, cls] += size[o]
-        ti, tf, rows = _advance_priority(
+        rows = _advance_priority(
             i, t, s, sizef, rem, completion, key, left, right, root, run, t_last, work_left, last_row, ti, tf, rows
         )
         machine[j] = i
@@ -410,7 +454,7 @@ def priority_kernel(release, size, indptr, indices, order, m, speed, dispatch, d
                 root[i] = _meld(root[i], h, key, left, right)
         root[i] = _meld(root[i], j, key, left, right)
     for i in range(m):
-        ti, tf, rows = _advance_priority(
+        rows = _advance_priority(
             i,
             t_last[i] + work_left[i] / s + 1.0,
             s,
@@ -429,7 +473,8 @@ def priority_kernel(release, size, indptr, indices, order, m, speed, dispatch, d
             tf,
             rows,
         )
-    return machine, completion, ti[:rows], tf[:rows]
+    gi, gf = _by_machine(ti, tf, rows, m)
+    return machine, completion, gi, gf
 
 
 # ---------------------------------------------------------------------- callers
