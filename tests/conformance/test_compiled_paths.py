@@ -269,3 +269,24 @@ def test_a_planted_difference_in_a_compiled_run_is_caught(monkeypatch, name, kin
     planted, _ = both(name, inst, eps, params, cls.problem, opt=2.0)
     with pytest.raises(AssertionError):
         assert_same_run(planted, step)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_lb_unit_reject_without_t_star_is_compiled_and_agrees(data):
+    """The phases (incremental b-matching) and doubling oracles of ``lb-unit-reject``."""
+    inst = data.draw(flow_instances())
+    inst = Instance(inst.m, inst.release, np.ones(inst.n, np.int64), inst.indptr, inst.indices, None, None)
+    params = {
+        "oracle": data.draw(st.sampled_from(["phases", "doubling"])),
+        "guard": data.draw(st.sampled_from(["off", "on"])),
+        "alpha_rule": data.draw(st.sampled_from(["paper", "safe"])),
+    }
+    eps = data.draw(st.sampled_from(EPS + [0.1]))
+    cls = get_algorithm("lb-unit-reject")
+    fast = execute(cls, inst, eps=eps, params=params, fast=True)
+    step = execute(cls, inst, eps=eps, params=params, fast=False)
+    assert fast.outcome.path == "compiled" and step.outcome.path == "step"
+    np.testing.assert_array_equal(fast.outcome.machine, step.outcome.machine)
+    assert fast.objective == step.objective and fast.status == step.status
+    assert fast.counters == step.counters

@@ -198,3 +198,145 @@ def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, ep
             R[i] -= float(1 << kk)
             rejected += 1
     return machine, reject_pos, fires
+
+
+PHASES, DOUBLING = 1, 2  # the online stand-ins for T* of lb_unit_online_kernel
+
+
+@njit(cache=True)
+def _augment(j, T, indptr, indices, order, cnt, assign, jn_next, jn_prev, mhead, queue, seen, reached, parent, stamp):
+    """One augmenting path from job j (position) in the prefix b-matching with capacity T per
+    machine (``_oracles.PrefixUnitOpt``, breadth first); flips it and returns True, or False
+    when none exists (then OPT(prefix) > T). Whether a path exists does not depend on which
+    feasible assignment of the earlier jobs is kept, so neither does T."""
+    seen[j] = stamp
+    queue[0] = j
+    qn = 1
+    q = 0
+    while q < qn:
+        u = queue[q]
+        q += 1
+        o = order[u]
+        for k in range(indptr[o], indptr[o + 1]):
+            i = indices[k]
+            if reached[i] == stamp:
+                continue
+            reached[i] = stamp
+            parent[i] = u
+            if cnt[i] < T:  # a machine with room: flip the path back to j
+                f = i
+                while True:
+                    v = parent[f]
+                    old = assign[v]
+                    if old >= 0:  # v leaves old's list
+                        if jn_prev[v] >= 0:
+                            jn_next[jn_prev[v]] = jn_next[v]
+                        else:
+                            mhead[old] = jn_next[v]
+                        if jn_next[v] >= 0:
+                            jn_prev[jn_next[v]] = jn_prev[v]
+                        cnt[old] -= 1
+                    assign[v] = f  # and joins f's
+                    jn_prev[v] = -1
+                    jn_next[v] = mhead[f]
+                    if mhead[f] >= 0:
+                        jn_prev[mhead[f]] = v
+                    mhead[f] = v
+                    cnt[f] += 1
+                    if old < 0:
+                        return True
+                    f = old
+            w = mhead[i]
+            while w >= 0:
+                if seen[w] != stamp:
+                    seen[w] = stamp
+                    queue[qn] = w
+                    qn += 1
+                w = jn_next[w]
+    return False
+
+
+@njit(cache=True)
+def lb_unit_online_kernel(size, indptr, indices, order, m, alpha, eps, guard, mode):
+    """LbUnitReject without T* (rejection-model.md §2.3): ``mode`` PHASES (T = the power of two
+    ≥ OPT(prefix), kept by an incremental b-matching; a change of T starts a phase with fresh
+    loads) or DOUBLING (T from 1, doubled when a rejection would pass ε·(phase arrivals)).
+    Least-loaded dispatch (ties to the lowest index), reject at load ≥ α·T, the optional budget
+    guard as the step path. Returns (machine, guard fires, phases)."""
+    n = order.shape[0]
+    machine = np.full(size.shape[0], -1, np.int64)
+    load = np.zeros(m, np.float64)
+    cnt = np.zeros(m, np.int64)
+    assign = np.full(n, -1, np.int64)
+    jn_next = np.full(n, -1, np.int64)
+    jn_prev = np.full(n, -1, np.int64)
+    mhead = np.full(m, -1, np.int64)
+    queue = np.empty(n, np.int64)
+    seen = np.zeros(n, np.int64)
+    reached = np.zeros(m, np.int64)
+    parent = np.zeros(m, np.int64)
+    stamp = 0
+    Tm = 1  # the b-matching's capacity (PrefixUnitOpt.T)
+    T = 1.0
+    rejected = 0
+    ph_arrived = 0
+    ph_rejected = 0
+    fires = 0
+    phases = 1
+    for pos in range(n):
+        o = order[pos]
+        if mode == PHASES:
+            while True:
+                stamp += 1
+                if _augment(
+                    pos,
+                    Tm,
+                    indptr,
+                    indices,
+                    order,
+                    cnt,
+                    assign,
+                    jn_next,
+                    jn_prev,
+                    mhead,
+                    queue,
+                    seen,
+                    reached,
+                    parent,
+                    stamp,
+                ):
+                    break
+                Tm *= 2
+            if float(Tm) != T:
+                T = float(Tm)
+                load[:] = 0.0
+                ph_arrived = 0
+                ph_rejected = 0
+                phases += 1
+        ph_arrived += 1
+        while True:
+            i = -1
+            for k in range(indptr[o], indptr[o + 1]):
+                c = indices[k]
+                if i < 0 or load[c] < load[i] or (load[c] == load[i] and c < i):
+                    i = c
+            if load[i] < alpha * T:
+                break
+            if mode == DOUBLING and not allows_nb(ph_rejected, 1, ph_arrived, eps):
+                T = 2.0 * T
+                load[:] = 0.0
+                ph_arrived = 1
+                ph_rejected = 0
+                phases += 1
+                continue
+            if guard and not allows_nb(rejected, 1, pos + 1, eps):
+                fires += 1
+                break
+            rejected += 1
+            ph_rejected += 1
+            i = -1
+            break
+        if i >= 0:
+            machine[o] = i
+            load[i] += size[o]
+    return machine, fires, phases

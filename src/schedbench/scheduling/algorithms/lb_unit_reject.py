@@ -19,6 +19,9 @@ immediate reject.
   (``guard_fires``); ``"off"`` (default, docs/models/rejection-model.md §10.12): reject and let the validator report.
 
 Guarantee (oracle T*): max load ≤ α·T* = O(log(1/ε))·T*; with phases, ≤ 2α·T_last ≤ 4α·OPT.
+
+Compiled path (``dispatch_all``): every oracle and guard, the phases' b-matching included
+(:func:`~schedbench.scheduling.algorithms._kernels.lb_unit_online_kernel`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,13 @@ import math
 import numpy as np
 
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel, least_loaded_with_cap
+from schedbench.scheduling.algorithms._kernels import (
+    DOUBLING,
+    PHASES,
+    greedy_cap_kernel,
+    lb_unit_online_kernel,
+    least_loaded_with_cap,
+)
 from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt
 from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
@@ -112,8 +121,14 @@ class LbUnitReject(OnlineAlgorithm):
         return i
 
     def dispatch_all(self, size, indptr, indices, order):
-        if self.params["oracle"] != "opt":
-            return None  # the online oracles run on the step path
+        if self.params["oracle"] != "opt":  # the online oracles, compiled (the b-matching too)
+            mode = PHASES if self.params["oracle"] == "phases" else DOUBLING
+            machine, fires, phases = lb_unit_online_kernel(
+                size, indptr, indices, order, self.m, float(self.alpha), self.eps, self.params["guard"] == "on", mode
+            )
+            self.counters["guard_fires"] = int(fires)
+            self.counters["phases"] = int(phases)
+            return machine
         cap = float(self.alpha * self.T)
         if self.params["guard"] == "off":
             return least_loaded_with_cap(size, indptr, indices, order, self.m, cap)
