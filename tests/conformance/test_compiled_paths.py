@@ -162,8 +162,8 @@ def test_every_parameter_combination_agrees_on_fixed_instances(name):
                 declined += 1
                 continue
             assert_same_run(fast, step)
-    # only mft-unit's prefix oracles (an offline MIP inside the run) and lwf with mixed slacks decline
-    if name not in ("mft-unit", "lwf"):
+    # only mft-unit's prefix oracles decline (an offline MIP inside the run)
+    if name != "mft-unit":
         assert declined == 0
 
 

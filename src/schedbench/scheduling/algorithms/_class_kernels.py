@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from schedbench.scheduling.algorithms._flow_kernels import _by_machine, _grown, _put
+from schedbench.scheduling.algorithms._flow_kernels import _by_machine, _grown, _heap_pop, _heap_push, _put
 from schedbench.scheduling.compiled import CompiledRun
 
 __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
@@ -37,60 +37,6 @@ __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
 #: Largest m × (number of job classes) the compiled path allocates per-machine class tables
 #: for (three int64 tables: about 1.2 GB at this bound); beyond it the run takes the step path.
 MAX_CLASS_CELLS = 50_000_000
-
-
-# ---------------------------------------------------------------------- binary heap of events
-# Rows (slot, x, y) of an int64 array, smallest slot on top; the order among equal slots is
-# irrelevant to every user (the events of one slot are collected into a set of machines, and
-# the timeouts of one slot commute), so only the slot is compared.
-@njit(cache=True, inline="always")
-def _hpush(h, size, a, b, c):
-    """Push (a, b, c) keyed by a; returns the heap (grown if full) and its size."""
-    if size == h.shape[0]:
-        g = np.empty((2 * size + 16, 3), np.int64)
-        g[:size] = h[:size]
-        h = g
-    k = size
-    while k > 0:
-        p = (k - 1) >> 1
-        if h[p, 0] <= a:
-            break
-        h[k, 0] = h[p, 0]
-        h[k, 1] = h[p, 1]
-        h[k, 2] = h[p, 2]
-        k = p
-    h[k, 0] = a
-    h[k, 1] = b
-    h[k, 2] = c
-    return h, size + 1
-
-
-@njit(cache=True, inline="always")
-def _hpop(h, size):
-    """Remove the top row (read it at h[0] first); returns the new size."""
-    size -= 1
-    if size == 0:
-        return 0
-    x0 = h[size, 0]
-    x1 = h[size, 1]
-    x2 = h[size, 2]
-    k = 0
-    while True:
-        a = 2 * k + 1
-        if a >= size:
-            break
-        b = a + 1
-        c = b if (b < size and h[b, 0] < h[a, 0]) else a
-        if h[c, 0] >= x0:
-            break
-        h[k, 0] = h[c, 0]
-        h[k, 1] = h[c, 1]
-        h[k, 2] = h[c, 2]
-        k = c
-    h[k, 0] = x0
-    h[k, 1] = x1
-    h[k, 2] = x2
-    return size
 
 
 # ---------------------------------------------------------------------- skew heaps of jobs, 3 keys
@@ -217,7 +163,7 @@ def class_kernel(
     while True:
         # the next slot at which anything happens
         while naev > 0 and aev[0, 2] != version[aev[0, 1]]:
-            naev = _hpop(aev, naev)  # stale
+            naev = _heap_pop(aev, naev)  # stale
         t_next = np.int64(2**62)
         if pos < n:
             t_next = release[pos]
@@ -225,9 +171,9 @@ def class_kernel(
             t_next = aev[0, 0]
         if mode_b:
             while nbev > 0 and bev[0, 2] != bver[bev[0, 1]]:
-                nbev = _hpop(bev, nbev)
+                nbev = _heap_pop(bev, nbev)
             while ntos > 0 and not alive[tos[0, 1]]:
-                ntos = _hpop(tos, ntos)
+                ntos = _heap_pop(tos, ntos)
             if nbev > 0 and bev[0, 0] < t_next:
                 t_next = bev[0, 0]
             if ntos > 0 and tos[0, 0] < t_next:
@@ -310,7 +256,7 @@ def class_kernel(
                 x = cval * T / wflow[j]
                 deadline[j] = release[j] + x
                 droot[i] = _meld3(droot[i], j, neg_d, deadline, posk, dleft, dright)
-                tos, ntos = _hpush(tos, ntos, _timeout(release[j], x), j, 0)
+                tos, ntos = _heap_push(tos, ntos, _timeout(release[j], x), j, 0)
                 if not bd[i]:
                     bd[i] = True
                     bd_list[nbd] = i
@@ -318,7 +264,7 @@ def class_kernel(
         # ---- A: re-decide every machine with an event at t or an arrival
         while naev > 0 and aev[0, 0] <= t:
             i, v = aev[0, 1], aev[0, 2]
-            naev = _hpop(aev, naev)
+            naev = _heap_pop(aev, naev)
             if v == version[i]:
                 version[i] += 1  # consumed
                 if not dirty[i]:
@@ -373,7 +319,7 @@ def class_kernel(
                 posk,
             )
             if k > 0:
-                aev, naev = _hpush(aev, naev, t + k, i, version[i])
+                aev, naev = _heap_push(aev, naev, t + k, i, version[i])
             if mode_b and not bd[i]:
                 bd[i] = True
                 bd_list[nbd] = i
@@ -384,20 +330,20 @@ def class_kernel(
         # ---- B: completions, timeouts, choices
         while nbev > 0 and bev[0, 0] <= t:
             i, v = bev[0, 1], bev[0, 2]
-            nbev = _hpop(bev, nbev)
+            nbev = _heap_pop(bev, nbev)
             if v == bver[i] and not bd[i]:
                 bd[i] = True
                 bd_list[nbd] = i
                 nbd += 1
         while ntos > 0 and tos[0, 0] <= t:
             j = tos[0, 1]
-            ntos = _hpop(tos, ntos)
+            ntos = _heap_pop(tos, ntos)
             if not alive[j]:
                 continue
             if prefix:
                 s = _timeout(release[j], cval * T / wflow[j])
                 if s > t:
-                    tos, ntos = _hpush(tos, ntos, s, j, 0)
+                    tos, ntos = _heap_push(tos, ntos, s, j, 0)
                     continue
             i = bmach[j]
             if rows + 4 > ti.shape[0]:
@@ -441,7 +387,7 @@ def class_kernel(
             bver[i] += 1
             brun[i] = pick
             if pick >= 0:
-                bev, nbev = _hpush(bev, nbev, t + brem[pick], i, bver[i])
+                bev, nbev = _heap_push(bev, nbev, t + brem[pick], i, bver[i])
         nbd = 0
     gi, gf = _by_machine(ti, tf, rows, m)
     return machine, completion, late, gi, gf, a_rejections, timeouts, hopeless_kept

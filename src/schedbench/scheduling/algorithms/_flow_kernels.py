@@ -18,8 +18,11 @@ rejection rules of the algorithms that use it:
   smallest key: a static key (a rank computed before the run: EDF, SSF-EDF, FIFO by release)
   or the remaining work (SRPT, ties by job id). Dispatch by the least remaining work as the
   EDF family keeps it (its own bookkeeping, relative tie tolerance) or by IMD's least
-  cumulative class volume. Used by ``edf``, ``ssf-edf``, ``lwf`` (when one slack S holds for
-  every job) and ``imd``.
+  cumulative class volume. Used by ``edf``, ``ssf-edf`` and ``imd``.
+* :func:`lwf_kernel` — ``lwf``: the EDF family's dispatch; per machine the largest current
+  delay factor (t − r_j)/S_j first, the queue re-sorted at the slots the step path re-sorts it
+  (arrivals on a machine that has seen two slacks, its head's completion slot, the first
+  crossing of two delay-factor lines), events from a binary heap.
 
 Processing follows the engine's own arithmetic (:meth:`Engine._advance`): a job completes at
 an instant t when its remaining work is at most (t − start)·s + 1e-9·max(1, p); work and
@@ -477,6 +480,234 @@ def priority_kernel(release, size, indptr, indices, order, m, speed, dispatch, d
     return machine, completion, gi, gf
 
 
+# ---------------------------------------------------------------------- binary heap of events
+# Rows (slot, x, y) of an int64 array, smallest slot on top; the order among equal slots is
+# irrelevant to every user (the events of one slot are collected into a set of machines, and
+# the timeouts of one slot commute), so only the slot is compared.
+@njit(cache=True, inline="always")
+def _heap_push(h, size, a, b, c):
+    """Push (a, b, c) keyed by a; returns the heap (grown if full) and its size."""
+    if size == h.shape[0]:
+        g = np.empty((2 * size + 16, 3), np.int64)
+        g[:size] = h[:size]
+        h = g
+    k = size
+    while k > 0:
+        p = (k - 1) >> 1
+        if h[p, 0] <= a:
+            break
+        h[k, 0] = h[p, 0]
+        h[k, 1] = h[p, 1]
+        h[k, 2] = h[p, 2]
+        k = p
+    h[k, 0] = a
+    h[k, 1] = b
+    h[k, 2] = c
+    return h, size + 1
+
+
+@njit(cache=True, inline="always")
+def _heap_pop(h, size):
+    """Remove the top row (read it at h[0] first); returns the new size."""
+    size -= 1
+    if size == 0:
+        return 0
+    x0 = h[size, 0]
+    x1 = h[size, 1]
+    x2 = h[size, 2]
+    k = 0
+    while True:
+        a = 2 * k + 1
+        if a >= size:
+            break
+        b = a + 1
+        c = b if (b < size and h[b, 0] < h[a, 0]) else a
+        if h[c, 0] >= x0:
+            break
+        h[k, 0] = h[c, 0]
+        h[k, 1] = h[c, 1]
+        h[k, 2] = h[c, 2]
+        k = c
+    h[k, 0] = x0
+    h[k, 1] = x1
+    h[k, 2] = x2
+    return size
+
+
+# ---------------------------------------------------------------------- LWF with mixed slacks
+@njit(cache=True)
+def _lwf_resort(i, t, s, slack, release, rem, qhead, qtail, nxt, qlen, buf, keys):
+    """Re-sort machine i's queue at slot t by (−(t − r_j)/S_j, r_j, position), largest delay
+    factor first (lwf.Lwf._resort); the queue is a linked list in processing order. Returns
+    the slot of the next re-sort, or −1 when the step path would schedule none."""
+    q = qlen[i]
+    k = 0
+    j = qhead[i]
+    while j >= 0:
+        buf[k] = j
+        k += 1
+        j = nxt[j]
+    part = np.sort(buf[:q])  # by position, which orders (r, position) too
+    for a in range(q):
+        keys[a] = -(t - release[part[a]]) / slack[part[a]]
+    by = np.argsort(keys[:q], kind="mergesort")  # stable: ties keep (r, position)
+    for a in range(q):
+        buf[a] = part[by[a]]
+    qhead[i] = buf[0]
+    for a in range(q - 1):
+        nxt[buf[a]] = buf[a + 1]
+    nxt[buf[q - 1]] = -1
+    qtail[i] = buf[q - 1]
+    h = buf[0]
+    nx = np.floor(t + rem[h] / s + 1e-9)
+    for a in range(1, q):
+        j = buf[a]
+        if slack[j] < slack[h]:  # j's delay factor grows faster: the lines cross at t*
+            cross = (release[j] / slack[j] - release[h] / slack[h]) / (1.0 / slack[j] - 1.0 / slack[h])
+            c = np.ceil(cross - 1e-9)
+            if c < nx:
+                nx = c
+    return max(np.int64(nx), np.int64(t) + 1)
+
+
+@njit(cache=True)
+def lwf_kernel(release, size, indptr, indices, order, m, speed, slack):
+    """One run of ``lwf`` with per-position slacks S (the EDF family's least-work dispatch; per
+    machine, the largest current delay factor first, re-sorted where the step path re-sorts:
+    at arrivals on a machine that has seen two slacks, in the slot its head completes, and at
+    the first crossing of two delay-factor lines). Returns (machine, completion, trace_int,
+    trace_float)."""
+    n = size.shape[0]
+    s = float(speed)
+    sizef = np.empty(n, np.float64)
+    relf = np.empty(n, np.float64)
+    for p in range(n):
+        sizef[p] = size[order[p]]
+        relf[p] = release[order[p]]
+    rem = sizef.copy()
+    completion = np.full(n, np.nan)
+    machine = np.full(n, -1, np.int64)
+    nxt = np.full(n, -1, np.int64)
+    qhead = np.full(m, -1, np.int64)
+    qtail = np.full(m, -1, np.int64)
+    qlen = np.zeros(m, np.int64)
+    t_last = np.zeros(m)
+    work_left = np.zeros(m)
+    last_row = np.full(m, -1, np.int64)
+    lw_work = np.zeros(m)
+    lw_stamp = np.zeros(m)
+    one = np.full(m, np.nan)  # the one slack of every job sent to i (nan: none yet, or mixed)
+    seen = np.zeros(m, np.bool_)
+    mixed = np.zeros(m, np.bool_)
+    version = np.zeros(m, np.int64)
+    touched = np.zeros(m, np.bool_)
+    touched_list = np.empty(m, np.int64)
+    ev = np.empty((16, 3), np.int64)  # (slot, machine, version)
+    nev = 0
+    buf = np.empty(n, np.int64)
+    keys = np.empty(n, np.float64)
+    ti = np.empty((2 * n + 16, 2), np.int64)  # grown when needed (a re-sort may preempt)
+    tf = np.empty((2 * n + 16, 3), np.float64)
+    rows = 0
+    pos = 0
+    while pos < n or nev > 0:
+        while nev > 0 and ev[0, 2] != version[ev[0, 1]]:
+            nev = _heap_pop(ev, nev)
+        t_next = np.int64(2**62)
+        if pos < n:
+            t_next = release[order[pos]]
+        if nev > 0 and ev[0, 0] < t_next:
+            t_next = ev[0, 0]
+        if t_next == np.int64(2**62):
+            break
+        t = t_next
+        tf_ = float(t)
+        nt = 0
+        while pos < n and release[order[pos]] == t:
+            j = pos
+            pos += 1
+            o = order[j]
+            best = np.inf
+            for q in range(indptr[o], indptr[o + 1]):
+                c = indices[q]
+                w = max(0.0, lw_work[c] - s * (tf_ - lw_stamp[c]))
+                if w < best:
+                    best = w
+            i = -1
+            for q in range(indptr[o], indptr[o + 1]):
+                c = indices[q]
+                w = max(0.0, lw_work[c] - s * (tf_ - lw_stamp[c]))
+                if w <= best + EDF_TIE * max(1.0, best) and (i < 0 or c < i):
+                    i = c
+            lw_work[i] = max(0.0, lw_work[i] - s * (tf_ - lw_stamp[i])) + sizef[j]
+            lw_stamp[i] = tf_
+            if not seen[i]:
+                seen[i] = True
+                one[i] = slack[j]
+            elif mixed[i] or one[i] != slack[j]:
+                mixed[i] = True
+                if not touched[i]:
+                    touched[i] = True
+                    touched_list[nt] = i
+                    nt += 1
+            if rows + qlen[i] + 2 > ti.shape[0]:
+                ti, tf = _grown(ti, tf)
+            rows = _advance_fifo(
+                i, tf_, s, sizef, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows
+            )
+            machine[j] = i
+            if qhead[i] < 0:
+                qhead[i] = j
+            else:
+                nxt[qtail[i]] = j
+            qtail[i] = j
+            qlen[i] += 1
+            work_left[i] += rem[j]
+        while nev > 0 and ev[0, 0] <= t:
+            i, v = ev[0, 1], ev[0, 2]
+            nev = _heap_pop(ev, nev)
+            if v == version[i] and not touched[i]:
+                touched[i] = True
+                touched_list[nt] = i
+                nt += 1
+        for a in range(nt):
+            i = touched_list[a]
+            touched[i] = False
+            if rows + qlen[i] + 2 > ti.shape[0]:
+                ti, tf = _grown(ti, tf)
+            rows = _advance_fifo(
+                i, tf_, s, sizef, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows
+            )
+            if qlen[i] <= 1:
+                continue  # nothing to order (the step path schedules no re-sort either)
+            slot = _lwf_resort(i, tf_, s, slack, relf, rem, qhead, qtail, nxt, qlen, buf, keys)
+            if mixed[i]:
+                version[i] += 1
+                ev, nev = _heap_push(ev, nev, slot, i, version[i])
+    for i in range(m):
+        if rows + qlen[i] + 2 > ti.shape[0]:
+            ti, tf = _grown(ti, tf)
+        rows = _advance_fifo(
+            i,
+            t_last[i] + work_left[i] / s + 1.0,
+            s,
+            sizef,
+            rem,
+            completion,
+            nxt,
+            qhead,
+            qlen,
+            t_last,
+            work_left,
+            last_row,
+            ti,
+            tf,
+            rows,
+        )
+    gi, gf = _by_machine(ti, tf, rows, m)
+    return machine, completion, gi, gf
+
+
 # ---------------------------------------------------------------------- callers
 def run_fifo(
     inst, order, speed: float, dispatch: int, reject: int = NO_REJECTION, cap: float = 0.0, k: int = 1, coins=None
@@ -517,3 +748,11 @@ def static_rank(*keys: np.ndarray) -> np.ndarray:
     rank = np.empty(n, np.int64)
     rank[by] = np.arange(n)
     return rank
+
+
+def run_lwf(inst, order, speed: float, slack: np.ndarray) -> CompiledRun:
+    """:func:`lwf_kernel` on ``inst``; ``slack[pos]``: S of each arrival position."""
+    machine, completion, ti, tf = lwf_kernel(
+        inst.release, inst.size, inst.indptr, inst.indices, order, inst.m, float(speed), np.asarray(slack, np.float64)
+    )
+    return CompiledRun(machine, completion, ti, tf)

@@ -22,9 +22,8 @@ which its head completes, and in the first slot where some job's delay factor ov
 head's (a crossing of two lines in t), asking the engine for those wake-ups. This gives the
 same schedule as re-sorting every machine in every slot (tested against that reference).
 
-Compiled path: when one slack S holds for every job of the instance (MaxFlowTime always), the
-order is FIFO by release and the run is :func:`~schedbench.scheduling.algorithms._flow_kernels.priority_kernel`
-with static keys; with mixed slacks the order changes over time and the run takes the step path.
+Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.lwf_kernel`, the same
+re-sorts at the same slots (every problem and parameter).
 """
 
 from __future__ import annotations
@@ -32,8 +31,8 @@ from __future__ import annotations
 import heapq
 import math
 
-import numpy as np
 
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.algorithms.edf import Edf
 from schedbench.scheduling.registry import register_algorithm
@@ -121,10 +120,4 @@ class Lwf(Edf):
         return plan
 
     def compiled_run(self, inst, order):
-        S = self.slacks(inst, order)
-        if S.size and not np.all(S == S[0]):
-            return None  # the delay-factor order changes over time: the step path
-        return super().compiled_run(inst, order)
-
-    def static_keys(self, inst, order):
-        return (inst.release[order],)
+        return fk.run_lwf(inst, order, type(self).speed_for(self.eps), self.slacks(inst, order))
