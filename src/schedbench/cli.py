@@ -271,6 +271,7 @@ def plugin_info(kind: str, name: str) -> dict[str, Any]:
                 ("unit sizes only", getattr(cls, "unit_sizes_only", False)),
                 ("may hold jobs", getattr(cls, "deferred_dispatch", False)),
                 ("may reject late", getattr(cls, "late_reject", False)),
+                ("compiled path", cls.has_compiled_path() if hasattr(cls, "has_compiled_path") else False),
             )
             if on
         ]
