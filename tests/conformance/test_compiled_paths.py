@@ -54,6 +54,7 @@ def test_the_compiled_algorithms_are_the_flow_algorithms_of_the_issue():
         "wmft-B",
         "gwmft",
         "class-ll-srpt",
+        "anand-batch",
     }
 
 
@@ -72,9 +73,8 @@ def combinations(name):
 
 
 def eps_values(cls):
-    if cls.model == "plain":
-        return [None]
-    return ([0.0] if cls.model == "speed" else []) + EPS
+    """The ε of the grid, as an experiment would run them (speed 1 too, where it applies)."""
+    return cls.eps_values(EPS)
 
 
 def runs(name):

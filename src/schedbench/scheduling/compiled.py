@@ -4,7 +4,8 @@ An algorithm that offers a compiled path (``OnlineAlgorithm.compiled_run``, see
 ``docs/models/rejection-model.md`` §1.3 and ``algorithms/_flow_kernels.py``) returns a
 :class:`CompiledRun` for a whole instance; :func:`to_outcome` numbers its decision points the
 way the engine does — one step per arrival, in arrival order, and one step per slot in which
-jobs were rejected after their dispatch (after that slot's arrivals) — so the validator checks
+held jobs were dispatched or jobs were rejected after their dispatch (after that slot's
+arrivals) — so the validator checks
 it exactly as a step-path outcome (the same rules, the budget at every step). The outcome's
 ``path`` is ``"compiled"``.
 """
@@ -26,14 +27,16 @@ class CompiledRun:
     """A whole run, every array indexed by **arrival position** (``order[pos]`` is the job):
     ``machine`` (−1: rejected on arrival), ``completion`` (NaN: not completed),
     ``trace_int`` (rows × 2: machine, position) and ``trace_float`` (rows × 3: start, end,
-    work), and ``late_reject_slot`` (the slot of a rejection after dispatch, −1: none; None
-    when the rule never rejects late)."""
+    work), ``late_reject_slot`` (the slot of a rejection after dispatch, −1: none; None
+    when the rule never rejects late) and ``dispatch_slot`` (the slot of a held job's
+    dispatch; None when every job is dispatched on arrival)."""
 
     machine: np.ndarray
     completion: np.ndarray
     trace_int: np.ndarray
     trace_float: np.ndarray
     late_reject_slot: np.ndarray | None = None
+    dispatch_slot: np.ndarray | None = None
 
 
 def to_outcome(name: str, problem: str, speed: float, inst: Instance, order: np.ndarray, run: CompiledRun) -> Outcome:
@@ -46,8 +49,11 @@ def to_outcome(name: str, problem: str, speed: float, inst: Instance, order: np.
     late = (
         np.full(n, -1, np.int64) if run.late_reject_slot is None else np.asarray(run.late_reject_slot, dtype=np.int64)
     )
-    # steps: the arrivals, then a slot step after the arrivals of each slot with late rejections
-    slots = np.unique(late[late >= 0])
+    held = run.dispatch_slot is not None
+    dslot = np.asarray(run.dispatch_slot, dtype=np.int64) if held else np.full(n, -1, np.int64)
+    # steps: the arrivals, then a slot step after the arrivals of each slot with late
+    # rejections or deferred dispatches (the engine's slot hook)
+    slots = np.unique(np.r_[late[late >= 0], dslot[dslot >= 0]])
     if slots.size:
         kind = np.r_[np.zeros(n, np.int64), np.ones(slots.size, np.int64)]
         when = np.r_[release, slots]
@@ -62,10 +68,14 @@ def to_outcome(name: str, problem: str, speed: float, inst: Instance, order: np.
     has_late = late >= 0
     if has_late.any():
         reject[has_late] = slot_step[np.searchsorted(slots, late[has_late])]
+    dispatch = np.where(kept, arrival, -1)
+    if held:
+        deferred = kept & (dslot >= 0)
+        dispatch[deferred] = slot_step[np.searchsorted(slots, dslot[deferred])]
     pos_arrays = {
         "machine": machine,
         "arrival_step": arrival,
-        "dispatch_step": np.where(kept, arrival, -1),
+        "dispatch_step": dispatch,
         "reject_step": reject,
         "completion": np.asarray(run.completion, dtype=np.float64),
     }

@@ -58,6 +58,7 @@ __all__ = [
     "TWO_SHORTEST_RANDOM",
     "LEAST_WORK_EDF",
     "IMD_VOLUME",
+    "GIVEN",
     "NO_REJECTION",
     "QUEUE_CAP",
     "WORK_CAP_EXCEED",
@@ -72,7 +73,7 @@ LEAST_WORK_TIE = 1e-9  # absolute slack of _flow_rules.least_work
 EDF_TIE = 1e-9  # relative slack of edf.LeastWork.pick
 
 # dispatch rules
-SHORTEST_QUEUE, LEAST_WORK, TWO_SHORTEST_RANDOM, LEAST_WORK_EDF, IMD_VOLUME = 0, 1, 2, 3, 4
+SHORTEST_QUEUE, LEAST_WORK, TWO_SHORTEST_RANDOM, LEAST_WORK_EDF, IMD_VOLUME, GIVEN = 0, 1, 2, 3, 4, 5
 # rejection rules (on arrival)
 NO_REJECTION, QUEUE_CAP, WORK_CAP_EXCEED, WORK_CAP_REACH, EVERY_K = 0, 1, 2, 3, 4
 # processing orders of the priority kernel
@@ -213,9 +214,11 @@ def _advance_fifo(i, t, s, size, rem, completion, nxt, qhead, qlen, t_last, work
 
 
 @njit(cache=True)
-def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, reject, cap, k, coins):
+def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, reject, cap, k, coins, given, given_slot):
     """One run of a FIFO flow-time rule (see the module docstring): returns (machine,
-    completion, trace_int (machine, job), trace_float (start, end, work))."""
+    completion, trace_int (machine, job), trace_float (start, end, work)). With ``dispatch ==
+    GIVEN`` the decisions are made already (a held job's machine ``given[pos]`` and slot
+    ``given_slot[pos]``, non-decreasing in pos: ``anand-batch``) and only the processing runs."""
     n = size.shape[0]
     s = float(speed)
     sizef = np.empty(n, np.float64)  # indexed by arrival position, as the engine's job ids
@@ -240,11 +243,33 @@ def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, rejec
         o = order[pos]
         t = float(release[o])
         a, b = indptr[o], indptr[o + 1]
-        for q in range(a, b):  # the engine brings every machine it is asked about up to t
+        if dispatch == GIVEN:
+            t = float(given_slot[pos])
+        else:
+            for q in range(a, b):  # the engine brings every machine it is asked about up to t
+                rows = _advance_fifo(
+                    indices[q],
+                    t,
+                    s,
+                    sizef,
+                    rem,
+                    completion,
+                    nxt,
+                    qhead,
+                    qlen,
+                    t_last,
+                    work_left,
+                    last_row,
+                    ti,
+                    tf,
+                    rows,
+                )
+        if dispatch == GIVEN:
+            i = given[pos]
             rows = _advance_fifo(
-                indices[q], t, s, sizef, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows
+                i, t, s, sizef, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows
             )
-        if dispatch == SHORTEST_QUEUE:  # first of (queue length, position) in the eligible list
+        elif dispatch == SHORTEST_QUEUE:  # first of (queue length, position) in the eligible list
             i = indices[a]
             for q in range(a + 1, b):
                 if qlen[indices[q]] < qlen[i]:
@@ -710,10 +735,24 @@ def lwf_kernel(release, size, indptr, indices, order, m, speed, slack):
 
 # ---------------------------------------------------------------------- callers
 def run_fifo(
-    inst, order, speed: float, dispatch: int, reject: int = NO_REJECTION, cap: float = 0.0, k: int = 1, coins=None
+    inst,
+    order,
+    speed: float,
+    dispatch: int,
+    reject: int = NO_REJECTION,
+    cap: float = 0.0,
+    k: int = 1,
+    coins=None,
+    given=None,
+    given_slot=None,
 ) -> CompiledRun:
-    """:func:`fifo_kernel` on ``inst`` (jobs in arrival ``order``) as a :class:`CompiledRun`."""
+    """:func:`fifo_kernel` on ``inst`` (jobs in arrival ``order``) as a :class:`CompiledRun`
+    (``given``/``given_slot``: the machine and dispatch slot of each position for ``GIVEN``,
+    then the run's ``dispatch_slot``)."""
     coins = np.zeros(0) if coins is None else np.asarray(coins, dtype=np.float64)
+    empty = np.zeros(0, np.int64)
+    g = empty if given is None else np.asarray(given, dtype=np.int64)
+    gs = empty if given_slot is None else np.asarray(given_slot, dtype=np.int64)
     machine, completion, ti, tf = fifo_kernel(
         inst.release,
         inst.size,
@@ -727,8 +766,10 @@ def run_fifo(
         float(cap),
         int(k),
         coins,
+        g,
+        gs,
     )
-    return CompiledRun(machine, completion, ti, tf)
+    return CompiledRun(machine, completion, ti, tf, dispatch_slot=None if given_slot is None else gs)
 
 
 def run_priority(inst, order, speed: float, dispatch: int, discipline: int, rank=None) -> CompiledRun:

@@ -38,6 +38,9 @@ speed 1+ε. Nothing is rejected.
   of an experiment's sweep.
 
 ``counters``: lp_solves, doublings, fractional_jobs, rounding_fallbacks, batch_length.
+
+Compiled path (:meth:`AnandBatch.compiled_run`): the same batches, LPs and rounding without the
+engine, then the processing in one numba call; the LP solves remain (HiGHS).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from schedbench.hall.params import Param, ParameterError
+from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
 from schedbench.hall.solvers import quiet_highs, run_checked
@@ -165,38 +169,95 @@ class AnandBatch(OnlineAlgorithm):
             self.asked = self.boundary
         return plan
 
+    # ------------------------------------------------------------------ compiled path
+    def compiled_run(self, inst, order):
+        """The whole run without the engine: the windows and batches exactly as
+        :meth:`on_arrival`/:meth:`on_slot` form them (at the arrival slots and the boundaries at
+        which jobs are held, the slots where the step path's hook changes anything), each batch
+        through :meth:`_assign_arrays` (the same LP and rounding), then the FIFO processing at
+        speed 1 + ε in one numba call (``fifo_kernel`` with the decisions given)."""
+        n = order.size
+        release = inst.release[order].astype(np.int64)
+        size = inst.size[order].astype(np.int64)
+        starts = inst.indptr[order]
+        degree = inst.indptr[order + 1] - starts
+        machine = np.full(n, -1, dtype=np.int64)
+        slot = np.full(n, -1, dtype=np.int64)
+        lo = pos = 0  # held jobs: positions lo..pos-1
+        while pos < n or lo < pos:
+            if lo < pos and (pos == n or self.boundary <= release[pos]):
+                t = self.boundary  # the wake-up asked for the boundary
+            else:
+                t = int(release[pos])
+                while pos < n and release[pos] == t:  # on_arrival
+                    if self.T is None:
+                        self.T = float(size[pos])
+                    if self.boundary is None:
+                        self.boundary = self._span()
+                        self.counters["batch_length"] = self.boundary
+                    pos += 1
+            if t < self.boundary:
+                continue
+            k = lo + int(np.searchsorted(release[lo:pos], self.boundary, side="left"))
+            if k > lo:  # on_slot: the batch of the window that ends here
+                deg = degree[lo:k]
+                b_indptr = np.zeros(k - lo + 1, dtype=np.int64)
+                b_indptr[1:] = np.cumsum(deg)
+                b_indices = inst.indices[np.repeat(starts[lo:k], deg) + _ranges(deg)]
+                machine[lo:k] = self._assign_arrays(size[lo:k], b_indptr, b_indices, self.boundary - self.start)
+                slot[lo:k] = self.boundary
+                lo = k
+            span = self._span()
+            self.counters["batch_length"] = max(self.counters["batch_length"], span)
+            while self.boundary <= t:
+                self.start, self.boundary = self.boundary, self.boundary + span
+        return fk.run_fifo(inst, order, type(self).speed_for(self.eps), fk.GIVEN, given=machine, given_slot=slot)
+
     # ------------------------------------------------------------------ the batch LP
     def _assign(self, batch: list[JobView], span: int) -> dict[int, int]:
-        # Jobs of one size and one eligible set are interchangeable: one LP variable per
-        # (type, machine) with 0 <= y <= count (Σ_i y = count) says the same as the per-job LP
-        # and keeps it small when eligible sets repeat (e.g. every machine eligible).
-        types: dict[tuple, int] = {}
-        members: list[list[int]] = []
-        for a, job in enumerate(batch):
-            t = types.setdefault((job.size, job.eligible.tobytes()), len(types))
-            if t == len(members):
-                members.append([])
-            members[t].append(a)
-        rep = [batch[ms[0]] for ms in members]
-        size = np.array([j.size for j in rep], dtype=np.int64)
-        count = np.array([len(ms) for ms in members], dtype=np.int64)
+        """{job id: machine} for a batch of held jobs (the step path's call of
+        :meth:`_assign_arrays`)."""
+        size = np.array([j.size for j in batch], dtype=np.int64)
+        indptr = np.zeros(len(batch) + 1, dtype=np.int64)
+        indptr[1:] = np.cumsum([j.eligible.size for j in batch])
+        indices = np.concatenate([j.eligible for j in batch]).astype(np.int64)
+        machine = self._assign_arrays(size, indptr, indices, span)
+        return {job.id: int(i) for job, i in zip(batch, machine.tolist())}
+
+    def _assign_arrays(self, size: np.ndarray, indptr: np.ndarray, indices: np.ndarray, span: int) -> np.ndarray:
+        """The machine of each job of a batch (sizes and eligible sets as CSR arrays, in
+        arrival order): the batch LP at the current T (doubled while infeasible), rounded.
+        Jobs of one size and one eligible set (the same machines in the same order) are
+        interchangeable: one LP variable per (type, machine) with 0 <= y <= count (Σ_i y =
+        count) says the same as the per-job LP and keeps it small when eligible sets repeat;
+        types are numbered in the order of their first job."""
+        tid, first = _job_types(size, indptr, indices)
+        members = np.argsort(tid, kind="stable")  # batch positions grouped by type, in job order
+        count = np.bincount(tid, minlength=first.size).astype(np.int64)
+        rep_size = size[first]
+        degree = indptr[first + 1] - indptr[first]
+        rep_indptr = np.zeros(first.size + 1, dtype=np.int64)
+        rep_indptr[1:] = np.cumsum(degree)
+        rep_indices = indices[np.repeat(indptr[first], degree) + _ranges(degree)]
         if self.doubling:
-            self.T = max(self.T, float(size.max()))
-        if self.unit and size.max() > 1:
+            self.T = max(self.T, float(rep_size.max()))
+        if self.unit and rep_size.max() > 1:
             self.unit = False
         while True:
-            y = self._solve(rep, size, count, span) if size.max() <= self.T else None
+            y = self._solve(rep_indptr, rep_indices, rep_size, count, span) if rep_size.max() <= self.T else None
             if y is not None:
-                return self._round(batch, rep, members, y)
+                return self._round(rep_indptr, rep_indices, members, count, y, size.size)
             self.T *= 2.0
             self.counters["doublings"] += 1
 
-    def _solve(self, rep: list[JobView], size: np.ndarray, count: np.ndarray, span: int) -> np.ndarray | None:
+    def _solve(
+        self, rep_indptr: np.ndarray, rep_indices: np.ndarray, size: np.ndarray, count: np.ndarray, span: int
+    ) -> np.ndarray | None:
         """The LP's vertex (one value per (type, eligible machine) pair, in type order), or
         None if it is infeasible."""
-        nt, m = len(rep), self.m
-        degree = np.array([j.eligible.size for j in rep], dtype=np.int64)
-        machines = np.concatenate([j.eligible for j in rep]).astype(np.int32)
+        nt, m = size.size, self.m
+        degree = np.diff(rep_indptr)
+        machines = rep_indices.astype(np.int32)
         owner = np.repeat(np.arange(nt, dtype=np.int32), degree)
         ncol = machines.size
         cap = math.floor(span + self.T + 1e-9)
@@ -238,52 +299,95 @@ class AnandBatch(OnlineAlgorithm):
         return np.asarray(h.getSolution().col_value, dtype=np.float64)
 
     def _round(
-        self, batch: list[JobView], rep: list[JobView], members: list[list[int]], y: np.ndarray
-    ) -> dict[int, int]:
-        """Machine per job (Lenstra–Shmoys–Tardos). Type t puts ⌊y_ti⌉ of its jobs on machine i
-        (y within 1e-6 of an integer counts as that integer), in job order; its r_t leftover
-        jobs (r_t = Σ fractional parts, an integer) go to distinct machines among its
-        fractional ones, at most one leftover job per machine over the whole batch (a
-        vertex's fractional support is a pseudoforest, which makes such a matching exist)."""
-        machine = np.full(len(batch), -1, dtype=np.int64)
-        rows: list[int] = []  # one matching row per leftover job (its type)
-        edges_r: list[int] = []
-        edges_c: list[int] = []
-        leftover: list[int] = []  # batch positions of the leftover jobs, one per row
-        col = 0
-        for t, job in enumerate(rep):
-            mach = job.eligible.tolist()
-            vals = y[col : col + len(mach)]
-            col += len(mach)
-            whole = np.floor(vals + _INTEGRAL)
-            frac = [i for i, v, w in zip(mach, vals.tolist(), whole.tolist()) if v - w > _INTEGRAL]
-            ms = members[t]
-            k = 0
-            for i, w in zip(mach, whole.tolist()):
-                take = min(int(w), len(ms) - k)
-                machine[ms[k : k + take]] = i
-                k += take
-            for a in ms[k:]:
-                r = len(leftover)
-                leftover.append(a)
-                rows.append(t)
-                edges_r.extend([r] * len(frac))
-                edges_c.extend(frac)
-        if leftover:
-            self.counters["fractional_jobs"] += len(leftover)
-            graph = csr_array(
-                (np.ones(len(edges_r)), (np.array(edges_r, dtype=np.int64), np.array(edges_c, dtype=np.int64))),
-                shape=(len(leftover), self.m),
-            )
+        self,
+        rep_indptr: np.ndarray,
+        rep_indices: np.ndarray,
+        members: np.ndarray,
+        count: np.ndarray,
+        y: np.ndarray,
+        n: int,
+    ) -> np.ndarray:
+        """Machine per batch position (Lenstra–Shmoys–Tardos). Type t puts ⌊y_ti⌉ of its jobs
+        on machine i (y within 1e-6 of an integer counts as that integer), in job order and
+        machine order; its r_t leftover jobs (r_t = Σ fractional parts, an integer) go to
+        distinct machines among its fractional ones, at most one leftover job per machine over
+        the whole batch (a vertex's fractional support is a pseudoforest, which makes such a
+        matching exist)."""
+        machine = np.full(n, -1, dtype=np.int64)
+        whole = np.floor(y + _INTEGRAL)
+        frac = y - whole > _INTEGRAL
+        nt = count.size
+        col_type = np.repeat(np.arange(nt), np.diff(rep_indptr))
+        # the whole parts, machine by machine within a type, capped at the type's count
+        w = np.maximum(whole, 0).astype(np.int64)
+        before = np.cumsum(w) - w  # whole parts of the earlier columns (all types)
+        type_start = before[rep_indptr[:-1]] if y.size else np.zeros(nt, np.int64)
+        take = np.clip(count[col_type] - (before - type_start[col_type]), 0, w)
+        slots = np.repeat(rep_indices, take)  # per type: its members' machines, in order
+        placed = np.bincount(col_type, weights=take, minlength=nt).astype(np.int64)
+        group_start = np.cumsum(count) - count  # members of type t: members[group_start[t]:][:count[t]]
+        rank = np.arange(members.size) - np.repeat(group_start, count)
+        member_type = np.repeat(np.arange(nt), count)
+        is_placed = rank < placed[member_type]
+        placed_start = np.cumsum(placed) - placed
+        machine[members[is_placed]] = slots[placed_start[member_type[is_placed]] + rank[is_placed]]
+        leftover = members[~is_placed]  # batch positions, by type then job order
+        if leftover.size:
+            self.counters["fractional_jobs"] += int(leftover.size)
+            rows = member_type[~is_placed]
+            fcols = np.flatnonzero(frac)
+            by_type = np.searchsorted(col_type[fcols], np.arange(nt + 1))  # fractional columns of each type
+            nf = by_type[rows + 1] - by_type[rows]
+            edges_r = np.repeat(np.arange(leftover.size), nf)
+            edges_c = rep_indices[fcols[np.repeat(by_type[rows], nf) + _ranges(nf)]]
+            graph = csr_array((np.ones(edges_r.size), (edges_r, edges_c)), shape=(leftover.size, self.m))
             match = (
-                maximum_bipartite_matching(graph, perm_type="column") if len(edges_r) else np.full(len(leftover), -1)
+                maximum_bipartite_matching(graph, perm_type="column") if edges_r.size else np.full(leftover.size, -1)
             )
-            starts = np.r_[0, np.cumsum([j.eligible.size for j in rep])]
-            for r, a in enumerate(leftover):
-                if match[r] >= 0:
-                    machine[a] = match[r]
-                else:  # not a vertex after all: the machine with the type's largest y
-                    t = rows[r]
-                    machine[a] = rep[t].eligible[int(np.argmax(y[starts[t] : starts[t + 1]]))]
-                    self.counters["rounding_fallbacks"] += 1
-        return {job.id: int(i) for job, i in zip(batch, machine.tolist())}
+            ok = match >= 0
+            machine[leftover[ok]] = match[ok]
+            for r in np.flatnonzero(~ok).tolist():  # not a vertex after all: the type's largest y
+                t = rows[r]
+                lo, hi = rep_indptr[t], rep_indptr[t + 1]
+                machine[leftover[r]] = rep_indices[lo + int(np.argmax(y[lo:hi]))]
+                self.counters["rounding_fallbacks"] += 1
+        return machine
+
+
+def _ranges(lengths: np.ndarray) -> np.ndarray:
+    """0..l−1 for each l of ``lengths``, concatenated."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    starts = np.cumsum(lengths) - lengths
+    return np.arange(total, dtype=np.int64) - np.repeat(starts, lengths)
+
+
+def _job_types(size: np.ndarray, indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Type of each job (same size and the same eligible machines in the same order), numbered
+    by first appearance, and the first job of each type."""
+    n = size.size
+    degree = np.diff(indptr)
+    width = int(degree.max()) if n else 0
+    if width <= 16:  # rows (size, degree, machines..., −1 padding), unique rows
+        key = np.full((n, width + 2), -1, dtype=np.int64)
+        key[:, 0], key[:, 1] = size, degree
+        key[np.repeat(np.arange(n), degree), 2 + _ranges(degree)] = indices
+        _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    else:  # long eligible sets: a dictionary of (size, machines) keys
+        seen: dict[tuple, int] = {}
+        inverse = np.empty(n, dtype=np.int64)
+        firsts = []
+        for k in range(n):
+            t = seen.setdefault((int(size[k]), indices[indptr[k] : indptr[k + 1]].tobytes()), len(seen))
+            if t == len(firsts):
+                firsts.append(k)
+            inverse[k] = t
+        first = np.asarray(firsts, dtype=np.int64)
+        return inverse, first
+    inverse = inverse.reshape(-1)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[order] = np.arange(first.size)
+    return rank[inverse], first[order]
