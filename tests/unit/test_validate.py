@@ -751,3 +751,18 @@ def test_fault_stretch_objective_is_rederived():
     p.outcome.claimed_objective = 5.0  # a max-flow claim
     v = validate(inst, p.outcome, 0.0, "speed", "stretch")
     assert v.status == "invalid" and "objective: the engine claims 5.0" in v.errors[0]
+
+
+def test_fault_overlap_in_a_compiled_trace_sorted_by_machine():
+    """A compiled run's trace comes machine by machine (the validator checks the order instead
+    of sorting): an overlap planted there is still found."""
+    inst = Instance.from_lists(2, [0, 0, 0], [2, 2, 1], [[0], [0], [1]])
+    played = execute(get_algorithm("ll-fifo"), inst, eps=0.0)
+    out = played.outcome
+    assert out.path == "compiled" and played.status == "ok"
+    assert list(out.trace_machine) == sorted(out.trace_machine)
+    r = row_of(out, 1)  # job 1 on m0 in [2, 4); start it at 1, while job 0 runs [0, 2)
+    bad = planted(out, trace_start=(r, 1.0))
+    v = check_flow(inst, bad, eps=0.0, model="speed", late_reject=False)
+    assert_fault(v, "machine 0: two jobs at once around 1")
+    assert len(v.errors) == 1

@@ -400,7 +400,7 @@ def _timeout(r, x):
     return r + (np.int64(y) if y > 0 else 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _a_advance(
     i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
 ):
@@ -463,7 +463,7 @@ def _a_advance(
     return rows
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
     """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync)."""
     j = brun[i]
@@ -481,7 +481,7 @@ def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
     return rows
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _a_choose(
     i,
     t,
