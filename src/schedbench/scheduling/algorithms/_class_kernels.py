@@ -559,11 +559,11 @@ def _a_choose(
 
 
 # ---------------------------------------------------------------------- caller
-def run_class_rule(alg, inst, order, mode_b: bool) -> CompiledRun | None:
+def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | None:
     """The compiled run of a :class:`~schedbench.scheduling.algorithms._classes.ClassRule`
     algorithm ``alg`` on ``inst`` (None when its class tables would pass
-    :data:`MAX_CLASS_CELLS`: the step path). Sets the algorithm's counters as the step path does."""
-    from schedbench.scheduling.algorithms._classes import SrptClassQueues
+    :data:`MAX_CLASS_CELLS`: the step path); ``mode_b``: B on top of A, ``srpt``: A processed
+    SRPT (``class-ll-srpt``). Sets the algorithm's counters as the step path does."""
     from schedbench.scheduling.problems import get_problem
 
     prob = get_problem(alg.problem)
@@ -626,7 +626,7 @@ def run_class_rule(alg, inst, order, mode_b: bool) -> CompiledRun | None:
         T_at,
         wf,
         dexp,
-        alg.queues_class is SrptClassQueues,
+        srpt,
         mode_b,
         cval,
         dshift,

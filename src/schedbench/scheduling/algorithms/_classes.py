@@ -317,7 +317,9 @@ class ClassRule(OnlineAlgorithm):
         every parameter; None only past the kernel's class-table size bound."""
         from schedbench.scheduling.algorithms._class_kernels import run_class_rule
 
-        return run_class_rule(self, inst, order, mode_b=type(self).runs_b)
+        return run_class_rule(
+            self, inst, order, mode_b=type(self).runs_b, srpt=issubclass(type(self).queues_class, SrptClassQueues)
+        )
 
     @classmethod
     def check_params(cls, params):
