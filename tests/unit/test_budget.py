@@ -169,7 +169,8 @@ def test_every_rejecting_algorithm_uses_the_owner(name):
 
 def test_kernels_use_the_compiled_twin():
     code = _code(SRC / "algorithms" / "_kernels.py")
-    assert code.count("allows_nb (") == 3
+    # greedy_cap_kernel, lb_general_kernel (2), lb_unit_online_kernel (2)
+    assert code.count("allows_nb (") == 5
 
 
 def test_validator_keeps_its_own_check():
