@@ -561,3 +561,16 @@ def test_cli_solver_limit_is_one_line(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.splitlines() == [proc.stderr.strip()]
     assert "field 'size': total size 3221225472 is too large for the max-flow bound" in proc.stderr
+
+
+@pytest.mark.parametrize("algorithm", ["ll-fifo", "wmft-A", "greedy"])
+def test_a_run_on_billions_of_machines_is_refused_before_allocating(algorithm):
+    """A valid instance with m = 2^31 − 1 and one job: the per-machine state of any path would
+    exhaust the memory, so the run is refused first, naming m (compiled and step path alike)."""
+    import schedbench
+
+    inst = Instance.from_lists(MAX_MACHINES, [0], [1], [[5]])
+    eps = None if algorithm == "greedy" else 0.25
+    for fast in (True, False):
+        with pytest.raises(ValueError, match=r"^run: m too large: the per-machine state of 2147483647 machines"):
+            schedbench.run(algorithm, inst, eps=eps, opt=1.0 if algorithm == "wmft-A" else None, fast=fast)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from schedbench.hall.arguments import check_sizes
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
 from schedbench.scheduling.compiled import to_outcome
@@ -26,7 +27,13 @@ from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.validate import validate
 
-__all__ = ["RunRecord", "execute", "play_instance", "play_adversary"]
+__all__ = ["RunRecord", "execute", "play_instance", "play_adversary", "PER_MACHINE_STATE"]
+
+#: Entries of per-machine state a run may keep per machine (the engine's lists, a kernel's
+#: arrays: 16 is the most any of them keeps); times m, bounded by ``hall.arguments.MAX_CELLS``,
+#: so an instance of 2^31 − 1 machines is refused with an error naming ``m`` instead of
+#: exhausting the memory.
+PER_MACHINE_STATE = 16
 
 
 def execute(
@@ -69,6 +76,8 @@ def execute(
     elif cls.unit_sizes_only and not source.unit_sizes:
         raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
     m = source.m
+    # every path keeps a few arrays (or lists) per machine: a limit checked before they exist
+    check_sizes("run", "m", PER_MACHINE_STATE * float(m), f"the per-machine state of {m} machines")
     alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, problem=problem, **params)
     t0 = time.perf_counter()
     if isinstance(source, Adversary):
