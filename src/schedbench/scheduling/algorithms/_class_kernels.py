@@ -81,6 +81,67 @@ def _pop3(root, k1, k2, k3, left, right):
     return new
 
 
+# ---------------------------------------------------------------------- indexed heap of timeouts
+# B's timeouts of the jobs still alive, smallest slot on top; a job that completes leaves at
+# once (the step path skips it when its slot comes: the same decisions, a heap of the alive
+# jobs only instead of every job ever accepted).
+@njit(cache=True, inline="always")
+def _ih_up(k, key, job, pos):
+    while k > 0:
+        p = (k - 1) >> 1
+        if key[p] <= key[k]:
+            break
+        key[p], key[k] = key[k], key[p]
+        job[p], job[k] = job[k], job[p]
+        pos[job[p]] = p
+        pos[job[k]] = k
+        k = p
+
+
+@njit(cache=True, inline="always")
+def _ih_down(k, size, key, job, pos):
+    while True:
+        a = 2 * k + 1
+        if a >= size:
+            break
+        c = a + 1 if (a + 1 < size and key[a + 1] < key[a]) else a
+        if key[c] >= key[k]:
+            break
+        key[c], key[k] = key[k], key[c]
+        job[c], job[k] = job[k], job[c]
+        pos[job[c]] = c
+        pos[job[k]] = k
+        k = c
+
+
+@njit(cache=True)
+def _ih_push(j, slot, size, key, job, pos):
+    key[size] = slot
+    job[size] = j
+    pos[j] = size
+    _ih_up(size, key, job, pos)
+    return size + 1
+
+
+@njit(cache=True)
+def _ih_remove(j, size, key, job, pos):
+    """Remove job j if it is in the heap; returns the new size."""
+    k = pos[j]
+    if k < 0:
+        return size
+    pos[j] = -1
+    size -= 1
+    if k == size:
+        return size
+    x = job[size]  # the last entry fills the hole, then finds its place
+    key[k] = key[size]
+    job[k] = x
+    pos[x] = k
+    _ih_up(k, key, job, pos)
+    _ih_down(pos[x], size, key, job, pos)
+    return size
+
+
 # ---------------------------------------------------------------------- the kernel
 @njit(cache=True)
 def class_kernel(
@@ -140,7 +201,9 @@ def class_kernel(
     bver = np.zeros(m, np.int64)
     bev = np.empty((16, 3), np.int64)  # B's completions (slot, machine, version)
     nbev = 0
-    tos = np.empty((16, 3), np.int64)  # timeouts (slot, position, 0)
+    to_key = np.empty(n if mode_b else 1, np.int64)  # timeouts of the alive jobs (indexed heap)
+    to_job = np.empty(n if mode_b else 1, np.int64)
+    to_pos = np.full(n if mode_b else 1, -1, np.int64)
     ntos = 0
     bd = np.zeros(m, np.bool_)
     bd_list = np.empty(m, np.int64)
@@ -172,12 +235,10 @@ def class_kernel(
         if mode_b:
             while nbev > 0 and bev[0, 2] != bver[bev[0, 1]]:
                 nbev = _heap_pop(bev, nbev)
-            while ntos > 0 and not alive[tos[0, 1]]:
-                ntos = _heap_pop(tos, ntos)
             if nbev > 0 and bev[0, 0] < t_next:
                 t_next = bev[0, 0]
-            if ntos > 0 and tos[0, 0] < t_next:
-                t_next = tos[0, 0]
+            if ntos > 0 and to_key[0] < t_next:
+                t_next = to_key[0]
         if t_next == np.int64(2**62):
             break
         t = t_next
@@ -256,7 +317,7 @@ def class_kernel(
                 x = cval * T / wflow[j]
                 deadline[j] = release[j] + x
                 droot[i] = _meld3(droot[i], j, neg_d, deadline, posk, dleft, dright)
-                tos, ntos = _heap_push(tos, ntos, _timeout(release[j], x), j, 0)
+                ntos = _ih_push(j, _timeout(release[j], x), ntos, to_key, to_job, to_pos)
                 if not bd[i]:
                     bd[i] = True
                     bd_list[nbd] = i
@@ -335,20 +396,22 @@ def class_kernel(
                 bd[i] = True
                 bd_list[nbd] = i
                 nbd += 1
-        while ntos > 0 and tos[0, 0] <= t:
-            j = tos[0, 1]
-            ntos = _heap_pop(tos, ntos)
+        while ntos > 0 and to_key[0] <= t:
+            j = to_job[0]
+            ntos = _ih_remove(j, ntos, to_key, to_job, to_pos)
             if not alive[j]:
                 continue
             if prefix:
                 s = _timeout(release[j], cval * T / wflow[j])
                 if s > t:
-                    tos, ntos = _heap_push(tos, ntos, s, j, 0)
+                    ntos = _ih_push(j, s, ntos, to_key, to_job, to_pos)
                     continue
             i = bmach[j]
             if rows + 4 > ti.shape[0]:
                 ti, tf = _grown(ti, tf)
-            rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            if done >= 0:
+                ntos = _ih_remove(done, ntos, to_key, to_job, to_pos)
             if not alive[j]:
                 continue  # completed at the end of the last slot
             alive[j] = False
@@ -365,7 +428,9 @@ def class_kernel(
             bd[i] = False
             if rows + 4 > ti.shape[0]:
                 ti, tf = _grown(ti, tf)
-            rows = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+            if done >= 0:
+                ntos = _ih_remove(done, ntos, to_key, to_job, to_pos)
             r = droot[i]
             while r >= 0 and not alive[r]:
                 r = _pop3(r, neg_d, deadline, posk, dleft, dright)
@@ -465,12 +530,13 @@ def _a_advance(
 
 @njit(cache=True)
 def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
-    """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync)."""
+    """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync).
+    Returns the row count and the job that completed (−1: none)."""
     j = brun[i]
     dt = t - bsince[i]
     bsince[i] = t
     if j < 0 or dt <= 0:
-        return rows
+        return rows, -1
     r = brem[j] - dt
     rows = _put(ti, tf, rows, last_row, i, j, float(t - dt), float(t), float(dt))
     brem[j] = r
@@ -478,7 +544,8 @@ def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
         alive[j] = False
         brun[i] = -1
         completion[j] = t
-    return rows
+        return rows, j
+    return rows, -1
 
 
 @njit(cache=True)
