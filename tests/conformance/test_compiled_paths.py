@@ -290,3 +290,14 @@ def test_lb_unit_reject_without_t_star_is_compiled_and_agrees(data):
     np.testing.assert_array_equal(fast.outcome.machine, step.outcome.machine)
     assert fast.objective == step.objective and fast.status == step.status
     assert fast.counters == step.counters
+
+
+@pytest.mark.parametrize("name", ["gwmft", "wmft-B"])
+def test_a_timeout_beyond_int64_is_never_on_both_paths(name):
+    """c·T/w ≥ 2^63 (gwmft's default c = ε⁻⁶ at ε = 0.001): the timeout is never reached on either
+    path (the compiled one used to wrap the float to a negative slot and time every job out)."""
+    inst = Instance.from_lists(2, [0, 0, 1, 2], [10, 10, 10, 10], [[0, 1], [0], [1], [0, 1]])
+    params = {"c": "1/eps6"} if name == "gwmft" else {"c": 1e30}
+    fast, step = both(name, inst, 0.001, params, get_algorithm(name).problem, opt=10.0)
+    assert_same_run(fast, step)
+    assert fast.counters["timeouts"] == 0 and not fast.outcome.rejected.any()

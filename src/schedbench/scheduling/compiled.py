@@ -5,9 +5,11 @@ An algorithm that offers a compiled path (``OnlineAlgorithm.compiled_run``, see
 :class:`CompiledRun` for a whole instance; :func:`to_outcome` numbers its decision points the
 way the engine does — one step per arrival, in arrival order, and one step per slot in which
 held jobs were dispatched or jobs were rejected after their dispatch (after that slot's
-arrivals) — so the validator checks
-it exactly as a step-path outcome (the same rules, the budget at every step). The outcome's
-``path`` is ``"compiled"``.
+arrivals) — so the validator checks it exactly as a step-path outcome (the same rules, the
+budget at every step). The engine also opens a step at every call of a slot hook, including
+calls that decide nothing; those are absent here, so step indices and the step count may differ
+between the paths while every decision, its time and the budget sums at it agree. The
+outcome's ``path`` is ``"compiled"``.
 """
 
 from __future__ import annotations

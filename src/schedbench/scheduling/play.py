@@ -30,10 +30,11 @@ from schedbench.scheduling.validate import validate
 __all__ = ["RunRecord", "execute", "play_instance", "play_adversary", "PER_MACHINE_STATE"]
 
 #: Entries of per-machine state a run may keep per machine (the engine's lists, a kernel's
-#: arrays: 16 is the most any of them keeps); times m, bounded by ``hall.arguments.MAX_CELLS``,
-#: so an instance of 2^31 − 1 machines is refused with an error naming ``m`` instead of
-#: exhausting the memory.
-PER_MACHINE_STATE = 16
+#: arrays: ``imd`` keeps 64 class volumes per machine, the class kernel about 17 arrays, whose
+#: per-class tables are bounded on their own); times m, bounded by ``hall.arguments.MAX_CELLS``
+#: (m ≤ 1.25 × 10⁶), so an instance of 2^31 − 1 machines is refused with an error naming ``m``
+#: instead of exhausting the memory.
+PER_MACHINE_STATE = 80
 
 
 def execute(

@@ -257,7 +257,7 @@ def validate(
             valid=False,
             status="budget_violated",
             errors=[
-                f"rejection budget exceeded at {violations} of {S} steps "
+                f"rejection budget exceeded at {violations} decision step{'s' if violations != 1 else ''} "
                 f"(max rejected fraction {max_prefix:.4g} > eps = {eps}, by {prob.budget_weight})"
             ],
         )

@@ -22,6 +22,10 @@ The trace is the processing of the algorithm the engine runs (A's for ``wmft-A``
 ``class-ll-srpt``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
 on one machine. Jobs are numbered by arrival position (the engine's ids, which break the
 ties). ``tests/conformance/test_compiled_paths.py`` checks the kernel against the step path.
+
+numba's cache (``cache=True``) is keyed on each kernel's own file: this kernel inlines helpers
+of ``_flow_kernels.py`` (trace rows, the event heap), so after editing those, clear
+``algorithms/__pycache__/*.nb*`` (as for the budget twin, ``budget.py``).
 """
 
 from __future__ import annotations
@@ -460,7 +464,10 @@ def class_kernel(
 
 @njit(cache=True, inline="always")
 def _timeout(r, x):
-    """timeout_slot of _classes: the first slot t with t − r ≥ x (relative slack 1e-9)."""
+    """timeout_slot of _classes: the first slot t with t − r ≥ x (relative slack 1e-9); r + 2^62
+    (never reached) when x ≥ 2^62 or is infinite, before any float-to-int conversion."""
+    if not x < 4.611686018427388e18:  # 2^62
+        return r + np.int64(4611686018427387904)
     y = np.ceil(x - 1e-9 * max(1.0, x))
     return r + (np.int64(y) if y > 0 else 0)
 

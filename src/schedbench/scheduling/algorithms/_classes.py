@@ -78,9 +78,17 @@ def job_class(size: int, w_flow: float, w_budget: float) -> tuple[int, int, int]
     return (size_class(size), weight_class(w_flow), weight_class(w_budget))
 
 
+#: A timeout this far after the release is never reached (every time of a run is below 2^53).
+NEVER = 2**62
+
+
 def timeout_slot(release: int, x: float) -> int:
     """The first slot t with t − r ≥ x (the waiting-time timeout of §4.3 / §10.9), x > 0; a
-    relative tolerance of 1e-9 keeps x = c·T/w that are integers in exact arithmetic integers."""
+    relative tolerance of 1e-9 keeps x = c·T/w that are integers in exact arithmetic integers.
+    An x of :data:`NEVER` or more (or infinite: c·T/w overflowing) is r + NEVER, a slot no run
+    reaches (the compiled path's int64 agrees)."""
+    if not x < NEVER:
+        return int(release) + NEVER
     return int(release) + max(0, math.ceil(x - 1e-9 * max(1.0, x)))
 
 
