@@ -211,3 +211,25 @@ def test_objective_must_be_known(value):
     inst = Instance.from_lists(1, [0], [1], [[0]])
     with pytest.raises(ValueError, match="'objective'"):
         opt_max_flow(inst, objective=value)
+
+
+def test_a_highs_solve_error_is_retried_without_presolve_and_the_optimum_is_right():
+    """An 8-job instance on which HiGHS ends the feasibility MIP with "Solve error" (found by
+    hypothesis); the retry without presolve gives the optimum, checked by brute force: on one
+    machine FIFO minimises the maximum flow time, so OPT is the best assignment's largest FIFO
+    flow."""
+    release = [0, 0, 2, 2, 3, 3, 3, 3]
+    size = [4, 2, 2, 4, 2, 4, 3, 4]
+    eligible = [[0, 1], [0], [0, 1, 2], [0, 1], [0], [2], [0, 1, 2], [0, 1]]
+    inst = Instance.from_lists(3, release, size, eligible)
+    best = None
+    for choice in itertools.product(*eligible):
+        worst = 0
+        for i in range(3):
+            t = 0
+            for j in (k for k in range(8) if choice[k] == i):  # release order, ties by index
+                t = max(t, release[j]) + size[j]
+                worst = max(worst, t - release[j])
+        best = worst if best is None else min(best, worst)
+    res = solve_opt(inst, "wtdmaxflow")
+    assert res.status == "optimal" and res.value == best == 7
