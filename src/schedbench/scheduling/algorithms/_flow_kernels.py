@@ -174,6 +174,40 @@ def _by_machine(ti, tf, rows, m):
     return gi, gf
 
 
+@njit(cache=True, inline="always")
+def _edf_pick(a, b, indices, lw_work, lw_stamp, s, t, p):
+    """The EDF family's dispatch (edf.LeastWork): the eligible machine ``indices[a:b]`` with the
+    least remaining work at t, kept as W_i(t) = max(0, W_i − s·(t − stamp_i)), ties (relative
+    1e-9) to the lowest index; adds the job's size p to it and returns it."""
+    best = np.inf
+    for q in range(a, b):
+        c = indices[q]
+        w = max(0.0, lw_work[c] - s * (t - lw_stamp[c]))
+        if w < best:
+            best = w
+    i = -1
+    for q in range(a, b):
+        c = indices[q]
+        w = max(0.0, lw_work[c] - s * (t - lw_stamp[c]))
+        if w <= best + EDF_TIE * max(1.0, best) and (i < 0 or c < i):
+            i = c
+    lw_work[i] = max(0.0, lw_work[i] - s * (t - lw_stamp[i])) + p
+    lw_stamp[i] = t
+    return i
+
+
+@njit(cache=True, inline="always")
+def _fifo_append(i, j, qhead, qtail, nxt, qlen, work_left, rem):
+    """Job j joins the end of machine i's queue (Engine._dispatch)."""
+    if qhead[i] < 0:
+        qhead[i] = j
+    else:
+        nxt[qtail[i]] = j
+    qtail[i] = j
+    qlen[i] += 1
+    work_left[i] += rem[j]
+
+
 # ---------------------------------------------------------------------- FIFO machines
 @njit(cache=True)
 def _advance_fifo(i, t, s, size, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows):
@@ -305,13 +339,7 @@ def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, rejec
         if rejected:
             continue
         machine[j] = i
-        if qhead[i] < 0:
-            qhead[i] = j
-        else:
-            nxt[qtail[i]] = j
-        qtail[i] = j
-        qlen[i] += 1
-        work_left[i] += rem[j]
+        _fifo_append(i, j, qhead, qtail, nxt, qlen, work_left, rem)
     for i in range(m):  # Engine.finish: run every machine empty
         rows = _advance_fifo(
             i,
@@ -444,20 +472,7 @@ def priority_kernel(release, size, indptr, indices, order, m, speed, dispatch, d
         t = float(release[o])
         a, b = indptr[o], indptr[o + 1]
         if dispatch == LEAST_WORK_EDF:
-            best = np.inf
-            for q in range(a, b):
-                c = indices[q]
-                w = max(0.0, lw_work[c] - s * (t - lw_stamp[c]))
-                if w < best:
-                    best = w
-            i = -1
-            for q in range(a, b):
-                c = indices[q]
-                w = max(0.0, lw_work[c] - s * (t - lw_stamp[c]))
-                if w <= best + EDF_TIE * max(1.0, best) and (i < 0 or c < i):
-                    i = c
-            lw_work[i] = max(0.0, lw_work[i] - s * (t - lw_stamp[i])) + sizef[j]
-            lw_stamp[i] = t
+            i = _edf_pick(a, b, indices, lw_work, lw_stamp, s, t, sizef[j])
         else:  # IMD_VOLUME: least cumulative volume of class ⌊log₂ p⌋, ties to the lowest index
             cls = 0
             while (2 << cls) <= size[o]:
@@ -652,20 +667,7 @@ def lwf_kernel(release, size, indptr, indices, order, m, speed, slack):
             j = pos
             pos += 1
             o = order[j]
-            best = np.inf
-            for q in range(indptr[o], indptr[o + 1]):
-                c = indices[q]
-                w = max(0.0, lw_work[c] - s * (tf_ - lw_stamp[c]))
-                if w < best:
-                    best = w
-            i = -1
-            for q in range(indptr[o], indptr[o + 1]):
-                c = indices[q]
-                w = max(0.0, lw_work[c] - s * (tf_ - lw_stamp[c]))
-                if w <= best + EDF_TIE * max(1.0, best) and (i < 0 or c < i):
-                    i = c
-            lw_work[i] = max(0.0, lw_work[i] - s * (tf_ - lw_stamp[i])) + sizef[j]
-            lw_stamp[i] = tf_
+            i = _edf_pick(indptr[o], indptr[o + 1], indices, lw_work, lw_stamp, s, tf_, sizef[j])
             if not seen[i]:
                 seen[i] = True
                 one[i] = slack[j]
@@ -681,13 +683,7 @@ def lwf_kernel(release, size, indptr, indices, order, m, speed, slack):
                 i, tf_, s, sizef, rem, completion, nxt, qhead, qlen, t_last, work_left, last_row, ti, tf, rows
             )
             machine[j] = i
-            if qhead[i] < 0:
-                qhead[i] = j
-            else:
-                nxt[qtail[i]] = j
-            qtail[i] = j
-            qlen[i] += 1
-            work_left[i] += rem[j]
+            _fifo_append(i, j, qhead, qtail, nxt, qlen, work_left, rem)
         while nev > 0 and ev[0, 0] <= t:
             i, v = ev[0, 1], ev[0, 2]
             nev = _heap_pop(ev, nev)
