@@ -227,8 +227,7 @@ def test_every_adversary_s_realised_instance_replays_identically_on_the_compiled
     assert played.outcome.path == "step"  # an adaptive adversary plays the step path
     oracle = played.claimed_opt if cls.uses_oracle(cls.resolve_params({})) else None
     replay = execute(cls, played.instance, eps=eps, oracle=oracle, problem=played.problem, seed=2)
-    if replay.outcome.path == "step":
-        pytest.skip(f"{name} declines the compiled path here")  # pragma: no cover - none today
+    assert replay.outcome.path == "compiled", f"{name} declined its compiled path on {adversary}'s instance"
     assert_same_run(replay, played)
 
 
