@@ -91,13 +91,15 @@ def exp_algorithms(experiment):
     return sorted(exp_cfg(experiment)["algorithms"])
 
 
+def experiment_algorithm_modules(wildcards):
+    """The modules of every algorithm an experiment runs (a batch job runs them all)."""
+    return sorted({get_algorithm(alg).__module__ for alg in exp_algorithms(wildcards.experiment)})
+
+
 def online_parts(wildcards=None):
-    """Every run table: per (family experiment, algorithm, batch) and per (adversary experiment, algorithm)."""
+    """Every run table: per (family experiment, batch) and per (adversary experiment, algorithm)."""
     return [
-        f"results/{exp}/online/{alg}/batch-{b}.parquet"
-        for exp in FAMILY_EXPERIMENTS
-        for alg in exp_algorithms(exp)
-        for b in range(len(exp_batches(exp)))
+        f"results/{exp}/online/batch-{b}.parquet" for exp in FAMILY_EXPERIMENTS for b in range(len(exp_batches(exp)))
     ] + [
         f"results/{exp}/online/{alg}/adversary.parquet" for exp in ADVERSARY_EXPERIMENTS for alg in exp_algorithms(exp)
     ]

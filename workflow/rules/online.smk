@@ -1,17 +1,22 @@
 rule run_online:
-    """One algorithm, all its parameters and all eps, on one batch; every outcome validated."""
+    """Every algorithm of the experiment, all their parameters and all eps, on one batch (one
+    job per batch: a job's fixed start-up cost is paid once for all algorithms); every outcome
+    validated. Its sources are the union of the algorithms' modules: editing an algorithm
+    reruns the batches of the experiments that run it."""
     input:
         instances="results/{experiment}/instances/batch-{batch}",
         opt="results/{experiment}/opt/batch-{batch}.parquet",
-        sources=lambda wc: sources_of("run_online.py", algorithm_module(wc)),
+        sources=lambda wc: sources_of("run_online.py", *experiment_algorithm_modules(wc)),
     output:
-        "results/{experiment}/online/{algorithm}/batch-{batch}.parquet",
+        "results/{experiment}/online/batch-{batch}.parquet",
     log:
-        "results/logs/run_online/{experiment}-{algorithm}-{batch}.log",
+        "results/logs/run_online/{experiment}-{batch}.log",
     benchmark:
-        "results/benchmarks/run_online/{experiment}-{algorithm}-{batch}.tsv"
+        "results/benchmarks/run_online/{experiment}-{batch}.tsv"
     params:
-        grid=lambda wc: exp_cfg(wc.experiment)["algorithms"][wc.algorithm] or {},
+        algorithms=lambda wc: {
+            alg: exp_cfg(wc.experiment)["algorithms"][alg] or {} for alg in exp_algorithms(wc.experiment)
+        },
         eps=lambda wc: exp_eps(wc.experiment),
         seed=config["seed"],
         problem=exp_problem,

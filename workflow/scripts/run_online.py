@@ -1,15 +1,14 @@
-# Thin: one algorithm (all parameters, all eps) on one batch -> validated rows.
-from schedbench.scheduling.stage.experiment import run_online
+# Thin: every algorithm of the experiment (all parameters, all eps) on one batch -> validated rows.
+from schedbench.scheduling.stage.experiment import run_online_batch
 from schedbench.hall.io import instance_files, read_parquet, write_parquet
 from schedbench.hall.logs import logged
 
 with logged(snakemake.log[0], "run_online") as log:
     paths = instance_files(snakemake.input.instances)
-    table = run_online(
+    table = run_online_batch(
         paths,
         read_parquet(snakemake.input.opt),
-        snakemake.wildcards.algorithm,
-        snakemake.params.grid,
+        snakemake.params.algorithms,
         snakemake.params.eps,
         int(snakemake.params.seed),
         n_jobs=snakemake.threads,

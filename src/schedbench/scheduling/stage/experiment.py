@@ -1,8 +1,9 @@
 """The work behind each seed-000 pipeline stage, callable without Snakemake.
 
 1. :func:`make_instances` — generate a batch of a family's instances, one ``.npz`` each;
-2. :func:`run_online` — one algorithm, all its parameter combinations and all ε, on a batch
-   (joblib over instances); :func:`run_adversary` — one algorithm against an adaptive
+2. :func:`run_online_batch` — every algorithm of an experiment, all their parameter
+   combinations and all ε, on a batch (joblib over instances; :func:`run_online` is the same for
+   one algorithm); :func:`run_adversary` — one algorithm against an adaptive
    adversary, every combination and replication, saving each realised instance;
 3. :func:`solve_offline` — OPT (or a bound) of each instance file, for the experiment's problem;
 4. collection (:mod:`schedbench.scheduling.stage.results`) joins the runs with the OPT rows, so ratios
@@ -29,7 +30,6 @@ from schedbench.hall.grids import algorithm_grid
 from schedbench.hall.progress import progress_map
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
-from schedbench.scheduling.offline import OptResult, is_trivial, solve_opt
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
@@ -39,6 +39,7 @@ __all__ = [
     "make_instances",
     "solve_offline",
     "run_online",
+    "run_online_batch",
     "run_adversary",
     "instance_id",
     "oracle_from_row",
@@ -79,6 +80,8 @@ def solve_offline(
     paths: Iterable[str | Path], problem: str, time_limit: float, base_seed: int, n_jobs: int = 1
 ) -> pd.DataFrame:
     """OPT (or a bound) of each instance file for ``problem``: one row each."""
+    # imported here: the solvers (scipy.sparse, HiGHS) cost an online job a second of start-up
+    from schedbench.scheduling.offline import is_trivial, solve_opt
 
     def one(path: str | Path) -> dict[str, Any]:
         inst = Instance.load(path)
@@ -101,7 +104,7 @@ def solve_offline(
 
 def oracle_from_row(row: dict[str, Any]) -> float:
     """T* for algorithms that assume it: the proven OPT, else ⌈lower bound⌉ (see offline.result.oracle_value)."""
-    from schedbench.scheduling.offline.result import oracle_value
+    from schedbench.scheduling.offline.result import OptResult, oracle_value
 
     return oracle_value(
         OptResult(
@@ -127,15 +130,32 @@ def run_online(
     """Run ``algorithm`` with every combination of ``grid`` and every ε it takes on each
     instance file, for ``problem`` (default: the algorithm's). ``opt_table`` supplies T* to
     algorithms that assume it."""
-    cls = get_algorithm(algorithm)
-    combos = algorithm_grid(grid)
-    eps_list = cls.eps_values(eps_values)
+    return run_online_batch(paths, opt_table, {algorithm: grid}, eps_values, base_seed, n_jobs, problem)
+
+
+def run_online_batch(
+    paths: Iterable[str | Path],
+    opt_table: pd.DataFrame | None,
+    algorithms: dict[str, dict[str, Any] | None],
+    eps_values: list[float],
+    base_seed: int,
+    n_jobs: int = 1,
+    problem: str | None = None,
+) -> pd.DataFrame:
+    """Every algorithm of ``algorithms`` (name → parameter grid) on each instance file: one
+    pipeline job per batch of an experiment (the fixed cost of a job — interpreter, imports,
+    compiled-code cache loads — is paid once for all its algorithms). Each instance is loaded
+    once; the rows are those :func:`run_online` gives per algorithm (the seeds are keyed by
+    instance and algorithm, so the batching does not change them)."""
+    plan = []
+    for algorithm in sorted(algorithms):
+        cls = get_algorithm(algorithm)
+        plan.append((algorithm, cls, algorithm_grid(algorithms[algorithm]), cls.eps_values(eps_values)))
     opt_rows = {} if opt_table is None else {r["instance"]: r for r in opt_table.to_dict("records")}
 
     def one(path: str | Path) -> list[dict[str, Any]]:
         inst = Instance.load(path)
         meta = inst.meta
-        seed = derived_seed(base_seed, "online", meta["instance"], algorithm)
         ident = {
             "experiment": meta["experiment"],
             "family": meta["family"],
@@ -143,10 +163,12 @@ def run_online(
             "instance_index": int(meta["index"]),
         }
         rows = []
-        for params in combos:
-            wants = cls.uses_oracle(cls.resolve_params(params))
-            oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
-            rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem)[0] for eps in eps_list]
+        for algorithm, cls, combos, eps_list in plan:
+            seed = derived_seed(base_seed, "online", meta["instance"], algorithm)
+            for params in combos:
+                wants = cls.uses_oracle(cls.resolve_params(params))
+                oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
+                rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem)[0] for eps in eps_list]
         return rows
 
     parts = progress_map(one, paths, log, "instances", n_jobs=n_jobs, work=len, unit="runs")
