@@ -361,3 +361,25 @@ def test_every_baseline_valid_on_random_instances(name, eps):
         p = run(cls, inst, eps=eps, oracle=oracle)
         assert np.all(np.isfinite(p.outcome.completion))
         assert not math.isnan(p.validation.objective)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_anand_batch_job_types_are_numbered_by_first_appearance(seed):
+    # the batch LP's types: same size and the same eligible machines in the same order;
+    # compared with a dictionary built job by job (the reference numbering)
+    from schedbench.scheduling.algorithms.anand_batch import _job_types
+
+    rng = np.random.default_rng(seed)
+    n, m = 3000, 5
+    size = rng.integers(1, 4, n)
+    degree = rng.integers(1, 4, n)
+    indptr = np.r_[0, np.cumsum(degree)]
+    indices = np.concatenate([rng.choice(m, d, replace=False) for d in degree])
+    tid, first = _job_types(size, indptr, indices)
+    seen, ref, firsts = {}, [], []
+    for k in range(n):
+        t = seen.setdefault((int(size[k]), tuple(indices[indptr[k] : indptr[k + 1]].tolist())), len(seen))
+        if t == len(firsts):
+            firsts.append(k)
+        ref.append(t)
+    assert tid.tolist() == ref and first.tolist() == firsts
