@@ -10,10 +10,16 @@ import yaml
 
 from schedbench.hall.config import ConfigError, algorithm_grid, apply_base, batches, config_hash, load_config_file
 from schedbench.checks import check_config
-from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
+from schedbench.scheduling.stage.experiment import (
+    make_instances,
+    run_adversary,
+    run_online,
+    run_online_batch,
+    solve_offline,
+)
 from schedbench.hall.io import ResultsSchemaError, check_results, provenance, write_parquet
 from schedbench.scheduling.stage.figures import ratio_vs_eps_grid
-from schedbench.scheduling.stage.results import assemble
+from schedbench.scheduling.stage.results import assemble, tied_instances
 from schedbench.scheduling.stage.tables import macros_tex, ratio_table_tex
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,6 +169,47 @@ def test_results_are_independent_of_batching(runs, tmp_path):
     pd.testing.assert_frame_equal(alone[cols].reset_index(drop=True), batched[cols].reset_index(drop=True))
 
 
+def test_one_batch_job_of_every_algorithm_equals_one_run_per_algorithm(runs, tmp_path):
+    # the pipeline runs an experiment's algorithms in one job per batch: the same rows as
+    # running each algorithm alone (seeds keyed by instance and algorithm, not by the job)
+    cfg = SMOKE["experiments"]["random_unit"]
+    paths = make_instances("random_unit", cfg, 7, range(cfg["instances"]), tmp_path)
+    opt = solve_offline(paths, "load", 10.0, 7)
+    together = assemble([run_online_batch(paths, opt, cfg["algorithms"], SMOKE["eps"], 7)], [opt], {})
+    alone = runs[runs["experiment"] == "random_unit"].reset_index(drop=True)
+    cols = ["instance", "algorithm", "eps", "seed", "objective", "rejected_frac", "opt", "ratio", "path"]
+    pd.testing.assert_frame_equal(together[cols], alone[cols])
+
+
+def test_an_instance_on_which_every_algorithm_ties_is_counted():
+    def row(inst, alg, eps, obj, status="ok"):
+        return {"instance": inst, "algorithm": alg, "eps": eps, "objective": obj, "status": status}
+
+    runs = pd.DataFrame(
+        [
+            row("a", "x", 0.5, 3.0),
+            row("a", "y", 0.5, 3.0),
+            row("a", "y", 0.25, 3.0 + 1e-12),  # the same up to rounding
+            row("a", "z", 0.5, 9.0, status="error"),  # a failed run does not count
+            row("b", "x", 0.5, 3.0),
+            row("b", "y", 0.5, 4.0),  # one algorithm differs: b tells them apart
+            row("c", "x", 0.5, 2.0),
+            row("c", "x", 0.25, 2.0),  # one algorithm only (an adversary's realised instance)
+            row("d", "x", 0.5, float("nan")),
+            row("d", "y", 0.5, float("nan")),
+        ]
+    )
+    assert tied_instances(runs).tolist() == [True, True, True, True, False, False, False, False, False, False]
+
+
+def test_ratio_table_counts_trivial_and_tied_instances(runs):
+    tex = ratio_table_tex(runs)
+    for exp in ("anr_tree", "random_unit", "random_pow2"):
+        inst = runs[runs["experiment"] == exp].drop_duplicates("instance")
+        n_tied = int(inst["instance_tied"].sum())
+        assert f"every algorithm at the same objective on {n_tied} of {len(inst)}" in tex
+
+
 @pytest.mark.parametrize(
     "corrupt, message",
     [
@@ -303,7 +350,7 @@ def test_rejection_table(runs):
 def test_a_parameter_name_shared_with_different_types_is_written():
     # ssf-edf's c (slack-class base, 2.0) and wmft-B's c (timeout, "1/eps") share the column p_c
     from schedbench.hall.io import read_parquet, write_parquet
-    from schedbench.scheduling.stage.results import assemble
+    from schedbench.scheduling.stage.results import assemble, tied_instances
 
     base = {
         "experiment": "e",

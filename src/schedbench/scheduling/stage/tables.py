@@ -44,6 +44,8 @@ def ratio_table_tex(df: pd.DataFrame) -> str:
         inst = df[df["experiment"] == exp].drop_duplicates("instance")
         note = ", ".join(f"{v} {k}" for k, v in sorted(inst["opt_status"].value_counts().items()))
         note += f"; {int(inst['opt_is_trivial'].sum())} of {len(inst)} equal to the trivial bound"
+        if "instance_tied" in inst.columns:
+            note += f"; every algorithm at the same objective on {int(inst['instance_tied'].sum())} of {len(inst)}"
         lines.append(f"\\multicolumn{{{len(eps_grid) + 4}}}{{l}}{{\\footnotesize {tex_text(exp)}: OPT {note}}} \\\\")
         lines.append("\\midrule")
     lines[-1] = "\\bottomrule"
