@@ -350,7 +350,7 @@ def test_rejection_table(runs):
 def test_a_parameter_name_shared_with_different_types_is_written():
     # ssf-edf's c (slack-class base, 2.0) and wmft-B's c (timeout, "1/eps") share the column p_c
     from schedbench.hall.io import read_parquet, write_parquet
-    from schedbench.scheduling.stage.results import assemble, tied_instances
+    from schedbench.scheduling.stage.results import assemble
 
     base = {
         "experiment": "e",
