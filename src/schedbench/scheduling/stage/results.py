@@ -54,7 +54,9 @@ def tied_instances(runs: pd.DataFrame, rel_tol: float = 1e-9) -> pd.Series:
     g = ok.groupby("instance")
     spread = g["objective"].max() - g["objective"].min()
     scale = g["objective"].apply(lambda x: max(1.0, float(np.nanmax(np.abs(x)))) if x.notna().any() else 1.0)
-    tied = (g["algorithm"].nunique() >= 2) & (spread <= rel_tol * scale) & g["objective"].apply(lambda x: x.notna().all())
+    tied = (
+        (g["algorithm"].nunique() >= 2) & (spread <= rel_tol * scale) & g["objective"].apply(lambda x: x.notna().all())
+    )
     return runs["instance"].map(tied).fillna(False).astype(bool)
 
 
