@@ -1,8 +1,11 @@
-"""The SWF parser (hand-written snippets, malformed lines, the bundled NASA log) and the
-trace-driven family ``swf-trace`` (mapping, windows, locality, parameter errors)."""
+"""The SWF parser (hand-written snippets, malformed lines, text encodings and line ends, the
+seven bundled logs) and the trace-driven family ``swf-trace`` (trace selection, mapping, windows,
+locality, parameter errors)."""
 
 import gzip
 import hashlib
+import logging
+import re
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +13,7 @@ import pytest
 
 from schedbench.scheduling.instances._swf import DTYPE, SwfFormatError, load_swf, parse_swf
 from schedbench.scheduling.instances.base import FamilyParameterError
-from schedbench.scheduling.instances.swf_trace import DEFAULT_TRACE, REPO_ROOT, trace_jobs, trace_path
+from schedbench.scheduling.instances.swf_trace import DEFAULT_TRACE, REPO_ROOT, TRACES, trace_jobs, trace_path
 from schedbench.scheduling.model import Instance, InstanceError
 from schedbench.scheduling.registry import get_family
 
@@ -188,6 +191,7 @@ def test_family_is_deterministic_and_meta_is_portable(tmp_path):
         "index": 3,
         "base_seed": 7,
         "params": {
+            "trace": "nasa-ipsc",
             "path": DEFAULT_TRACE,
             "m": 64,
             "d": 2,
@@ -311,3 +315,258 @@ def test_window_past_the_end_names_index_n_and_start():
 def test_sized_unless_max_size_is_one():
     assert not FAM.unit_sizes({}) and FAM.unit_sizes({"max_size": 1})
     assert (FAM.make(0, 0, max_size=1).size == 1).all()
+
+
+# ---------------------------------------------------------------- the seven bundled logs
+
+# (file, bytes, sha256, records): /work/shared/data/traces/README.md, where the copies come from
+LOGS = {
+    "nasa-ipsc": ("NASA-iPSC-1993-3.1-cln.swf.gz", 207976, GZ_SHA256, 18239),
+    "kth-sp2": (
+        "KTH-SP2-1996-2.1-cln.swf.gz",
+        404417,
+        "c8c1a8db8b99cce4aa8d823a769280debca90485e30758ba35a76b17ac5485bb",
+        27992,
+    ),
+    "llnl-thunder": (
+        "LLNL-Thunder-2007-1.1-cln.swf.gz",
+        1312559,
+        "df27b2ad62ef5ec1d02d592d48390ab2a8250265b9639bb5f0ebaa11f043ee38",
+        121039,
+    ),
+    "hpc2n": (
+        "HPC2N-2002-2.1-cln.swf.gz",
+        2997863,
+        "e56a97045de773f2a395acaf74cb04e6e3393b9c8c5ae12b542b5de93bb04838",
+        202876,
+    ),
+    "sdsc-blue": (
+        "SDSC-BLUE-2000-4.2-cln.swf.gz",
+        4070091,
+        "9aab21f3cfa108f3ecefa52391b384d996dcf4216f920186f47a734646b2c658",
+        243306,
+    ),
+    "cea-curie": (
+        "CEA-Curie-2011-2.1-cln.swf.gz",
+        3629411,
+        "2a0fdbd40837590b491bbbac7d4cfe521de1f0b14c0dc39bbf82c4e49ea75bce",
+        312826,
+    ),
+    "lublin-256": (
+        "lublin_256.swf.gz",
+        102338,
+        "ba3ee5b59b5bd8dfd369da283bab7b9f968b57fb5e77684eda4e46cfa58694c3",
+        10000,
+    ),
+}
+
+
+def test_every_trace_name_has_its_file():
+    assert set(TRACES) == set(LOGS)
+    for name, (file, *_rest) in LOGS.items():
+        assert TRACES[name] == f"resources/traces/{file}"
+
+
+@pytest.mark.parametrize("name", list(LOGS))
+def test_bundled_log_is_the_stated_copy_and_parses_with_the_stated_count(name):
+    file, size, sha, records = LOGS[name]
+    path = REPO_ROOT / TRACES[name]
+    data = path.read_bytes()
+    assert len(data) == size and hashlib.sha256(data).hexdigest() == sha
+    log = parse_swf(path)  # not load_swf: nothing stays cached (CEA-Curie's arrays are 48 MB)
+    assert len(log) == records and log.line.size == records
+    assert log.header["Acknowledge"] and "MaxRecords" in log.header
+    assert (log.header_shortfall == 484) == (name == "kth-sp2")
+
+
+def test_record_count_against_the_header(caplog):
+    with caplog.at_level(logging.WARNING, logger="schedbench.scheduling.instances._swf"):
+        kth = parse_swf(REPO_ROOT / TRACES["kth-sp2"])
+    # the KTH copy is 484 records short of its header (its cleaning note removes only 14 jobs)
+    assert (kth.max_records, kth.cleaned_away, kth.header_shortfall, len(kth)) == (28476, 14, 484, 27992)
+    assert (
+        len(kth.warnings) == 1 and "MaxRecords 28476, but the file has 27992 job records (484 fewer)" in kth.warnings[0]
+    )
+    assert kth.warnings[0] in caplog.text
+    # NASA's header counts the jobs before cleaning; its cleaning note accounts for the difference
+    nasa = load_swf(TRACE)
+    assert (nasa.max_records, nasa.cleaned_away, nasa.header_shortfall, nasa.warnings) == (42264, 24025, 0, ())
+
+
+@pytest.mark.parametrize(
+    "header, shortfall",
+    [("; MaxRecords: 4\n", 0), ("; MaxRecords: 6\n", 2), ("; MaxRecords: 3\n", -1), ("", 0), ("; MaxRecords: x\n", 0)],
+)
+def test_record_count_on_hand_written_logs(tmp_path, header, shortfall):
+    log = parse_swf(write(tmp_path, header + JOBS))
+    assert log.header_shortfall == shortfall and len(log.warnings) == (shortfall != 0)
+    cleaned = parse_swf(write(tmp_path, "; MaxRecords: 6\n; Note: x (2 jobs removed)\n" + JOBS))
+    assert (cleaned.max_records, cleaned.cleaned_away, cleaned.header_shortfall) == (6, 2, 0)
+
+
+# ---------------------------------------------------------------- text encodings and line ends
+
+
+def same_log(a, b):
+    assert a.header == b.header and a.comments == b.comments
+    np.testing.assert_array_equal(a.records, b.records)
+    np.testing.assert_array_equal(a.line, b.line)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        pytest.param(lambda t: b"\xef\xbb\xbf" + t, id="utf8-bom"),
+        pytest.param(lambda t: t.replace(b"\n", b"\r"), id="cr-only"),
+        pytest.param(lambda t: t.replace(b"\n", b"\r\n"), id="crlf"),
+        pytest.param(lambda t: t.rstrip(b"\n"), id="no-final-newline"),
+        pytest.param(lambda t: b"\xef\xbb\xbf" + t.replace(b"\n", b"\r").rstrip(b"\r"), id="bom-cr-no-final"),
+    ],
+)
+@pytest.mark.parametrize("compress", [False, True])
+def test_bom_and_line_ends_parse_like_plain_lf(tmp_path, variant, compress):
+    text = (HEADER + JOBS).encode()
+    plain = parse_swf(write(tmp_path, HEADER + JOBS))
+    data = variant(text)
+    p = tmp_path / "variant.swf"
+    p.write_bytes(gzip.compress(data) if compress else data)
+    for block in (1, 2, 3, 7, 64, 1 << 17):  # every split of a BOM, a \r\n and a line between reads
+        same_log(parse_swf(p, block_bytes=block), plain)
+
+
+def test_bom_before_a_job_line_and_utf8_comments(tmp_path):
+    log = parse_swf(write(tmp_path, "\ufeff" + GOOD + "\n"))
+    assert len(log) == 1 and log.line.tolist() == [1]
+    log = parse_swf(write(tmp_path, "; Installation: Université, Zürich\n" + GOOD))
+    assert log.header["Installation"] == "Université, Zürich" and len(log) == 1
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (
+            b"; Installation: Universit\xe9\n" + GOOD.encode() + b"\n",
+            r"line 1: not UTF-8 text \(byte 0xE9 at column 26\)",
+        ),
+        (b"; ok\n" + GOOD.encode() + b"\n" + GOOD.encode().replace(b"20", b"2\xff") + b"\n", "line 3: not UTF-8"),
+        ((HEADER + JOBS).encode("utf-16"), r"UTF-16 text \(byte-order mark FF FE\)"),
+        ((HEADER + JOBS).encode("utf-16-be").join([b"\xfe\xff", b""]), "UTF-16 text"),
+    ],
+)
+def test_non_utf8_text_is_refused_by_name(tmp_path, data, message):
+    p = tmp_path / "enc.swf"
+    p.write_bytes(data)
+    with pytest.raises(SwfFormatError, match=message):
+        parse_swf(p)
+
+
+def test_bom_or_cr_only_file_without_jobs_still_says_so(tmp_path):
+    with pytest.raises(SwfFormatError, match=r"no job records \(empty file\)"):
+        parse_swf(write(tmp_path, "\ufeff"))
+    with pytest.raises(SwfFormatError, match=r"no job records \(only header comments\)"):
+        parse_swf(write(tmp_path, HEADER.replace("\n", "\r")))
+
+
+# ---------------------------------------------------------------- numbers and blocks
+
+_NUM = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")  # the SWF number, as before
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["0", "-0", "+7", "12.5", "-.5", "+.5", ".5", "5.", "1.e2", "2.5E-1", "1e3", "-1E+3", "0.1", "123456789.123456",
+     "1234567890123456789", "0.30000000000000004", "007", "1e", "e5", ".e5", "--1", "+-1", "1-2", "1.2.3", "1e5.5",
+     "1e+", "+", "-", ".", "+.", "1ee5", "1e5e5", "0x10", "inf", "nan", "1_0", "١"],
+)  # fmt: skip
+def test_numbers_are_exactly_the_plain_decimals(tmp_path, token):
+    line = GOOD.replace(" 20 ", f" {token} ")  # field 4, run_time (float)
+    p = write(tmp_path, HEADER + line + "\n")
+    if _NUM.fullmatch(token):
+        assert parse_swf(p)["run_time"][0] == float(token)
+    else:
+        with pytest.raises(
+            SwfFormatError, match=rf"line 12: field 4 \(run_time\) is not a number: {re.escape(repr(token))}"
+        ):
+            parse_swf(p)
+
+
+def test_values_and_errors_do_not_depend_on_the_block_size(tmp_path):
+    reference = parse_swf(TRACE)
+    same_log(parse_swf(TRACE, block_bytes=1 << 15), reference)
+    lines = [f"{j} {10 * j} -1 {j % 97}.25 1 -1 -1 -1 -1 -1 -1 {j % 13} 1 -1 -1 -1 -1 -1" for j in range(1, 3001)]
+    lines[2345] = lines[2345].replace(" 1 -1 -1 -1 -1 -1 -1 ", " 1 -1 -1 -1 -1 -1 - ")
+    p = write(tmp_path, "; c\n" + "\n".join(lines) + "\n; late\n")
+    for block in (1000, 1 << 17):
+        with pytest.raises(SwfFormatError, match=r"line 2347: field 11 \(status\) is not a number: '-'"):
+            parse_swf(p, block_bytes=block)
+    lines[2345] = lines[2345].replace(" - ", " 1 ")
+    lines[2999] += " 5"
+    p = write(tmp_path, "; c\n" + "\n".join(lines))
+    with pytest.raises(SwfFormatError, match="line 3001: expected 18 whitespace-separated fields .*got 19"):
+        parse_swf(p, block_bytes=1000)
+
+
+# ---------------------------------------------------------------- selecting a trace
+
+
+def test_trace_selects_the_bundled_log_and_its_input_file():
+    assert FAM.inputs({}) == [str(REPO_ROOT / DEFAULT_TRACE)]
+    for name in ("kth-sp2", "lublin-256"):  # inputs() checks the parameters, so it reads the log
+        assert FAM.inputs({"trace": name}) == [str(REPO_ROOT / TRACES[name])]
+    inst = FAM.make(2, 5, trace="kth-sp2", n=300, m=8)
+    assert inst.meta["params"]["trace"] == "kth-sp2" and inst.meta["params"]["path"] == TRACES["kth-sp2"]
+    jobs = trace_jobs(TRACES["kth-sp2"])
+    run, submit = jobs.run[600:900], jobs.submit[600:900]
+    np.testing.assert_array_equal(inst.size, np.maximum(1, np.ceil(run / 60)).astype(np.int64))
+    np.testing.assert_array_equal(inst.release, ((submit - submit[0]) // 60).astype(np.int64))
+    again = FAM.make(2, 5, **inst.meta["params"])  # the recorded parameters resolve again to the same instance
+    np.testing.assert_array_equal(again.indices, inst.indices)
+    # the explicit default is the old behaviour, byte for byte
+    a, b = FAM.make(4, 3), FAM.make(4, 3, trace="nasa-ipsc")
+    for f in ("release", "size", "indices"):
+        assert getattr(a, f).tobytes() == getattr(b, f).tobytes()
+
+
+def test_lublin_log_has_no_users_so_every_job_draws_its_own_set():
+    inst = FAM.make(0, 1, trace="lublin-256", n=200, m=32, d=2)
+    assert (trace_jobs(TRACES["lublin-256"]).user == -1).all()
+    rows = {tuple(inst.eligible(j).tolist()) for j in range(inst.n)}
+    assert len(rows) > 100  # independent draws, not one set per user
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (
+            dict(trace="nasa"),
+            r"family 'swf-trace': parameter 'trace' must be one of \['nasa-ipsc', 'kth-sp2', 'llnl-thunder', "
+            r"'hpc2n', 'sdsc-blue', 'cea-curie', 'lublin-256'\], got 'nasa'",
+        ),
+        (dict(trace=3), "parameter 'trace' must be str"),
+        (
+            dict(trace="kth-sp2", path=DEFAULT_TRACE),
+            "parameters 'trace' = 'kth-sp2' and 'path' = .* name different logs",
+        ),
+        (
+            dict(trace="kth-sp2", start=27992),
+            r"'start' = 27992 is past the end of the trace \(parameter 'trace' = 'kth-sp2'\)",
+        ),
+    ],
+)
+def test_bad_trace_is_named(params, message):
+    with pytest.raises(FamilyParameterError, match=message):
+        FAM.resolve(params)
+
+
+def test_all_unusable_records_name_file_and_usable_counts(tmp_path):
+    text = "\n".join(GOOD.replace("5 10 -1 20", f"{j} -1 -1 {r}") for j, r in ((1, 20), (2, -1), (3, 7))) + "\n"
+    p = write(tmp_path, HEADER + text)
+    with pytest.raises(
+        FamilyParameterError,
+        match=r"'start' = 0 is past the end of the trace \(parameter 'path' = .*\): the file has 3 job records, "
+        r"0 of them usable .*so no instance can be made",
+    ):
+        FAM.resolve(dict(path=str(p)))
+    p = write(tmp_path, HEADER + text + GOOD + "\n", name="one.swf")
+    with pytest.raises(FamilyParameterError, match=r"the file has 4 job records, 1 of them usable .*'start' <= 0"):
+        FAM.resolve(dict(path=str(p), start=1))

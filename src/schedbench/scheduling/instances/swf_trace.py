@@ -4,9 +4,26 @@ data locality.
 The rejection model (docs/models/rejection-model.md §1.1) defines the input (release r_j, size p_j,
 eligible set S_j) but says nothing about real traces: this mapping is our decision, made so that
 a real arrival process and real, heavy-tailed durations drive the online algorithms while the
-eligible sets stay those of restricted assignment. Default trace: the Parallel Workloads
-Archive's NASA Ames iPSC/860 log, cleaned version 3.1 (``resources/traces/``; provenance,
-acknowledgement and citations in ``resources/traces/README.md``).
+eligible sets stay those of restricted assignment.
+
+Traces: parameter ``trace`` names one of the logs bundled in ``resources/traces/`` (provenance,
+acknowledgements and citations in ``resources/traces/README.md``), see :data:`TRACES`; the
+default is the Parallel Workloads Archive's NASA Ames iPSC/860 log, cleaned version 3.1.
+Parameter ``path`` is the file read: left out, the file of ``trace``; given, a log of your own
+(then leave ``trace`` at its default: a non-default ``trace`` with a ``path`` naming another
+file is an error). The seven logs (records; usable = submit and run time present):
+
+==============  =========  ========  ================================================
+``trace``       records    usable    log
+==============  =========  ========  ================================================
+nasa-ipsc          18,239    18,239  NASA Ames iPSC/860, 1993, 128 nodes
+kth-sp2            27,992    27,992  KTH IBM SP2, 1996-97, 100 nodes
+llnl-thunder      121,039   119,849  LLNL Thunder (Linux), 2007, 1,002 nodes
+hpc2n             202,876   202,876  HPC2N Seth (Linux), 2002-06, 240 nodes
+sdsc-blue         243,306   232,562  SDSC Blue Horizon (IBM SP), 2000-03, 144 nodes
+cea-curie         312,826   312,826  CEA Curie, 2011-12, 5,544 nodes
+lublin-256         10,000    10,000  synthetic, Lublin-Feitelson model, 256 nodes
+==============  =========  ========  ================================================
 
 Mapping, per SWF record (fields as in :mod:`schedbench.scheduling.instances._swf`):
 
@@ -35,8 +52,9 @@ Mapping, per SWF record (fields as in :mod:`schedbench.scheduling.instances._swf
 * Weights w_flow and w_reject are 1.
 
 ``path`` is a string; a relative path is resolved against the repository root (four levels
-above this file's folder), not the working directory, so the default names the bundled copy
-wherever the pipeline runs and instance provenance (``meta["params"]``) stays portable. The log
+above this file's folder), not the working directory, so the bundled files are found wherever
+the pipeline runs and instance provenance (``meta["params"]``, which holds both ``trace`` and the
+resolved ``path``) stays portable. The log
 is parsed once per process (cached by path, modification time and size). Random stream: only
 the eligible sets use it.
 """
@@ -50,7 +68,7 @@ from pathlib import Path
 import numpy as np
 
 from schedbench.scheduling.instances._swf import SwfFormatError, load_swf
-from schedbench.hall.params import Param
+from schedbench.hall.params import Derived, Param
 from schedbench.scheduling.instances.base import Family, FamilyParameterError
 from schedbench.scheduling.instances.random_restricted import random_subsets
 from schedbench.scheduling.model import Instance
@@ -59,8 +77,19 @@ from schedbench.scheduling.registry import register_family
 NAME = "swf-trace"
 #: The repository root: src/schedbench/scheduling/instances/ is four levels below it.
 REPO_ROOT = Path(__file__).resolve().parents[4]
-#: The default trace, relative to :data:`REPO_ROOT`.
-DEFAULT_TRACE = "resources/traces/NASA-iPSC-1993-3.1-cln.swf.gz"
+#: The bundled logs by name (parameter ``trace``), files relative to :data:`REPO_ROOT`.
+TRACES: dict[str, str] = {
+    "nasa-ipsc": "resources/traces/NASA-iPSC-1993-3.1-cln.swf.gz",
+    "kth-sp2": "resources/traces/KTH-SP2-1996-2.1-cln.swf.gz",
+    "llnl-thunder": "resources/traces/LLNL-Thunder-2007-1.1-cln.swf.gz",
+    "hpc2n": "resources/traces/HPC2N-2002-2.1-cln.swf.gz",
+    "sdsc-blue": "resources/traces/SDSC-BLUE-2000-4.2-cln.swf.gz",
+    "cea-curie": "resources/traces/CEA-Curie-2011-2.1-cln.swf.gz",
+    "lublin-256": "resources/traces/lublin_256.swf.gz",
+}
+#: The default trace's name and file.
+DEFAULT_NAME = "nasa-ipsc"
+DEFAULT_TRACE = TRACES[DEFAULT_NAME]
 
 
 def _error(text: str) -> FamilyParameterError:
@@ -102,12 +131,19 @@ def _trace_jobs(log) -> TraceJobs:
     return out
 
 
-def _load(path: str) -> TraceJobs:
-    """:func:`trace_jobs`, with file and format errors reported as errors of parameter 'path'."""
+def _named(p: dict) -> str:
+    """How errors name the file: by 'trace' when it is the bundled file of the trace, else by 'path'."""
+    if trace_path(p["path"]) == trace_path(TRACES[p["trace"]]):
+        return f"parameter 'trace' = {p['trace']!r}"
+    return f"parameter 'path' = {p['path']!r}"
+
+
+def _load(p: dict) -> TraceJobs:
+    """:func:`trace_jobs`, with file and format errors reported as errors of 'trace' or 'path'."""
     try:
-        return trace_jobs(path)
+        return trace_jobs(p["path"])
     except (OSError, SwfFormatError) as exc:
-        raise _error(f"parameter 'path' = {path!r}: cannot read the trace {trace_path(path)} ({exc})") from None
+        raise _error(f"{_named(p)}: cannot read the trace {trace_path(p['path'])} ({exc})") from None
 
 
 def window(jobs: TraceJobs, index: int, start: int, n: int) -> tuple[int, int]:
@@ -143,6 +179,7 @@ def user_subsets(rng: np.random.Generator, user: np.ndarray, m: int, d: int) -> 
 
 def _generate(
     rng: np.random.Generator,
+    trace: str,
     path: str,
     m: int,
     d: int,
@@ -154,7 +191,7 @@ def _generate(
     *,
     index: int,
 ) -> Instance:
-    jobs = _load(path)
+    jobs = _load({"trace": trace, "path": path})
     lo, hi = window(jobs, index, start, n)
     submit, run, user = jobs.submit[lo:hi], jobs.run[lo:hi], jobs.user[lo:hi]
     release = np.floor_divide(submit - submit[0], time_unit).astype(np.int64)
@@ -168,14 +205,21 @@ def _generate(
 
 
 def _check(p: dict) -> None:
+    if p["trace"] != DEFAULT_NAME and trace_path(p["path"]) != trace_path(TRACES[p["trace"]]):
+        raise _error(
+            f"parameters 'trace' = {p['trace']!r} and 'path' = {p['path']!r} name different logs: set "
+            f"'trace' for a bundled log ({TRACES[p['trace']]}), or 'path' alone for a log of your own"
+        )
     if p["d"] > p["m"]:
         raise _error(f"parameter 'd' = {p['d']} exceeds 'm' = {p['m']}")
-    jobs = _load(p["path"])  # a missing or malformed trace stops the config check, naming 'path'
+    jobs = _load(p)  # a missing or malformed trace stops the config check, naming 'trace' or 'path'
     total = jobs.submit.size
     if p["start"] >= total:
+        usable = f"so 'start' <= {total - 1}" if total else "so no instance can be made"
         raise _error(
-            f"parameter 'start' = {p['start']} is past the end of the trace "
-            f"({total} usable records, so 'start' <= {total - 1})"
+            f"parameter 'start' = {p['start']} is past the end of the trace ({_named(p)}): the file has "
+            f"{jobs.total} job records, {total} of them usable (a missing submit or run time skips a record), "
+            f"{usable}"
         )
     if p["n"] > total - p["start"]:
         raise _error(
@@ -184,10 +228,18 @@ def _check(p: dict) -> None:
 
 
 FAMILY_PARAMETERS = {
+    "trace": Param(
+        type=str,
+        default=DEFAULT_NAME,
+        choices=tuple(TRACES),
+        doc="bundled workload log (resources/traces/README.md): NASA iPSC/860, KTH SP2, LLNL Thunder, HPC2N, "
+        "SDSC Blue Horizon, CEA Curie, or the synthetic Lublin-Feitelson log of 256 nodes",
+    ),
     "path": Param(
         type=str,
-        default=DEFAULT_TRACE,
-        doc="SWF log (.swf or .swf.gz); relative paths are resolved against the repository root",
+        derive=Derived(lambda v: TRACES[v["trace"]], "the file of trace"),
+        doc="SWF log read (.swf or .swf.gz); relative paths are resolved against the repository root; "
+        "set it only for a log of your own (with trace left at its default)",
     ),
     "m": Param(type=int, default=64, min=1, doc="machines"),
     "d": Param(type=int, default=2, min=1, doc="eligible machines per user (<= m)"),
