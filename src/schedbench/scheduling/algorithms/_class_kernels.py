@@ -118,7 +118,7 @@ def _ih_down(k, size, key, job, pos):
         k = c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ih_push(j, slot, size, key, job, pos):
     key[size] = slot
     job[size] = j
@@ -127,7 +127,7 @@ def _ih_push(j, slot, size, key, job, pos):
     return size + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ih_remove(j, size, key, job, pos):
     """Remove job j if it is in the heap; returns the new size."""
     k = pos[j]
@@ -472,7 +472,7 @@ def _timeout(r, x):
     return r + (np.int64(y) if y > 0 else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _a_advance(
     i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
 ):
@@ -535,7 +535,7 @@ def _a_advance(
     return rows
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
     """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync).
     Returns the row count and the job that completed (−1: none)."""
@@ -555,7 +555,7 @@ def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
     return rows, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _a_choose(
     i,
     t,
