@@ -38,6 +38,8 @@ _EXPORTS = {
     "get_adversary": "schedbench.scheduling.registry",
     "get_algorithm": "schedbench.scheduling.registry",
     "get_family": "schedbench.scheduling.registry",
+    "use_plugins": "schedbench.scheduling.registry",
+    "PluginError": "schedbench.scheduling.registry",
 }
 
 try:

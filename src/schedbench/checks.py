@@ -6,12 +6,22 @@
 from __future__ import annotations
 
 from schedbench.bipartite.stage.config import check_bipartite
+from schedbench.hall.config import ConfigError
 from schedbench.loss.stage.config import check_loss
 from schedbench.scheduling.stage.config import check_experiment, check_search_section
 
 
 def check_config(config: dict) -> None:
-    """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable."""
+    """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable.
+    The config's ``plugins`` are loaded first (their algorithms, adversaries and families are
+    names the experiments may use); one that does not load is an error naming its file and line."""
+    from schedbench.scheduling.registry import PluginError, plugin_files, use_plugins
+
+    try:
+        use_plugins(config.get("plugins") or [], source="plugins")
+        plugin_files()  # loads the registry now: a broken plug-in fails here, before any job
+    except PluginError as exc:
+        raise ConfigError(f"plugins: {exc}") from None
     check_loss(config.get("loss"))
     check_bipartite(config.get("bipartite"))
     check_search_section(config.get("search"))

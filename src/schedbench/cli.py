@@ -43,6 +43,9 @@ from schedbench.scheduling.registry import (
     get_adversary,
     get_algorithm,
     get_family,
+    is_builtin,
+    PluginError,
+    use_plugins,
 )
 
 
@@ -60,6 +63,13 @@ USER_ERRORS = (
     SolverLimitError,
     CommandError,
     ConfigError,
+    PluginError,
+)
+
+
+_PLUGINS_HELP = (
+    "an out-of-tree plug-in file or folder (algorithms, adversaries, families; repeatable; "
+    "also the SCHEDBENCH_PLUGINS environment variable and installed 'schedbench.plugins' entry points)"
 )
 
 
@@ -301,6 +311,12 @@ def _names(kind: str) -> list[str]:
     return {"algorithm": algorithm_names, "adversary": adversary_names, "family": family_names}[kind]()
 
 
+def _builtin_names(kind: str) -> list[str]:
+    """The names the package itself registers (the generated docs document these, never a
+    user's out-of-tree plug-ins)."""
+    return [n for n in _names(kind) if is_builtin(kind, n)]
+
+
 def _compact_params(info: dict[str, Any]) -> str:
     return (
         ", ".join(
@@ -390,7 +406,7 @@ def _render_block(key: str) -> list[str]:
             "| name | problems | model | rule | parameters (default): meaning | source |",
             "|---|---|---|---|---|---|",
         ]
-        for n in algorithm_names():
+        for n in _builtin_names("algorithm"):
             if get_algorithm(n).problem not in _ALG_GROUPS[arg]:
                 continue
             d = plugin_info("algorithm", n)
@@ -407,7 +423,7 @@ def _render_block(key: str) -> list[str]:
         return rows
     if kind == "adversaries":
         rows = ["| name | problem | rule | parameters | source |", "|---|---|---|---|---|"]
-        for n in adversary_names():
+        for n in _builtin_names("adversary"):
             d = plugin_info("adversary", n)
             rows.append(
                 f"| `{n}` | {d['problems'][0]} | {_cell(d['label'])} | {_cell(_compact_params(d))} | "
@@ -428,7 +444,7 @@ def docs_tables(text: str) -> str:
     GENERATED: KEY -->`` regenerated from the registry. Every registered adversary and family
     must have its own block (a new plug-in is documented or this fails)."""
     keys = [m.group("key") for m in _BLOCK.finditer(text)]
-    missing = [f"{k} {n}" for k in ("adversary", "family") for n in _names(k) if f"{k} {n}" not in keys]
+    missing = [f"{k} {n}" for k in ("adversary", "family") for n in _builtin_names(k) if f"{k} {n}" not in keys]
     missing += [f"algorithms {g}" for g in _ALG_GROUPS if f"algorithms {g}" not in keys]
     if missing:
         raise CommandError(
@@ -545,6 +561,7 @@ def _status(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="schedbench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--plugins", action="append", default=[], metavar="PATH", help=_PLUGINS_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="registered algorithms, adversaries and families with their parameters").set_defaults(
         func=_list
@@ -628,8 +645,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     dt.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated tables")
     dt.set_defaults(func=_docs_tables)
+    for sp in sub.choices.values():  # `schedbench run --plugins DIR ...` as well as `schedbench --plugins DIR run ...`
+        sp.add_argument("--plugins", action="append", default=argparse.SUPPRESS, metavar="PATH", help=_PLUGINS_HELP)
     args = parser.parse_args(argv)
     try:
+        use_plugins(args.plugins, source="--plugins")
         return args.func(args)
     except BrokenPipeError:  # e.g. `schedbench status | head`: the reader left, nothing is wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -271,3 +271,45 @@ def test_config_file_errors_name_the_file_and_line(tmp_path):
     (work / "config/dup.yaml").write_text((work / "config/smoke.yaml").read_text() + "seed: 8\n")
     proc = snakemake(work, "--configfile", "config/dup.yaml", "-n")
     assert proc.returncode != 0 and "key 'seed' given twice" in proc.stdout + proc.stderr
+
+
+def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_its_jobs(tmp_path):
+    # docs/plugins.md: the config's `plugins:` names a user's folder; its algorithm runs in the
+    # pipeline like a built-in, and its file is a declared input of the jobs that use it
+    from tests.unit.test_plugins import LEAST_INDEX
+
+    work = copy_workflow(tmp_path / "wf")
+    plug = tmp_path / "userplugins"
+    plug.mkdir()
+    (plug / "least_index.py").write_text(LEAST_INDEX)
+    family = {"family": "random-restricted", "params": {"m": 4, "n": 30, "d": 2, "sizes": "unit"}, "instances": 1}
+    cfg = {
+        "seed": 3,
+        "eps": [0.25],
+        "plugins": [str(plug)],
+        "experiments": {
+            "with_plugin": {**family, "algorithms": {"least-index": None, "greedy": None}},
+            "without_plugin": {**family, "algorithms": {"greedy": None}},
+        },
+    }
+    (work / "config/plug.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(work, "results/runs.parquet", "--configfile", "config/plug.yaml")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    runs = pd.read_parquet(work / "results/runs.parquet")
+    mine = runs[runs["algorithm"] == "least-index"]
+    assert len(mine) == 1 and (mine["status"] == "ok").all() and (mine["experiment"] == "with_plugin").all()
+    path = plug / "least_index.py"
+    path.write_text(LEAST_INDEX + "\n# edited\n")
+    proc = snakemake(work, "results/runs.parquet", "--configfile", "config/plug.yaml", "-n")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout + proc.stderr
+    assert re.search(r"^run_online\s+1$", out, re.M), out[-3000:]  # the plug-in's batch only
+    assert re.search(r"output: results/with_plugin/online/batch-0\.parquet", out)
+    assert not re.search(r"output: results/without_plugin/online/", out)
+    assert not re.search(r"^(make_instances|solve_offline)\s+\d+$", out, re.M)
+    # a plug-in that stops importing fails the run before any job, naming its file and line
+    path.write_text("import nothing_of_that_name\n")
+    proc = snakemake(work, "results/runs.parquet", "--configfile", "config/plug.yaml", "-n")
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert f"{path.resolve()}:1" in out and "ModuleNotFoundError" in out, out[-3000:]

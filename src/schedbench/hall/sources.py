@@ -5,12 +5,15 @@ imports — directly or through other schedbench modules — is declared as an i
 any of them reruns the job. The closure is computed from the source text (``ast``), without
 importing anything. Plug-ins are loaded by name at run time (the registry imports every
 algorithm, family and adversary module, but a job's rows come from the one it names), so a rule
-adds the named plug-in's module with :func:`module_sources`.
+adds the named plug-in's module with :func:`module_sources`. An out-of-tree plug-in (a file
+loaded from a user's folder or an installed package, ``registry.use_plugins``) is a module
+outside ``src/schedbench``: its own file is declared, with the schedbench files it imports.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -71,10 +74,22 @@ def _closure(module: str) -> frozenset[str]:
     return frozenset(seen)
 
 
+def _foreign_file(module: str) -> Path | None:
+    """The file of an already imported module outside the package (an out-of-tree plug-in)."""
+    if module_file(module) is not None:
+        return None
+    path = getattr(sys.modules.get(module), "__file__", None)
+    return Path(path).resolve() if path else None
+
+
 def module_sources(*modules: str) -> list[str]:
-    """Every schedbench file the given modules import, transitively (sorted paths)."""
-    mods = set().union(*(_closure(m) for m in modules)) if modules else set()
-    return sorted(str(module_file(m)) for m in mods if module_file(m) is not None)
+    """Every schedbench file the given modules import, transitively (sorted paths); a module
+    outside the package (an out-of-tree plug-in, already imported) adds its own file and the
+    schedbench files it imports."""
+    foreign = [f for f in (_foreign_file(m) for m in modules) if f is not None]
+    roots = [*modules, *(name for f in foreign for name in _imports(f))]
+    mods = set().union(*(_closure(m) for m in roots)) if roots else set()
+    return sorted({str(module_file(m)) for m in mods if module_file(m) is not None} | {str(f) for f in foreign})
 
 
 def script_sources(script: str | Path, *extra_modules: str) -> list[str]:
