@@ -21,6 +21,7 @@ _EXPORTS = {
     "RunResult": "schedbench.api",
     "run": "schedbench.api",
     "run_adversary": "schedbench.api",
+    "ClaimedOptError": "schedbench.api",
     "Instance": "schedbench.scheduling.model",
     "InstanceError": "schedbench.scheduling.model",
     "Outcome": "schedbench.scheduling.model",

@@ -15,7 +15,17 @@ from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm
 
-__all__ = ["RunResult", "run", "run_adversary"]
+__all__ = ["RunResult", "run", "run_adversary", "ClaimedOptError"]
+
+
+class ClaimedOptError(ValueError):
+    """An adversary's claimed OPT differs from the optimum the offline solver proves on the
+    instance it realised (the pipeline refuses such a run at collect time; the API at once).
+    ``result`` holds the run, for inspection."""
+
+    def __init__(self, message: str, result: "RunResult") -> None:
+        super().__init__(message)
+        self.result = result
 
 
 @dataclass
@@ -93,11 +103,23 @@ def run_adversary(
     realised instance is ``result.instance`` (its ``meta`` records adversary, parameters,
     algorithm, seed and claimed OPT). With ``solve`` (default) the offline solver computes OPT
     of the realised instance (``result.opt``; ``result.ratio`` divides by it) so that it can be
-    compared with ``claimed_opt``. Algorithms that assume T* receive the adversary's claim.
+    compared with ``claimed_opt``: a claim that differs from a proven optimum raises
+    :class:`ClaimedOptError` (the result is on the exception), as the pipeline refuses such a run.
+    Algorithms that assume T* receive the adversary's claim.
     """
     adv_cls = get_adversary(adversary) if isinstance(adversary, str) else adversary
     cls = _cls(algorithm)
     adv = adv_cls(eps=eps, seed=seed, **(adversary_params or {}))
     record = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
     opt = solve_opt(record.instance, record.problem, time_limit=time_limit) if solve else None
-    return RunResult.of(record, opt)
+    result = RunResult.of(record, opt)
+    claim = record.claimed_opt
+    if opt is not None and opt.status == "optimal" and claim is not None and not math.isnan(claim):
+        if abs(claim - opt.value) > 1e-9 * max(1.0, abs(opt.value)):
+            raise ClaimedOptError(
+                f"adversary {adv_cls.name!r} claims OPT = {claim} but the offline solver proves OPT = "
+                f"{opt.value} on the instance it realised against {cls.name!r} (eps={eps}, seed={seed}); "
+                "the adversary's construction or its claim is wrong",
+                result,
+            )
+    return result

@@ -8,7 +8,7 @@ from __future__ import annotations
 from schedbench.bipartite.stage.config import check_bipartite
 from schedbench.hall.config import ConfigError
 from schedbench.loss.stage.config import check_loss
-from schedbench.scheduling.stage.config import check_experiment, check_search_section
+from schedbench.scheduling.stage.config import check_experiment, check_figures_section, check_search_section
 
 
 def check_config(config: dict) -> None:
@@ -25,5 +25,6 @@ def check_config(config: dict) -> None:
     check_loss(config.get("loss"))
     check_bipartite(config.get("bipartite"))
     check_search_section(config.get("search"))
+    check_figures_section(config.get("figures"))
     for exp_name, exp in config["experiments"].items():
         check_experiment(f"experiments.{exp_name}", exp, config["eps"])

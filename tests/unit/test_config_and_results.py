@@ -109,6 +109,14 @@ def test_base_merge_rules_and_errors(tmp_path):
             "experiments.flow_unit.algorithms: one experiment, one problem",
         ),
         (
+            lambda c: c.update(figures={"rounds_parameter": ["K", "rounds"]}),
+            "figures.rounds_parameter: 'rounds' is not a parameter of any adversary",
+        ),
+        (
+            lambda c: c.update(figures={"sweep_parameters": ["cc"]}),
+            "figures.sweep_parameters: 'cc' is not a parameter of any algorithm",
+        ),
+        (
             lambda c: c["experiments"]["idisp_tree"]["algorithms"].update({"greedy": None}),
             "solves 'load', but adversary 'anr-flow' builds 'maxflow'",
         ),
@@ -377,3 +385,9 @@ def test_a_parameter_name_shared_with_different_types_is_written():
     path = os.path.join(tempfile.mkdtemp(), "t.parquet")
     write_parquet(table, path)
     assert read_parquet(path)["p_c"].tolist() == table["p_c"].tolist()
+
+
+def test_generated_paper_files_are_not_tracked():
+    # paper/generated/ is written by the pipeline (rule paper_generated): never committed
+    lines = {line.strip() for line in (ROOT / ".gitignore").read_text().splitlines()}
+    assert "paper/generated/" in lines

@@ -109,3 +109,24 @@ def test_run_result_is_the_record_plus_opt(tiny_instance):
     solved = run("greedy", tiny_instance, opt=opt)
     assert solved.opt is opt and solved.ratio == solved.objective / opt.value
     assert "opt" not in RunResult.columns() and list(solved.to_row()) == list(res.to_row())
+
+
+def test_a_wrong_claimed_opt_of_an_adversary_is_an_error_at_the_api():
+    # the pipeline refuses it at collect time (check_results); the API must not pass it silently
+    from schedbench.api import ClaimedOptError, run_adversary
+    from schedbench.scheduling.registry import get_adversary
+
+    base = get_adversary("anr-tree")
+    right = run_adversary(base, "greedy", adversary_params={"m": 8})
+    assert right.opt.status == "optimal" and right.opt.value == right.claimed_opt == 1
+
+    class Boastful(base):  # the same construction claiming one more than it builds
+        @property
+        def opt(self):
+            return super().opt + 1
+
+    with pytest.raises(ClaimedOptError, match=r"claims OPT = 2(\.0)? but the offline solver proves OPT = 1") as info:
+        run_adversary(Boastful, "greedy", adversary_params={"m": 8})
+    assert info.value.result.claimed_opt == 2 and info.value.result.opt.value == 1
+    # without solving there is nothing to compare: the claim stands as given
+    assert run_adversary(Boastful, "greedy", adversary_params={"m": 8}, solve=False).claimed_opt == 2

@@ -8,7 +8,35 @@ from schedbench.hall.grids import algorithm_grid
 from schedbench.hall.params import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.problems import problem_names
-from schedbench.scheduling.registry import UnknownNameError, get_adversary, get_algorithm, get_family
+from schedbench.scheduling.registry import (
+    UnknownNameError,
+    adversary_names,
+    algorithm_names,
+    get_adversary,
+    get_algorithm,
+    get_family,
+)
+
+
+def check_figures_section(section: dict | None) -> None:
+    """``figures.rounds_parameter`` names adversary parameters and ``figures.sweep_parameters``
+    algorithm parameters: a name no registered adversary (algorithm) declares would draw an
+    empty figure without a word, so it is an error naming the key and the known names."""
+    section = section or {}
+    rounds = section.get("rounds_parameter", "K")
+    rounds = [rounds] if isinstance(rounds, str) else list(rounds)
+    known_adv = sorted({p for n in adversary_names() for p in get_adversary(n).parameters})
+    for name in rounds:
+        if name not in known_adv:
+            raise ConfigError(
+                f"figures.rounds_parameter: {name!r} is not a parameter of any adversary (known: {', '.join(known_adv)})"
+            )
+    known_alg = sorted({p for n in algorithm_names() for p in get_algorithm(n).parameters})
+    for name in section.get("sweep_parameters", ["c"]):
+        if name not in known_alg:
+            raise ConfigError(
+                f"figures.sweep_parameters: {name!r} is not a parameter of any algorithm (known: {', '.join(known_alg)})"
+            )
 
 
 def check_search_section(section: dict | None) -> None:
