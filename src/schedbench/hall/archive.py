@@ -1,0 +1,1269 @@
+"""Runs you can compare: ``schedbench archive | diff | merge`` (docs/comparing-runs.md).
+
+* :func:`archive` stores a finished pipeline run — the results tables (``results/*.parquet``),
+  the config (the file(s) the run used and the resolved config, checked against the tables'
+  config hash), the provenance (commit, dirty flag, package versions, platform, dates), the
+  figures, the LaTeX tables and macros and the PDF — as a directory ``<dest>/<name>`` with a
+  ``manifest.json`` (every file with its sha256). It is built in a temporary directory and
+  renamed: an archive is complete or absent. An existing archive is never overwritten.
+* :func:`diff` compares two runs (archives, run directories, or ``"current"``): per table and per
+  (experiment, algorithm and parameters, ε) what changed beyond the noise (non-overlapping
+  bootstrap 95 % CIs of the mean ratio, objective and rejected fraction; a group of one run is
+  compared exactly, up to 1e-9 relative), what appeared and what disappeared, and whether the
+  code, the config (and which keys) or the packages differ. Timing columns never count.
+* :func:`merge` joins the parts of one run computed on different machines into one table: one
+  config hash, identical duplicates kept once, a conflicting duplicate an error naming its
+  identity; the result passes the table's schema.
+
+A user error raises :class:`ArchiveError`, one line naming the argument. It subclasses
+:class:`~schedbench.hall.config.ConfigError` only so that the command line's existing handler of
+user errors reports it (``schedbench: error: ...``, exit code 2).
+
+Lives in the hall: it reads the wings' tables as files and imports no wing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import fcntl
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from schedbench.hall.config import ConfigError, apply_base, check_schema, config_hash, deep_merge, load_config_strict
+from schedbench.hall.io import (
+    PROVENANCE_COLUMNS,
+    ResultsSchemaError,
+    check_results,
+    check_table,
+    ordinary_permissions,
+    write_parquet,
+)
+from schedbench.hall.stats import bootstrap_ci
+
+__all__ = [
+    "ArchiveError",
+    "RunDiff",
+    "add_commands",
+    "archive",
+    "config_of_files",
+    "diff",
+    "format_diff",
+    "list_archives",
+    "merge",
+]
+
+RUNS = "results/runs.parquet"
+MANIFEST = "manifest.json"
+RESOLVED = "config.resolved.json"
+DEFAULT_DEST = "results/archive"
+#: what an archive holds besides the config: (glob under the run's directory)
+ARCHIVED = (
+    "results/*.parquet",
+    "paper/figures/*.pdf",
+    "paper/figures/*.png",
+    "paper/tables/*.tex",
+    "paper/macros*.tex",
+    "paper/generated/*.tex",
+    "paper/main.pdf",
+)
+#: the run-table metrics compared per group (mean with a bootstrap CI)
+METRICS = ("ratio", "objective", "rejected_frac")
+REL_TOL = 1e-9
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+_SOURCE_ROOT = Path(__file__).resolve().parents[3]  # the source checkout (workflow/schemas)
+
+
+class ArchiveError(ConfigError):
+    """A user error of archive, diff or merge; the message names the argument."""
+
+
+def _timing(column: str) -> bool:
+    """Timing columns (``seconds``, ``opt_seconds``, any ``*_seconds``): never a change."""
+    return column == "seconds" or column.endswith("_seconds") or column == "wall_s"
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How to compare (and merge) one results table: its identity columns, its estimates with
+    their CI columns, and the deterministic columns compared exactly (None: every other column)."""
+
+    identity: tuple[str, ...]
+    estimates: dict[str, tuple[str, str]] = field(default_factory=dict)
+    exact: tuple[str, ...] | None = None
+    schema: str | None = None
+
+
+SPECS: dict[str, TableSpec] = {
+    "results/loss.parquet": TableSpec(
+        identity=(
+            "experiment",
+            "n",
+            "d",
+            "alpha",
+            "beta",
+            "k_rule",
+            "k_label",
+            "k_param",
+            "k",
+            "independent",
+            "method",
+            "estimator",
+        ),
+        estimates={
+            q: (f"{q}_ci_lo", f"{q}_ci_hi")
+            for q in ("blocking", "mean_response", "excess_response", "mean_busy", "mean_response_realized")
+        },
+        exact=("lam", "mu", "arrivals", "batches", "exact_blocking", "exact_excess"),
+        schema="loss.schema.yaml",
+    ),
+    "results/loss_slopes.parquet": TableSpec(
+        identity=("experiment", "d", "alpha", "beta", "k_label", "k_rule", "quantity"),
+        estimates={"slope": ("slope_lo", "slope_hi")},
+        exact=("exact_slope", "claimed_slope", "claim", "max_n"),
+    ),
+    "results/bipartite.parquet": TableSpec(
+        identity=("experiment", "N", "M", "rho", "alpha", "beta", "graph", "degree_label", "degree", "policy", "d"),
+        estimates={
+            "mean_response": ("mean_response_ci_lo", "mean_response_ci_hi"),
+            "excess_over_t_star": ("excess_ci_lo", "excess_ci_hi"),
+        },
+        exact=("t_star", "t_star_graph", "jiq_fluid", "random_exact", "mean_degree", "status", "arrivals"),
+        schema="bipartite.schema.yaml",
+    ),
+    "results/bipartite_checks.parquet": TableSpec(
+        identity=("check", "quantity", "kind"),
+        estimates={"simulated": ("ci_lo", "ci_hi")},
+        exact=("reference", "tolerance", "arrivals"),
+    ),
+    "results/worst_cases.parquet": TableSpec(identity=("task",)),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _label(v: Any) -> str | None:
+    """A cell as a comparable label: None for a missing value; integral floats without ``.0``."""
+    if v is None or v is pd.NA:
+        return None
+    if isinstance(v, (float, np.floating)):
+        if math.isnan(v):
+            return None
+        return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else f"{float(v):.12g}"
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    if isinstance(v, (np.integer,)):
+        return str(int(v))
+    return str(v)
+
+
+def _close(a: float, b: float, tol: float = REL_TOL) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+def _same_cell(a: Any, b: Any) -> bool:
+    na, nb = _label(a) is None, _label(b) is None
+    if na or nb:
+        return na and nb
+    if isinstance(a, (int, float, np.integer, np.floating)) and isinstance(b, (int, float, np.integer, np.floating)):
+        if not isinstance(a, (bool, np.bool_)) and not isinstance(b, (bool, np.bool_)):
+            return _close(float(a), float(b))
+    return _label(a) == _label(b)
+
+
+def _overlap(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Whether two (estimate, lo, hi) intervals overlap (with a 1e-9 relative slack, so that a
+    point interval — one run, or identical values — is an exact comparison up to rounding)."""
+    am, alo, ahi = a
+    bm, blo, bhi = b
+    if math.isnan(am) or math.isnan(bm):
+        return math.isnan(am) and math.isnan(bm)
+    if any(math.isnan(x) for x in (alo, ahi, blo, bhi)):  # no CI given: the estimates themselves
+        alo = ahi = am
+        blo = bhi = bm
+    tol = REL_TOL * max(1.0, abs(am), abs(bm))
+    return alo <= bhi + tol and blo <= ahi + tol
+
+
+def _split_commit(commit: str) -> tuple[str, bool]:
+    commit = str(commit)
+    return (commit[: -len("-dirty")], True) if commit.endswith("-dirty") else (commit, False)
+
+
+def _flatten(cfg: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(cfg, dict) and cfg:
+        out: dict[str, Any] = {}
+        for k, v in cfg.items():
+            out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return {prefix: cfg}
+
+
+def _schema_file(name: str, root: Path) -> Path | None:
+    for base in (root, _SOURCE_ROOT):
+        p = base / "workflow" / "schemas" / name
+        if p.is_file():
+            return p
+    return None
+
+
+def _run_active(root: Path) -> bool:
+    """Whether a pipeline holds the run lock of ``root`` (schedbench.hall.runlock)."""
+    lock = root / ".snakemake" / "schedbench-run.lock"
+    if not lock.is_file():
+        return False
+    with open(lock) as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# the config of a run
+
+
+def config_of_files(paths: list[str | os.PathLike], root: str | os.PathLike = ".") -> dict:
+    """The config a pipeline run with ``--configfile paths`` uses, defaults filled, as the
+    Snakefile builds it (files in order, their ``base:``, the schema's defaults): its
+    :func:`~schedbench.hall.config.config_hash` is the tables' ``config_hash``."""
+    strs = [str(p) for p in paths]
+    cfg: dict = {}
+    for p in strs:
+        cfg = deep_merge(cfg, load_config_strict(p))
+    cfg = apply_base(cfg, strs)
+    schema = _schema_file("config.schema.yaml", Path(root))
+    if schema is not None:
+        check_schema(cfg, str(schema))
+        from snakemake.utils import validate  # fills the schema's defaults, as the Snakefile's validate()
+
+        validate(cfg, str(schema))
+    return cfg
+
+
+def _base_chain(path: Path) -> list[Path]:
+    """``path`` and the files its ``base:`` chain names (for archiving a runnable config)."""
+    out = [path]
+    seen = {path.resolve()}
+    while True:
+        try:
+            base = load_config_strict(str(out[-1])).get("base")
+        except ConfigError:
+            return out
+        if not isinstance(base, str):
+            return out
+        nxt = (out[-1].parent / base).resolve()
+        if nxt in seen or not nxt.is_file():
+            return out
+        seen.add(nxt)
+        out.append(nxt)
+
+
+def _untex(text: str) -> str:
+    return text.replace("\\_", "_").replace("\\&", "&").replace("\\%", "%").replace("\\#", "#")
+
+
+@dataclass
+class _Config:
+    files: list[Path]
+    resolved: dict | None
+    verified: bool
+    found_by: str
+    note: str = ""
+
+
+def _find_config(root: Path, run_hash: str | None, configfiles: list[str] | None) -> _Config:
+    """The config of the run in ``root``: the given files (checked against the hash), else the
+    files ``paper/macros_config.tex`` names (``\\ConfigFile``, written by the run), else the
+    ``config/*.yaml`` file whose resolved config has the tables' hash."""
+
+    def attempt(files: list[Path]) -> tuple[dict | None, str | None]:
+        try:
+            cfg = config_of_files(files, root)
+        except (ConfigError, ValueError, OSError) as exc:
+            return None, " ".join(str(exc).split())
+        return cfg, config_hash(cfg)
+
+    if configfiles:
+        files = [Path(f) if Path(f).is_absolute() else root / f for f in configfiles]
+        for f in files:
+            if not f.is_file():
+                raise ArchiveError(f"--configfile: {f} is not a file")
+        cfg, got = attempt(files)
+        if cfg is None:
+            raise ArchiveError(f"--configfile: {got}")
+        if run_hash is not None and got != run_hash:
+            raise ArchiveError(
+                f"--configfile: {', '.join(map(str, configfiles))} gives config hash {got}, "
+                f"the run's tables have {run_hash}"
+            )
+        return _Config(files, cfg, True, "--configfile")
+    macros = root / "paper" / "macros_config.tex"
+    if macros.is_file():
+        text = macros.read_text()
+        named = re.search(r"\\newcommand\{\\ConfigFile\}\{\\texttt\{(.*?)\}\}", text)
+        hashed = re.search(r"\\newcommand\{\\ConfigHash\}\{\\texttt\{([0-9a-f]+)\}\}", text)
+        if named and (run_hash is None or (hashed and hashed.group(1) == run_hash)):
+            files = [root / _untex(p.strip()) for p in named.group(1).split(",")]
+            if all(f.is_file() for f in files):
+                cfg, got = attempt(files)
+                if cfg is not None and (run_hash is None or got == run_hash):
+                    return _Config(files, cfg, True, "paper/macros_config.tex")
+                return _Config(
+                    files,
+                    None,
+                    False,
+                    "paper/macros_config.tex",
+                    f"{', '.join(str(f.relative_to(root)) for f in files)} no longer gives the run's config hash "
+                    "(edited since the run, or the run had --config overrides)",
+                )
+    if run_hash is not None:
+        for f in sorted((root / "config").glob("*.y*ml")):
+            cfg, got = attempt([f])
+            if cfg is not None and got == run_hash:
+                return _Config([f], cfg, True, "config/ search by hash")
+    return _Config([], None, False, "none", "no config file found with the run's config hash (give --configfile)")
+
+
+# ---------------------------------------------------------------------------------------------
+# archive
+
+
+def _tables_provenance(root: Path) -> dict[str, dict[str, Any]]:
+    out = {}
+    for path in sorted((root / "results").glob("*.parquet")):
+        rel = str(path.relative_to(root))
+        try:
+            df = pd.read_parquet(path, columns=None)
+        except Exception as exc:  # a corrupt table: name it
+            raise ArchiveError(f"root: {rel} cannot be read ({exc})") from None
+        info: dict[str, Any] = {"rows": int(len(df))}
+        for c in ("config_hash", "git_commit"):
+            if c in df.columns:
+                info[c] = sorted({str(v) for v in df[c].dropna().unique()})
+        out[rel] = info
+    return out
+
+
+def _provenance_of(df: pd.DataFrame) -> dict[str, Any]:
+    """The run-level provenance from a table's provenance columns (several values joined)."""
+
+    def values(c: str) -> list[str]:
+        return sorted({str(v) for v in df[c].dropna().unique()}) if c in df.columns else []
+
+    commits = values("git_commit")
+    packages: dict[str, str] = {}
+    for text in values("packages"):
+        try:
+            for k, v in json.loads(text).items():
+                packages[k] = v if k not in packages or packages[k] == v else f"{packages[k]} | {v}"
+        except ValueError:
+            pass
+    return {
+        "git_commit": ", ".join(commits) or "unknown",
+        "commit": ", ".join(_split_commit(c)[0] for c in commits) or "unknown",
+        "dirty": any(_split_commit(c)[1] for c in commits),
+        "schedbench_version": ", ".join(values("schedbench_version")) or "unknown",
+        "packages": packages,
+        "platform": ", ".join(values("platform")) or "unknown",
+        "config_hash": ", ".join(values("config_hash")) or None,
+    }
+
+
+def _default_name(prov: dict[str, Any], run_date: dt.datetime) -> str:
+    commit = prov["commit"].split(",")[0].strip()
+    short = commit[:7] if commit != "unknown" else "unknown"
+    dirty = "-dirty" if prov["dirty"] else ""
+    cfg = (prov["config_hash"] or "nohash").split(",")[0].strip()[:8]
+    return f"{run_date:%Y-%m-%d}-{short}{dirty}-{cfg}"
+
+
+def _archive_dir(root: Path, dest: str | os.PathLike) -> Path:
+    d = Path(dest)
+    return d if d.is_absolute() else root / d
+
+
+def archive(
+    name: str | None = None,
+    root: str | os.PathLike = ".",
+    dest: str | os.PathLike = DEFAULT_DEST,
+    configfiles: list[str] | None = None,
+) -> Path:
+    """Store the finished run in ``root`` as ``<dest>/<name>`` (``dest`` relative to ``root``)
+    and return its path. ``name`` defaults to ``<run date>-<short commit>[-dirty]-<config
+    hash[:8]>``. Refuses an existing name, a directory without a finished run
+    (``results/runs.parquet``) and a run in progress."""
+    root = Path(root)
+    if not root.is_dir():
+        raise ArchiveError(f"root: {root} is not a directory")
+    runs_path = root / RUNS
+    if not runs_path.is_file():
+        raise ArchiveError(f"root: no finished run in {root}: {RUNS} is missing (run the pipeline first)")
+    if _run_active(root):
+        raise ArchiveError(
+            f"root: a pipeline is running in {root} (its run lock is held); archive when it has finished"
+        )
+    runs = pd.read_parquet(runs_path)
+    missing = [c for c in PROVENANCE_COLUMNS if c not in runs.columns]
+    if missing:
+        raise ArchiveError(f"root: {RUNS} has no provenance column '{missing[0]}' (not a schedbench results table)")
+    prov = _provenance_of(runs)
+    run_hashes = sorted({str(v) for v in runs["config_hash"].dropna().unique()})
+    run_hash = run_hashes[0] if len(run_hashes) == 1 else None
+    run_date = dt.datetime.fromtimestamp(runs_path.stat().st_mtime, tz=dt.timezone.utc)
+    if name is None:
+        name = _default_name(prov, run_date)
+    if not _NAME.match(name) or name == "current":
+        raise ArchiveError(
+            f"name: {name!r} is not a valid archive name (letters, digits, '.', '_', '+', '-'; not 'current')"
+        )
+    dest_dir = _archive_dir(root, dest)
+    final = dest_dir / name
+    if final.exists():
+        raise ArchiveError(f"name: archive {name!r} exists already ({final}); choose another name")
+    config = _find_config(root, run_hash, configfiles)
+    tables = _tables_provenance(root)
+    for info in tables.values():
+        info["stale"] = bool(run_hash is not None and info.get("config_hash") not in (None, [run_hash]))
+
+    files: list[tuple[Path, str]] = []  # (source, path in the archive)
+    for pattern in ARCHIVED:
+        for src in sorted(root.glob(pattern)):
+            if src.is_file():
+                files.append((src, str(src.relative_to(root))))
+    config_entries = []
+    for f in [p for given in config.files for p in _base_chain(given)]:
+        try:
+            stored = str(f.resolve().relative_to(root.resolve()))
+        except ValueError:
+            stored = f"config/{f.name}"
+        if stored not in {s for _, s in files}:
+            files.append((f, stored))
+        config_entries.append({"path": str(f), "stored": stored})
+
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=dest_dir, prefix=f".{name}.", suffix=".tmp"))
+    try:
+        listed = []
+        for src, rel in files:
+            target = tmp / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+            listed.append({"path": rel, "sha256": _sha256(target), "bytes": target.stat().st_size})
+        if config.resolved is not None:
+            (tmp / RESOLVED).write_text(json.dumps(config.resolved, indent=1, sort_keys=True, default=str) + "\n")
+            listed.append(
+                {"path": RESOLVED, "sha256": _sha256(tmp / RESOLVED), "bytes": (tmp / RESOLVED).stat().st_size}
+            )
+        manifest = {
+            "schedbench_archive": 1,
+            "name": name,
+            "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "run_date": run_date.isoformat(timespec="seconds"),
+            "source": str(root.resolve()),
+            "provenance": prov,
+            "config": {
+                "hash": run_hash or prov["config_hash"],
+                "files": config_entries,
+                "resolved": RESOLVED if config.resolved is not None else None,
+                "verified": config.verified,
+                "found_by": config.found_by,
+                "note": config.note,
+            },
+            "tables": tables,
+            "files": sorted(listed, key=lambda e: e["path"]),
+        }
+        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+        for d in [tmp, *(p for p in tmp.rglob("*") if p.is_dir())]:
+            ordinary_permissions(d)
+            os.chmod(d, os.stat(d).st_mode | 0o111)
+        for p in tmp.rglob("*"):
+            if p.is_file():
+                ordinary_permissions(p)
+        try:
+            os.rename(tmp, final)  # fails if the name appeared meanwhile: never a merge of two archives
+        except OSError:
+            raise ArchiveError(f"name: archive {name!r} exists already ({final}); choose another name") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final
+
+
+def list_archives(root: str | os.PathLike = ".", dest: str | os.PathLike = DEFAULT_DEST) -> pd.DataFrame:
+    """The archives under ``dest``: name, run date, commit, config hash, files."""
+    rows = []
+    dest_dir = _archive_dir(Path(root), dest)
+    for d in sorted(dest_dir.glob("*/" + MANIFEST)) if dest_dir.is_dir() else []:
+        try:
+            m = json.loads(d.read_text())
+        except ValueError:
+            continue
+        rows.append(
+            {
+                "name": m.get("name", d.parent.name),
+                "run_date": m.get("run_date", ""),
+                "git_commit": m.get("provenance", {}).get("git_commit", ""),
+                "config_hash": m.get("config", {}).get("hash", ""),
+                "files": len(m.get("files", [])),
+            }
+        )
+    return pd.DataFrame(rows, columns=["name", "run_date", "git_commit", "config_hash", "files"])
+
+
+# ---------------------------------------------------------------------------------------------
+# reading a run (current or archived)
+
+
+@dataclass
+class _Run:
+    label: str
+    path: Path
+    tables: dict[str, pd.DataFrame]
+    provenance: dict[str, Any]
+    config_hash: str | None
+    config: dict | None
+    config_note: str
+
+
+def _locate(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> Path:
+    if spec == "current":
+        return root
+    p = Path(spec)
+    for cand in (p if p.is_absolute() else root / p, p, _archive_dir(root, dest) / spec):
+        if cand.is_dir() and ((cand / MANIFEST).is_file() or any((cand / "results").glob("*.parquet"))):
+            return cand
+    names = list_archives(root, dest)["name"].tolist()
+    known = f" (archives: {', '.join(names)})" if names else " (no archives yet)"
+    raise ArchiveError(
+        f"{arg}: {spec!r} is neither 'current', an archive in {_archive_dir(root, dest)}, nor a run directory{known}"
+    )
+
+
+def _load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> _Run:
+    path = _locate(spec, root, dest, arg)
+    manifest = json.loads((path / MANIFEST).read_text()) if (path / MANIFEST).is_file() else None
+    tables = {}
+    digests = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
+    for f in sorted((path / "results").glob("*.parquet")):
+        rel = str(f.relative_to(path))
+        if rel in digests and _sha256(f) != digests[rel]:
+            raise ArchiveError(f"{arg}: {rel} of archive {path.name} does not match its manifest (edited since?)")
+        tables[rel] = pd.read_parquet(f)
+    if not tables:
+        raise ArchiveError(f"{arg}: no results tables (results/*.parquet) in {path}")
+    main = tables.get(RUNS, next(iter(tables.values())))
+    prov = _provenance_of(main)
+    hashes = sorted({str(v) for v in main["config_hash"].dropna().unique()}) if "config_hash" in main else []
+    run_hash = hashes[0] if len(hashes) == 1 else None
+    label = "current" if spec == "current" else (path.name if manifest else str(spec))
+    if manifest:
+        cfg_info = manifest.get("config", {})
+        cfg = None
+        if cfg_info.get("resolved") and (path / cfg_info["resolved"]).is_file():
+            cfg = json.loads((path / cfg_info["resolved"]).read_text())
+        note = cfg_info.get("note", "") if cfg is None else ""
+    else:
+        found = _find_config(path, run_hash, None)
+        cfg, note = found.resolved, found.note
+    return _Run(label, path, tables, prov, run_hash, cfg, note)
+
+
+# ---------------------------------------------------------------------------------------------
+# diff
+
+
+@dataclass
+class RunDiff:
+    """The comparison of two runs: ``changes`` has one row per change beyond the noise, per
+    appeared and per disappeared item (columns ``table, kind, level, experiment, algorithm,
+    params, eps, key, metric, a, a_lo, a_hi, b, b_lo, b_hi, n_a, n_b``); ``summary`` counts per
+    table; ``code``, ``config``, ``packages``, ``platform`` say what differs besides the
+    results."""
+
+    a: str
+    b: str
+    changes: pd.DataFrame
+    summary: dict[str, dict[str, int]]
+    code: dict[str, Any]
+    config: dict[str, Any]
+    packages: dict[str, Any]
+    platform: dict[str, Any]
+
+    @property
+    def unchanged(self) -> bool:
+        """No result changed beyond the noise, nothing appeared or disappeared."""
+        return self.changes.empty
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "unchanged": self.unchanged,
+            "changes": json.loads(self.changes.to_json(orient="records")),
+            "summary": self.summary,
+            "code": self.code,
+            "config": self.config,
+            "packages": self.packages,
+            "platform": self.platform,
+        }
+
+    def report(self) -> str:
+        return format_diff(self)
+
+
+_CHANGE_COLUMNS = [
+    "table",
+    "kind",
+    "level",
+    "experiment",
+    "algorithm",
+    "params",
+    "eps",
+    "key",
+    "metric",
+    "a",
+    "a_lo",
+    "a_hi",
+    "b",
+    "b_lo",
+    "b_hi",
+    "n_a",
+    "n_b",
+]
+
+
+def _groups(df: pd.DataFrame) -> pd.DataFrame:
+    """The runs table with its group key: experiment, algorithm, parameters (``p_*`` as
+    ``name=value``, the adversary's ``g_*`` as ``adversary.name=value``) and ε."""
+    pcols = sorted(c for c in df.columns if c.startswith(("p_", "g_")))
+    out = pd.DataFrame(index=df.index)
+    out["experiment"] = df["experiment"].astype(str)
+    out["algorithm"] = df["algorithm"].astype(str)
+    if pcols:
+        labels = df[pcols].astype(object).map(_label) if hasattr(df, "map") else df[pcols].applymap(_label)
+        out["params"] = [
+            ", ".join(f"{'adversary.' if c[0] == 'g' else ''}{c[2:]}={v}" for c, v in zip(pcols, row) if v is not None)
+            for row in labels.itertuples(index=False)
+        ]
+    else:
+        out["params"] = ""
+    out["eps"] = [_label(v) or "" for v in df["eps"]]
+    return out
+
+
+def _ci(values: np.ndarray, n_boot: int) -> tuple[float, float, float]:
+    return bootstrap_ci(values, n_boot=n_boot, seed=0)
+
+
+def _diff_runs(a: pd.DataFrame, b: pd.DataFrame, n_boot: int) -> tuple[list[dict], dict[str, int]]:
+    table = RUNS
+    ga, gb = _groups(a), _groups(b)
+    rows: list[dict] = []
+    keys = ["experiment", "algorithm", "params", "eps"]
+
+    def row(
+        kind, level, exp="", alg="", params="", eps="", metric="", av=(math.nan,) * 3, bv=(math.nan,) * 3, na=0, nb=0
+    ):
+        rows.append(
+            dict(
+                table=table,
+                kind=kind,
+                level=level,
+                experiment=exp,
+                algorithm=alg,
+                params=params,
+                eps=eps,
+                key="",
+                metric=metric,
+                a=av[0],
+                a_lo=av[1],
+                a_hi=av[2],
+                b=bv[0],
+                b_lo=bv[1],
+                b_hi=bv[2],
+                n_a=na,
+                n_b=nb,
+            )
+        )
+
+    exps_a, exps_b = set(ga["experiment"]), set(gb["experiment"])
+    for e in sorted(exps_a - exps_b):
+        row("disappeared", "experiment", e, na=int((ga["experiment"] == e).sum()))
+    for e in sorted(exps_b - exps_a):
+        row("appeared", "experiment", e, nb=int((gb["experiment"] == e).sum()))
+    algs_a = set(map(tuple, ga[["experiment", "algorithm"]].drop_duplicates().to_numpy()))
+    algs_b = set(map(tuple, gb[["experiment", "algorithm"]].drop_duplicates().to_numpy()))
+    common_exps = exps_a & exps_b
+    for e, alg in sorted(algs_a - algs_b):
+        if e in common_exps:
+            row("disappeared", "algorithm", e, alg)
+    for e, alg in sorted(algs_b - algs_a):
+        if e in common_exps:
+            row("appeared", "algorithm", e, alg)
+    common_algs = algs_a & algs_b
+    by_a = {k: idx for k, idx in ga.groupby(keys, sort=True).groups.items()}
+    by_b = {k: idx for k, idx in gb.groupby(keys, sort=True).groups.items()}
+    counts = {"groups": 0, "same": 0, "noise": 0, "changed": 0, "appeared": 0, "disappeared": 0}
+    for k in sorted(set(by_a) - set(by_b)):
+        if k[:2] in common_algs:
+            row("disappeared", "group", *k, na=len(by_a[k]))
+    for k in sorted(set(by_b) - set(by_a)):
+        if k[:2] in common_algs:
+            row("appeared", "group", *k, nb=len(by_b[k]))
+    for k in sorted(set(by_a) & set(by_b)):
+        counts["groups"] += 1
+        ra, rb = a.loc[by_a[k]], b.loc[by_b[k]]
+        verdict = "same"
+        if len(ra) != len(rb):
+            row("changed", "group", *k, metric="runs", av=(len(ra),) * 3, bv=(len(rb),) * 3, na=len(ra), nb=len(rb))
+            verdict = "changed"
+        fa, fb = int((ra["status"] != "ok").sum()), int((rb["status"] != "ok").sum())
+        if fa != fb:
+            row("changed", "group", *k, metric="not ok", av=(fa,) * 3, bv=(fb,) * 3, na=len(ra), nb=len(rb))
+            verdict = "changed"
+        for metric in METRICS:
+            if metric not in ra.columns or metric not in rb.columns:
+                continue
+            xa = ra[metric].to_numpy(dtype=float)
+            xb = rb[metric].to_numpy(dtype=float)
+            sa, sb = np.sort(xa[np.isfinite(xa)]), np.sort(xb[np.isfinite(xb)])
+            if sa.size == sb.size and np.allclose(sa, sb, rtol=REL_TOL, atol=REL_TOL):
+                continue  # the same values: nothing to test
+            ca, cb = _ci(xa, n_boot), _ci(xb, n_boot)
+            if _overlap(ca, cb):
+                verdict = "noise" if verdict == "same" else verdict
+            else:
+                row("changed", "group", *k, metric=metric, av=ca, bv=cb, na=sa.size, nb=sb.size)
+                verdict = "changed"
+        counts[verdict] += 1
+    counts["appeared"] = sum(r["kind"] == "appeared" for r in rows)
+    counts["disappeared"] = sum(r["kind"] == "disappeared" for r in rows)
+    return rows, counts
+
+
+def _spec(name: str, df: pd.DataFrame) -> TableSpec:
+    if name in SPECS:
+        return SPECS[name]
+    ident = tuple(
+        c
+        for c in df.columns
+        if c not in PROVENANCE_COLUMNS and not _timing(c) and (df[c].dtype == object or df[c].dtype == bool)
+    )
+    est = {}
+    for c in df.columns:
+        for lo, hi in ((f"{c}_ci_lo", f"{c}_ci_hi"), (f"{c}_lo", f"{c}_hi")):
+            if lo in df.columns and hi in df.columns:
+                est[c] = (lo, hi)
+    return TableSpec(identity=ident, estimates=est)
+
+
+def _point_keys(df: pd.DataFrame, ident: list[str]) -> list[str]:
+    labels = [
+        "; ".join(f"{c}={_label(v)}" for c, v in zip(ident, r) if _label(v) is not None)
+        for r in df[ident].itertuples(index=False)
+    ]
+    # a table whose identity columns repeat: number the repeats (in row order)
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab} #{seen[lab]}")
+    return out
+
+
+def _diff_points(name: str, a: pd.DataFrame, b: pd.DataFrame) -> tuple[list[dict], dict[str, int]]:
+    spec = _spec(name, a)
+    ident = [c for c in spec.identity if c in a.columns and c in b.columns]
+    ka, kb = _point_keys(a, ident), _point_keys(b, ident)
+    ia, ib = dict(zip(ka, range(len(ka)))), dict(zip(kb, range(len(kb))))
+    rows: list[dict] = []
+    counts = {"groups": 0, "same": 0, "noise": 0, "changed": 0, "appeared": 0, "disappeared": 0}
+
+    def row(kind, level, key="", exp="", metric="", av=(math.nan,) * 3, bv=(math.nan,) * 3):
+        rows.append(
+            dict(
+                table=name,
+                kind=kind,
+                level=level,
+                experiment=exp,
+                algorithm="",
+                params="",
+                eps="",
+                key=key,
+                metric=metric,
+                a=av[0],
+                a_lo=av[1],
+                a_hi=av[2],
+                b=bv[0],
+                b_lo=bv[1],
+                b_hi=bv[2],
+                n_a=0,
+                n_b=0,
+            )
+        )
+
+    has_exp = "experiment" in a.columns and "experiment" in b.columns
+    exps_a = set(a["experiment"].astype(str)) if has_exp else set()
+    exps_b = set(b["experiment"].astype(str)) if has_exp else set()
+    for e in sorted(exps_a - exps_b):
+        row("disappeared", "experiment", exp=e)
+    for e in sorted(exps_b - exps_a):
+        row("appeared", "experiment", exp=e)
+
+    def exp_of(df, i):
+        return str(df["experiment"].iloc[i]) if has_exp else ""
+
+    for k in ka:
+        if k not in ib and exp_of(a, ia[k]) not in exps_a - exps_b:
+            row("disappeared", "point", k, exp_of(a, ia[k]))
+    for k in kb:
+        if k not in ia and exp_of(b, ib[k]) not in exps_b - exps_a:
+            row("appeared", "point", k, exp_of(b, ib[k]))
+    skip = set(ident) | set(PROVENANCE_COLUMNS) | {c for pair in spec.estimates.values() for c in pair}
+    exact = (
+        [c for c in spec.exact if c in a.columns and c in b.columns]
+        if spec.exact is not None
+        else [c for c in a.columns if c in b.columns and c not in skip and c not in spec.estimates and not _timing(c)]
+    )
+    for k in ka:
+        if k not in ib:
+            continue
+        counts["groups"] += 1
+        ra, rb = a.iloc[ia[k]], b.iloc[ib[k]]
+        verdict = "same"
+        exp = exp_of(a, ia[k])
+        for est, (lo, hi) in spec.estimates.items():
+            if est not in a.columns or est not in b.columns:
+                continue
+
+            def triple(r):
+                def num(c):
+                    try:
+                        return float(r[c]) if c in r.index and r[c] is not None else math.nan
+                    except (TypeError, ValueError):
+                        return math.nan
+
+                return (num(est), num(lo), num(hi))
+
+            ca, cb = triple(ra), triple(rb)
+            if all(_close(x, y) for x, y in zip(ca, cb)):
+                continue
+            if _overlap(ca, cb):
+                verdict = "noise" if verdict == "same" else verdict
+            else:
+                row("changed", "point", k, exp, est, ca, cb)
+                verdict = "changed"
+        for c in exact:
+            if not _same_cell(ra[c], rb[c]):
+                num = isinstance(ra[c], (int, float, np.number)) and isinstance(rb[c], (int, float, np.number))
+                av = (float(ra[c]),) * 3 if num else (math.nan,) * 3
+                bv = (float(rb[c]),) * 3 if num else (math.nan,) * 3
+                row("changed", "point", k, exp, c if num else f"{c}: {_label(ra[c])} → {_label(rb[c])}", av, bv)
+                verdict = "changed"
+        counts[verdict] += 1
+    counts["appeared"] = sum(r["kind"] == "appeared" for r in rows)
+    counts["disappeared"] = sum(r["kind"] == "disappeared" for r in rows)
+    return rows, counts
+
+
+def _compare_runs(ra: _Run, rb: _Run, n_boot: int) -> RunDiff:
+    rows: list[dict] = []
+    summary: dict[str, dict[str, int]] = {}
+    for name in sorted(set(ra.tables) | set(rb.tables)):
+        if name not in rb.tables or name not in ra.tables:
+            kind = "disappeared" if name in ra.tables else "appeared"
+            rows.append({**{c: "" for c in _CHANGE_COLUMNS}, "table": name, "kind": kind, "level": "table"})
+            continue
+        a, b = ra.tables[name], rb.tables[name]
+        if name == RUNS:
+            got, counts = _diff_runs(a, b, n_boot)
+        else:
+            got, counts = _diff_points(name, a, b)
+        rows += got
+        summary[name] = counts
+    changes = pd.DataFrame(rows, columns=_CHANGE_COLUMNS)
+    for c in ("a", "a_lo", "a_hi", "b", "b_lo", "b_hi"):
+        changes[c] = pd.to_numeric(changes[c], errors="coerce")
+    for c in ("n_a", "n_b"):
+        changes[c] = pd.to_numeric(changes[c], errors="coerce").fillna(0).astype(int)
+
+    pa, pb = ra.provenance, rb.provenance
+    code = {
+        "a": {k: pa[k] for k in ("git_commit", "commit", "dirty", "schedbench_version")},
+        "b": {k: pb[k] for k in ("git_commit", "commit", "dirty", "schedbench_version")},
+    }
+    code["same"] = code["a"] == code["b"] and not pa["dirty"]
+    config: dict[str, Any] = {"a": ra.config_hash, "b": rb.config_hash, "same": ra.config_hash == rb.config_hash}
+    if ra.config is not None and rb.config is not None:
+        fa, fb = _flatten(ra.config), _flatten(rb.config)
+        config["keys"] = [
+            {"key": k, "a": fa.get(k, "(absent)"), "b": fb.get(k, "(absent)")}
+            for k in sorted(set(fa) | set(fb))
+            if k not in fa or k not in fb or fa[k] != fb[k]
+        ]
+    else:
+        config["keys"] = None
+        config["note"] = "; ".join(
+            f"{r.label}: {r.config_note or 'config not available'}" for r in (ra, rb) if r.config is None
+        )
+    names = sorted(set(pa["packages"]) | set(pb["packages"]))
+    differ = {
+        n: [pa["packages"].get(n, "absent"), pb["packages"].get(n, "absent")]
+        for n in names
+        if pa["packages"].get(n) != pb["packages"].get(n)
+    }
+    packages = {"same": not differ, "differ": differ}
+    platform = {"a": pa["platform"], "b": pb["platform"], "same": pa["platform"] == pb["platform"]}
+    return RunDiff(ra.label, rb.label, changes, summary, code, config, packages, platform)
+
+
+def diff(
+    a: str,
+    b: str = "current",
+    root: str | os.PathLike = ".",
+    dest: str | os.PathLike = DEFAULT_DEST,
+    n_boot: int = 2000,
+) -> RunDiff:
+    """Compare run ``a`` with run ``b``: each an archive name (under ``root/dest``), the path of
+    an archive or of a run directory, or ``"current"`` (the results in ``root``)."""
+    root = Path(root)
+    if n_boot < 100:
+        raise ArchiveError(f"n_boot: must be >= 100, got {n_boot}")
+    ra = _load_run(str(a), root, dest, "a")
+    rb = _load_run(str(b), root, dest, "b")
+    return _compare_runs(ra, rb, n_boot)
+
+
+def _num(x: float) -> str:
+    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6g}"
+
+
+def _value(x: float, lo: float, hi: float) -> str:
+    if any(isinstance(v, float) and math.isnan(v) for v in (lo, hi)) or (lo == hi == x):
+        return _num(x)
+    return f"{_num(x)} [{_num(lo)}, {_num(hi)}]"
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    text = json.dumps(v, default=str) if not isinstance(v, str) else v
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def format_diff(d: RunDiff) -> str:
+    """The comparison as text: what produced each run, then per table what changed."""
+    lines = [f"schedbench diff: a = {d.a}, b = {d.b}"]
+    ca, cb = d.code["a"], d.code["b"]
+
+    def commit(c):
+        return f"{c['commit'][:12]}{' (dirty)' if c['dirty'] else ''}"
+
+    if ca == cb:
+        dirty = " — uncommitted changes: the code may differ" if ca["dirty"] else ""
+        lines.append(f"code:      same commit {commit(ca)}, schedbench {ca['schedbench_version']}{dirty}")
+    else:
+        lines.append(
+            f"code:      differs: {commit(ca)} → {commit(cb)}"
+            + (
+                f"; schedbench {ca['schedbench_version']} → {cb['schedbench_version']}"
+                if ca["schedbench_version"] != cb["schedbench_version"]
+                else ""
+            )
+        )
+    cfg = d.config
+    if cfg["same"]:
+        lines.append(f"config:    same (hash {cfg['a']})")
+    else:
+        lines.append(f"config:    differs: hash {cfg['a']} → {cfg['b']}")
+        if cfg["keys"] is not None:
+            for k in cfg["keys"][:30]:
+                lines.append(f"             {k['key']}: {_short(k['a'])} → {_short(k['b'])}")
+            if len(cfg["keys"]) > 30:
+                lines.append(f"             … and {len(cfg['keys']) - 30} more keys")
+        else:
+            lines.append(f"             (keys not compared: {cfg.get('note') or 'a config is not available'})")
+    if d.packages["same"]:
+        lines.append("packages:  same")
+    else:
+        lines.append(
+            "packages:  differ: " + ", ".join(f"{n} {va} → {vb}" for n, (va, vb) in d.packages["differ"].items())
+        )
+    lines.append("platform:  same" if d.platform["same"] else f"platform:  {d.platform['a']} → {d.platform['b']}")
+    ch = d.changes
+    for row in ch[ch["level"] == "table"].itertuples():
+        lines.append(f"{row.table}: {row.kind} (only in {'a' if row.kind == 'disappeared' else 'b'})")
+    for table, counts in d.summary.items():
+        rows = ch[ch["table"] == table]
+        unit = "groups" if table == RUNS else "points"
+        compared = (
+            f"{counts['groups']} {unit} in both: {counts['same']} identical, {counts['noise']} within the noise, "
+            f"{counts['changed']} changed"
+        )
+        if rows.empty:
+            lines.append(f"{table}: no changes beyond the noise ({compared})")
+            continue
+        lines.append(f"{table}: {compared}; {counts['appeared']} appeared, {counts['disappeared']} disappeared")
+        for r in rows.itertuples():
+            what = " ".join(x for x in (r.experiment, r.algorithm, f"({r.params})" if r.params else "", r.key) if x) + (
+                f" ε={r.eps}" if r.eps else ""
+            )
+            if r.kind == "changed":
+                if r.metric.count("→"):
+                    lines.append(f"  changed      {what}: {r.metric}")
+                else:
+                    lines.append(
+                        f"  changed      {what}: {r.metric} {_value(r.a, r.a_lo, r.a_hi)} → {_value(r.b, r.b_lo, r.b_hi)}"
+                    )
+            else:
+                n = f" ({r.n_a or r.n_b} rows)" if (r.n_a or r.n_b) else ""
+                lines.append(f"  {r.kind:<12} {r.level} {what}{n}")
+    lines.append(
+        "no changes beyond the noise"
+        if d.unchanged
+        else f"{int((ch['kind'] == 'changed').sum())} changes beyond the noise, "
+        f"{int((ch['kind'] == 'appeared').sum())} appeared, {int((ch['kind'] == 'disappeared').sum())} disappeared"
+    )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# merge
+
+
+def _tied(df: pd.DataFrame, rel_tol: float = 1e-9) -> pd.Series:
+    """``instance_tied`` recomputed over the merged table (the same rule as
+    ``schedbench.scheduling.stage.results.tied_instances``; the hall imports no wing, and
+    tests/unit/test_archive.py checks the two agree): parts split by algorithm each saw only
+    their own algorithms on an instance."""
+    ok = df[df["status"] == "ok"]
+    if ok.empty:
+        return pd.Series(False, index=df.index)
+    g = ok.groupby("instance")
+    spread = g["objective"].max() - g["objective"].min()
+    scale = g["objective"].apply(lambda x: max(1.0, float(np.nanmax(np.abs(x)))) if x.notna().any() else 1.0)
+    tied = (
+        (g["algorithm"].nunique() >= 2) & (spread <= rel_tol * scale) & g["objective"].apply(lambda x: x.notna().all())
+    )
+    return df["instance"].map(tied).fillna(False).astype(bool)
+
+
+_RUNS_FRONT = ["experiment", "family", "instance", "instance_index", "n_jobs", "m", "algorithm", "problem", "model"]
+
+
+def merge(
+    parts: list[str | os.PathLike],
+    out: str | os.PathLike,
+    table: str = "runs.parquet",
+    schema: str | os.PathLike | None = None,
+    force: bool = False,
+) -> pd.DataFrame:
+    """Merge the parts of one run (tables, or run/archive directories holding
+    ``results/<table>``) into ``out``: one config hash, duplicates with identical values kept
+    once (timing and provenance columns aside), a conflicting duplicate an error naming its
+    identity. The result is checked against the table's schema (the runs table with
+    :func:`~schedbench.hall.io.check_results`) and written atomically."""
+    if len(parts) < 1:
+        raise ArchiveError("parts: give at least one part")
+    out = Path(out)
+    name = f"results/{table}"
+    paths = []
+    for p in map(Path, parts):
+        f = p / "results" / table if p.is_dir() else p
+        if not f.is_file():
+            raise ArchiveError(f"parts: {p} is neither a table nor a directory with results/{table}")
+        paths.append(f)
+    if any(out.resolve() == f.resolve() for f in paths):
+        raise ArchiveError(f"out: {out} is one of the parts; write the merge elsewhere")
+    if out.exists() and not force:
+        raise ArchiveError(f"out: {out} exists already (--force to replace it)")
+    frames = []
+    hashes: dict[str, Path] = {}
+    for f in paths:
+        df = pd.read_parquet(f)
+        if "config_hash" not in df.columns:
+            raise ArchiveError(f"parts: {f} has no config_hash column (not a schedbench results table)")
+        hs = sorted({str(v) for v in df["config_hash"].dropna().unique()})
+        if len(hs) > 1:
+            raise ArchiveError(f"parts: {f} mixes config hashes {', '.join(hs)}")
+        for h in hs:
+            if hashes and h not in hashes:
+                other_h, other_f = next(iter(hashes.items()))
+                raise ArchiveError(
+                    f"parts: config hash differs: {other_f} has {other_h}, {f} has {h}; only parts of one config merge"
+                )
+            hashes.setdefault(h, f)
+        frames.append(df.assign(_part=str(f)))
+    runs = table == "runs.parquet" or {"instance", "algorithm", "eps", "seed"} <= set(frames[0].columns)
+    df = pd.concat(frames, ignore_index=True)
+    pcols = sorted(c for c in df.columns if c.startswith(("p_", "g_")))
+    for c in pcols:  # as assemble() does: a column of labels and numbers holds labels only
+        kinds = {type(v) for v in df[c] if v is not None and not (isinstance(v, float) and math.isnan(v))}
+        if len(kinds) > 1 and str in kinds:
+            df[c] = [_label(v) for v in df[c]]
+    if runs:
+        ident = ["instance", "algorithm", "eps", "seed"] + sorted(c for c in df.columns if c.startswith("p_"))
+    else:
+        ident = [c for c in _spec(name, df).identity if c in df.columns]
+    if not ident:
+        raise ArchiveError(f"table: {table} has no identity columns merge knows")
+    df["_key"] = [
+        "; ".join(f"{c}={_label(v)}" for c, v in zip(ident, r) if _label(v) is not None)
+        for r in df[ident].itertuples(index=False)
+    ]
+    dup = df["_key"].duplicated(keep=False)
+    if dup.any():
+        values = [
+            c
+            for c in df.columns
+            if c not in ("_part", "_key", "instance_tied") and c not in PROVENANCE_COLUMNS and not _timing(c)
+        ]
+        d = df[dup]
+        sig = d[values].astype(object).map(_label) if hasattr(d, "map") else d[values].applymap(_label)
+        sig = sig.astype(str).agg("\x1f".join, axis=1)
+        conflicts = sig.groupby(d["_key"]).nunique()
+        bad = conflicts[conflicts > 1]
+        if not bad.empty:
+            key = bad.index[0]
+            rows = d[d["_key"] == key]
+            first, other = rows.iloc[0], rows[sig[rows.index] != sig[rows.index[0]]].iloc[0]
+            cols = [c for c in values if not _same_cell(first[c], other[c])]
+            raise ArchiveError(
+                f"parts: conflicting duplicate {key}: {first['_part']} and {other['_part']} differ in "
+                f"{', '.join(cols[:5])} ({len(bad)} such identities)"
+            )
+        df = df[~df["_key"].duplicated(keep="first")]
+    df = df.drop(columns=["_part", "_key"]).reset_index(drop=True)
+    if runs:
+        if {"status", "objective", "algorithm"} <= set(df.columns) and "instance_tied" in df.columns:
+            df["instance_tied"] = _tied(df)
+        order_keys = ["experiment", "instance", "algorithm", "eps", "seed", *pcols]
+        order_keys = [c for c in order_keys if c in df.columns]
+        df = df.loc[df.astype({c: str for c in order_keys}).sort_values(order_keys, kind="stable").index]
+        front = [c for c in [*_RUNS_FRONT, "rule", "eps", "seed", *pcols] if c in df.columns]
+        df = df[front + [c for c in df.columns if c not in front]].reset_index(drop=True)
+        schema_path = Path(schema) if schema else _schema_file("results.schema.yaml", Path("."))
+    else:
+        spec = SPECS.get(name)
+        schema_path = (
+            Path(schema) if schema else (_schema_file(spec.schema, Path(".")) if spec and spec.schema else None)
+        )
+        df = df.reset_index(drop=True)
+    try:
+        if schema_path is not None:
+            if runs:
+                check_results(df, schema_path)
+            else:
+                check_table(df, schema_path, table)
+    except ResultsSchemaError as exc:
+        raise ArchiveError(f"parts: the merged table fails its schema: {exc}") from None
+    write_parquet(df, out)
+    return pd.read_parquet(out)  # the table as written (parquet's dtypes)
+
+
+# ---------------------------------------------------------------------------------------------
+# the command line (wired into schedbench.cli by add_commands)
+
+
+def _archive_command(args: argparse.Namespace) -> int:
+    if args.list:
+        table = list_archives(args.root, args.dest)
+        print(
+            table.to_string(index=False)
+            if not table.empty
+            else f"no archives in {_archive_dir(Path(args.root), args.dest)}"
+        )
+        return 0
+    path = archive(args.name, root=args.root, dest=args.dest, configfiles=args.configfile)
+    m = json.loads((path / MANIFEST).read_text())
+    cfg = m["config"]
+    where = ", ".join(e["stored"] for e in cfg["files"]) or "no config file"
+    print(f"archived {path} ({len(m['files'])} files; config {where}, hash {cfg['hash']})")
+    if cfg["note"]:
+        print(f"note: {cfg['note']}")
+    for t, info in m["tables"].items():
+        if info.get("stale"):
+            print(f"note: {t} has config hash {', '.join(info['config_hash'])}: left over from another run")
+    return 0
+
+
+def _diff_command(args: argparse.Namespace) -> int:
+    d = diff(args.a, args.b, root=args.root, dest=args.dest, n_boot=args.n_boot)
+    print(json.dumps(d.to_dict(), indent=1, default=str) if args.json else d.report())
+    return 1 if args.exit_code and not d.unchanged else 0
+
+
+def _merge_command(args: argparse.Namespace) -> int:
+    df = merge(args.parts, args.out, table=args.table, schema=args.schema, force=args.force)
+    print(f"merged {len(args.parts)} parts into {args.out}: {len(df)} rows")
+    return 0
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``archive``, ``diff`` and ``merge`` on the ``schedbench`` command line."""
+    root_help = "the pipeline's working directory (default .)"
+    dest_help = f"where archives are kept, relative to --root (default {DEFAULT_DEST})"
+    a = subparsers.add_parser(
+        "archive",
+        help="store a finished pipeline run (results tables, config, provenance, figures, LaTeX tables) under a name",
+    )
+    a.add_argument("name", nargs="?", default=None, help="default: <run date>-<short commit>-<config hash[:8]>")
+    a.add_argument("--root", default=".", help=root_help)
+    a.add_argument("--dest", default=DEFAULT_DEST, help=dest_help)
+    a.add_argument(
+        "--configfile",
+        action="append",
+        default=None,
+        metavar="FILE",
+        help="the run's config file(s), if it cannot be found (checked against the tables' config hash)",
+    )
+    a.add_argument("--list", action="store_true", help="list the archives instead")
+    a.set_defaults(func=_archive_command)
+    d = subparsers.add_parser(
+        "diff",
+        help="what changed between two runs beyond the noise (bootstrap CIs), what appeared and "
+        "disappeared, and whether code, config or packages differ",
+    )
+    d.add_argument("a", help="an archive name or path, a run directory, or 'current'")
+    d.add_argument("b", nargs="?", default="current", help="the same (default: current, the results in --root)")
+    d.add_argument("--root", default=".", help=root_help)
+    d.add_argument("--dest", default=DEFAULT_DEST, help=dest_help)
+    d.add_argument("--json", action="store_true", help="print JSON instead of text")
+    d.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples per CI (default 2000)")
+    d.add_argument("--exit-code", action="store_true", help="exit 1 when something changed (as git diff --exit-code)")
+    d.set_defaults(func=_diff_command)
+    m = subparsers.add_parser(
+        "merge", help="merge the results of one config's run split over machines into one table (schema-checked)"
+    )
+    m.add_argument("parts", nargs="+", help="tables, or run/archive directories holding results/<table>")
+    m.add_argument("-o", "--out", required=True, help="the merged table (.parquet)")
+    m.add_argument("--table", default="runs.parquet", help="which table of a directory part (default runs.parquet)")
+    m.add_argument("--schema", default=None, help="the schema to check (default: workflow/schemas/ of the checkout)")
+    m.add_argument("--force", action="store_true", help="replace an existing --out")
+    m.set_defaults(func=_merge_command)

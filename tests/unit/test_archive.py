@@ -1,0 +1,343 @@
+"""Runs you can compare (schedbench.hall.archive): archive a finished run, diff two runs, merge
+the parts of one run. The runs are real results tables built by the pipeline's own functions on
+tiny instances, each with its config file, in a temporary directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from schedbench.hall.archive import (
+    ArchiveError,
+    _tied,
+    add_commands,
+    archive,
+    config_of_files,
+    diff,
+    list_archives,
+    merge,
+)
+from schedbench.hall.config import ConfigError, config_hash
+from schedbench.hall.io import check_results, provenance, write_parquet
+from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
+from schedbench.scheduling.stage.results import assemble, tied_instances
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "workflow/schemas/results.schema.yaml"
+FAMILY = {"family": "random-restricted", "params": {"m": 4, "n": 16, "d": 2, "sizes": "unit"}, "instances": 4}
+ADVERSARY = {"adversary": "anr-tree", "params": {"m": 8}, "seeds": 1, "algorithms": {"greedy": None}}
+
+
+def _config(alpha_rule: str, adversary: bool = True) -> dict:
+    exps = {"ru": {**FAMILY, "algorithms": {"greedy": None, "lb-unit-reject": {"alpha_rule": alpha_rule}}}}
+    if adversary:
+        exps["adv"] = ADVERSARY
+    return {"seed": 7, "eps": [0.5, 0.25], "experiments": exps}
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory):
+    """Every part the runs below are assembled from, computed once."""
+    tmp = tmp_path_factory.mktemp("parts")
+    cfg = _config("paper")
+    paths = make_instances("ru", FAMILY, 7, range(4), tmp / "ru")
+    opt = solve_offline(paths, "load", 10.0, 7)
+    out = {"opt": [opt]}
+    out["greedy"] = run_online(paths, opt, "greedy", None, cfg["eps"], 7)
+    for rule in ("paper", "safe"):
+        out[rule] = run_online(paths, opt, "lb-unit-reject", {"alpha_rule": rule}, cfg["eps"], 7)
+    adv = run_adversary("adv", ADVERSARY, "greedy", None, cfg["eps"], 7, tmp / "adv")
+    out["adv"] = adv
+    out["adv_opt"] = solve_offline(sorted((tmp / "adv").glob("*.npz")), "load", 10.0, 7)
+    return out
+
+
+def _write_run(root: Path, parts, alpha_rule: str = "paper", adversary: bool = True) -> Path:
+    """A finished run in ``root``: its config file and results/runs.parquet with provenance."""
+    cfg = _config(alpha_rule, adversary)
+    (root / "config").mkdir(parents=True)
+    (root / "config" / "run.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    h = config_hash(config_of_files([root / "config" / "run.yaml"], root))
+    runs = [parts["greedy"], parts[alpha_rule]] + ([parts["adv"]] if adversary else [])
+    opts = parts["opt"] + ([parts["adv_opt"]] if adversary else [])
+    table = assemble(runs, opts, provenance(h))
+    check_results(table, SCHEMA)
+    write_parquet(table, root / "results" / "runs.parquet")
+    return root
+
+
+@pytest.fixture(scope="module")
+def run_a(parts, tmp_path_factory):
+    return _write_run(tmp_path_factory.mktemp("a"), parts)
+
+
+@pytest.fixture(scope="module")
+def run_b(parts, tmp_path_factory):
+    return _write_run(tmp_path_factory.mktemp("b"), parts, alpha_rule="safe")
+
+
+def _copy(run: Path, dest: Path, edit=None) -> Path:
+    shutil.copytree(run, dest)
+    if edit is not None:
+        path = dest / "results" / "runs.parquet"
+        write_parquet(edit(pd.read_parquet(path)), path)
+    return dest
+
+
+def test_the_config_hash_of_a_file_is_the_pipelines(run_a):
+    # the Snakefile's steps: read, base, schema defaults filled (here batch_size, opt, figures, plugins)
+    cfg = config_of_files([run_a / "config/run.yaml"], run_a)
+    assert cfg["batch_size"] == 10 and cfg["opt"]["time_limit"] == 60
+    assert pd.read_parquet(run_a / "results/runs.parquet")["config_hash"].iloc[0] == config_hash(cfg)
+
+
+def test_diff_shows_one_parameter_change_and_nothing_else(run_a, run_b):
+    d = diff(str(run_a), str(run_b))
+    ch = d.changes
+    assert set(ch["kind"]) == {"appeared", "disappeared"} and set(ch["level"]) == {"group"}
+    assert set(ch["algorithm"]) == {"lb-unit-reject"} and set(ch["experiment"]) == {"ru"}
+    gone, new = ch[ch["kind"] == "disappeared"], ch[ch["kind"] == "appeared"]
+    assert set(gone["params"]) == {"alpha_rule=paper, guard=off, oracle=opt"}  # every parameter, defaults too
+    assert set(new["params"]) == {"alpha_rule=safe, guard=off, oracle=opt"}
+    assert sorted(gone["eps"]) == sorted(new["eps"]) == ["0.25", "0.5"]
+    assert d.config["keys"] == [
+        {"key": "experiments.ru.algorithms.lb-unit-reject.alpha_rule", "a": "paper", "b": "safe"}
+    ]
+    assert not d.config["same"] and d.packages["same"] and d.platform["same"] and d.code["a"] == d.code["b"]
+    text = d.report()
+    assert "experiments.ru.algorithms.lb-unit-reject.alpha_rule: paper → safe" in text
+    assert "appeared     group ru lb-unit-reject (alpha_rule=safe, guard=off, oracle=opt) ε=0.5" in text
+    assert "greedy" not in text  # nothing else
+    json.dumps(d.to_dict(), default=str)
+
+
+def test_identical_runs_and_timing_only_differences_show_no_change(run_a, tmp_path):
+    same = _copy(run_a, tmp_path / "same")
+    d = diff(str(run_a), str(same))
+    assert d.unchanged and d.report().endswith("no changes beyond the noise")
+    assert d.summary["results/runs.parquet"]["same"] == d.summary["results/runs.parquet"]["groups"] > 0
+
+    def slower(df):
+        return df.assign(seconds=df["seconds"] * 7 + 1, opt_seconds=df["opt_seconds"] + 3)
+
+    d = diff(str(run_a), str(_copy(run_a, tmp_path / "slow", slower)))
+    assert d.unchanged and d.summary["results/runs.parquet"]["noise"] == 0
+
+
+def test_changes_beyond_the_noise_and_within_it(run_a, tmp_path):
+    def within(df):  # one of four instances a little worse: the CIs overlap
+        i = df.index[(df["algorithm"] == "greedy") & (df["experiment"] == "ru")][0]
+        df.loc[i, "ratio"] *= 1.05
+        return df
+
+    d = diff(str(run_a), str(_copy(run_a, tmp_path / "within", within)))
+    assert d.unchanged and d.summary["results/runs.parquet"]["noise"] == 1
+
+    def beyond(df):  # every instance twice as bad
+        sel = (df["algorithm"] == "greedy") & (df["experiment"] == "ru")
+        df.loc[sel, "ratio"] *= 2
+        return df
+
+    d = diff(str(run_a), str(_copy(run_a, tmp_path / "beyond", beyond)))
+    assert list(zip(d.changes["kind"], d.changes["algorithm"], d.changes["metric"])) == [("changed", "greedy", "ratio")]
+    assert d.changes["b"].iloc[0] == pytest.approx(2 * d.changes["a"].iloc[0])
+    assert "changed      ru greedy" in d.report() and "1 changes beyond the noise" in d.report()
+
+    # a deterministic single-run group (one adversary game): exact up to 1e-9 relative
+    def nudge(factor):
+        def edit(df):
+            df.loc[df["experiment"] == "adv", "objective"] *= factor
+            return df
+
+        return edit
+
+    assert diff(str(run_a), str(_copy(run_a, tmp_path / "tiny", nudge(1 + 1e-12)))).unchanged
+    d = diff(str(run_a), str(_copy(run_a, tmp_path / "small", nudge(1 + 1e-6))))
+    assert set(zip(d.changes["experiment"], d.changes["metric"])) == {("adv", "objective")}
+
+
+def test_appeared_and_disappeared_experiments_algorithms_and_groups(run_a, parts, tmp_path):
+    fewer = _write_run(tmp_path / "fewer", parts, adversary=False)
+    fewer_runs = pd.read_parquet(fewer / "results/runs.parquet")
+    write_parquet(fewer_runs[fewer_runs["algorithm"] != "greedy"], fewer / "results/runs.parquet")
+    d = diff(str(run_a), str(fewer))
+    got = set(zip(d.changes["kind"], d.changes["level"], d.changes["experiment"], d.changes["algorithm"]))
+    assert got == {("disappeared", "experiment", "adv", ""), ("disappeared", "algorithm", "ru", "greedy")}
+    assert {k["key"] for k in d.config["keys"]} == {
+        "experiments.adv.adversary",
+        "experiments.adv.params.m",
+        "experiments.adv.seeds",
+        "experiments.adv.algorithms.greedy",
+    }
+    assert {k["b"] for k in d.config["keys"]} == {"(absent)"}
+    back = diff(str(fewer), str(run_a))
+    assert set(back.changes["kind"]) == {"appeared"}
+    # one ε less: the groups disappear, the experiment and algorithms stay
+    d = diff(str(run_a), str(_copy(run_a, tmp_path / "eps", lambda df: df[df["eps"] != 0.25])))
+    assert set(d.changes["level"]) == {"group"} and set(d.changes["eps"]) == {"0.25"}
+    assert set(d.changes["kind"]) == {"disappeared"}
+
+
+def test_archive_stores_the_run_and_refuses_overwrite_and_missing_runs(run_a, tmp_path):
+    work = _copy(run_a, tmp_path / "work")
+    (work / "paper/figures").mkdir(parents=True)
+    (work / "paper/figures/ratio_vs_eps_load.pdf").write_bytes(b"%PDF-1.4 fake")
+    (work / "paper/figures/ratio_vs_eps_load.png").write_bytes(b"fake png")
+    (work / "paper/tables").mkdir()
+    (work / "paper/tables/ratios.tex").write_text("\\begin{tabular}{l}\\end{tabular}\n")
+    path = archive(root=work)
+    h = pd.read_parquet(work / "results/runs.parquet")["config_hash"].iloc[0]
+    assert re.fullmatch(rf"\d{{4}}-\d\d-\d\d-[0-9a-f]{{7}}(-dirty)?-{h[:8]}", path.name)
+    assert path.parent == work / "results/archive"
+    m = json.loads((path / "manifest.json").read_text())
+    stored = {f["path"] for f in m["files"]}
+    assert {
+        "results/runs.parquet",
+        "paper/figures/ratio_vs_eps_load.pdf",
+        "paper/figures/ratio_vs_eps_load.png",
+        "paper/tables/ratios.tex",
+        "config/run.yaml",
+        "config.resolved.json",
+    } <= stored
+    import hashlib
+
+    for f in m["files"]:
+        assert hashlib.sha256((path / f["path"]).read_bytes()).hexdigest() == f["sha256"], f["path"]
+    assert m["config"]["hash"] == h and m["config"]["verified"] and m["provenance"]["config_hash"] == h
+    assert set(m["provenance"]) >= {"commit", "dirty", "packages", "platform", "schedbench_version"}
+    assert list_archives(work)["name"].tolist() == [path.name]
+    # the archive against the run it came from, by name
+    assert diff(path.name, "current", root=work).unchanged
+    with pytest.raises(ArchiveError, match=f"name: archive '{path.name}' exists already"):
+        archive(root=work)
+    assert sorted(p.name for p in (work / "results/archive").iterdir()) == [path.name]  # no half-written one
+    with pytest.raises(ArchiveError, match="name: .* not a valid archive name"):
+        archive("../x", root=work)
+    from schedbench.hall.runlock import hold_run_lock
+
+    lock = hold_run_lock(work / ".snakemake/schedbench-run.lock")  # a pipeline running there
+    try:
+        with pytest.raises(ArchiveError, match="root: a pipeline is running in"):
+            archive("later", root=work)
+    finally:
+        lock.close()
+    empty = tmp_path / "empty"
+    (empty / "results").mkdir(parents=True)
+    with pytest.raises(ArchiveError, match="root: no finished run .*results/runs.parquet is missing"):
+        archive(root=empty)
+    assert isinstance(ArchiveError("x"), ValueError) and issubclass(ArchiveError, ConfigError)
+
+
+def test_archive_checks_a_given_config_against_the_hash(run_a, run_b, tmp_path):
+    work = _copy(run_a, tmp_path / "work")
+    with pytest.raises(ArchiveError, match="--configfile: .* gives config hash [0-9a-f]{16}, the run's tables have"):
+        archive("x", root=work, configfiles=[str(run_b / "config/run.yaml")])
+    (work / "config/run.yaml").unlink()  # no config to be found: archived without, and said so
+    m = json.loads((archive("y", root=work) / "manifest.json").read_text())
+    assert m["config"]["files"] == [] and "give --configfile" in m["config"]["note"]
+    d = diff("y", str(run_b), root=work)
+    assert d.config["keys"] is None and "give --configfile" in d.report()
+
+
+def test_merge_of_two_halves_is_the_whole(run_a, parts, tmp_path):
+    whole = pd.read_parquet(run_a / "results/runs.parquet")
+    h1, h2 = tmp_path / "h1.parquet", tmp_path / "h2.parquet"
+    first = whole["instance_index"] < 2
+    write_parquet(whole[first], h1)
+    write_parquet(whole[~first], h2)
+    merged = merge([h2, h1], tmp_path / "m.parquet")
+    pd.testing.assert_frame_equal(merged, whole)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "m.parquet"), whole)
+    # split by algorithm (each part assembled on its own: instance_tied recomputed on the whole)
+    h = whole["config_hash"].iloc[0]
+    write_parquet(assemble([parts["greedy"], parts["adv"]], [*parts["opt"], parts["adv_opt"]], provenance(h)), h1)
+    write_parquet(assemble([parts["paper"]], parts["opt"], provenance(h)), h2)
+    merged = merge([h1, h2], tmp_path / "m2.parquet")
+    pd.testing.assert_frame_equal(merged, whole)
+    assert _tied(whole).equals(tied_instances(whole))
+    # overlapping parts: identical duplicates are kept once
+    pd.testing.assert_frame_equal(merge([run_a, h2], tmp_path / "m3.parquet"), whole)
+    with pytest.raises(ArchiveError, match="out: .* exists already"):
+        merge([h1, h2], tmp_path / "m2.parquet")
+
+
+def test_merge_refuses_other_configs_and_conflicting_duplicates(run_a, run_b, tmp_path):
+    ha = pd.read_parquet(run_a / "results/runs.parquet")["config_hash"].iloc[0]
+    hb = pd.read_parquet(run_b / "results/runs.parquet")["config_hash"].iloc[0]
+    with pytest.raises(ArchiveError, match=f"parts: config hash differs: .* has {ha}, .* has {hb}"):
+        merge([run_a, run_b], tmp_path / "m.parquet")
+    assert not (tmp_path / "m.parquet").exists()
+    whole = pd.read_parquet(run_a / "results/runs.parquet")
+    bad = whole.copy()
+    bad.loc[0, "objective"] += 1
+    write_parquet(bad, tmp_path / "bad.parquet")
+    r = whole.iloc[0]
+    with pytest.raises(
+        ArchiveError, match=f"parts: conflicting duplicate instance={r['instance']}; algorithm="
+    ) as info:
+        merge([run_a, tmp_path / "bad.parquet"], tmp_path / "m.parquet")
+    assert "differ in objective" in str(info.value)
+    # different timing only: not a conflict
+    write_parquet(whole.assign(seconds=whole["seconds"] + 1), tmp_path / "slow.parquet")
+    assert len(merge([run_a, tmp_path / "slow.parquet"], tmp_path / "m.parquet")) == len(whole)
+
+
+def test_points_of_ci_tables_compare_by_their_cis():
+    from schedbench.hall.archive import _diff_points
+
+    base = pd.DataFrame(
+        {
+            "experiment": ["A1", "A1", "A2"],
+            "n": [10, 100, 10],
+            "blocking": [0.10, 0.01, 0.5],
+            "blocking_ci_lo": [0.09, 0.008, 0.45],
+            "blocking_ci_hi": [0.11, 0.012, 0.55],
+            "exact_blocking": [0.1, np.nan, np.nan],
+            "events": [1000, 2000, 3000],
+            "seconds": [1.0, 2.0, 3.0],
+        }
+    )
+    other = base.copy()
+    other.loc[0, ["blocking", "blocking_ci_lo", "blocking_ci_hi"]] = [0.105, 0.095, 0.115]  # within the noise
+    other.loc[1, ["blocking", "blocking_ci_lo", "blocking_ci_hi"]] = [0.03, 0.025, 0.035]  # beyond it
+    other["events"] += 7  # a random outcome, not compared
+    other["seconds"] *= 2
+    rows, counts = _diff_points("results/loss.parquet", base, other.drop(index=2))
+    assert [(r["kind"], r["level"], r["metric"] or r["experiment"]) for r in rows] == [
+        ("disappeared", "experiment", "A2"),
+        ("changed", "point", "blocking"),
+    ]
+    assert counts["noise"] == 1 and counts["changed"] == 1 and "n=100" in rows[1]["key"]
+
+
+def test_the_commands(run_a, run_b, tmp_path, capsys):
+    parser = argparse.ArgumentParser(prog="schedbench")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+
+    def run(*argv):
+        args = parser.parse_args(list(argv))
+        return args.func(args)
+
+    assert run("diff", str(run_a), str(run_b), "--exit-code") == 1
+    assert "alpha_rule: paper → safe" in capsys.readouterr().out
+    assert run("diff", str(run_a), str(run_a), "--json") == 0
+    assert json.loads(capsys.readouterr().out)["unchanged"] is True
+    with pytest.raises(ArchiveError, match="^a: 'nope' is neither 'current'"):
+        run("diff", "nope", "--root", str(run_a))
+    work = _copy(run_a, tmp_path / "work")
+    assert run("archive", "first", "--root", str(work)) == 0
+    assert "archived" in capsys.readouterr().out
+    assert run("archive", "--list", "--root", str(work)) == 0
+    assert "first" in capsys.readouterr().out
+    with pytest.raises(ArchiveError, match="^name: archive 'first' exists already"):
+        run("archive", "first", "--root", str(work))
+    assert run("merge", str(run_a), str(work / "results/archive/first"), "-o", str(tmp_path / "m.parquet")) == 0
+    assert "merged 2 parts" in capsys.readouterr().out
