@@ -293,8 +293,9 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
         },
     }
     (work / "config/plug.yaml").write_text(yaml.safe_dump(cfg))
-    proc = snakemake(work, "results/runs.parquet", "--configfile", "config/plug.yaml")
+    proc = snakemake(work, "results/runs.parquet", "paper/tables/methods.tex", "--configfile", "config/plug.yaml")
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "least-index" in (work / "paper/tables/methods.tex").read_text()  # the paper's method table
     runs = pd.read_parquet(work / "results/runs.parquet")
     mine = runs[runs["algorithm"] == "least-index"]
     assert len(mine) == 1 and (mine["status"] == "ok").all() and (mine["experiment"] == "with_plugin").all()
