@@ -149,7 +149,7 @@ def test_changes_beyond_the_noise_and_within_it(run_a, tmp_path):
     d = diff(str(run_a), str(_copy(run_a, tmp_path / "beyond", beyond)))
     assert list(zip(d.changes["kind"], d.changes["algorithm"], d.changes["metric"])) == [("changed", "greedy", "ratio")]
     assert d.changes["b"].iloc[0] == pytest.approx(2 * d.changes["a"].iloc[0])
-    assert "changed      ru greedy" in d.report() and "1 changes beyond the noise" in d.report()
+    assert "changed      ru greedy" in d.report() and "1 change beyond the noise" in d.report()
 
     # a deterministic single-run group (one adversary game): exact up to 1e-9 relative
     def nudge(factor):

@@ -1044,10 +1044,11 @@ def format_diff(d: RunDiff) -> str:
             else:
                 n = f" ({r.n_a or r.n_b} rows)" if (r.n_a or r.n_b) else ""
                 lines.append(f"  {r.kind:<12} {r.level} {what}{n}")
+    n_changed = int((ch["kind"] == "changed").sum())
     lines.append(
         "no changes beyond the noise"
         if d.unchanged
-        else f"{int((ch['kind'] == 'changed').sum())} changes beyond the noise, "
+        else f"{n_changed} change{'' if n_changed == 1 else 's'} beyond the noise, "
         f"{int((ch['kind'] == 'appeared').sum())} appeared, {int((ch['kind'] == 'disappeared').sum())} disappeared"
     )
     return "\n".join(lines)
