@@ -1,11 +1,14 @@
-"""Command line: ``schedbench list | describe | generate | opt | run | check-config | status | docs-tables``.
+"""Command line: ``schedbench list | describe | generate | opt | run | new | check | compare | check-config | status | docs-tables``.
 
 Examples::
 
     schedbench list                                          # algorithms, adversaries, families
     schedbench describe lb-b                                 # rule, parameters, paper section, docs
     schedbench generate random-restricted inst.npz --seed 1 --param m=8 --param n=100 --param d=2
-    schedbench opt inst.npz --time-limit 30                  # makespan; --problem maxflow for max flow
+    schedbench opt inst.npz --time-limit 30                  # the instance's problem (else makespan)
+    schedbench new algorithm my-srpt --problem maxflow --model speed --dir ../my-baselines
+    schedbench check ../my-baselines                         # conformance checks, PASS/FAIL per line
+    schedbench compare -a ll-fifo -a mft-unit -f random-restricted -p m=8 -p n=200 --eps 0.25,0.5
     schedbench check-config my.yaml                          # YAML line, schema key, cross-field rules
     schedbench run lb-unit-reject inst.npz --eps 0.25 --param alpha_rule=safe
     schedbench run greedy inst.npz --opt --time-limit 10
@@ -25,6 +28,7 @@ import math
 import os
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from schedbench.api import run
@@ -35,6 +39,7 @@ from schedbench.hall.config import ConfigError
 from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.offline.makespan import SolverLimitError
+from schedbench.scheduling.scaffold import ScaffoldError
 from schedbench.scheduling.registry import (
     UnknownNameError,
     adversary_names,
@@ -64,6 +69,7 @@ USER_ERRORS = (
     CommandError,
     ConfigError,
     PluginError,
+    ScaffoldError,
 )
 
 
@@ -93,11 +99,11 @@ def _value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def _params(items: list[str]) -> dict[str, Any]:
+def _params(items: list[str], option: str = "--param") -> dict[str, Any]:
     out = {}
     for item in items:
         if "=" not in item:
-            raise CommandError(f"--param expects NAME=VALUE, got {item!r}")
+            raise CommandError(f"{option} expects NAME=VALUE, got {item!r}")
         key, value = item.split("=", 1)
         out[key] = _value(value)
     return out
@@ -483,6 +489,8 @@ def _docs_tables(args: argparse.Namespace) -> int:
 
 def _generate(args: argparse.Namespace) -> int:
     inst = get_family(args.family).make(args.index, args.seed, **_params(args.param))
+    if args.problem is not None:
+        inst.meta["problem"] = args.problem  # `schedbench opt` and `run` read it
     try:
         inst.save(args.output)
     except OSError as exc:
@@ -491,9 +499,68 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _experiment_runs_problem(path: str | os.PathLike, experiment: str) -> str | None:
+    """The problem the pipeline's run tables record for ``experiment``, read beside an instance
+    file of it (``results/<experiment>/instances/batch-*/NNNN.npz`` → ``results/<experiment>/
+    online/**.parquet``, else ``results/runs.parquet``): None if there are none or they disagree."""
+    import pyarrow.parquet as pq
+
+    here = Path(path).resolve()
+    exp_dir = next((p for p in here.parents if p.name == experiment), None)
+    if exp_dir is None:
+        return None
+    tables = sorted((exp_dir / "online").rglob("*.parquet"))[:1] or [exp_dir.parent / "runs.parquet"]
+    for table in tables:
+        try:
+            data = pq.read_table(table, columns=["experiment", "problem"]).to_pandas()
+        except Exception:  # absent, unreadable or another layout: the instance records nothing usable
+            continue
+        found = set(data.loc[data["experiment"] == experiment, "problem"].dropna())
+        if len(found) == 1:
+            return str(found.pop())
+    return None
+
+
+def instance_problem(inst: Instance, path: str | os.PathLike | None = None) -> tuple[str | None, str]:
+    """The problem an instance file belongs to, from its own ``meta``, and where that was read:
+    ``meta["problem"]`` (written by ``schedbench generate --problem``), else the problem of the
+    adversary that realised it (``meta["adversary"]`` with its parameters), else the problem of
+    the algorithm it was realised against, else — for a pipeline instance (``meta["experiment"]``)
+    — the problem its experiment's run tables record beside the file. (None, why) when nothing
+    records one: a family instance serves every problem."""
+    meta = inst.meta
+    problem = meta.get("problem")
+    if isinstance(problem, str) and problem in problem_names():
+        return problem, "the instance's meta (problem)"
+    adversary = meta.get("adversary")
+    if isinstance(adversary, str) and adversary in adversary_names():
+        adv = get_adversary(adversary)
+        try:
+            params = adv.resolve_params(dict(meta.get("adversary_params") or {}), eps=meta.get("eps"))
+            return adv.problem_for(params), f"the instance's meta (adversary {adversary})"
+        except ParameterError:
+            return adv.problem, f"the instance's meta (adversary {adversary})"
+    algorithm = meta.get("algorithm")
+    if isinstance(algorithm, str) and algorithm in algorithm_names():
+        return get_algorithm(algorithm).problem, f"the instance's meta (played by algorithm {algorithm})"
+    experiment = meta.get("experiment")
+    if isinstance(experiment, str) and path is not None:
+        problem = _experiment_runs_problem(path, experiment)
+        if problem in problem_names():
+            return problem, f"the run tables of its experiment {experiment}"
+    return None, "the instance records no problem"
+
+
 def _opt(args: argparse.Namespace) -> int:
-    res = solve_opt(Instance.load(args.instance), args.problem, time_limit=args.time_limit)
-    print(json.dumps(res.as_dict()))
+    inst = Instance.load(args.instance)
+    if args.problem is not None:
+        problem, source = args.problem, "--problem"
+    else:
+        problem, source = instance_problem(inst, args.instance)
+        if problem is None:
+            problem, source = "load", source + "; default load (makespan): give --problem for another"
+    res = solve_opt(inst, problem, time_limit=args.time_limit)
+    print(json.dumps({**res.as_dict(), "problem": problem, "problem_from": source}))
     return 0
 
 
@@ -524,6 +591,98 @@ def _run(args: argparse.Namespace) -> int:
         )
     )
     return 0 if res.valid else 1
+
+
+def _new(args: argparse.Namespace) -> int:
+    """A documented plug-in file and its test (schedbench.scheduling.scaffold)."""
+    from schedbench.scheduling.scaffold import new_plugin
+
+    plugin, test = new_plugin(args.kind, args.name, args.dir, problem=args.problem, model=args.model)
+    print(f"wrote {plugin}")
+    print(f"wrote {test}")
+    print(f"next: schedbench check {plugin}    (or: python -m pytest {test})")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    """The conformance checks of every plug-in a file or folder registers: one line per check,
+    exit 1 if any fails (schedbench.scheduling.conformance)."""
+    from schedbench.scheduling.conformance import check_path
+
+    report = check_path(args.path)
+    print(report.text())
+    return 0 if report.ok else 1
+
+
+def _algorithm_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """``-a NAME[:KEY=VALUE[,KEY=VALUE...]]``, a VALUE ``a|b`` sweeping both."""
+    name, _, rest = text.partition(":")
+    name = name.strip()
+    if not name:
+        raise CommandError(f"-a {text!r}: expected NAME or NAME:KEY=VALUE,...")
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        if "=" not in item:
+            raise CommandError(f"-a {text!r}: parameter {item!r} is not KEY=VALUE")
+        key, value = (x.strip() for x in item.split("=", 1))
+        values = [_value(v) for v in value.split("|")]
+        params[key] = values if len(values) > 1 else values[0]
+    return name, params
+
+
+def _eps_list(text: str) -> list[float]:
+    """argparse type of ``--eps``: comma-separated numbers in (0, 1)."""
+    out = []
+    for item in text.split(","):
+        try:
+            value = float(item)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected comma-separated numbers in (0, 1), got {item!r}") from None
+        if not (math.isfinite(value) and 0 < value < 1):
+            raise argparse.ArgumentTypeError(f"every value must be in (0, 1), got {item!r}")
+        out.append(value)
+    return out
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """Algorithms on a family's instances or an adversary's games, with OPT, as a table
+    (schedbench.scheduling.stage.compare)."""
+    from schedbench.scheduling.stage.compare import plan, run_and_format
+
+    algorithms: dict[str, dict[str, Any]] = {}
+    for text in args.algorithm:
+        name, params = _algorithm_spec(text)
+        if name in algorithms:
+            raise CommandError(
+                f"-a {name}: given twice; give its parameter values as one list instead, "
+                f"e.g. -a '{name}:KEY=VALUE1|VALUE2'"
+            )
+        algorithms[name] = params
+    for option, path, suffixes in (("--plot", args.plot, (".pdf", ".png", ".svg")), ("--csv", args.csv, (".csv",))):
+        if path is not None and Path(path).suffix.lower() not in suffixes:
+            raise CommandError(f"{option} {path}: the file name must end in {' or '.join(suffixes)}")
+    comparison = plan(
+        algorithms,
+        args.eps,
+        family=args.family,
+        adversary=args.adversary,
+        params=_params(args.param, option="-p"),
+        instances=args.instances,
+        problem=args.problem,
+        seed=args.seed,
+        time_limit=args.time_limit,
+    )
+    table, text = run_and_format(comparison, plot=args.plot)
+    print(text)
+    if args.plot is not None:
+        print(f"figure: {args.plot}")
+    if args.csv is not None:
+        try:
+            table.to_csv(args.csv, index=False)
+        except OSError as exc:
+            raise CommandError(f"--csv {args.csv}: cannot write ({exc.strerror or exc})") from None
+        print(f"runs: {args.csv}")
+    return 0
 
 
 def _check_config(args: argparse.Namespace) -> int:
@@ -581,14 +740,25 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--index", type=int, default=0)
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    g.add_argument(
+        "--problem",
+        default=None,
+        choices=problem_names(),
+        help="record the problem the instance is for in its meta (schedbench opt then solves it by default)",
+    )
     g.set_defaults(func=_generate)
-    o = sub.add_parser("opt", help="offline optimum of an instance file (makespan by default)")
+    o = sub.add_parser(
+        "opt",
+        help="offline optimum of an instance file, for the problem it records (else makespan); "
+        "the output's 'problem' and 'problem_from' say which was solved and why",
+    )
     o.add_argument("instance")
     o.add_argument(
         "--problem",
-        default="load",
+        default=None,
         choices=problem_names(),
-        help="the objective: load (makespan, default), maxflow, ... (schedbench.solve_opt)",
+        help="the objective (schedbench.solve_opt); default: the problem the instance's meta records "
+        "(its 'problem', or the adversary that realised it), else load (makespan)",
     )
     o.add_argument(
         "--time-limit",
@@ -621,6 +791,103 @@ def main(argv: list[str] | None = None) -> int:
         help="time limit of an OPT solve (--opt, or an algorithm that assumes T*); default 60",
     )
     r.set_defaults(func=_run)
+    nw = sub.add_parser(
+        "new",
+        help="write a documented plug-in file (NAME with - -> _) and its test (test_NAME.py, running "
+        "schedbench check through the Python API) that pass schedbench check as written",
+        description="Write DIR/<name>.py (an algorithm: least-loaded eligible machine, never rejects; an "
+        "adversary: a pairing trap with OPT = 1; a family: random restricted assignment) and "
+        "DIR/test_<name>.py. Never overwrites a file; refuses a name already registered as that kind.",
+    )
+    nw.add_argument("kind", choices=("algorithm", "adversary", "family"))
+    nw.add_argument("name", help="the registry name, e.g. my-srpt (letters, digits, single - or _)")
+    nw.add_argument(
+        "--problem",
+        default=None,
+        choices=problem_names(),
+        help="algorithm or adversary: the problem it solves / builds (default load); not for a family",
+    )
+    nw.add_argument(
+        "--model",
+        default=None,
+        choices=("plain", "rejection", "speed"),
+        help="algorithm only: plain (no eps, default), rejection (may reject an eps fraction) or speed "
+        "(machines at speed 1+eps)",
+    )
+    nw.add_argument("--dir", default=".", help="the folder to write into (default .; created if missing)")
+    nw.set_defaults(func=_new)
+    ck = sub.add_parser(
+        "check",
+        help="conformance checks of a plug-in file or folder: one PASS/FAIL/SKIP line per check; "
+        "exit 1 if any fails, 2 on a usage error",
+        description="Load PATH as plug-ins and check each algorithm (contract, parameters, runs on small "
+        "instances of its problems, validator, deterministic for a seed, ALG >= OPT at speed 1 "
+        "without rejections, fast path = step path), adversary (contract, parameters, plays, "
+        "validator, deterministic, claimed OPT = the solver's) and family (contract, parameters, "
+        "builds, deterministic, sizes as declared, a built-in runs on it) it registers.",
+    )
+    ck.add_argument("path", help="a plug-in .py file or a folder of them")
+    ck.set_defaults(func=_check)
+    cp = sub.add_parser(
+        "compare",
+        help="run algorithms on a family's instances (or an adversary's games), solve OPT, print "
+        "ratio with a 95%% CI, OPT statuses, rejected fractions and seconds per algorithm and eps",
+        description="The problem is --problem, else the adversary's, else the algorithms' common default "
+        "problem (algorithms whose default problems differ: an error naming them; give --problem). "
+        "Runs go through the pipeline's own stage functions (as an experiment named 'compare'); a "
+        "speed-model algorithm also runs at eps = 0 (speed 1), a plain one once (eps -). The ratio "
+        "is ALG/OPT over the valid runs, OPT the proven optimum or, when not proven, its lower "
+        "bound (the OPT column counts optimal/bound/timeout); 'max prefix' is the largest prefix "
+        "rejected fraction over the runs.",
+    )
+    cp.add_argument(
+        "-a",
+        "--algorithm",
+        action="append",
+        default=[],
+        required=True,
+        metavar="NAME[:KEY=VALUE,...]",
+        help="an algorithm with its parameters (repeatable); a VALUE a|b sweeps both, e.g. "
+        "-a 'lb-unit-reject:alpha_rule=paper|safe'",
+    )
+    src = cp.add_mutually_exclusive_group(required=True)
+    src.add_argument("-f", "--family", default=None, help="the instance family")
+    src.add_argument("--adversary", default=None, help="an adaptive adversary instead of a family")
+    cp.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter of the family or the adversary (repeatable)",
+    )
+    cp.add_argument(
+        "--eps",
+        type=_eps_list,
+        default=[0.1, 0.25, 0.5],
+        metavar="E1,E2,...",
+        help="the eps grid, each in (0, 1) (default 0.1,0.25,0.5)",
+    )
+    cp.add_argument(
+        "--instances",
+        type=int,
+        default=None,
+        help="family instances (default 5), or games per parameter combination against an adversary (default 1)",
+    )
+    cp.add_argument(
+        "--problem", default=None, choices=problem_names(), help="the problem (default: see the description)"
+    )
+    cp.add_argument("--seed", type=int, default=0, help="the base seed of instances and runs (default 0)")
+    cp.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=60.0,
+        metavar="SECONDS",
+        help="time limit of each OPT solve (default 60); on expiry the OPT column counts a timeout",
+    )
+    cp.add_argument("--plot", default=None, metavar="FILE", help="also draw ALG/OPT vs eps to FILE (.pdf, .png, .svg)")
+    cp.add_argument("--csv", default=None, metavar="FILE", help="also write every run (the tidy results rows) to FILE")
+    cp.set_defaults(func=_compare)
     c = sub.add_parser(
         "check-config",
         help="check a pipeline config file as the workflow does (file and "
