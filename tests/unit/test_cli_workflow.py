@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -380,3 +381,11 @@ def test_opt_reads_an_adversary_s_or_an_experiment_s_problem(tmp_path, capsys):
     res = json.loads(_cli(capsys, "opt", str(exp / "instances" / "batch-0" / "0000.npz"))[1])
     assert (res["value"], res["problem"]) == (3.0, "maxflow")
     assert res["problem_from"] == "the run tables of its experiment flow_exp"
+
+
+def test_check_on_a_file_of_the_package_checks_it_in_place(capsys):
+    """An in-tree plug-in (a fork's) is checked without being loaded a second time (no clash)."""
+    greedy = Path(registry.__file__).parent / "algorithms" / "greedy.py"
+    code, out, err = _cli(capsys, "check", str(greedy))
+    assert code == 0, out + err
+    assert "PASS  algorithm greedy: fast path = step path — " in out and "compiled runs equal" in out
