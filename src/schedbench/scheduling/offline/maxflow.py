@@ -77,6 +77,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
 from schedbench.scheduling.model import Instance
+from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.result import OptResult
@@ -95,6 +96,7 @@ __all__ = [
     "MAX_MIP_NONZEROS",
     "MAX_MIP_SCAN",
     "MAX_MIP_COEF",
+    "LAZY_MIN_JOBS",
 ]
 
 #: Largest compressed right side (machine, slot) of the unit matching (int32 arrays: 200 MB).
@@ -110,6 +112,10 @@ MAX_MIP_NONZEROS = 4 * 10**6
 MAX_MIP_COEF = 10**8
 #: Largest Σ_i n_i² (n_i: jobs eligible on machine i), the cost of searching the window rows.
 MAX_MIP_SCAN = 2 * 10**8
+#: Fewer sized jobs than this: the full window MIP (its model is small, ≤ Σ_i n_i² rows, and its
+#: answers and ``solver`` text on small instances stay those of the earlier tested path);
+#: otherwise the lazy windows of :mod:`._lazy_windows`.
+LAZY_MIN_JOBS = 64
 #: scipy's maximum_flow keeps capacities in int32.
 _MAX_FLOW_TOTAL = 2**31 - 1
 #: Hopcroft–Karp phases between two clock checks.
@@ -172,6 +178,10 @@ class _IntGrid:
     def median(self, lo: int, hi: int) -> int:
         return (lo + hi) // 2
 
+    def nth(self, lo: int, hi: int, k: int) -> int:
+        """The k-th candidate (1-based) of [lo, hi), 1 ≤ k ≤ count(lo, hi)."""
+        return lo + k - 1
+
     def check(self, hi) -> None:
         pass
 
@@ -216,10 +226,13 @@ class _RealGrid:
         return int(np.sum(self._lt(hi)) - np.sum(self._lt(lo)))
 
     def median(self, lo: float, hi: float) -> float:
-        """The k-th candidate in [lo, hi) with k = count//2 + 1 (the integer grid's (lo+hi)//2),
-        by bisecting the value until one distinct candidate is left in (a, b]."""
+        """The k-th candidate in [lo, hi) with k = count//2 + 1 (the integer grid's (lo+hi)//2)."""
+        return self.nth(lo, hi, self.count(lo, hi) // 2 + 1)
+
+    def nth(self, lo: float, hi: float, k: int) -> float:
+        """The k-th candidate (1-based, 1 ≤ k ≤ count(lo, hi)) of [lo, hi), by bisecting the
+        value until one distinct candidate is left in (a, b]."""
         base = np.sum(self._lt(lo))
-        k = (np.sum(self._lt(hi)) - base) // 2 + 1
         a, b = float(np.nextafter(lo, -np.inf)), float(hi)
         le_a, le_b = self._lt(lo), self._le(b)  # #candidates in [lo, x] = Σ le(x) − base
         for _ in range(2200):  # float bisection ends in ≤ ~2100 steps (adjacent floats)
@@ -781,10 +794,27 @@ class _Mip:
 
 
 def _opt_sized(
-    inst: Instance, dl: _Deadlines, t0: float, deadline: float, seed: int, counting: bool = True, migratory: bool = True
+    inst: Instance,
+    dl: _Deadlines,
+    t0: float,
+    deadline: float,
+    seed: int,
+    counting: bool = True,
+    migratory: bool = True,
+    method: str = "lazy",
+    solver: str = lw.DEFAULT_SOLVER,
+    upper: np.ndarray | None = None,
+    **lazy_kw,
 ) -> OptResult:
-    """Migratory bound, then the MIP bisection. Works for unit sizes too; tests force it there,
-    and turn the bounds off (``counting``, ``migratory``) to exercise the MIP alone."""
+    """Migratory bound, then the exact search: ``method="lazy"`` (the default: lazy windows,
+    :func:`_opt_lazy`, with ``solver`` "cpsat" or "highs" and an optional ``upper`` schedule, a
+    machine per job) or ``"mip-full"`` (every window row up front, HiGHS, plain bisection: the
+    earlier method, kept for comparison). Works for unit sizes too; tests force it there, and
+    turn the bounds off (``counting``, ``migratory``) to exercise the exact search alone."""
+    if method == "lazy":
+        return _opt_lazy(inst, dl, t0, deadline, seed, counting, migratory, solver, upper, **lazy_kw)
+    if method != "mip-full":
+        raise ValueError(f"argument 'method' must be 'lazy' or 'mip-full', got {method!r}")
     machine, completion = _list_schedule(inst)
     hi = dl.value(completion)
     dl.grid.check(hi)
@@ -829,6 +859,122 @@ def _opt_sized(
     return OptResult(float(hi), status, float(hi if complete else lo), solver, time.perf_counter() - t0)
 
 
+def _lower_and_note(inst, dl, lo, hi, deadline, counting, migratory):
+    note = ""
+    if not migratory:
+        pass
+    elif lo < hi and int(inst.size.sum()) < _MAX_FLOW_TOTAL:
+        lo, _, note = _migratory_bisect(inst, dl, lo, hi, deadline)
+    elif lo < hi:
+        note = "total size beyond int32: no max-flow bound"
+    return lo, note
+
+
+def _assignment_value(inst: Instance, dl: _Deadlines, machine: np.ndarray, T):
+    """The objective of EDF at deadlines for T on a fixed assignment: a real schedule's value
+    (for 'flow' EDF is FIFO, optimal per machine, whatever T)."""
+    return _edf_value(inst, dl, np.asarray(machine, dtype=np.int64), T)
+
+
+def _check_upper(inst: Instance, upper) -> np.ndarray:
+    machine = np.asarray(upper)
+    if machine.shape != (inst.n,) or machine.dtype.kind not in "iu":
+        raise ValueError(f"argument 'upper' must be a machine index per job ({inst.n} integers), got {machine!r}")
+    machine = machine.astype(np.int64)
+    owner = np.repeat(np.arange(inst.n), np.diff(inst.indptr))
+    hit = np.zeros(inst.n, dtype=bool)
+    hit[owner[inst.indices == machine[owner]]] = True
+    if not hit.all():
+        j = int(np.flatnonzero(~hit)[0])
+        raise ValueError(f"argument 'upper': job {j} is on machine {int(machine[j])}, not one of its eligible machines")
+    return machine
+
+
+def _opt_lazy(
+    inst, dl, t0, deadline, seed, counting, migratory, solver, upper, check_edf=True, search="gallop", **probe_kw
+):
+    """The lazy-window search (module docstring): bracket [migratory bound, best heuristic
+    schedule], then probes from the top down, galloping (1, 2, 4, … candidates below the best
+    schedule) until a probe fails, then bisection. Every feasible probe's schedule is valued
+    and lowers the upper bound; a failed probe is a proof (the relaxation was infeasible)."""
+    grid = dl.grid
+    machine, completion = _list_schedule(inst)
+    hi0 = dl.value(completion)
+    grid.check(hi0)
+    cands = [("list", machine), ("least-work", lw.least_work(inst.arrival_order(), inst.release, inst.size,
+                                                            inst.indptr, inst.indices, inst.m))]
+    if upper is not None:
+        cands.append(("upper", _check_upper(inst, upper)))
+    hi, best = hi0, machine
+    for _, mach in cands:
+        v = _assignment_value(inst, dl, mach, hi0)
+        if v < hi:
+            hi, best = v, mach
+    lo = min(grid.first_at_least(_lower_bound(inst, dl, counting)), hi)
+    lo, note = _lower_and_note(inst, dl, lo, hi, deadline, counting, migratory)
+    tag = f"lazy-{solver}"
+
+    def result(status, value, bound, probes=0, extra=""):
+        gap = "" if status == "optimal" else f", gap {(value - bound) / value:.2%}" if value > 0 else ""
+        notes = "; ".join(x for x in (note, extra) if x)
+        text = f"{tag} ({probes} probes{gap}{'; ' + notes if notes else ''})"
+        return OptResult(float(value), status, float(bound), text, time.perf_counter() - t0)
+
+    if lo >= hi:
+        return result("optimal", hi, hi)
+    if time.perf_counter() >= deadline:
+        return result("timeout", hi, lo)
+    probe = lw.LazyWindows(
+        inst, dl, seed, solver=solver, hint=best, check_edf=check_edf, max_rows=MAX_MIP_ROWS,
+        max_nnz=MAX_MIP_NONZEROS, **probe_kw,
+    )
+    state = {"hi": hi, "probes": 0}
+
+    def feasible(T, dl_):
+        state["probes"] += 1
+        ok, assign = probe.probe(T, dl_)
+        if ok and not check_edf:  # planted fault (tests): the relaxation's word taken for T
+            state["hi"] = min(state["hi"], T)
+        elif ok:
+            value = _assignment_value(inst, dl, assign, T)  # the schedule itself, not the solver's word
+            state["hi"] = min(state["hi"], value)
+            if value > T:  # only a planted fault (check_edf=False) gets here
+                probe.note = f"assignment at T = {T} fails the EDF check"
+                return None
+        return ok
+
+    complete = True
+    step = 1
+    last = 0.0
+    while search == "gallop" and grid.count(lo, hi) > 0:
+        now = time.perf_counter()
+        if now + last > deadline:
+            complete = False
+            break
+        c = grid.count(lo, hi)
+        T = grid.nth(lo, hi, max(1, c - step + 1))
+        ok = feasible(T, deadline)
+        last = max(last, time.perf_counter() - now)
+        if ok is None:
+            complete = False
+            break
+        if not ok:
+            lo = grid.next_above(T)
+            break
+        hi = min(T, state["hi"])
+        step *= 2
+    if complete and grid.count(lo, hi) > 0:
+        lo, hi, complete = _bisect(feasible, lo, hi, deadline, grid, on_feasible=lambda: state["hi"])
+    hi = min(hi, state["hi"])
+    if probe.too_large:
+        notes = "; ".join(x for x in (note, probe.too_large) if x)
+        return OptResult(float("nan"), "bound", float(lo), f"{tag} ({notes})", time.perf_counter() - t0)
+    extra = probe.note
+    if complete:
+        return result("optimal", hi, hi, state["probes"], extra)
+    return result("timeout", hi, lo, state["probes"], extra)
+
+
 # ----------------------------------------------------------------------------- entry point
 def opt_max_flow(inst: Instance, objective: str = "flow", time_limit: float = 60.0, seed: int = 0) -> OptResult:
     """Optimal max_j w_j·F_j of ``inst`` (restricted assignment, preemptive, non-migratory,
@@ -846,4 +992,4 @@ def opt_max_flow(inst: Instance, objective: str = "flow", time_limit: float = 60
     dl = _Deadlines(inst, objective)
     if inst.unit_sizes:
         return _opt_unit(inst, dl, t0, deadline)
-    return _opt_sized(inst, dl, t0, deadline, seed)
+    return _opt_sized(inst, dl, t0, deadline, seed, method="lazy" if inst.n >= LAZY_MIN_JOBS else "mip-full")
