@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from schedbench.scheduling.algorithms._flow_kernels import _by_machine, _grown, _heap_pop, _heap_push, _put
+from schedbench.scheduling.algorithms._flow_kernels import _by_machine, _put
 from schedbench.scheduling.compiled import CompiledRun
 
 __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
@@ -146,7 +146,114 @@ def _ih_remove(j, size, key, job, pos):
     return size
 
 
+@njit(cache=True, _nrt=False)
+def _ih_set(j, slot, size, key, job, pos):
+    """Set job (or machine) j's slot: insert it, or move its entry; returns the new size."""
+    k = pos[j]
+    if k < 0:
+        return _ih_push(j, slot, size, key, job, pos)
+    old = key[k]
+    key[k] = slot
+    if slot < old:
+        _ih_up(k, key, job, pos)
+    elif slot > old:
+        _ih_down(k, size, key, job, pos)
+    return size
+
+
+# ---------------------------------------------------------------------- arrivals
+@njit(cache=True, _nrt=False)
+def _a_pick(o, c, t, indptr, indices, loads, cur, since):
+    """A's dispatch (ClassQueues.least_loaded): the eligible machine with the least own-class
+    load at t (ties: lowest index, eligible sets ascending) and that load."""
+    best = -1
+    best_load = np.int64(0)
+    for q in range(indptr[o], indptr[o + 1]):
+        i = indices[q]
+        L = loads[i, c]
+        if L != 0 and cur[i] == c:
+            L -= t - since[i]
+        if best < 0 or L < best_load:
+            best = i
+            best_load = L
+            if L == 0:
+                break
+    return best, best_load
+
+
+@njit(cache=True, _nrt=False)
+def _a_add(
+    i, j, t, c, p, srpt, cls, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf,
+    rows, completion, sroot, release, posk, sleft, sright
+):
+    """ClassQueues.add: advance machine i to t, then queue job j (class c, size p) on it."""
+    rows = _a_advance(
+        i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
+    )
+    if loads[i, c] == 0:
+        nonempty[i] += 1
+    loads[i, c] += p
+    if srpt:
+        sroot[i] = _meld3(sroot[i], j, rem, release, posk, sleft, sright)
+    else:
+        if qhead[i, c] < 0:
+            qhead[i, c] = j
+        else:
+            nxt[qtail[i, c]] = j
+        qtail[i, c] = j
+    return rows
+
+
+@njit(cache=True, _nrt=False)
+def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright, ntos, to_key,
+           to_job, to_pos):
+    """B takes job j on machine i (alive, densest-first heap, its timeout); returns the timeout heap's size."""
+    alive[j] = True
+    bmach[j] = i
+    x = cval * T / wflow[j]
+    deadline[j] = release[j] + x
+    droot[i] = _meld3(droot[i], j, neg_d, deadline, posk, dleft, dright)
+    return _ih_push(j, _timeout(release[j], x), ntos, to_key, to_job, to_pos)
+
+
+# ---------------------------------------------------------------------- B's choice
+@njit(cache=True, _nrt=False)
+def _b_decide(
+    i, t, T, cval, no_hopeless, dshift, size, release, wflow, dexp, head, brun, brem, alive, droot, neg_d, deadline,
+    posk, dleft, dright, kept
+):
+    """B's re-decision on machine i at slot t, after :func:`_b_sync` (WmftB.b_choose /
+    gwmft.keep_running): sets brun[i]; returns 1 if gwmft kept a hopeless job running, else 0.
+    (Kept apart from the sync: with every array of both in one call, numba's refcount pruning
+    left an atomic incref/decref per array argument around the call.)"""
+    r = droot[i]
+    while r >= 0 and not alive[r]:
+        r = _pop3(r, neg_d, deadline, posk, dleft, dright)
+    droot[i] = r
+    top = r
+    ja = head[i]
+    if ja >= 0 and top >= 0 and dexp[top] < dexp[ja] + dshift and alive[ja]:
+        pick = ja
+    else:
+        pick = top
+    hk = 0
+    if no_hopeless:  # gwmft.keep_running
+        run = brun[i]
+        kept[i] = False
+        if not (run < 0 or pick == run or pick < 0 or brem[run] == size[run]):
+            if t + brem[pick] > _timeout(release[pick], cval * T / wflow[pick]):
+                hk = 1
+                kept[i] = True
+                pick = run
+    brun[i] = pick
+    return hk
+
+
 # ---------------------------------------------------------------------- the kernel
+#: The run's scalar state between calls of :func:`_simulate` (slots of its ``st`` array).
+_POS, _NAEV, _NBEV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6, 7
+
+
 @njit(cache=True)
 def class_kernel(
     release,  # per arrival position
@@ -170,6 +277,8 @@ def class_kernel(
     no_hopeless,  # gwmft's no_hopeless_preemption
     prefix,  # T grows (oracle prefix-lb): timeouts are re-checked
 ):
+    """Allocates the run's state and calls :func:`_simulate` until it has run every slot (it
+    returns early, at a slot boundary, when the trace arrays need room: they grow here)."""
     n = size.shape[0]
     # ---- A's state
     loads = np.zeros((m, n_classes), np.int64)
@@ -180,38 +289,38 @@ def class_kernel(
     cur = np.full(m, -1, np.int64)  # class A processes on each machine
     since = np.zeros(m, np.int64)
     head = np.full(m, -1, np.int64)
-    version = np.zeros(m, np.int64)
     nonempty = np.zeros(m, np.int64)
     sroot = np.full(m, -1, np.int64)  # SRPT: waiting jobs per machine, (rem, release, position)
-    sleft = np.full(n, -1, np.int64)
-    sright = np.full(n, -1, np.int64)
+    sleft = np.full(n if srpt else 1, -1, np.int64)
+    sright = np.full(n if srpt else 1, -1, np.int64)
     posk = np.arange(n)
-    aev = np.empty((n + 16, 3), np.int64)  # A's events (slot, machine, version)
-    naev = 0
+    # A's next event per machine (a completion or a class crossing; at most one per machine):
+    # an indexed heap of machines by slot
+    a_key = np.empty(m, np.int64)
+    a_mach = np.empty(m, np.int64)
+    a_pos = np.full(m, -1, np.int64)
     dirty = np.zeros(m, np.bool_)
     dirty_list = np.empty(m, np.int64)
-    ndirty = 0
     # ---- B's state
-    alive = np.zeros(n, np.bool_)
-    bmach = np.full(n, -1, np.int64)
+    nb = n if mode_b else 1
+    alive = np.zeros(nb, np.bool_)
+    bmach = np.full(nb, -1, np.int64)
     brem = size.copy()
     neg_d = -dexp
-    deadline = np.zeros(n, np.float64)
+    deadline = np.zeros(nb, np.float64)
     droot = np.full(m, -1, np.int64)
-    dleft = np.full(n, -1, np.int64)
-    dright = np.full(n, -1, np.int64)
+    dleft = np.full(nb, -1, np.int64)
+    dright = np.full(nb, -1, np.int64)
     brun = np.full(m, -1, np.int64)
     bsince = np.zeros(m, np.int64)
-    bver = np.zeros(m, np.int64)
-    bev = np.empty((16, 3), np.int64)  # B's completions (slot, machine, version)
-    nbev = 0
-    to_key = np.empty(n if mode_b else 1, np.int64)  # timeouts of the alive jobs (indexed heap)
-    to_job = np.empty(n if mode_b else 1, np.int64)
-    to_pos = np.full(n if mode_b else 1, -1, np.int64)
-    ntos = 0
+    b_key = np.empty(m, np.int64)  # B's completion per machine (indexed heap of machines)
+    b_mach = np.empty(m, np.int64)
+    b_pos = np.full(m, -1, np.int64)
+    to_key = np.empty(nb, np.int64)  # timeouts of the alive jobs (indexed heap)
+    to_job = np.empty(nb, np.int64)
+    to_pos = np.full(nb, -1, np.int64)
     bd = np.zeros(m, np.bool_)
     bd_list = np.empty(m, np.int64)
-    nbd = 0
     kept = np.zeros(m, np.bool_)
     # ---- outcome
     machine = np.full(n, -1, np.int64)
@@ -220,37 +329,73 @@ def class_kernel(
     last_row = np.full(m, -1, np.int64)
     ti = np.empty((n + 16, 2), np.int64)
     tf = np.empty((n + 16, 3), np.float64)
-    rows = 0
-    a_rejections = 0
-    timeouts = 0
-    hopeless_kept = 0
-    T = T_at[0] if n else 1.0
+    st = np.zeros(8, np.int64)
+    Tv = np.full(1, T_at[0] if n else 1.0)
+    while True:
+        need = _simulate(
+            release, size, indptr, indices, order, m, n_classes, cls, pw, tie, limit, T_at, wflow, dexp, srpt, mode_b,
+            cval, dshift, no_hopeless, prefix, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, sroot,
+            sleft, sright, posk, a_key, a_mach, a_pos, dirty, dirty_list, alive, bmach, brem, neg_d, deadline, droot,
+            dleft, dright, brun, bsince, b_key, b_mach, b_pos, to_key, to_job, to_pos, bd, bd_list, kept, machine,
+            completion, late, last_row, ti, tf, st, Tv
+        )
+        if need == 0:
+            break
+        k = max(2 * ti.shape[0], need)
+        ti2 = np.empty((k, 2), np.int64)
+        tf2 = np.empty((k, 3), np.float64)
+        rows = st[_ROWS]
+        ti2[:rows] = ti[:rows]
+        tf2[:rows] = tf[:rows]
+        ti, tf = ti2, tf2
+    gi, gf = _by_machine(ti, tf, st[_ROWS], m)
+    return machine, completion, late, gi, gf, st[_AREJ], st[_TIMEOUTS], st[_KEPT]
 
-    pos = 0
+
+@njit(cache=True, _nrt=False)
+def _simulate(
+    release, size, indptr, indices, order, m, n_classes, cls, pw, tie, limit, T_at, wflow, dexp, srpt, mode_b, cval,
+    dshift, no_hopeless, prefix, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, sroot, sleft, sright,
+    posk, a_key, a_mach, a_pos, dirty, dirty_list, alive, bmach, brem, neg_d, deadline, droot, dleft, dright, brun,
+    bsince, b_key, b_mach, b_pos, to_key, to_job, to_pos, bd, bd_list, kept, machine, completion, late, last_row, ti,
+    tf, st, Tv
+):
+    """The event loop of :func:`class_kernel` (no array is allocated or reference-counted
+    here). Returns 0 when the run is over, else the number of trace rows the arrays must hold
+    before the next slot is run (the state is saved in ``st`` and ``Tv``; the call resumes).
+
+    Room: within one slot, a machine is advanced in A with dt > 0 at most once (at most two
+    rows, see :func:`_a_advance`) and synced in B with dt > 0 at most once (one row), and only
+    machines with a job or an event are touched: 3·min(m, jobs to come + events) + 16 rows."""
+    n = size.shape[0]
+    pos, naev, nbev, ntos, rows = st[_POS], st[_NAEV], st[_NBEV], st[_NTOS], st[_ROWS]
+    a_rejections, timeouts, hopeless_kept = st[_AREJ], st[_TIMEOUTS], st[_KEPT]
+    T = Tv[0]
+    ndirty = 0
+    nbd = 0
+    need = 0
     while True:
         # the next slot at which anything happens
-        while naev > 0 and aev[0, 2] != version[aev[0, 1]]:
-            naev = _heap_pop(aev, naev)  # stale
-        t_next = np.int64(2**62)
+        t = np.int64(2**62)
         if pos < n:
-            t_next = release[pos]
-        if naev > 0 and aev[0, 0] < t_next:
-            t_next = aev[0, 0]
+            t = release[pos]
+        if naev > 0 and a_key[0] < t:
+            t = a_key[0]
         if mode_b:
-            while nbev > 0 and bev[0, 2] != bver[bev[0, 1]]:
-                nbev = _heap_pop(bev, nbev)
-            if nbev > 0 and bev[0, 0] < t_next:
-                t_next = bev[0, 0]
-            if ntos > 0 and to_key[0] < t_next:
-                t_next = to_key[0]
-        if t_next == np.int64(2**62):
+            if nbev > 0 and b_key[0] < t:
+                t = b_key[0]
+            if ntos > 0 and to_key[0] < t:
+                t = to_key[0]
+        if t == np.int64(2**62):
             break
-        t = t_next
+        room = 3 * min(m, (n - pos) + naev + nbev + ntos) + 16
+        if rows + room > ti.shape[0]:
+            need = rows + room
+            break
         # ---- arrivals of slot t
         while pos < n and release[pos] == t:
             j = pos
             pos += 1
-            o = order[j]
             if prefix and T_at[j] != T:
                 T = T_at[j]
                 if mode_b and no_hopeless:  # a larger T moves timeouts later (gwmft.T_changed)
@@ -260,131 +405,52 @@ def class_kernel(
                             bd_list[nbd] = i
                             nbd += 1
             c = cls[j]
-            best = -1
-            best_load = np.int64(0)
-            for q in range(indptr[o], indptr[o + 1]):
-                i = indices[q]
-                L = loads[i, c]
-                if L != 0 and cur[i] == c:
-                    L -= t - since[i]
-                if best < 0 or L < best_load:
-                    best = i
-                    best_load = L
-                    if L == 0:
-                        break
+            i, best_load = _a_pick(order[j], c, t, indptr, indices, loads, cur, since)
             if best_load + size[j] > limit[j]:
                 a_rejections += 1
                 continue
-            i = best
             # add to A (ClassQueues.add: advance first)
-            if rows + 4 > ti.shape[0]:
-                ti, tf = _grown(ti, tf)
-            rows = _a_advance(
-                i,
-                t,
-                srpt,
-                cls,
-                loads,
-                qhead,
-                nxt,
-                rem,
-                cur,
-                since,
-                head,
-                nonempty,
-                mode_b,
-                last_row,
-                ti,
-                tf,
-                rows,
-                completion,
+            rows = _a_add(
+                i, j, t, c, size[j], srpt, cls, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, mode_b,
+                last_row, ti, tf, rows, completion, sroot, release, posk, sleft, sright
             )
-            if loads[i, c] == 0:
-                nonempty[i] += 1
-            loads[i, c] += size[j]
-            if srpt:
-                sroot[i] = _meld3(sroot[i], j, rem, release, posk, sleft, sright)
-            else:
-                if qhead[i, c] < 0:
-                    qhead[i, c] = j
-                else:
-                    nxt[qtail[i, c]] = j
-                qtail[i, c] = j
             machine[j] = i
             if not dirty[i]:
                 dirty[i] = True
                 dirty_list[ndirty] = i
                 ndirty += 1
             if mode_b:
-                alive[j] = True
-                bmach[j] = i
-                x = cval * T / wflow[j]
-                deadline[j] = release[j] + x
-                droot[i] = _meld3(droot[i], j, neg_d, deadline, posk, dleft, dright)
-                ntos = _ih_push(j, _timeout(release[j], x), ntos, to_key, to_job, to_pos)
+                ntos = _b_add(
+                    j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright, ntos,
+                    to_key, to_job, to_pos
+                )
                 if not bd[i]:
                     bd[i] = True
                     bd_list[nbd] = i
                     nbd += 1
         # ---- A: re-decide every machine with an event at t or an arrival
-        while naev > 0 and aev[0, 0] <= t:
-            i, v = aev[0, 1], aev[0, 2]
-            naev = _heap_pop(aev, naev)
-            if v == version[i]:
-                version[i] += 1  # consumed
-                if not dirty[i]:
-                    dirty[i] = True
-                    dirty_list[ndirty] = i
-                    ndirty += 1
+        while naev > 0 and a_key[0] <= t:
+            i = a_mach[0]
+            naev = _ih_remove(i, naev, a_key, a_mach, a_pos)
+            if not dirty[i]:
+                dirty[i] = True
+                dirty_list[ndirty] = i
+                ndirty += 1
         for q in range(ndirty):
             i = dirty_list[q]
             dirty[i] = False
-            if rows + 4 > ti.shape[0]:
-                ti, tf = _grown(ti, tf)
             rows = _a_advance(
-                i,
-                t,
-                srpt,
-                cls,
-                loads,
-                qhead,
-                nxt,
-                rem,
-                cur,
-                since,
-                head,
-                nonempty,
-                mode_b,
-                last_row,
-                ti,
-                tf,
-                rows,
-                completion,
+                i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows,
+                completion
             )
             k = _a_choose(
-                i,
-                t,
-                srpt,
-                n_classes,
-                cls,
-                pw,
-                tie,
-                loads,
-                qhead,
-                rem,
-                cur,
-                since,
-                head,
-                version,
-                nonempty,
-                sroot,
-                sleft,
-                sright,
-                release,
-                posk,
+                i, t, srpt, n_classes, cls, pw, tie, loads, qhead, rem, cur, since, head, nonempty, sroot, sleft,
+                sright, release, posk
             )
             if k > 0:
-                aev, naev = _heap_push(aev, naev, t + k, i, version[i])
+                naev = _ih_set(i, t + k, naev, a_key, a_mach, a_pos)
+            else:
+                naev = _ih_remove(i, naev, a_key, a_mach, a_pos)
             if mode_b and not bd[i]:
                 bd[i] = True
                 bd_list[nbd] = i
@@ -393,10 +459,10 @@ def class_kernel(
         if not mode_b:
             continue
         # ---- B: completions, timeouts, choices
-        while nbev > 0 and bev[0, 0] <= t:
-            i, v = bev[0, 1], bev[0, 2]
-            nbev = _heap_pop(bev, nbev)
-            if v == bver[i] and not bd[i]:
+        while nbev > 0 and b_key[0] <= t:
+            i = b_mach[0]
+            nbev = _ih_remove(i, nbev, b_key, b_mach, b_pos)
+            if not bd[i]:
                 bd[i] = True
                 bd_list[nbd] = i
                 nbd += 1
@@ -411,8 +477,6 @@ def class_kernel(
                     ntos = _ih_push(j, s, ntos, to_key, to_job, to_pos)
                     continue
             i = bmach[j]
-            if rows + 4 > ti.shape[0]:
-                ti, tf = _grown(ti, tf)
             rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
             if done >= 0:
                 ntos = _ih_remove(done, ntos, to_key, to_job, to_pos)
@@ -430,36 +494,23 @@ def class_kernel(
         for q in range(nbd):
             i = bd_list[q]
             bd[i] = False
-            if rows + 4 > ti.shape[0]:
-                ti, tf = _grown(ti, tf)
             rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
             if done >= 0:
                 ntos = _ih_remove(done, ntos, to_key, to_job, to_pos)
-            r = droot[i]
-            while r >= 0 and not alive[r]:
-                r = _pop3(r, neg_d, deadline, posk, dleft, dright)
-            droot[i] = r
-            top = r
-            ja = head[i]
-            if ja >= 0 and top >= 0 and dexp[top] < dexp[ja] + dshift and alive[ja]:
-                pick = ja
-            else:
-                pick = top
-            if no_hopeless:  # gwmft.keep_running
-                run = brun[i]
-                kept[i] = False
-                if not (run < 0 or pick == run or pick < 0 or brem[run] == size[run]):
-                    if t + brem[pick] > _timeout(release[pick], cval * T / wflow[pick]):
-                        hopeless_kept += 1
-                        kept[i] = True
-                        pick = run
-            bver[i] += 1
-            brun[i] = pick
+            hopeless_kept += _b_decide(
+                i, t, T, cval, no_hopeless, dshift, size, release, wflow, dexp, head, brun, brem, alive, droot, neg_d,
+                deadline, posk, dleft, dright, kept
+            )
+            pick = brun[i]
             if pick >= 0:
-                bev, nbev = _heap_push(bev, nbev, t + brem[pick], i, bver[i])
+                nbev = _ih_set(i, t + brem[pick], nbev, b_key, b_mach, b_pos)
+            else:
+                nbev = _ih_remove(i, nbev, b_key, b_mach, b_pos)
         nbd = 0
-    gi, gf = _by_machine(ti, tf, rows, m)
-    return machine, completion, late, gi, gf, a_rejections, timeouts, hopeless_kept
+    st[_POS], st[_NAEV], st[_NBEV], st[_NTOS], st[_ROWS] = pos, naev, nbev, ntos, rows
+    st[_AREJ], st[_TIMEOUTS], st[_KEPT] = a_rejections, timeouts, hopeless_kept
+    Tv[0] = T
+    return need
 
 
 @njit(cache=True, inline="always")
@@ -570,7 +621,6 @@ def _a_choose(
     cur,
     since,
     head,
-    version,
     nonempty,
     sroot,
     sleft,
@@ -578,13 +628,12 @@ def _a_choose(
     release,
     posk,
 ):
-    """A's re-decision on machine i at slot t (after advancing it): sets head/cur, bumps the
-    version and returns the delay k ≥ 1 of its next event (0: idle, no event)."""
+    """A's re-decision on machine i at slot t (after advancing it): sets head/cur and returns
+    the delay k ≥ 1 of its next event (0: idle, no event)."""
     if srpt:
         h = head[i]
         if h >= 0:
             sroot[i] = _meld3(sroot[i], h, rem, release, posk, sleft, sright)
-        version[i] += 1
         r = sroot[i]
         if r < 0:
             cur[i] = -1
@@ -610,7 +659,6 @@ def _a_choose(
                 best, bP = c, P
             elif P > sP or (P == sP and tie[c] > tie[second]):
                 sP, second = P, c
-    version[i] += 1
     if best < 0:
         cur[i] = -1
         head[i] = -1
