@@ -912,6 +912,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     dt.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated tables")
     dt.set_defaults(func=_docs_tables)
+    from schedbench.hall.archive import add_commands as add_archive_commands
+
+    add_archive_commands(sub)  # archive, diff, merge (docs/comparing-runs.md)
     for sp in sub.choices.values():  # `schedbench run --plugins DIR ...` as well as `schedbench --plugins DIR run ...`
         sp.add_argument("--plugins", action="append", default=argparse.SUPPRESS, metavar="PATH", help=_PLUGINS_HELP)
     args = parser.parse_args(argv)

@@ -57,6 +57,7 @@ def plugdir(tmp_path):
     d.mkdir()
     (d / "least_index.py").write_text(LEAST_INDEX)
     (d / "_helper.py").write_text("raise RuntimeError('files starting with _ are not plug-ins')\n")
+    (d / "test_least_index.py").write_text("raise RuntimeError('a folder's tests are not plug-ins')\n")
     return d
 
 

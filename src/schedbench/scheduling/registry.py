@@ -10,7 +10,7 @@ A plug-in registers itself with :func:`register_algorithm`, :func:`register_adve
    module, which registers what it defines when imported);
 2. files and folders named by the environment variable ``SCHEDBENCH_PLUGINS``
    (``os.pathsep``-separated; a folder contributes each of its ``*.py`` files not starting with
-   ``_``, in name order). The pipeline's ``plugins:`` config key and the CLI's ``--plugins``
+   ``_`` or ``test_``, in name order). The pipeline's ``plugins:`` config key and the CLI's ``--plugins``
    add to it through :func:`use_plugins`, so that every job's own process loads the same files.
 
 A name registered twice is an error naming both files; a plug-in that does not import is an
@@ -107,9 +107,10 @@ def _env_paths() -> list[Path]:
 
 def _files_of(path: Path, source: str) -> list[Path]:
     """The plug-in files a path names: the file itself, or a folder's ``*.py`` files (not
-    starting with ``_``) in name order."""
+    starting with ``_`` or ``test_``) in name order."""
     if path.is_dir():
-        return sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
+        # not the folder's tests (``schedbench new`` writes test_<name>.py next to the plug-in)
+        return sorted(p for p in path.glob("*.py") if not p.name.startswith(("_", "test_")))
     if path.is_file():
         if path.suffix != ".py":
             raise PluginError(f"plug-in {path} (from {source}): not a .py file")

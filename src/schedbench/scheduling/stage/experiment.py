@@ -33,6 +33,7 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
+from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.hall.seeds import derived_seed
 
 __all__ = [
@@ -70,6 +71,8 @@ def make_instances(
         # The family seed is keyed by the experiment too: two experiments on one family differ.
         inst = family.make(idx, derived_seed(base_seed, "experiment", experiment), **exp_cfg.get("params", {}))
         inst.meta.update({"experiment": experiment, "instance": instance_id(experiment, idx)})
+        if "problem" in exp_cfg or exp_cfg.get("algorithms"):  # `schedbench opt FILE` then solves this problem
+            inst.meta["problem"] = experiment_problem(exp_cfg)
         path = outdir / f"{idx:04d}.npz"
         inst.save(path)
         paths.append(path)
