@@ -56,7 +56,7 @@ LS_ITERS = 2000
 POLISH_ITERS = 300
 LS_TENURE = 10
 #: Extra CP-SAT parameters (measured: see maxflow's module docstring).
-CPSAT_PARAMS: dict = {"cp_model_presolve": False}
+CPSAT_PARAMS: dict = {}
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -281,7 +281,12 @@ class _Highs:
     def solve(self, hint_entries, time_left):
         h = self.h
         h.setOptionValue("time_limit", max(float(time_left), 1e-3))
-        status = run_checked(h, "max-flow-time lazy probe")
+        try:
+            status = run_checked(h, "max-flow-time lazy probe")
+        except RuntimeError:  # HiGHS 1.x "Solve error" in presolve (see maxflow._Mip.probe): one retry
+            h.clearSolver()
+            h.setOptionValue("presolve", "off")
+            status = run_checked(h, "max-flow-time lazy probe (no presolve)")
         if status == highspy.HighsModelStatus.kInfeasible:
             return False, None
         if status == highspy.HighsModelStatus.kOptimal:
@@ -376,6 +381,19 @@ class LazyWindows:
             self.size_e, chosen, int(iters), LS_TENURE, int(self.seed) + self.ls_calls,
         )
         return inst.indices[chosen].astype(np.int64)
+
+    def repair(self, T, iters=None):
+        """The local search alone at T from the current hint: the assignment if EDF then meets
+        every deadline (it becomes the hint), else None (the hint is kept)."""
+        if self.hint is None:
+            return None
+        deadline = self.dl.deadline(T).astype(np.int64)
+        better = self._search(self.hint, deadline, self.ls_iters if iters is None else iters)
+        ok, _ = self._cuts(better, deadline)
+        if ok:
+            self.hint = better
+            return better.copy()
+        return None
 
     def probe(self, T, deadline_time: float):
         """(True, machine) | (False, None) | (None, None) when the clock ran out."""

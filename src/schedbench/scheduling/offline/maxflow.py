@@ -42,26 +42,47 @@ by bisection between a proven lower bound and a feasible schedule.
   s→j cap p_j, j→(j,I) cap |I|, (j,I)→(i,I), (i,I)→t cap |I|; feasible iff the flow is Σp),
   bisected with ``scipy.sparse.csgraph.maximum_flow``; probes whose network exceeds
   :data:`MAX_FLOW_EDGES` edges are not run (the bound proven so far stands, ``solver`` says
-  so). (b) The exact MIP of §8.2 with HiGHS: binary y_ij, Σ_i y_ij = 1, and per machine, for
-  every window [a, b] (a a release, b a deadline) whose jobs could overload it,
-  Σ_{j: a ≤ r_j, d_j ≤ b} p_j y_ij ≤ b − a (EDF on one preemptive machine makes this exact).
-  Bisection on the candidates T between the migratory bound and the best schedule (deadlines
-  r_j + L_j(T) are integers); each feasible probe's assignment is re-scheduled by EDF, whose
-  objective max_j w_j·F_j (≤ T) — a real schedule's value — becomes the new upper bound.
-  The MIP is skipped (``status="bound"``, ``value=nan``) when a probe's model would have more
-  than :data:`MAX_MIP_ROWS` window rows or :data:`MAX_MIP_NONZEROS` nonzeros.
+  so). (b) The exact test of a T is the window model of §8.2: binary y_ij, Σ_i y_ij = 1, and per
+  machine and window [a, b] (a a release, b a deadline) Σ_{j: a ≤ r_j, d_j ≤ b} p_j y_ij ≤ b − a
+  (EDF on one preemptive machine makes this exact). Default (``n ≥`` :data:`LAZY_MIN_JOBS`):
+  **lazy windows** (:mod:`._lazy_windows`): a probe first repairs the best known assignment by a
+  tabu local search on the EDF tardiness; if that fails it solves the assignment with only the
+  windows found so far (CP-SAT by default), re-schedules each machine's jobs by EDF, and adds,
+  for each machine that misses a deadline, the most violated window of its busy period (as the
+  full constraint over every job eligible on the machine), until EDF meets every deadline
+  (feasible, a real schedule) or the relaxed model is infeasible (a proof). Windows are kept
+  across probes as (machine, a, job j*) and re-evaluated at each T with b = d_{j*}(T) — sound
+  in both directions, as any window evaluated at the probe's own T is valid there. Bracket:
+  the migratory bound below; above, the best of the FIFO list schedule, least-work (each job to
+  the eligible machine with the least unfinished work) and an optional caller's schedule
+  (``_opt_sized(..., upper=machine_per_job)``), then the local search inside every probe.
+  Search: galloping down from the best schedule (1, 2, 4, … candidates below it; each feasible
+  probe's schedule value becomes the new upper bound) until a probe fails, then bisection; the
+  local search makes the feasible probes cheap and galloping keeps the expensive proofs few.
+  CP-SAT vs HiGHS (same probes, :data:`._lazy_windows.DEFAULT_SOLVER`): at m = 10, n = 1000,
+  T = 41, CP-SAT took 11 lazy rounds and 6.3 s CPU, HiGHS 27 rounds and 11.6 s; on the 400-job
+  benchmark instance (60 s each) CP-SAT proved a lower bound of 14 against HiGHS's 13 — so CP-SAT
+  (one worker, fixed ``random_seed``, presolve off: it then follows the hint, 3 rounds instead of
+  12 at T = 41 in one measurement) is the default. Below :data:`LAZY_MIN_JOBS` jobs, and with
+  ``_opt_sized(..., method="mip-full")``, the earlier method: every window row up front, HiGHS,
+  plain bisection, each feasible probe re-scheduled by EDF. Both skip a model above
+  :data:`MAX_MIP_ROWS` window rows or :data:`MAX_MIP_NONZEROS` nonzeros (``status="bound"``,
+  ``value=nan``). ``solver`` reads ``lazy-cpsat (k probes, gap g)`` (gap = (value − lower
+  bound)/value, shown unless optimal) or ``highs-mip``.
 
 ``time_limit`` (seconds, finite, > 0) covers the whole call: bisection stops when the time is
 up (or when the next probe would overrun it, judged by the longest so far); matching probes run
 Hopcroft–Karp in chunks of phases between clock checks; HiGHS gets what is left. Then
 ``status="timeout"``, ``value`` = the best schedule found, ``lower_bound`` = the best proven
-bound. Overruns left: the bounds before the first clock check, one chunk of phases, and
-HiGHS's own stop (measured: 1.4 s over a 20 s limit on a 400-job MIP).
+bound. Overruns left: the bounds before the first clock check, one chunk of phases, one local
+search run of a lazy probe (≤ ``LS_ITERS`` moves), and HiGHS's / CP-SAT's own stop (measured:
+1.4 s over a 20 s limit on a 400-job MIP).
 
-Measured (benchmarks/bench_opt_flow.py): unit jobs, n = 10^5, m = 100, d = 2, Poisson load
-0.9: 0.04 s; load 1.0: 0.6–1.6 s; the same with w_flow uniform on {1, 4, 16} (OPT 32 at both
-loads): 0.06–0.08 s and 1.0–1.4 s. The MIP proves 200 sized jobs on 5 machines in ~2 s (max
-stretch or weighted: ~5 s), but an infeasibility proof at 400 jobs / 10 machines can take ~50 s.
+Measured (benchmarks/bench_opt_flow.py, benchmarks/README.md): unit jobs, n = 10^5, m = 100,
+d = 2, Poisson load 0.9: 0.04 s; load 1.0: 0.6–1.6 s; the same with w_flow uniform on {1, 4, 16}
+(OPT 32 at both loads): 0.06–0.08 s and 1.0–1.4 s. Sized jobs: see the scale part of the
+benchmark — the migratory bound is far below OPT there (33 against ≤ 36 at m = 10, n = 1000),
+so proving optimality needs infeasibility proofs with a large integrality gap, the hard part.
 """
 
 from __future__ import annotations
@@ -116,6 +137,10 @@ MAX_MIP_SCAN = 2 * 10**8
 #: answers and ``solver`` text on small instances stay those of the earlier tested path);
 #: otherwise the lazy windows of :mod:`._lazy_windows`.
 LAZY_MIN_JOBS = 64
+#: The lazy search's order of exact probes after the local-search descent: "gallop" (down from
+#: the best schedule, then bisection) or "bottom-up" (the lower bound, raised by one candidate
+#: per proof, until a probe is feasible).
+SEARCH = "gallop"
 #: scipy's maximum_flow keeps capacities in int32.
 _MAX_FLOW_TOTAL = 2**31 - 1
 #: Hopcroft–Karp phases between two clock checks.
@@ -891,7 +916,7 @@ def _check_upper(inst: Instance, upper) -> np.ndarray:
 
 
 def _opt_lazy(
-    inst, dl, t0, deadline, seed, counting, migratory, solver, upper, check_edf=True, search="gallop", **probe_kw
+    inst, dl, t0, deadline, seed, counting, migratory, solver, upper, check_edf=True, search=None, **probe_kw
 ):
     """The lazy-window search (module docstring): bracket [migratory bound, best heuristic
     schedule], then probes from the top down, galloping (1, 2, 4, … candidates below the best
@@ -913,6 +938,7 @@ def _opt_lazy(
     lo = min(grid.first_at_least(_lower_bound(inst, dl, counting)), hi)
     lo, note = _lower_and_note(inst, dl, lo, hi, deadline, counting, migratory)
     tag = f"lazy-{solver}"
+    search = SEARCH if search is None else search
 
     def result(status, value, bound, probes=0, extra=""):
         gap = "" if status == "optimal" else f", gap {(value - bound) / value:.2%}" if value > 0 else ""
@@ -943,9 +969,31 @@ def _opt_lazy(
                 return None
         return ok
 
+    # local-search descent: each success at the candidate just below the best schedule lowers
+    # the upper bound to that schedule's value (cheap; no proofs)
+    while grid.count(lo, hi) > 0 and time.perf_counter() < deadline:
+        assign = probe.repair(grid.below(hi))
+        if assign is None:
+            break
+        hi = min(hi, _assignment_value(inst, dl, assign, grid.below(hi)))
+    state["hi"] = hi
     complete = True
     step = 1
     last = 0.0
+    while search == "bottom-up" and grid.count(lo, hi) > 0:
+        now = time.perf_counter()
+        if now + last > deadline:
+            complete = False
+            break
+        ok = feasible(lo, deadline)
+        last = max(last, time.perf_counter() - now)
+        if ok is None:
+            complete = False
+            break
+        if ok:
+            hi = min(lo, state["hi"])
+            break
+        lo = grid.next_above(lo)
     while search == "gallop" and grid.count(lo, hi) > 0:
         now = time.perf_counter()
         if now + last > deadline:
