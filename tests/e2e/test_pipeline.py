@@ -8,6 +8,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -282,6 +283,13 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
     plug = tmp_path / "userplugins"
     plug.mkdir()
     (plug / "least_index.py").write_text(LEAST_INDEX)
+    for kind, name in (("adversary", "my-trap"), ("family", "my-fam")):  # the scaffold's plug-ins
+        made = subprocess.run(
+            [sys.executable, "-m", "schedbench.cli", "new", kind, name, "--dir", str(plug)],
+            capture_output=True,
+            text=True,
+        )
+        assert made.returncode == 0, made.stderr
     family = {"family": "random-restricted", "params": {"m": 4, "n": 30, "d": 2, "sizes": "unit"}, "instances": 1}
     cfg = {
         "seed": 3,
@@ -290,6 +298,8 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
         "experiments": {
             "with_plugin": {**family, "algorithms": {"least-index": None, "greedy": None}},
             "without_plugin": {**family, "algorithms": {"greedy": None}},
+            "plugin_adversary": {"adversary": "my-trap", "algorithms": {"greedy": None}},
+            "plugin_family": {"family": "my-fam", "instances": 1, "algorithms": {"greedy": None}},
         },
     }
     (work / "config/plug.yaml").write_text(yaml.safe_dump(cfg))
@@ -299,6 +309,9 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
     runs = pd.read_parquet(work / "results/runs.parquet")
     mine = runs[runs["algorithm"] == "least-index"]
     assert len(mine) == 1 and (mine["status"] == "ok").all() and (mine["experiment"] == "with_plugin").all()
+    assert set(runs[runs["experiment"] == "plugin_adversary"]["family"]) == {"my-trap"}
+    assert set(runs[runs["experiment"] == "plugin_family"]["family"]) == {"my-fam"}
+    assert (runs["status"] == "ok").all()
     path = plug / "least_index.py"
     path.write_text(LEAST_INDEX + "\n# edited\n")
     proc = snakemake(work, "results/runs.parquet", "--configfile", "config/plug.yaml", "-n")
