@@ -6,16 +6,28 @@ unit n = 10^5 instances, and max stretch / weighted max flow on small sized inst
 Not a test; prints a table (objective, n, m, ρ, sizes, OPT, status, seconds).
 
 Run:  .venv/bin/python benchmarks/bench_opt_flow.py [--repeat 3] [--n 100000] [--no-flow]
+
+Part "scale" (issue 21: sized jobs at scale, lazy windows vs the full window MIP): sizes U{1..16},
+d = 2 random eligible machines, Poisson load 0.9; m = 10, n = 1000 over 10 seeds (targets: all
+proven optimal, median ≤ 30 s), m = 20, n = 2000 (proven or gap ≤ 2 % within 120 s) and
+m = 100, n = 10^4 (the gap reached in the limit); per seed status, wall and CPU seconds, probes,
+value, lower bound and gap, for the lazy search and for the full MIP (``method="mip-full"``),
+each under its own time limit. Run only this part:
+
+      .venv/bin/python benchmarks/bench_opt_flow.py --scale [--scale-sets 1000,2000,10000]
+          [--scale-seeds 10] [--lazy-limit 120] [--mip-limit 120] [--solver cpsat]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import time
 
 import numpy as np
 
 from schedbench.scheduling.model import Instance
+from schedbench.scheduling.offline import maxflow as mf
 from schedbench.scheduling.offline.maxflow import opt_max_flow
 
 WEIGHTS = (1.0, 4.0, 16.0)
@@ -57,13 +69,61 @@ def _timed(inst: Instance, objective: str, limit: float, repeat: int):
     return res, best
 
 
+#: (n, m, seeds by default) of the scale part.
+SCALE_SETS = {1000: (10, 10), 2000: (20, 3), 10000: (100, 1)}
+
+
+def _solve_sized(inst: Instance, limit: float, method: str, solver: str):
+    t0, c0 = time.perf_counter(), time.process_time()
+    dl = mf._Deadlines(inst, "flow")
+    res = mf._opt_sized(inst, dl, t0, t0 + limit, 0, method=method, solver=solver)
+    return res, time.perf_counter() - t0, time.process_time() - c0
+
+
+def scale_part(sets: list[int], seeds: int | None, lazy_limit: float, mip_limit: float, solver: str) -> None:
+    # warm the numba cache of both paths (compilation is not what is measured)
+    warm = poisson_instance(120, 4, 0.9, 2, 0, sizes=16)
+    _solve_sized(warm, 60, "lazy", solver)
+    _solve_sized(warm, 60, "mip-full", solver)
+    print(
+        f"{'n':>6} {'m':>4} {'seed':>4} {'method':>11} {'status':>8} {'value':>6} {'lb':>6} {'gap':>7} "
+        f"{'probes':>6} {'wall s':>7} {'cpu s':>7}",
+        flush=True,
+    )
+    for n in sets:
+        m, default_seeds = SCALE_SETS[n]
+        for seed in range(seeds if seeds is not None else default_seeds):
+            inst = poisson_instance(n, m, 0.9, 2, seed, sizes=16)
+            for method, limit in (("lazy", lazy_limit), ("mip-full", mip_limit)):
+                res, wall, cpu = _solve_sized(inst, limit, method, solver)
+                gap = (res.value - res.lower_bound) / res.value if res.value == res.value and res.value > 0 else float("nan")
+                found = re.search(r"(\d+) probes", res.solver)
+                probes = found.group(1) if found else "-"
+                name = f"lazy-{solver}" if method == "lazy" else method
+                print(
+                    f"{n:>6} {m:>4} {seed:>4} {name:>11} {res.status:>8} {res.value:>6g} {res.lower_bound:>6g} "
+                    f"{gap:>7.2%} {probes:>6} {wall:>7.1f} {cpu:>7.1f}",
+                    flush=True,
+                )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--no-flow", action="store_true", help="only the §8.3 (weighted) rows")
+    ap.add_argument("--scale", action="store_true", help="only the scale part (sized jobs, lazy vs full MIP)")
+    ap.add_argument("--scale-sets", default="1000,2000,10000", help="job counts of the scale part")
+    ap.add_argument("--scale-seeds", type=int, default=None, help="seeds per set (default 10 / 3 / 1)")
+    ap.add_argument("--lazy-limit", type=float, default=120.0)
+    ap.add_argument("--mip-limit", type=float, default=120.0)
+    ap.add_argument("--solver", default=mf.lw.DEFAULT_SOLVER, choices=mf.lw.SOLVERS)
     args = ap.parse_args()
+    if args.scale:
+        sets = [int(x) for x in args.scale_sets.split(",")]
+        scale_part(sets, args.scale_seeds, args.lazy_limit, args.mip_limit, args.solver)
+        return
     # Warm the numba cache (compilation is not what is measured).
     opt_max_flow(poisson_instance(200, 4, 0.9, 2, 0))
     opt_max_flow(poisson_instance(30, 3, 0.9, 2, 0, sizes=4))

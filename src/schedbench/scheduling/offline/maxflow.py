@@ -62,8 +62,12 @@ by bisection between a proven lower bound and a feasible schedule.
   CP-SAT vs HiGHS (same probes, :data:`._lazy_windows.DEFAULT_SOLVER`): at m = 10, n = 1000,
   T = 41, CP-SAT took 11 lazy rounds and 6.3 s CPU, HiGHS 27 rounds and 11.6 s; on the 400-job
   benchmark instance (60 s each) CP-SAT proved a lower bound of 14 against HiGHS's 13 — so CP-SAT
-  (one worker, fixed ``random_seed``, presolve off: it then follows the hint, 3 rounds instead of
-  12 at T = 41 in one measurement) is the default. Below :data:`LAZY_MIN_JOBS` jobs, and with
+  (one worker, fixed ``random_seed``) is the default. Its presolve stays on: off, it followed the
+  hint more closely on that feasible probe (3 rounds instead of 12), but the infeasibility proof
+  of T = 13 on the 400-job instance took 35 s CPU instead of 11 s, and proofs are the bottleneck.
+  Search order (:data:`SEARCH`): galloping reached 38 in 120 s at m = 10, n = 1000 (seed 0);
+  "bottom-up" (prove the lower bound infeasible, raise it) stayed on its first proof (T = 33,
+  the migratory bound) for the whole 110 s of CPU and ended at the descent's 41. Below :data:`LAZY_MIN_JOBS` jobs, and with
   ``_opt_sized(..., method="mip-full")``, the earlier method: every window row up front, HiGHS,
   plain bisection, each feasible probe re-scheduled by EDF. Both skip a model above
   :data:`MAX_MIP_ROWS` window rows or :data:`MAX_MIP_NONZEROS` nonzeros (``status="bound"``,
