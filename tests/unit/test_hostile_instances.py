@@ -574,3 +574,32 @@ def test_a_run_on_billions_of_machines_is_refused_before_allocating(algorithm):
     for fast in (True, False):
         with pytest.raises(ValueError, match=r"^run: m too large: the per-machine state of 2147483647 machines"):
             schedbench.run(algorithm, inst, eps=eps, opt=1.0 if algorithm == "wmft-A" else None, fast=fast)
+
+
+@pytest.mark.parametrize("field", ["w_flow", "w_reject"])
+def test_weights_whose_sum_overflows_are_refused_naming_the_field(field):
+    # 40 jobs of w_reject = 1e308 (each finite): the sum is inf, and class-ll-srpt on genwtd used
+    # to reject 36 of 40 with rejected_frac nan and valid true
+    from schedbench.scheduling.model import Instance, InstanceError
+
+    args = (4, list(range(40)), [1] * 40, [[i % 4] for i in range(40)])
+    with pytest.raises(InstanceError, match=f"field '{field}': the weights sum to inf"):
+        Instance.from_lists(*args, **{field: [1e308] * 40})
+    Instance.from_lists(*args, **{field: [1e248] * 40})  # large but summable: accepted
+
+
+def test_the_validator_fails_a_run_whose_budget_sum_is_not_finite(monkeypatch):
+    # defence in depth: whatever let an overflowing weight through, nan never counts as a pass
+    import numpy as np
+
+    import schedbench
+    from schedbench.scheduling import validate as v
+    from schedbench.scheduling.model import Instance
+
+    inst = Instance.from_lists(2, [0, 0, 1, 1], [1, 1, 1, 1], [[0], [0, 1], [1], [0, 1]])
+    good = schedbench.run("class-ll-srpt", inst, eps=0.25, problem="genwtd")
+    assert good.valid
+    prob = v.PROBLEMS["genwtd"]
+    monkeypatch.setattr(type(prob), "budget_weights", lambda self, inst: np.full(inst.n, 1e308))
+    res = v.validate(good.instance, good.outcome, 0.25, "rejection", "genwtd")
+    assert not res.valid and any("non-finite sum" in e for e in res.errors)

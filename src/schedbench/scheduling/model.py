@@ -106,6 +106,10 @@ def _as_int_array(values: Any, field_name: str, where: Callable[[int], str] | No
     return arr.astype(np.int64)
 
 
+#: Largest total of one weight field: sums over jobs and weighted flows w·F (F ≤ 2^53) stay finite.
+_MAX_WEIGHT_TOTAL = 1e250
+
+
 def _as_weight_array(values: Any, n: int, field_name: str) -> np.ndarray:
     if values is None:
         return np.ones(n, dtype=np.float64)
@@ -122,6 +126,15 @@ def _as_weight_array(values: Any, n: int, field_name: str) -> np.ndarray:
     if bad.size:
         raise InstanceError(
             f"job {int(bad[0])}: field '{field_name}' must be a finite number > 0, got {arr[bad[0]].item()!r}"
+        )
+    # budgets and weighted objectives add weights up: a total that overflows float64 would turn
+    # every rejected fraction into nan (and a budget check into a silent pass)
+    with np.errstate(over="ignore"):
+        total = float(np.sum(arr))
+    if not math.isfinite(total) or total > _MAX_WEIGHT_TOTAL:
+        raise InstanceError(
+            f"field '{field_name}': the weights sum to {total!r}, beyond {_MAX_WEIGHT_TOTAL:g} "
+            "(sums and weighted flows must stay finite; only the weights' ratios matter, so scale them down)"
         )
     return arr
 

@@ -36,6 +36,7 @@ Structural errors make an outcome ``invalid``; a budget overrun alone makes it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -234,8 +235,15 @@ def validate(
 
     # -- budget at every step
     bw = prob.budget_weights(inst)
-    arrived_by = np.cumsum(np.bincount(arrive, weights=bw, minlength=S))
-    rejected_by = np.cumsum(np.bincount(rstep[rejected], weights=bw[rejected], minlength=S))
+    with np.errstate(over="ignore"):  # an overflow is reported below, not warned about
+        arrived_by = np.cumsum(np.bincount(arrive, weights=bw, minlength=S))
+        rejected_by = np.cumsum(np.bincount(rstep[rejected], weights=bw[rejected], minlength=S))
+    if not (np.all(np.isfinite(arrived_by)) and math.isfinite(objective)):
+        # an overflowed weight sum compares as a pass (nan > x is False): never counted as valid
+        errors.append(
+            f"non-finite sum: the budget weights ({prob.budget_weight}) total {float(arrived_by[-1]) if S else 0.0!r} "
+            f"and the objective is {objective!r}"
+        )
     with np.errstate(invalid="ignore", divide="ignore"):
         frac = np.where(arrived_by > 0, rejected_by / arrived_by, 0.0)
     max_prefix = float(frac.max()) if S else 0.0
@@ -264,7 +272,8 @@ def validate(
     else:
         v = Validation(valid=True, status="ok")
     v.objective = objective
-    v.rejected_frac = float(bw[rejected].sum() / bw.sum()) if n else 0.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        v.rejected_frac = float(bw[rejected].sum() / bw.sum()) if n else 0.0
     v.rejected_frac_max_prefix = max_prefix
     v.rejected_volume_frac = float(inst.size[rejected].sum() / inst.size.sum()) if n else 0.0
     v.wasted_work_frac = float(wasted / inst.size.sum()) if n else 0.0
