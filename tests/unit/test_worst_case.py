@@ -5,6 +5,8 @@ returns instances whose replay agrees, deterministically per seed."""
 import math
 
 import numpy as np
+import re
+
 import pytest
 
 from schedbench.scheduling.model import Instance
@@ -134,3 +136,46 @@ def test_an_inconsistent_optimal_opt_is_caught():
     assert opt_inconsistency(inst, "load", OptResult(2.0, "optimal", 2.0, "x", 0.0)) is None
     assert "lower bound" in opt_inconsistency(inst, "load", OptResult(1.0, "optimal", 2.0, "x", 0.0))
     assert "trivial" in opt_inconsistency(inst, "load", OptResult(1.0, "optimal", 1.0, "x", 0.0))
+
+
+@pytest.mark.parametrize(
+    "func, kwargs, message",
+    [
+        ("worst_case", {"m": 2.5}, "worst_case: m must be an integer"),  # used to answer for m = 2
+        ("worst_case", {"m": 400, "time_limit": 5}, "beyond the exact search's limit of 4096"),  # ran for minutes
+        ("worst_case", {"m": 2, "time_limit": "10"}, "worst_case: time_limit"),
+        ("worst_case", {"m": 2, "time_limit": float("nan")}, "worst_case: time_limit"),
+        ("worst_case", {"m": 2, "seed": -1}, "worst_case: seed"),
+        ("worst_case", {"m": 2, "sizes": []}, "worst_case: sizes"),
+        ("worst_case", {"m": 2, "max_eligible": 3}, "worst_case: max_eligible"),
+        ("search_worst", {"m": 4, "n": 0}, "search_worst: n must be an integer >= 1"),
+        ("search_worst", {"m": 4, "max_evals": -1}, "search_worst: max_evals must be an integer >= 1"),
+        ("search_worst", {"m": 4, "budget_seconds": float("nan")}, "search_worst: budget_seconds"),  # never stopped
+        (
+            "search_worst",
+            {"m": 2**20, "max_evals": 2, "budget_seconds": 30},
+            "search_worst: m must be an integer <= 4096",
+        ),
+        ("search_worst", {"m": 4, "seed": "abc"}, "search_worst: seed"),
+        ("search_worst", {"m": 4, "params": ["ties"]}, "search_worst: params must be a dict"),
+    ],
+)
+def test_search_arguments_are_checked_before_any_work(func, kwargs, message):
+    import time
+
+    import schedbench
+    from schedbench.hall.params import ParameterError
+
+    t0 = time.perf_counter()
+    with pytest.raises(ParameterError, match=re.escape(message)):
+        getattr(schedbench, func)("greedy", **kwargs)
+    assert time.perf_counter() - t0 < 5  # refused up front, not after a model build or a search
+
+
+def test_search_accepts_numpy_scalars():
+    import numpy as np
+
+    import schedbench
+
+    res = schedbench.worst_case("greedy", m=np.int64(2), time_limit=np.float32(10.0))
+    assert res.objective == 2.0 and res.opt == 1

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from schedbench.hall.params import ParameterError
+from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.model import Instance
@@ -266,6 +266,20 @@ def _seed_instances(
     return out
 
 
+#: Largest instance a black-box candidate may have (jobs) and largest m: every evaluation runs
+#: the algorithm and the exact offline solver on it, so one evaluation must stay well inside
+#: ``budget_seconds`` (m = 2^20 took minutes per evaluation past a 30 s budget).
+MAX_SEARCH_JOBS = 20_000
+MAX_SEARCH_MACHINES = 4096
+
+
+def _arg(name: str, value: Any, **rules: Any) -> Any:
+    """One argument of search_worst checked by the parameter vocabulary (type, NaN, inf, range)."""
+    return check_value(
+        "search_worst", name, Param(nullable=rules.pop("nullable", False), **rules), value, error=ParameterError
+    )
+
+
 def search_worst(
     algorithm: str,
     m: int,
@@ -297,6 +311,20 @@ def search_worst(
     :class:`~.result.WorstCase` with ``proved=False``, ``bound=None``; ``extra`` holds the seeds'
     own scores (``seed_scores``: what each hand-made construction forces here) and
     ``beats_seeds``."""
+    if not isinstance(algorithm, str):
+        raise ParameterError(f"search_worst: algorithm must be a registered name (a string), got {algorithm!r}")
+    m = _arg("m", m, type=int, min=1, max=MAX_SEARCH_MACHINES)
+    n = _arg("n", n, type=int, min=1, max=MAX_SEARCH_JOBS, nullable=True)
+    budget_seconds = _arg("budget_seconds", budget_seconds, type=float, min=0, min_open=True)
+    max_evals = _arg("max_evals", max_evals, type=int, min=1, nullable=True)
+    seed = _arg("seed", seed, type=int, min=0)
+    max_seed_jobs = _arg("max_seed_jobs", max_seed_jobs, type=int, min=1, max=MAX_SEARCH_JOBS)
+    patience = _arg("patience", patience, type=int, min=1)
+    temperature = _arg("temperature", temperature, type=float, min=0)
+    opt_time_limit = _arg("opt_time_limit", opt_time_limit, type=float, min=0, min_open=True)
+    release_window = _arg("release_window", release_window, type=int, min=0, nullable=True)
+    if params is not None and not isinstance(params, dict):
+        raise ParameterError(f"search_worst: params must be a dict of the algorithm's parameters, got {params!r}")
     cls = get_algorithm(algorithm)
     params = dict(params or {})
     cls.resolve_params(params)
@@ -328,7 +356,7 @@ def search_worst(
     if release_window is None:
         release_window = 0 if problem == "load" else max([m] + [r for _, js in seed_jobs for r, _, _ in js])
     if n is None:
-        n = max([3 * m] + [len(js) for _, js in seed_jobs])
+        n = min(MAX_SEARCH_JOBS, max([3 * m] + [len(js) for _, js in seed_jobs]))
     ev = _Evaluator(algorithm, eps, params, problem, objective, opt_time_limit)
     mut = _Mutator(rng, m, n, sizes, int(release_window))
 

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from schedbench.hall.params import ParameterError
+from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.model import REJECT, Instance
 from schedbench.scheduling.registry import get_algorithm
@@ -79,6 +79,19 @@ def exact_algorithms() -> list[str]:
     return sorted(MODELS)
 
 
+#: Largest search space the exact search builds a CP-SAT model for: jobs × machines (the model
+#: has a decision per (job, machine) and per step; m = 400 with n = 400 spent minutes building
+#: before the solver's time limit could start). The exact searches of config/search.yaml use
+#: at most 16 × 48.
+MAX_EXACT_CELLS = 4096
+
+
+def _arg(func: str, name: str, value: Any, **rules: Any) -> Any:
+    """One argument checked by the parameter vocabulary (type, NaN, inf, range): a
+    ParameterError naming the function and the argument."""
+    return check_value(func, name, Param(nullable=rules.pop("nullable", False), **rules), value, error=ParameterError)
+
+
 def worst_case(
     algorithm: str,
     m: int,
@@ -111,8 +124,20 @@ def worst_case(
     Returns a :class:`~.result.WorstCase`: ``instance``, ``objective`` (the algorithm's value on
     it, from the real plug-in), ``opt`` (the real solver's), ``proved`` (no instance of the space
     is worse), ``bound`` (the solver's bound on the maximised value), ``status``."""
+    if not isinstance(algorithm, str):
+        raise ParameterError(f"worst_case: algorithm must be a registered name (a string), got {algorithm!r}")
     if algorithm not in MODELS:
         raise ParameterError(f"no exact model for {algorithm!r}; exact models: {', '.join(exact_algorithms())}")
+    m = _arg("worst_case", "m", m, type=int, min=1)
+    n = _arg("worst_case", "n", n, type=int, min=1, nullable=True)
+    time_limit = _arg("worst_case", "time_limit", time_limit, type=float, min=0, min_open=True)
+    seed = _arg("worst_case", "seed", seed, type=int, min=0)
+    release_window = _arg("worst_case", "release_window", release_window, type=int, min=0)
+    max_eligible = _arg("worst_case", "max_eligible", max_eligible, type=int, min=1, max=m, nullable=True)
+    workers = _arg("worst_case", "workers", workers, type=int, min=1, nullable=True)
+    if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__") or not list(sizes):
+        raise ParameterError(f"worst_case: sizes must be a non-empty list of integers >= 1, got {sizes!r}")
+    sizes = [_arg("worst_case", "sizes", x, type=int, min=1) for x in sizes]
     mod = MODELS[algorithm]
     cls = get_algorithm(algorithm)
     params = dict(params or {})
@@ -139,6 +164,11 @@ def worst_case(
             n = m * (release_window + opt)
         else:
             raise ParameterError("give n (the largest number of jobs) for sized instances")
+    if n * m > MAX_EXACT_CELLS:
+        raise ParameterError(
+            f"worst_case: the space of {n} jobs on m = {m} machines ({n * m} job-machine pairs) is beyond "
+            f"the exact search's limit of {MAX_EXACT_CELLS} (use search_worst, the black-box search, for larger m)"
+        )
     wants_oracle = cls.uses_oracle(resolved)
     exact_opt = bool(exact_opt) or wants_oracle
     space = Space(
