@@ -4,8 +4,11 @@ adversary, through the one run path (:func:`schedbench.scheduling.play.execute`)
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from typing import Any
 
+from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance
@@ -54,8 +57,27 @@ class RunResult(RunRecord):
         return cls(**{f.name: getattr(record, f.name) for f in fields(record)}, opt=opt)
 
 
-def _cls(algorithm: str | type[OnlineAlgorithm]) -> type[OnlineAlgorithm]:
-    return get_algorithm(algorithm) if isinstance(algorithm, str) else algorithm
+def _cls(algorithm: str | type[OnlineAlgorithm], func: str = "run") -> type[OnlineAlgorithm]:
+    if isinstance(algorithm, str):
+        return get_algorithm(algorithm)
+    if isinstance(algorithm, type) and issubclass(algorithm, OnlineAlgorithm):
+        return algorithm
+    raise ParameterError(
+        f"{func}: algorithm must be a registered name or an OnlineAlgorithm subclass, got {algorithm!r}"
+    )
+
+
+def _args(func: str, seed: Any, time_limit: Any, **dicts: Any) -> tuple[int, float]:
+    """The common arguments of the run functions, checked before any work: a ParameterError
+    naming the function and the argument (numpy scalars accepted)."""
+    seed = check_value(func, "seed", Param(type=int, min=0, nullable=False), seed, ParameterError)
+    time_limit = check_value(
+        func, "time_limit", Param(type=float, min=0, min_open=True, nullable=False), time_limit, ParameterError
+    )
+    for name, value in dicts.items():
+        if value is not None and not isinstance(value, Mapping):
+            raise ParameterError(f"{func}: {name} must be a dict of parameter names to values, got {value!r}")
+    return seed, time_limit
 
 
 def run(
@@ -78,6 +100,9 @@ def run(
     ``problem``: one of the problems the algorithm solves (default: its own).
     """
     cls = _cls(algorithm)
+    if not isinstance(instance, Instance):
+        raise ParameterError(f"run: instance must be a schedbench Instance, got {type(instance).__name__}")
+    seed, time_limit = _args("run", seed, time_limit)
     problem = cls.check_problem(problem)
     wants_oracle = cls.uses_oracle(cls.resolve_params(params))
     if opt is None and wants_oracle:
@@ -107,8 +132,18 @@ def run_adversary(
     :class:`ClaimedOptError` (the result is on the exception), as the pipeline refuses such a run.
     Algorithms that assume T* receive the adversary's claim.
     """
-    adv_cls = get_adversary(adversary) if isinstance(adversary, str) else adversary
-    cls = _cls(algorithm)
+    if isinstance(adversary, str):
+        adv_cls = get_adversary(adversary)
+    elif isinstance(adversary, type) and issubclass(adversary, Adversary):
+        adv_cls = adversary
+    else:
+        raise ParameterError(
+            f"run_adversary: adversary must be a registered name or an Adversary subclass, got {adversary!r}"
+        )
+    cls = _cls(algorithm, "run_adversary")
+    seed, time_limit = _args(
+        "run_adversary", seed, time_limit, adversary_params=adversary_params, algorithm_params=algorithm_params
+    )
     adv = adv_cls(eps=eps, seed=seed, **(adversary_params or {}))
     record = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
     opt = solve_opt(record.instance, record.problem, time_limit=time_limit) if solve else None

@@ -60,6 +60,7 @@ tests (``tests/conformance/test_compiled_paths.py``) check that both paths agree
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, NamedTuple
 
@@ -168,7 +169,10 @@ class OnlineAlgorithm:
             if eps is not None:
                 raise ParameterError(f"algorithm {cls.name!r} is plain: 'eps' does not apply (give none)")
             return None
-        ok = isinstance(eps, (int, float)) and not isinstance(eps, bool) and math.isfinite(eps)
+        # numpy scalars count as the numbers they are (np.float32(0.25) is ε = 0.25)
+        ok = isinstance(eps, numbers.Real) and not isinstance(eps, (bool, np.bool_)) and math.isfinite(float(eps))
+        if ok:
+            eps = float(eps)
         if cls.model == "rejection" and not (ok and 0.0 < eps < 1.0):
             raise ParameterError(f"algorithm {cls.name!r}: eps must be a number in (0, 1), got {eps!r}")
         if cls.model == "speed" and not (ok and 0.0 <= eps <= 16.0):

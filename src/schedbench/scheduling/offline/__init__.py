@@ -11,6 +11,7 @@ from schedbench.scheduling.offline.flow_bound import flow_lower_bound
 from schedbench.scheduling.offline.makespan import makespan_lower_bound, opt_makespan, trivial_bound
 from schedbench.scheduling.offline.maxflow import FLOW_OBJECTIVE, max_flow_lower_bound, opt_max_flow
 from schedbench.scheduling.offline.result import OptResult
+from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.problems import get_problem
 
@@ -28,7 +29,15 @@ __all__ = [
 
 
 def solve_opt(inst: Instance, problem: str, time_limit: float = 60.0, seed: int = 0) -> OptResult:
-    """OPT (or a bound, see ``status``) of ``inst`` for ``problem``."""
+    """OPT (or a bound, see ``status``) of ``inst`` for ``problem``. Arguments are checked first
+    (an Instance, a known problem, a finite time limit > 0, a seed >= 0), each error naming its
+    argument."""
+    if not isinstance(inst, Instance):
+        raise ParameterError(f"solve_opt: inst must be a schedbench Instance, got {type(inst).__name__}")
+    time_limit = check_value(
+        "solve_opt", "time_limit", Param(type=float, min=0, min_open=True, nullable=False), time_limit, ParameterError
+    )
+    seed = check_value("solve_opt", "seed", Param(type=int, min=0, nullable=False), seed, ParameterError)
     prob = get_problem(problem)
     if prob.objective == "max_load":
         return opt_makespan(inst, time_limit=time_limit, seed=seed)
