@@ -79,6 +79,17 @@ _PLUGINS_HELP = (
 )
 
 
+def _nonneg_int(text: str) -> int:
+    """An integer >= 0 (seeds and indices key random streams, which take no negative keys)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
 def _time_limit(text: str) -> float:
     """argparse type of ``--time-limit``: a finite number of seconds > 0."""
     try:
@@ -737,8 +748,8 @@ def main(argv: list[str] | None = None) -> int:
     g = sub.add_parser("generate", help="write one instance of a family to an .npz file")
     g.add_argument("family")
     g.add_argument("output")
-    g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--index", type=int, default=0)
+    g.add_argument("--seed", type=_nonneg_int, default=0)
+    g.add_argument("--index", type=_nonneg_int, default=0)
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     g.add_argument(
         "--problem",
@@ -772,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("algorithm")
     r.add_argument("instance")
     r.add_argument("--eps", type=float, default=None)
-    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--seed", type=_nonneg_int, default=0)
     r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     r.add_argument(
         "--problem",
@@ -877,7 +888,7 @@ def main(argv: list[str] | None = None) -> int:
     cp.add_argument(
         "--problem", default=None, choices=problem_names(), help="the problem (default: see the description)"
     )
-    cp.add_argument("--seed", type=int, default=0, help="the base seed of instances and runs (default 0)")
+    cp.add_argument("--seed", type=_nonneg_int, default=0, help="the base seed of instances and runs (default 0)")
     cp.add_argument(
         "--time-limit",
         type=_time_limit,

@@ -42,3 +42,62 @@ def test_numpy_scalars_are_the_numbers_they_are():
     b = schedbench.run("lb-unit-reject", INST, eps=0.25, seed=3)
     assert a.eps == b.eps == 0.25 and a.objective == b.objective and a.valid
     assert schedbench.solve_opt(INST, "load", time_limit=np.float64(5.0), seed=np.int32(1)).value == 2.0
+
+
+@pytest.mark.parametrize(
+    "family, params, message",
+    [
+        ("random-restricted", {"m": 4, "n": 100, "sizes": "pow2", "max_size_exp": 2000}, "'max_size_exp' must be in"),
+        ("random-restricted", {"m": 4, "n": 1000, "arrivals": "poisson", "rate": 1e-9}, "parameter 'rate' = 1e-09"),
+        ("random-restricted", {"m": 4, "n": 100, "arrivals": "poisson", "load": 1e-12}, "parameter 'load' = 1e-12"),
+        ("random-restricted", {"m": 4, "n": 10**9}, "parameters 'n' = 1000000000 and 'd' = 2"),
+        ("anr-tree", {"K": 40}, "parameter 'K' must be in [1, 22]"),
+    ],
+)
+def test_family_sizes_are_refused_before_any_allocation(family, params, message):
+    # each of these used to end in a MemoryError (or wrapped a size to 0)
+    import re
+    import time
+
+    from schedbench.checks import check_config
+    from schedbench.hall.config import ConfigError
+    from schedbench.scheduling.instances.base import FamilyParameterError
+
+    t0 = time.perf_counter()
+    with pytest.raises(FamilyParameterError, match=re.escape(message)):
+        schedbench.get_family(family).make(0, 1, **params)
+    cfg = {
+        "seed": 1,
+        "eps": [0.25],
+        "experiments": {"x": {"family": family, "params": params, "instances": 1, "algorithms": {"greedy": None}}},
+    }
+    with pytest.raises(ConfigError, match=re.escape(message)):  # and by the config check, before any job
+        check_config(cfg)
+    assert time.perf_counter() - t0 < 5
+
+
+def test_an_adversary_tree_beyond_its_limit_is_refused():
+    with pytest.raises(ParameterError, match="parameter 'm' = 16777216 is more than 1048576 machines"):
+        schedbench.run_adversary("anr-tree", "greedy", adversary_params={"m": 2**24})
+
+
+@pytest.mark.parametrize("argv", [["--seed", "-1"], ["--index", "-3"], ["--seed", "x"]])
+def test_cli_seeds_and_indices_are_non_negative_integers(argv, tmp_path, capsys):
+    from schedbench.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["generate", "random-restricted", str(tmp_path / "a.npz"), "--param", "m=2", "--param", "n=3", *argv])
+    assert info.value.code == 2 and "expected an integer >= 0" in capsys.readouterr().err
+
+
+def test_a_binary_config_or_base_file_is_refused_by_name(tmp_path):
+    from schedbench.hall.config import ConfigError, load_config_file
+
+    binary = tmp_path / "bin.yaml"
+    binary.write_bytes(bytes([0x85, 0xFF, 0x00, 0x10]) * 50)
+    with pytest.raises(ConfigError, match=r"bin\.yaml: not a UTF-8 text file \(byte 0x85 at offset 0\)"):
+        load_config_file(str(binary))
+    child = tmp_path / "child.yaml"
+    child.write_text("base: bin.yaml\nseed: 1\n")
+    with pytest.raises(ConfigError, match=r"bin\.yaml: not a UTF-8 text file"):
+        load_config_file(str(child))

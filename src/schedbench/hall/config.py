@@ -54,10 +54,15 @@ def load_config_strict(path: str) -> dict:
     """Read a config file as the pipeline will, but strictly: a YAML syntax error or a
     duplicate key is a :class:`ConfigError` naming the file and the line."""
     try:
-        with open(path) as handle:
+        with open(path, encoding="utf-8") as handle:
             data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:  # a binary file, or text in another encoding
+        raise ConfigError(
+            f"{path}: not a UTF-8 text file (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+            "a config is YAML text"
+        ) from None
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     except yaml.YAMLError as exc:

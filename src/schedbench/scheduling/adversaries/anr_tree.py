@@ -18,6 +18,11 @@ from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
 
+#: The largest tree the adversary agrees to play (machines; it releases m − 1 jobs in log2 m
+#: rounds, each a Python step of the engine): m = 2^24 ran for minutes, m = 2^40 exhausted memory.
+MAX_MACHINES = 2**20
+
+
 @register_adversary
 class AnrTree(Adversary):
     name = "anr-tree"
@@ -33,6 +38,11 @@ class AnrTree(Adversary):
     @classmethod
     def check_params(cls, params):
         m = params["m"]
+        if m > MAX_MACHINES:
+            raise ParameterError(
+                f"adversary {cls.name!r}: parameter 'm' = {m} is more than {MAX_MACHINES} machines "
+                f"(it would release {m - 1} jobs through the step path)"
+            )
         if m == 1 and not params["final_job"]:
             raise ParameterError(
                 f"adversary {cls.name!r}: with 'm' = 1 there are no rounds, so 'final_job' must be "

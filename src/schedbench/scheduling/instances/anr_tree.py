@@ -34,7 +34,8 @@ FAMILY = register_family(
     Family(
         name="anr-tree",
         parameters={
-            "K": Param(type=int, min=1, required=True, doc="rounds; m = 2^K machines"),
+            # K ≤ 22: 2^22 machines and 2^22 − 1 jobs built in Python lists (K = 40 exhausted memory)
+            "K": Param(type=int, min=1, max=22, required=True, doc="rounds; m = 2^K machines"),
             "final_job": Param(type=bool, default=True, doc="add the final job restricted to machine 0"),
         },
         generator=_generate,

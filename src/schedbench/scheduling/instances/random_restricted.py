@@ -127,6 +127,25 @@ def mean_size(sizes: str, max_size_exp: int, pareto_shape: float, max_size: int)
     return float(np.sum(k * np.diff(np.r_[0.0, cdf])))
 
 
+#: The largest array (entries) the generator allocates: eligibility entries n·d and release slots.
+MAX_CELLS = 10**8
+
+
+def _check_size(n, d, k, m, arrivals, rate, load, sizes, max_size_exp, pareto_shape, max_size) -> None:
+    """Sizes before any allocation: n·d eligibility entries and, for Poisson arrivals, about
+    n/rate release slots (rate = 1e-9, the parameter's minimum, asked for 1.46 TiB)."""
+    if n * k > MAX_CELLS:
+        raise _error(f"parameters 'n' = {n} and 'd' = {d} give {n * k} eligibility entries, more than {MAX_CELLS}")
+    if arrivals != "zero":
+        per_slot = load * m / mean_size(sizes, max_size_exp, pareto_shape, max_size) if load is not None else rate
+        if n / per_slot > MAX_CELLS:
+            what = f"'load' = {load}" if load is not None else f"'rate' = {rate}"
+            raise _error(
+                f"parameter {what} releases about {per_slot:.3g} jobs per slot: {n} jobs span about "
+                f"{n / per_slot:.3g} slots, more than {MAX_CELLS} (raise it or lower 'n')"
+            )
+
+
 def _generate(
     rng: np.random.Generator,
     m: int,
@@ -146,6 +165,7 @@ def _generate(
     reject_weights: str,
 ) -> Instance:
     k = resolve_d(d, m)
+    _check_size(n, d, k, m, arrivals, rate, load, sizes, max_size_exp, pareto_shape, max_size)
     if hot_fraction > 0:
         hot = rng.random(n) < hot_fraction
         eligible = np.empty((n, k), dtype=np.int64)
@@ -236,6 +256,10 @@ def _check(p: dict) -> None:
                 f"{_WHY_NOT[key]}={p[_WHY_NOT[key]]!r}" if key in _WHY_NOT else f"hot_fraction={p['hot_fraction']!r}"
             )
             raise _error(f"parameter '{key}' = {p[key]!r} does not apply to {setting} (only to {needs})")
+    _check_size(
+        p["n"], d, resolve_d(d, m), m, p["arrivals"], p["rate"], p["load"], p["sizes"], p["max_size_exp"],
+        p["pareto_shape"], p["max_size"],
+    )  # fmt: skip
 
 
 FAMILY_PARAMETERS = {
@@ -254,7 +278,8 @@ FAMILY_PARAMETERS = {
         doc="size law: unit (1), pow2 (2^k, k uniform on 0..max_size_exp), pareto (bounded, "
         "on [1, max_size]) or uniform (on 1..max_size)",
     ),
-    "max_size_exp": Param(type=int, default=4, min=0, doc="pow2: largest size 2^max_size_exp"),
+    # ≤ 40: sizes stay far inside int64 with their sums (2000 used to wrap to size 0)
+    "max_size_exp": Param(type=int, default=4, min=0, max=40, doc="pow2: largest size 2^max_size_exp"),
     "pareto_shape": Param(
         type=float, default=1.1, min=0, min_open=True, doc="pareto: shape a > 0 (smaller = heavier tail)"
     ),
