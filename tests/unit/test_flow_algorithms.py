@@ -302,3 +302,15 @@ def test_adversary_parameters_decide_the_experiment_problem():
     exp["params"] = {"instantiation": ["sizes", "weights"], "K": 3}
     with pytest.raises(ConfigError, match="x.params: the swept values build instances of several problems"):
         check_config(cfg)
+
+
+def test_mft_unit_queue_cap_is_the_ceiling_at_a_non_dyadic_eps():
+    # Qcap = ceil(c·T/eps): 21/0.7 = 30 is 30.000000000000004 in floats; the 1e-9 tolerance makes
+    # it 30 (not 31), and a value just above an integer still rounds up
+    from schedbench.scheduling.algorithms.mft_unit import queue_cap
+
+    assert 21 / 0.7 > 30  # the float quotient overshoots: a plain ceil would give 31
+    assert queue_cap(21, 0.7, 1) == 30
+    assert queue_cap(21, 0.7, 2) == 60
+    assert queue_cap(3, 0.25, 1) == 12 and queue_cap(3.1, 0.25, 1) == 13
+    assert queue_cap(1, 0.999, 0.001) == 1  # at least 1

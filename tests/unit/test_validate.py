@@ -455,6 +455,34 @@ def test_fault_budget_exceeded_at_an_intermediate_step_only():
     assert v.rejected_frac_max_prefix == 1.0 and v.budget_violations == 4
 
 
+@pytest.mark.parametrize("rejected, status", [(250, "ok"), (251, "budget_violated")])
+def test_budget_at_its_edge(rejected, status):
+    # 1000 unit jobs on one machine, eps = 1/4, the last `rejected` jobs rejected at the last
+    # step: 250/1000 = eps is allowed, 251/1000 = 1.004·eps is not. (A validator that let
+    # rejections reach 1.01·eps passed every other test: no fixture sat near the edge.)
+    n = 1000
+    inst = Instance.from_lists(1, [0] * n, [1] * n, [[0]] * n)
+    steps = np.arange(n)
+    reject = np.full(n, -1)
+    reject[n - rejected :] = n - 1
+    out = Outcome(
+        algorithm="hand",
+        problem="load",
+        speed=1.0,
+        machine=np.zeros(n, np.int64),
+        arrival_step=steps,
+        dispatch_step=steps.copy(),
+        reject_step=reject,
+        completion=np.full(n, np.nan),
+        step_time=np.zeros(n),
+        claimed_objective=float(n - 1),  # the max load is reached before the late rejections
+        **_NO_TRACE,
+    )
+    v = check_load(inst, out, eps=0.25)
+    assert v.status == status, v.errors
+    assert v.rejected_frac == pytest.approx(rejected / n)
+
+
 def test_fault_budget_by_w_reject_for_genwtd(wtd_inst, wtd_out):
     # by count 1/4 <= 0.3; by w_reject 5/8 > 0.3
     assert check_flow(wtd_inst, wtd_out, eps=0.3, problem="maxflow").status == "ok"
