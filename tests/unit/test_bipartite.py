@@ -291,6 +291,17 @@ def test_unstable_system_is_reported():
     assert r.unstable and r.mean_response == math.inf and r.events > 0 and "exceeded" in r.note
 
 
+def test_a_load_at_the_capacity_boundary_up_to_rounding_is_unstable():
+    # Σλ = Σμ up to one ulp: was called stable, with an E[T] growing with the run length
+    mu = [1.0, 1.0]
+    lam = [0.9999999999999999 * 2.0]
+    assert sum(lam) < sum(mu)
+    r = simulate_bipartite(mu, lam, "complete", "jsq", arrivals=20_000, seed=0)
+    assert r.unstable and r.mean_response == math.inf and r.events == 0 and "capacity boundary" in r.note
+    r = simulate_bipartite(mu, [1.99], "complete", "jsq", arrivals=20_000, seed=0)  # 0.5 % slack: stable
+    assert not r.unstable and math.isfinite(r.mean_response)
+
+
 # ------------------------------------------------------------------ parameters of other policies
 SMALL = dict(mu=[1.0, 2.0], lam=[0.5, 0.5], neighbors=[[0, 1], [1]], arrivals=2000, seed=0)
 NOT_APPLICABLE = [  # (parameter, value, policy): the policy's kernel path never reads it

@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["integer_scale", "carries_load", "flow_network"]
+__all__ = ["integer_scale", "carries_load", "flow_network", "CAPACITY_BOUNDARY"]
+
+#: Λ/Σμ within this relative distance of 1 is the capacity boundary up to rounding: unstable
+#: (a load of 0.9999999999999999 was called stable, and its E[T] grew with the run length).
+CAPACITY_BOUNDARY = 1e-9
 
 
 def integer_scale(values: np.ndarray, limit: float) -> tuple[float, bool]:
@@ -52,6 +56,11 @@ def carries_load(mu: np.ndarray, lam: np.ndarray, indptr: np.ndarray, indices: n
     lam_tot = float(lam.sum())
     if lam_tot >= float(mu.sum()):
         return False, f"the graph cannot carry the load: Λ/Σμ = {lam_tot / float(mu.sum()):.6g} >= 1 (lam, mu)"
+    if lam_tot >= float(mu.sum()) * (1.0 - CAPACITY_BOUNDARY):  # e.g. a load of 0.9999999999999999
+        return False, (
+            f"the load is at the capacity boundary: Λ/Σμ = {lam_tot / float(mu.sum())!r} is 1 up to "
+            f"a relative {CAPACITY_BOUNDARY:g} (rounding): critically loaded, no steady state (lam, mu)"
+        )
     scale, exact = integer_scale(np.concatenate([lam, mu]), 2.0 * (lam_tot + float(mu.sum())))
     if exact:
         cap_lam = np.round(lam * scale).astype(np.int64)

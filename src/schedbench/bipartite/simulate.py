@@ -34,7 +34,7 @@ import numpy as np
 from schedbench.hall.seeds import derived_seed
 from schedbench.hall import arguments as arg
 from schedbench.hall.params import Applies, Param, check_applies
-from schedbench.bipartite.capacity import carries_load
+from schedbench.bipartite.capacity import CAPACITY_BOUNDARY, carries_load
 from schedbench.bipartite.kernels import (
     B_ARRIVALS,
     B_BLOCKED,
@@ -380,6 +380,11 @@ def _overload(
     lam_tot, mu_tot = float(lam.sum()), float(mu.sum())
     if lam_tot >= mu_tot:
         return f"overloaded: Λ/Σμ = {lam_tot / mu_tot:.6g} >= 1, no policy is stable (give finite buffers for a loss system)"
+    if lam_tot >= mu_tot * (1.0 - CAPACITY_BOUNDARY):  # e.g. a load of 0.9999999999999999
+        return (
+            f"at the capacity boundary: Λ/Σμ = {lam_tot / mu_tot!r} is 1 up to a relative {CAPACITY_BOUNDARY:g} "
+            "(rounding): critically loaded, no policy has a steady state"
+        )
     if not complete:
         ok, why = carries_load(mu, lam, indptr, indices)
         if not ok:
