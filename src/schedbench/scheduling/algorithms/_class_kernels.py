@@ -42,6 +42,10 @@ __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
 #: for (three int64 tables: about 1.2 GB at this bound); beyond it the run takes the step path.
 MAX_CLASS_CELLS = 50_000_000
 
+#: B's timeouts (T fixed) go in one FIFO queue per distinct flow weight when there are at most
+#: this many weights (each slot looks at every queue's front), else in an indexed heap.
+MAX_TIMEOUT_QUEUES = 64
+
 
 # ---------------------------------------------------------------------- skew heaps of jobs, 3 keys
 @njit(cache=True, inline="always")
@@ -161,6 +165,99 @@ def _ih_set(j, slot, size, key, job, pos):
     return size
 
 
+# ---------------------------------------------------------------------- calendars of machines
+# A's and B's next event per machine (at most one each), in a ring of W one-slot buckets
+# (doubly linked lists of machines) for the events less than W slots ahead, and in an indexed
+# heap beyond. Every event is taken at its slot, so the ring holds slots of [t, t + W) only:
+# a bucket holds one slot. The order of the machines within a slot is not the heap's; no
+# decision depends on it (A's and B's decisions of one slot are per machine, and a machine's
+# trace rows are in time order whatever the order of the machines).
+@njit(cache=True, inline="always")
+def _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
+    """Remove machine i's event, if any."""
+    s = cslot[i]
+    if s < 0:
+        return
+    cslot[i] = -1
+    if hpos[i] >= 0:
+        cnt[1] = _ih_remove(i, cnt[1], key, mach, hpos)
+        return
+    p = cpv[i]
+    x = cnx[i]
+    if p >= 0:
+        cnx[p] = x
+    else:
+        chead[s & mask] = x
+    if x >= 0:
+        cpv[x] = p
+    cnt[0] -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _cal_set(i, s, t, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
+    """Machine i's event at slot s > t (set during slot t), replacing the one it had."""
+    _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
+    cslot[i] = s
+    if s - t <= mask:
+        b = s & mask
+        h = chead[b]
+        cnx[i] = h
+        cpv[i] = -1
+        if h >= 0:
+            cpv[h] = i
+        chead[b] = i
+        cnt[0] += 1
+    else:
+        cnt[1] = _ih_push(i, s, cnt[1], key, mach, hpos)
+
+
+@njit(cache=True, _nrt=False)
+def _cal_remove(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
+    _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
+
+
+@njit(cache=True, inline="always")
+def _cal_next(t, tprev, chead, mask, key, cnt):
+    """The smaller of t and the calendar's first slot (the ring holds slots of (tprev, tprev + W))."""
+    if cnt[1] > 0 and key[0] < t:
+        t = key[0]
+    if cnt[0] > 0:
+        s = tprev + 1
+        e = min(t, tprev + mask + 1)
+        while s < e:
+            if chead[s & mask] >= 0:
+                return s
+            s += 1
+    return t
+
+
+@njit(cache=True, _nrt=False)
+def _cal_take(t, cslot, cnx, chead, mask, key, mach, hpos, cnt, flag, lst, nl):
+    """Takes the machines whose event is at slot t out of the calendar and appends those not
+    yet flagged to lst (flagging them); returns the new length of lst."""
+    b = t & mask
+    i = chead[b]
+    chead[b] = -1
+    while i >= 0:
+        x = cnx[i]
+        cslot[i] = -1
+        cnt[0] -= 1
+        if not flag[i]:
+            flag[i] = True
+            lst[nl] = i
+            nl += 1
+        i = x
+    while cnt[1] > 0 and key[0] <= t:
+        i = mach[0]
+        cnt[1] = _ih_remove(i, cnt[1], key, mach, hpos)
+        cslot[i] = -1
+        if not flag[i]:
+            flag[i] = True
+            lst[nl] = i
+            nl += 1
+    return nl
+
+
 # ---------------------------------------------------------------------- arrivals
 @njit(cache=True, _nrt=False)
 def _a_pick(o, c, t, indptr, indices, loads, cur, since):
@@ -183,8 +280,33 @@ def _a_pick(o, c, t, indptr, indices, loads, cur, since):
 
 @njit(cache=True, _nrt=False)
 def _a_add(
-    i, j, t, c, p, srpt, cls, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf,
-    rows, completion, sroot, release, posk, sleft, sright
+    i,
+    j,
+    t,
+    c,
+    p,
+    srpt,
+    cls,
+    loads,
+    qhead,
+    qtail,
+    nxt,
+    rem,
+    cur,
+    since,
+    head,
+    nonempty,
+    mode_b,
+    last_row,
+    ti,
+    tf,
+    rows,
+    completion,
+    sroot,
+    release,
+    posk,
+    sleft,
+    sright,
 ):
     """ClassQueues.add: advance machine i to t, then queue job j (class c, size p) on it."""
     rows = _a_advance(
@@ -205,22 +327,40 @@ def _a_add(
 
 
 @njit(cache=True, _nrt=False)
-def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright, ntos, to_key,
-           to_job, to_pos):
-    """B takes job j on machine i (alive, densest-first heap, its timeout); returns the timeout heap's size."""
+def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright):
+    """B takes job j on machine i (alive, densest-first heap); returns c·T/w of its timeout."""
     alive[j] = True
     bmach[j] = i
     x = cval * T / wflow[j]
     deadline[j] = release[j] + x
     droot[i] = _meld3(droot[i], j, neg_d, deadline, posk, dleft, dright)
-    return _ih_push(j, _timeout(release[j], x), ntos, to_key, to_job, to_pos)
+    return x
 
 
 # ---------------------------------------------------------------------- B's choice
 @njit(cache=True, _nrt=False)
 def _b_decide(
-    i, t, T, cval, no_hopeless, dshift, size, release, wflow, dexp, head, brun, brem, alive, droot, neg_d, deadline,
-    posk, dleft, dright, kept
+    i,
+    t,
+    T,
+    cval,
+    no_hopeless,
+    dshift,
+    size,
+    release,
+    wflow,
+    dexp,
+    head,
+    brun,
+    brem,
+    alive,
+    droot,
+    neg_d,
+    deadline,
+    posk,
+    dleft,
+    dright,
+    kept,
 ):
     """B's re-decision on machine i at slot t, after :func:`_b_sync` (WmftB.b_choose /
     gwmft.keep_running): sets brun[i]; returns 1 if gwmft kept a hopeless job running, else 0.
@@ -251,7 +391,7 @@ def _b_decide(
 
 # ---------------------------------------------------------------------- the kernel
 #: The run's scalar state between calls of :func:`_simulate` (slots of its ``st`` array).
-_POS, _NAEV, _NBEV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6, 7
+_POS, _TPREV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6
 
 
 @njit(cache=True)
@@ -276,6 +416,9 @@ def class_kernel(
     dshift,  # B: density ≥ D·density' ⟺ exponent ≥ exponent' + dshift
     no_hopeless,  # gwmft's no_hopeless_preemption
     prefix,  # T grows (oracle prefix-lb): timeouts are re-checked
+    tgrp,  # per position: the index of its flow weight among the distinct ones (B, T fixed)
+    n_tgrp,  # number of distinct flow weights (0: the timeouts in an indexed heap)
+    span,  # ring size of the event calendars (a power of two)
 ):
     """Allocates the run's state and calls :func:`_simulate` until it has run every slot (it
     returns early, at a slot boundary, when the trace arrays need room: they grow here)."""
@@ -294,11 +437,15 @@ def class_kernel(
     sleft = np.full(n if srpt else 1, -1, np.int64)
     sright = np.full(n if srpt else 1, -1, np.int64)
     posk = np.arange(n)
-    # A's next event per machine (a completion or a class crossing; at most one per machine):
-    # an indexed heap of machines by slot
-    a_key = np.empty(m, np.int64)
-    a_mach = np.empty(m, np.int64)
-    a_pos = np.full(m, -1, np.int64)
+    # A's next event per machine (a completion or a class crossing; at most one per machine)
+    # and B's (a completion): two calendars of machines; slots of their events, ring links
+    # (next, previous, per machine), ring bucket heads, overflow heap (key, machine,
+    # position), sizes (ring, heap)
+    cal_i = np.full((2, 3, m), -1, np.int64)
+    cal_h = np.full((2, span), -1, np.int64)
+    cal_k = np.empty((2, 2, m), np.int64)
+    cal_p = np.full((2, m), -1, np.int64)
+    cal_n = np.zeros((2, 2), np.int64)
     dirty = np.zeros(m, np.bool_)
     dirty_list = np.empty(m, np.int64)
     # ---- B's state
@@ -313,12 +460,21 @@ def class_kernel(
     dright = np.full(nb, -1, np.int64)
     brun = np.full(m, -1, np.int64)
     bsince = np.zeros(m, np.int64)
-    b_key = np.empty(m, np.int64)  # B's completion per machine (indexed heap of machines)
-    b_mach = np.empty(m, np.int64)
-    b_pos = np.full(m, -1, np.int64)
-    to_key = np.empty(nb, np.int64)  # timeouts of the alive jobs (indexed heap)
-    to_job = np.empty(nb, np.int64)
-    to_pos = np.full(nb, -1, np.int64)
+    nh = nb if n_tgrp == 0 else 1
+    to_key = np.empty(nh, np.int64)  # timeouts of the alive jobs (indexed heap; T grows)
+    to_job = np.empty(nh, np.int64)
+    to_pos = np.full(nh, -1, np.int64)
+    # T fixed: a job's timeout is its release plus an offset of its flow weight, so the
+    # timeouts of one weight come in arrival order: a FIFO queue per weight (linked by
+    # position), its completed jobs left in it and skipped when they reach its front
+    tq_next = np.full(nb if n_tgrp > 0 else 1, -1, np.int64)
+    tq_head = np.full(n_tgrp, -1, np.int64)
+    tq_tail = np.full(n_tgrp, -1, np.int64)
+    tq_off = np.zeros(n_tgrp, np.int64)
+    if n_tgrp > 0:
+        T0 = T_at[0] if n else 1.0
+        for j in range(n):
+            tq_off[tgrp[j]] = _timeout(0, cval * T0 / wflow[j])
     bd = np.zeros(m, np.bool_)
     bd_list = np.empty(m, np.int64)
     kept = np.zeros(m, np.bool_)
@@ -327,17 +483,98 @@ def class_kernel(
     completion = np.full(n, np.nan)
     late = np.full(n, -1, np.int64)
     last_row = np.full(m, -1, np.int64)
-    ti = np.empty((n + 16, 2), np.int64)
-    tf = np.empty((n + 16, 3), np.float64)
-    st = np.zeros(8, np.int64)
+    # the trace: room for 4 rows a job (A processes about 3 a job on sized jobs; pages not
+    # written are never touched), grown only beyond
+    cap = 4 * n + 3 * m + 16
+    ti = np.empty((cap, 2), np.int64)
+    tf = np.empty((cap, 3), np.float64)
+    st = np.zeros(7, np.int64)
+    st[_TPREV] = -1
     Tv = np.full(1, T_at[0] if n else 1.0)
     while True:
         need = _simulate(
-            release, size, indptr, indices, order, m, n_classes, cls, pw, tie, limit, T_at, wflow, dexp, srpt, mode_b,
-            cval, dshift, no_hopeless, prefix, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, sroot,
-            sleft, sright, posk, a_key, a_mach, a_pos, dirty, dirty_list, alive, bmach, brem, neg_d, deadline, droot,
-            dleft, dright, brun, bsince, b_key, b_mach, b_pos, to_key, to_job, to_pos, bd, bd_list, kept, machine,
-            completion, late, last_row, ti, tf, st, Tv
+            release,
+            size,
+            indptr,
+            indices,
+            order,
+            m,
+            n_classes,
+            cls,
+            pw,
+            tie,
+            limit,
+            T_at,
+            wflow,
+            dexp,
+            srpt,
+            mode_b,
+            cval,
+            dshift,
+            no_hopeless,
+            prefix,
+            loads,
+            qhead,
+            qtail,
+            nxt,
+            rem,
+            cur,
+            since,
+            head,
+            nonempty,
+            sroot,
+            sleft,
+            sright,
+            posk,
+            cal_i[0, 0],
+            cal_i[0, 1],
+            cal_i[0, 2],
+            cal_h[0],
+            cal_k[0, 0],
+            cal_k[0, 1],
+            cal_p[0],
+            cal_n[0],
+            cal_i[1, 0],
+            cal_i[1, 1],
+            cal_i[1, 2],
+            cal_h[1],
+            cal_k[1, 0],
+            cal_k[1, 1],
+            cal_p[1],
+            cal_n[1],
+            span - 1,
+            dirty,
+            dirty_list,
+            alive,
+            bmach,
+            brem,
+            neg_d,
+            deadline,
+            droot,
+            dleft,
+            dright,
+            brun,
+            bsince,
+            to_key,
+            to_job,
+            to_pos,
+            tgrp,
+            n_tgrp,
+            tq_next,
+            tq_head,
+            tq_tail,
+            tq_off,
+            bd,
+            bd_list,
+            kept,
+            machine,
+            completion,
+            late,
+            last_row,
+            ti,
+            tf,
+            st,
+            Tv,
         )
         if need == 0:
             break
@@ -354,11 +591,88 @@ def class_kernel(
 
 @njit(cache=True, _nrt=False)
 def _simulate(
-    release, size, indptr, indices, order, m, n_classes, cls, pw, tie, limit, T_at, wflow, dexp, srpt, mode_b, cval,
-    dshift, no_hopeless, prefix, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, sroot, sleft, sright,
-    posk, a_key, a_mach, a_pos, dirty, dirty_list, alive, bmach, brem, neg_d, deadline, droot, dleft, dright, brun,
-    bsince, b_key, b_mach, b_pos, to_key, to_job, to_pos, bd, bd_list, kept, machine, completion, late, last_row, ti,
-    tf, st, Tv
+    release,
+    size,
+    indptr,
+    indices,
+    order,
+    m,
+    n_classes,
+    cls,
+    pw,
+    tie,
+    limit,
+    T_at,
+    wflow,
+    dexp,
+    srpt,
+    mode_b,
+    cval,
+    dshift,
+    no_hopeless,
+    prefix,
+    loads,
+    qhead,
+    qtail,
+    nxt,
+    rem,
+    cur,
+    since,
+    head,
+    nonempty,
+    sroot,
+    sleft,
+    sright,
+    posk,
+    a_slot,
+    a_nx,
+    a_pv,
+    a_head,
+    a_key,
+    a_mach,
+    a_pos,
+    a_n,
+    b_slot,
+    b_nx,
+    b_pv,
+    b_head,
+    b_key,
+    b_mach,
+    b_pos,
+    b_n,
+    mask,
+    dirty,
+    dirty_list,
+    alive,
+    bmach,
+    brem,
+    neg_d,
+    deadline,
+    droot,
+    dleft,
+    dright,
+    brun,
+    bsince,
+    to_key,
+    to_job,
+    to_pos,
+    tgrp,
+    n_tgrp,
+    tq_next,
+    tq_head,
+    tq_tail,
+    tq_off,
+    bd,
+    bd_list,
+    kept,
+    machine,
+    completion,
+    late,
+    last_row,
+    ti,
+    tf,
+    st,
+    Tv,
 ):
     """The event loop of :func:`class_kernel` (no array is allocated or reference-counted
     here). Returns 0 when the run is over, else the number of trace rows the arrays must hold
@@ -368,9 +682,10 @@ def _simulate(
     rows, see :func:`_a_advance`) and synced in B with dt > 0 at most once (one row), and only
     machines with a job or an event are touched: 3·min(m, jobs to come + events) + 16 rows."""
     n = size.shape[0]
-    pos, naev, nbev, ntos, rows = st[_POS], st[_NAEV], st[_NBEV], st[_NTOS], st[_ROWS]
+    pos, ntos, rows, tprev = st[_POS], st[_NTOS], st[_ROWS], st[_TPREV]
     a_rejections, timeouts, hopeless_kept = st[_AREJ], st[_TIMEOUTS], st[_KEPT]
     T = Tv[0]
+    fifo = n_tgrp > 0
     ndirty = 0
     nbd = 0
     need = 0
@@ -379,19 +694,31 @@ def _simulate(
         t = np.int64(2**62)
         if pos < n:
             t = release[pos]
-        if naev > 0 and a_key[0] < t:
-            t = a_key[0]
         if mode_b:
-            if nbev > 0 and b_key[0] < t:
-                t = b_key[0]
-            if ntos > 0 and to_key[0] < t:
+            if fifo:
+                for g in range(n_tgrp):
+                    f = tq_head[g]
+                    while f >= 0 and not alive[f]:  # completed (or timed out) before its timeout
+                        f = tq_next[f]
+                        ntos -= 1
+                    tq_head[g] = f
+                    if f >= 0:
+                        s = release[f] + tq_off[g]
+                        if s < t:
+                            t = s
+                    else:
+                        tq_tail[g] = -1
+            elif ntos > 0 and to_key[0] < t:
                 t = to_key[0]
+            t = _cal_next(t, tprev, b_head, mask, b_key, b_n)
+        t = _cal_next(t, tprev, a_head, mask, a_key, a_n)
         if t == np.int64(2**62):
             break
-        room = 3 * min(m, (n - pos) + naev + nbev + ntos) + 16
+        room = 3 * min(m, (n - pos) + a_n[0] + a_n[1] + b_n[0] + b_n[1] + ntos) + 16
         if rows + room > ti.shape[0]:
             need = rows + room
             break
+        tprev = t
         # ---- arrivals of slot t
         while pos < n and release[pos] == t:
             j = pos
@@ -411,8 +738,33 @@ def _simulate(
                 continue
             # add to A (ClassQueues.add: advance first)
             rows = _a_add(
-                i, j, t, c, size[j], srpt, cls, loads, qhead, qtail, nxt, rem, cur, since, head, nonempty, mode_b,
-                last_row, ti, tf, rows, completion, sroot, release, posk, sleft, sright
+                i,
+                j,
+                t,
+                c,
+                size[j],
+                srpt,
+                cls,
+                loads,
+                qhead,
+                qtail,
+                nxt,
+                rem,
+                cur,
+                since,
+                head,
+                nonempty,
+                mode_b,
+                last_row,
+                ti,
+                tf,
+                rows,
+                completion,
+                sroot,
+                release,
+                posk,
+                sleft,
+                sright,
             )
             machine[j] = i
             if not dirty[i]:
@@ -420,37 +772,71 @@ def _simulate(
                 dirty_list[ndirty] = i
                 ndirty += 1
             if mode_b:
-                ntos = _b_add(
-                    j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright, ntos,
-                    to_key, to_job, to_pos
-                )
+                x = _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright)
+                if fifo:
+                    g = tgrp[j]
+                    if tq_tail[g] >= 0:
+                        tq_next[tq_tail[g]] = j
+                    else:
+                        tq_head[g] = j
+                    tq_tail[g] = j
+                    ntos += 1
+                else:
+                    ntos = _ih_push(j, _timeout(release[j], x), ntos, to_key, to_job, to_pos)
                 if not bd[i]:
                     bd[i] = True
                     bd_list[nbd] = i
                     nbd += 1
         # ---- A: re-decide every machine with an event at t or an arrival
-        while naev > 0 and a_key[0] <= t:
-            i = a_mach[0]
-            naev = _ih_remove(i, naev, a_key, a_mach, a_pos)
-            if not dirty[i]:
-                dirty[i] = True
-                dirty_list[ndirty] = i
-                ndirty += 1
+        ndirty = _cal_take(t, a_slot, a_nx, a_head, mask, a_key, a_mach, a_pos, a_n, dirty, dirty_list, ndirty)
         for q in range(ndirty):
             i = dirty_list[q]
             dirty[i] = False
             rows = _a_advance(
-                i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows,
-                completion
+                i,
+                t,
+                srpt,
+                cls,
+                loads,
+                qhead,
+                nxt,
+                rem,
+                cur,
+                since,
+                head,
+                nonempty,
+                mode_b,
+                last_row,
+                ti,
+                tf,
+                rows,
+                completion,
             )
             k = _a_choose(
-                i, t, srpt, n_classes, cls, pw, tie, loads, qhead, rem, cur, since, head, nonempty, sroot, sleft,
-                sright, release, posk
+                i,
+                t,
+                srpt,
+                n_classes,
+                cls,
+                pw,
+                tie,
+                loads,
+                qhead,
+                rem,
+                cur,
+                since,
+                head,
+                nonempty,
+                sroot,
+                sleft,
+                sright,
+                release,
+                posk,
             )
             if k > 0:
-                naev = _ih_set(i, t + k, naev, a_key, a_mach, a_pos)
+                _cal_set(i, t + k, t, a_slot, a_nx, a_pv, a_head, mask, a_key, a_mach, a_pos, a_n)
             else:
-                naev = _ih_remove(i, naev, a_key, a_mach, a_pos)
+                _cal_remove(i, a_slot, a_nx, a_pv, a_head, mask, a_key, a_mach, a_pos, a_n)
             if mode_b and not bd[i]:
                 bd[i] = True
                 bd_list[nbd] = i
@@ -459,14 +845,33 @@ def _simulate(
         if not mode_b:
             continue
         # ---- B: completions, timeouts, choices
-        while nbev > 0 and b_key[0] <= t:
-            i = b_mach[0]
-            nbev = _ih_remove(i, nbev, b_key, b_mach, b_pos)
-            if not bd[i]:
-                bd[i] = True
-                bd_list[nbd] = i
-                nbd += 1
-        while ntos > 0 and to_key[0] <= t:
+        nbd = _cal_take(t, b_slot, b_nx, b_head, mask, b_key, b_mach, b_pos, b_n, bd, bd_list, nbd)
+        if fifo:
+            for g in range(n_tgrp):
+                while True:
+                    j = tq_head[g]
+                    if j < 0 or release[j] + tq_off[g] > t:
+                        break
+                    tq_head[g] = tq_next[j]
+                    ntos -= 1
+                    if not alive[j]:
+                        continue
+                    i = bmach[j]
+                    rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
+                    if not alive[j]:
+                        continue  # completed at the end of the last slot
+                    alive[j] = False
+                    if brun[i] == j:
+                        brun[i] = -1
+                    timeouts += 1
+                    late[j] = t
+                    if not bd[i]:
+                        bd[i] = True
+                        bd_list[nbd] = i
+                        nbd += 1
+                if tq_head[g] < 0:
+                    tq_tail[g] = -1
+        while ntos > 0 and not fifo and to_key[0] <= t:
             j = to_job[0]
             ntos = _ih_remove(j, ntos, to_key, to_job, to_pos)
             if not alive[j]:
@@ -495,19 +900,38 @@ def _simulate(
             i = bd_list[q]
             bd[i] = False
             rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
-            if done >= 0:
+            if done >= 0 and not fifo:
                 ntos = _ih_remove(done, ntos, to_key, to_job, to_pos)
             hopeless_kept += _b_decide(
-                i, t, T, cval, no_hopeless, dshift, size, release, wflow, dexp, head, brun, brem, alive, droot, neg_d,
-                deadline, posk, dleft, dright, kept
+                i,
+                t,
+                T,
+                cval,
+                no_hopeless,
+                dshift,
+                size,
+                release,
+                wflow,
+                dexp,
+                head,
+                brun,
+                brem,
+                alive,
+                droot,
+                neg_d,
+                deadline,
+                posk,
+                dleft,
+                dright,
+                kept,
             )
             pick = brun[i]
             if pick >= 0:
-                nbev = _ih_set(i, t + brem[pick], nbev, b_key, b_mach, b_pos)
+                _cal_set(i, t + brem[pick], t, b_slot, b_nx, b_pv, b_head, mask, b_key, b_mach, b_pos, b_n)
             else:
-                nbev = _ih_remove(i, nbev, b_key, b_mach, b_pos)
+                _cal_remove(i, b_slot, b_nx, b_pv, b_head, mask, b_key, b_mach, b_pos, b_n)
         nbd = 0
-    st[_POS], st[_NAEV], st[_NBEV], st[_NTOS], st[_ROWS] = pos, naev, nbev, ntos, rows
+    st[_POS], st[_NTOS], st[_ROWS], st[_TPREV] = pos, ntos, rows, tprev
     st[_AREJ], st[_TIMEOUTS], st[_KEPT] = a_rejections, timeouts, hopeless_kept
     Tv[0] = T
     return need
@@ -733,6 +1157,13 @@ def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | 
         no_hopeless = bool(getattr(alg, "no_hopeless", False))
     else:
         dexp, cval, dshift, no_hopeless = np.zeros(n, np.int64), 1.0, 0, False
+    n_tgrp, tgrp = 0, np.zeros(1, np.int64)
+    if mode_b and not alg.prefix and n:
+        wvals, tg = np.unique(wf, return_inverse=True)
+        if wvals.size <= MAX_TIMEOUT_QUEUES:
+            n_tgrp, tgrp = int(wvals.size), tg.reshape(-1).astype(np.int64)
+    smax = int(size.max()) if n else 1
+    span = 1 << max(4, min(smax, 4096).bit_length())  # > the largest size, at most 8192
     machine, completion, late, ti, tf, a_rej, timeouts, kept = class_kernel(
         release,
         size,
@@ -754,6 +1185,9 @@ def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | 
         dshift,
         no_hopeless,
         bool(alg.prefix),
+        tgrp,
+        n_tgrp,
+        span,
     )
     alg.counters["a_rejections"] = int(a_rej)
     if mode_b:
