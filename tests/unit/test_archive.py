@@ -17,7 +17,6 @@ import yaml
 
 from schedbench.hall.archive import (
     ArchiveError,
-    _tied,
     add_commands,
     archive,
     config_of_files,
@@ -28,7 +27,7 @@ from schedbench.hall.archive import (
 from schedbench.hall.config import ConfigError, config_hash
 from schedbench.hall.io import check_results, provenance, write_parquet
 from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
-from schedbench.scheduling.stage.results import assemble, tied_instances
+from schedbench.scheduling.stage.results import assemble
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow/schemas/results.schema.yaml"
@@ -262,7 +261,6 @@ def test_merge_of_two_halves_is_the_whole(run_a, parts, tmp_path):
     write_parquet(assemble([parts["paper"]], parts["opt"], provenance(h)), h2)
     merged = merge([h1, h2], tmp_path / "m2.parquet")
     pd.testing.assert_frame_equal(merged, whole)
-    assert _tied(whole).equals(tied_instances(whole))
     # overlapping parts: identical duplicates are kept once
     pd.testing.assert_frame_equal(merge([run_a, h2], tmp_path / "m3.parquet"), whole)
     with pytest.raises(ArchiveError, match="out: .* exists already"):

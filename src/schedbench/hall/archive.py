@@ -48,6 +48,7 @@ from schedbench.hall.io import (
     check_results,
     check_table,
     ordinary_permissions,
+    tied_instances,
     write_parquet,
 )
 from schedbench.hall.stats import bootstrap_ci
@@ -1058,23 +1059,6 @@ def format_diff(d: RunDiff) -> str:
 # merge
 
 
-def _tied(df: pd.DataFrame, rel_tol: float = 1e-9) -> pd.Series:
-    """``instance_tied`` recomputed over the merged table (the same rule as
-    ``schedbench.scheduling.stage.results.tied_instances``; the hall imports no wing, and
-    tests/unit/test_archive.py checks the two agree): parts split by algorithm each saw only
-    their own algorithms on an instance."""
-    ok = df[df["status"] == "ok"]
-    if ok.empty:
-        return pd.Series(False, index=df.index)
-    g = ok.groupby("instance")
-    spread = g["objective"].max() - g["objective"].min()
-    scale = g["objective"].apply(lambda x: max(1.0, float(np.nanmax(np.abs(x)))) if x.notna().any() else 1.0)
-    tied = (
-        (g["algorithm"].nunique() >= 2) & (spread <= rel_tol * scale) & g["objective"].apply(lambda x: x.notna().all())
-    )
-    return df["instance"].map(tied).fillna(False).astype(bool)
-
-
 _RUNS_FRONT = ["experiment", "family", "instance", "instance_index", "n_jobs", "m", "algorithm", "problem", "model"]
 
 
@@ -1163,7 +1147,7 @@ def merge(
     df = df.drop(columns=["_part", "_key"]).reset_index(drop=True)
     if runs:
         if {"status", "objective", "algorithm"} <= set(df.columns) and "instance_tied" in df.columns:
-            df["instance_tied"] = _tied(df)
+            df["instance_tied"] = tied_instances(df)
         order_keys = ["experiment", "instance", "algorithm", "eps", "seed", *pcols]
         order_keys = [c for c in order_keys if c in df.columns]
         df = df.loc[df.astype({c: str for c in order_keys}).sort_values(order_keys, kind="stable").index]

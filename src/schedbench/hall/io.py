@@ -17,6 +17,7 @@ import pandas as pd
 import yaml
 
 __all__ = [
+    "tied_instances",
     "write_parquet",
     "read_parquet",
     "provenance",
@@ -176,3 +177,23 @@ def check_results(df: pd.DataFrame, schema_path: str | os.PathLike) -> None:
 
 
 PROVENANCE_COLUMNS = ["schedbench_version", "git_commit", "config_hash", "packages", "platform"]
+
+
+def tied_instances(runs: pd.DataFrame, rel_tol: float = 1e-9) -> pd.Series:
+    """Per run: does its instance fail to tell algorithms apart (the results column
+    ``instance_tied``, formed at collect time and again when runs are merged)? True when at least two
+    algorithms have validated runs (status ``ok``) on the instance and every one of those runs —
+    every algorithm, parameter combination and ε — reached the same objective (within
+    ``rel_tol``). An instance played by one algorithm only (an adversary's realised instance)
+    is never tied. Such instances add nothing to a comparison; the ratio table counts them per
+    experiment next to the instances whose OPT equals the trivial bound."""
+    ok = runs[runs["status"] == "ok"]
+    if ok.empty:
+        return pd.Series(False, index=runs.index)
+    g = ok.groupby("instance")
+    spread = g["objective"].max() - g["objective"].min()
+    scale = g["objective"].apply(lambda x: max(1.0, float(np.nanmax(np.abs(x)))) if x.notna().any() else 1.0)
+    tied = (
+        (g["algorithm"].nunique() >= 2) & (spread <= rel_tol * scale) & g["objective"].apply(lambda x: x.notna().all())
+    )
+    return runs["instance"].map(tied).fillna(False).astype(bool)

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from schedbench.hall.io import tied_instances
 from schedbench.scheduling.stage.metrics import format_value
 
 __all__ = ["assemble", "join_opt", "tied_instances", "IDENTITY", "OPT_COLUMNS"]
@@ -39,25 +40,6 @@ def join_opt(runs: pd.DataFrame, opts: pd.DataFrame) -> pd.DataFrame:
     with np.errstate(invalid="ignore", divide="ignore"):
         out["ratio"] = np.where(den > 0, out["objective"] / den, math.nan)
     return out
-
-
-def tied_instances(runs: pd.DataFrame, rel_tol: float = 1e-9) -> pd.Series:
-    """Per run: does its instance fail to tell algorithms apart? True when at least two
-    algorithms have validated runs (status ``ok``) on the instance and every one of those runs —
-    every algorithm, parameter combination and ε — reached the same objective (within
-    ``rel_tol``). An instance played by one algorithm only (an adversary's realised instance)
-    is never tied. Such instances add nothing to a comparison; the ratio table counts them per
-    experiment next to the instances whose OPT equals the trivial bound."""
-    ok = runs[runs["status"] == "ok"]
-    if ok.empty:
-        return pd.Series(False, index=runs.index)
-    g = ok.groupby("instance")
-    spread = g["objective"].max() - g["objective"].min()
-    scale = g["objective"].apply(lambda x: max(1.0, float(np.nanmax(np.abs(x)))) if x.notna().any() else 1.0)
-    tied = (
-        (g["algorithm"].nunique() >= 2) & (spread <= rel_tol * scale) & g["objective"].apply(lambda x: x.notna().all())
-    )
-    return runs["instance"].map(tied).fillna(False).astype(bool)
 
 
 def assemble(parts: list[pd.DataFrame], opt_parts: list[pd.DataFrame], provenance: dict[str, str]) -> pd.DataFrame:
