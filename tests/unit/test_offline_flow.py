@@ -77,7 +77,7 @@ def test_mip_equals_matching_on_unit_jobs(inst):
 @given(instances(max_m=3, max_n=5, unit=False, max_size=4))
 def test_sized_opt_equals_brute_force_and_bound_below(inst):
     opt = brute_force_sized(inst)
-    res = opt_max_flow(inst, time_limit=30)
+    res = opt_max_flow(inst, time_limit=120)
     assert (res.status, res.value) == ("optimal", opt)
     lb = max_flow_lower_bound(inst)
     assert int(inst.size.max()) <= lb <= opt
@@ -165,8 +165,8 @@ def test_unit_matching_agrees_with_migratory_flow_on_a_medium_instance():
 
 def test_time_limit_reports_timeout_with_consistent_bounds():
     inst = Instance.from_lists(3, [0] * 12 + [1] * 6, list(range(1, 7)) * 3, [[0, 1], [1, 2], [0, 2]] * 6)
-    opt_max_flow(inst, time_limit=30)  # compile / load the numba cache
-    full = opt_max_flow(inst, time_limit=30)
+    opt_max_flow(inst, time_limit=120)  # compile / load the numba cache
+    full = opt_max_flow(inst, time_limit=120)
     assert (full.status, full.value) == ("optimal", 20.0)
     res = opt_max_flow(inst, time_limit=1e-4)  # the bounds alone take longer
     assert res.status == "timeout", res
