@@ -122,7 +122,7 @@ def _ih_down(k, size, key, job, pos):
         k = c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _ih_push(j, slot, size, key, job, pos):
     key[size] = slot
     job[size] = j
@@ -131,7 +131,7 @@ def _ih_push(j, slot, size, key, job, pos):
     return size + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _ih_remove(j, size, key, job, pos):
     """Remove job j if it is in the heap; returns the new size."""
     k = pos[j]
@@ -150,7 +150,7 @@ def _ih_remove(j, size, key, job, pos):
     return size
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _ih_set(j, slot, size, key, job, pos):
     """Set job (or machine) j's slot: insert it, or move its entry; returns the new size."""
     k = pos[j]
@@ -193,7 +193,7 @@ def _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
     cnt[0] -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _cal_set(i, s, t, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
     """Machine i's event at slot s > t (set during slot t), replacing the one it had."""
     _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
@@ -211,7 +211,7 @@ def _cal_set(i, s, t, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
         cnt[1] = _ih_push(i, s, cnt[1], key, mach, hpos)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _cal_remove(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
     _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
 
@@ -231,7 +231,7 @@ def _cal_next(t, tprev, chead, mask, key, cnt):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _cal_take(t, cslot, cnx, chead, mask, key, mach, hpos, cnt, flag, lst, nl):
     """Takes the machines whose event is at slot t out of the calendar and appends those not
     yet flagged to lst (flagging them); returns the new length of lst."""
@@ -259,7 +259,7 @@ def _cal_take(t, cslot, cnx, chead, mask, key, mach, hpos, cnt, flag, lst, nl):
 
 
 # ---------------------------------------------------------------------- arrivals
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _a_pick(o, c, t, indptr, indices, loads, cur, since):
     """A's dispatch (ClassQueues.least_loaded): the eligible machine with the least own-class
     load at t (ties: lowest index, eligible sets ascending) and that load."""
@@ -278,7 +278,7 @@ def _a_pick(o, c, t, indptr, indices, loads, cur, since):
     return best, best_load
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _a_add(
     i,
     j,
@@ -326,7 +326,7 @@ def _a_add(
     return rows
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright):
     """B takes job j on machine i (alive, densest-first heap); returns c·T/w of its timeout."""
     alive[j] = True
@@ -338,7 +338,7 @@ def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, 
 
 
 # ---------------------------------------------------------------------- B's choice
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _b_decide(
     i,
     t,
@@ -947,7 +947,7 @@ def _timeout(r, x):
     return r + (np.int64(y) if y > 0 else 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _a_advance(
     i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
 ):
@@ -1010,7 +1010,7 @@ def _a_advance(
     return rows
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
     """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync).
     Returns the row count and the job that completed (−1: none)."""
@@ -1030,7 +1030,7 @@ def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
     return rows, -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _a_choose(
     i,
     t,
