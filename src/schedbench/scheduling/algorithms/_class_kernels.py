@@ -12,11 +12,14 @@ preemption" variant; timeouts recomputed when T grows under ``prefix-lb``).
 
 Event driven like the step path: the slots at which anything is decided are the arrival slots
 and the events A and B schedule (a completion, a class crossing, a timeout), taken in time
-order from binary heaps; nothing is done in between, so the cost grows with jobs and events,
-not with m × horizon. The rejection model runs at speed 1 with integer sizes, so every time is
-an integer slot and every quantity is exact (the class priorities are integers times powers of
-two). Within a slot the order is the step path's: the arrivals of the slot in arrival order,
-then A's re-decisions, then B's completions and timeouts, then B's choices.
+order from calendars of machines and queues (or a heap) of timeouts; nothing is done in
+between, so the cost grows with jobs and events, not with m × horizon. The rejection model
+runs at speed 1 with integer sizes, so every time is an integer slot and every quantity is
+exact (the class priorities are integers times powers of two). Within a slot the order is the
+step path's: the arrivals of the slot in arrival order, then A's re-decisions, then B's
+completions and timeouts, then B's choices (the machines of one step in any order: each
+decision is the machine's own). The helpers of the loop are inlined into it
+(``inline="always"``): a call would pass every array argument as its whole struct on the stack.
 
 The trace is the processing of the algorithm the engine runs (A's for ``wmft-A`` and
 ``class-ll-srpt``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
@@ -122,7 +125,7 @@ def _ih_down(k, size, key, job, pos):
         k = c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _ih_push(j, slot, size, key, job, pos):
     key[size] = slot
     job[size] = j
@@ -131,7 +134,7 @@ def _ih_push(j, slot, size, key, job, pos):
     return size + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _ih_remove(j, size, key, job, pos):
     """Remove job j if it is in the heap; returns the new size."""
     k = pos[j]
@@ -150,7 +153,7 @@ def _ih_remove(j, size, key, job, pos):
     return size
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _ih_set(j, slot, size, key, job, pos):
     """Set job (or machine) j's slot: insert it, or move its entry; returns the new size."""
     k = pos[j]
@@ -363,9 +366,7 @@ def _b_decide(
     kept,
 ):
     """B's re-decision on machine i at slot t, after :func:`_b_sync` (WmftB.b_choose /
-    gwmft.keep_running): sets brun[i]; returns 1 if gwmft kept a hopeless job running, else 0.
-    (Kept apart from the sync: with every array of both in one call, numba's refcount pruning
-    left an atomic incref/decref per array argument around the call.)"""
+    gwmft.keep_running): sets brun[i]; returns 1 if gwmft kept a hopeless job running, else 0."""
     r = droot[i]
     while r >= 0 and not alive[r]:
         r = _pop3(r, neg_d, deadline, posk, dleft, dright)
