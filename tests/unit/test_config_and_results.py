@@ -387,6 +387,27 @@ def test_a_parameter_name_shared_with_different_types_is_written():
     assert read_parquet(path)["p_c"].tolist() == table["p_c"].tolist()
 
 
+def test_one_batch_of_algorithms_sharing_a_parameter_name_is_written(tmp_path):
+    # one online job runs every algorithm of its experiment: ssf-edf's c = 2.0 and wmft-B's
+    # c = "1/eps" land in one batch table, which must still be written (parquet wants one type)
+    from schedbench.hall.io import read_parquet, write_parquet
+
+    cfg = {
+        "family": "random-restricted",
+        "problem": "wtdmaxflow",
+        "params": {"m": 3, "n": 12, "d": 2, "sizes": "uniform", "max_size": 3, "weights": "classes"},
+        "instances": 2,
+    }
+    paths = make_instances("mixed", cfg, 7, range(2), tmp_path / "inst")
+    opt = solve_offline(paths, "wtdmaxflow", 30.0, 7)
+    table = run_online_batch(paths, opt, {"ssf-edf": None, "wmft-B": {"c": "1/eps"}}, [0.5], 7, problem="wtdmaxflow")
+    write_parquet(table, tmp_path / "batch.parquet")
+    back = read_parquet(tmp_path / "batch.parquet")
+    assert set(back["p_c"]) == {"2", "1/eps"}
+    whole = assemble([back], [opt], {})
+    assert set(whole["algorithm"]) == {"ssf-edf", "wmft-B"} and (whole["status"] == "ok").all()
+
+
 def test_generated_paper_files_are_not_tracked():
     # paper/generated/ is written by the pipeline (rule paper_generated): never committed
     lines = {line.strip() for line in (ROOT / ".gitignore").read_text().splitlines()}

@@ -34,6 +34,7 @@ from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 from schedbench.scheduling.stage.config import experiment_problem
+from schedbench.scheduling.stage.results import parameter_columns
 from schedbench.hall.seeds import derived_seed
 
 __all__ = [
@@ -175,7 +176,9 @@ def run_online_batch(
         return rows
 
     parts = progress_map(one, paths, log, "instances", n_jobs=n_jobs, work=len, unit="runs")
-    return pd.DataFrame([row for part in parts for row in part])
+    table = pd.DataFrame([row for part in parts for row in part])
+    parameter_columns(table)  # several algorithms may give one parameter name values of different types
+    return table
 
 
 def run_adversary(

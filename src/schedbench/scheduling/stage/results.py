@@ -11,7 +11,7 @@ import pandas as pd
 from schedbench.hall.io import tied_instances
 from schedbench.scheduling.stage.metrics import format_value
 
-__all__ = ["assemble", "join_opt", "tied_instances", "IDENTITY", "OPT_COLUMNS"]
+__all__ = ["assemble", "join_opt", "parameter_columns", "tied_instances", "IDENTITY", "OPT_COLUMNS"]
 
 IDENTITY = ["experiment", "instance", "algorithm", "eps", "seed"]
 OPT_COLUMNS = ["opt", "opt_status", "opt_lower_bound", "opt_solver", "opt_seconds", "opt_is_trivial"]
@@ -42,19 +42,28 @@ def join_opt(runs: pd.DataFrame, opts: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def parameter_columns(table: pd.DataFrame) -> list[str]:
+    """Normalise the parameter columns (``p_*`` of algorithms, ``g_*`` of adversaries) in place
+    and return their names, sorted: a parameter an algorithm does not have is None (not NaN),
+    and a name that several algorithms give values of different types (ssf-edf's slack base
+    c = 2.0 next to wmft-B's timeout c = "1/eps") holds text, numbers written as the labels
+    show them. Done for each online batch (several algorithms in one parquet file) and again
+    when the batches are joined."""
+    pcols = sorted(c for c in table.columns if c.startswith(("g_", "p_")))
+    for c in pcols:
+        table[c] = table[c].astype(object).where(table[c].notna(), None)
+        kinds = {type(v) for v in table[c] if v is not None}
+        if len(kinds) > 1 and str in kinds:
+            table[c] = [None if v is None else (v if isinstance(v, str) else format_value(v)) for v in table[c]]
+    return pcols
+
+
 def assemble(parts: list[pd.DataFrame], opt_parts: list[pd.DataFrame], provenance: dict[str, str]) -> pd.DataFrame:
     """Concatenate, join OPT, order rows and columns deterministically, add provenance."""
     table = join_opt(
         pd.concat(parts, ignore_index=True), pd.concat(opt_parts, ignore_index=True) if opt_parts else pd.DataFrame()
     )
-    pcols = sorted(c for c in table.columns if c.startswith(("g_", "p_")))
-    for c in pcols:  # parameters absent from an algorithm (or an adversary) are None, not NaN
-        table[c] = table[c].astype(object).where(table[c].notna(), None)
-        kinds = {type(v) for v in table[c] if v is not None}
-        if len(kinds) > 1 and str in kinds:
-            # one name, several algorithms, different types (ssf-edf's slack base c = 2.0 next to
-            # wmft-B's timeout c = "1/eps"): the column holds text, numbers written as labels show them
-            table[c] = [None if v is None else (v if isinstance(v, str) else format_value(v)) for v in table[c]]
+    pcols = parameter_columns(table)
     keys = IDENTITY + pcols
     order = table.astype({c: str for c in keys}).sort_values(keys, kind="stable").index
     table = table.loc[order].reset_index(drop=True)
