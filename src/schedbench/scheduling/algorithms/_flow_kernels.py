@@ -75,7 +75,7 @@ EDF_TIE = 1e-9  # relative slack of edf.LeastWork.pick
 # dispatch rules
 SHORTEST_QUEUE, LEAST_WORK, TWO_SHORTEST_RANDOM, LEAST_WORK_EDF, IMD_VOLUME, GIVEN = 0, 1, 2, 3, 4, 5
 # rejection rules (on arrival)
-NO_REJECTION, QUEUE_CAP, WORK_CAP_EXCEED, WORK_CAP_REACH, EVERY_K = 0, 1, 2, 3, 4
+NO_REJECTION, QUEUE_CAP, WORK_CAP_EXCEED, WORK_CAP_REACH, EVERY_K, QUEUE_CAP_AT = 0, 1, 2, 3, 4, 5
 # processing orders of the priority kernel
 STATIC_KEY, SRPT = 0, 1
 
@@ -248,11 +248,15 @@ def _advance_fifo(i, t, s, size, rem, completion, nxt, qhead, qlen, t_last, work
 
 
 @njit(cache=True)
-def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, reject, cap, k, coins, given, given_slot):
+def fifo_kernel(
+    release, size, indptr, indices, order, m, speed, dispatch, reject, cap, k, coins, given, given_slot, cap_at
+):
     """One run of a FIFO flow-time rule (see the module docstring): returns (machine,
     completion, trace_int (machine, job), trace_float (start, end, work)). With ``dispatch ==
     GIVEN`` the decisions are made already (a held job's machine ``given[pos]`` and slot
-    ``given_slot[pos]``, non-decreasing in pos: ``anand-batch``) and only the processing runs."""
+    ``given_slot[pos]``, non-decreasing in pos: ``anand-batch``) and only the processing runs.
+    ``QUEUE_CAP_AT``: the queue cap of the job at arrival position pos is ``cap_at[pos]``
+    (``mft-unit`` with a prefix oracle, whose cap grows during the run)."""
     n = size.shape[0]
     s = float(speed)
     sizef = np.empty(n, np.float64)  # indexed by arrival position, as the engine's job ids
@@ -329,6 +333,8 @@ def fifo_kernel(release, size, indptr, indices, order, m, speed, dispatch, rejec
         rejected = False
         if reject == QUEUE_CAP:
             rejected = qlen[i] >= cap
+        elif reject == QUEUE_CAP_AT:
+            rejected = qlen[i] >= cap_at[pos]
         elif reject == WORK_CAP_EXCEED:
             rejected = max(0.0, work_left[i]) + sizef[j] > cap + 1e-9
         elif reject == WORK_CAP_REACH:
@@ -741,6 +747,7 @@ def run_fifo(
     coins=None,
     given=None,
     given_slot=None,
+    cap_at=None,
 ) -> CompiledRun:
     """:func:`fifo_kernel` on ``inst`` (jobs in arrival ``order``) as a :class:`CompiledRun`
     (``given``/``given_slot``: the machine and dispatch slot of each position for ``GIVEN``,
@@ -764,6 +771,7 @@ def run_fifo(
         coins,
         g,
         gs,
+        np.zeros(0) if cap_at is None else np.asarray(cap_at, dtype=np.float64),
     )
     return CompiledRun(machine, completion, ti, tf, dispatch_slot=None if given_slot is None else gs)
 

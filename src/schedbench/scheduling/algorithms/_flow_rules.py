@@ -55,21 +55,22 @@ class PrefixFlowOpt:
 
     def refresh(self, view) -> float:
         """Recompute T from the prefix (every job arrived so far); return it."""
-        from schedbench.scheduling.offline import opt_max_flow  # the solver, not the algorithm, owns OPT
-
         jobs = [view.job(j) for j in range(view.n_arrived)]
         counts = np.array([len(j.eligible) for j in jobs], dtype=np.int64)
         indptr = np.zeros(len(jobs) + 1, dtype=np.int64)
         indptr[1:] = np.cumsum(counts)
-        prefix = Instance(
-            self.m,
+        return self.refresh_with(
             np.array([j.release for j in jobs], dtype=np.int64),
             np.array([j.size for j in jobs], dtype=np.int64),
             indptr,
             np.concatenate([j.eligible for j in jobs]).astype(np.int64),
-            None,
-            None,
         )
+
+    def refresh_with(self, release, size, indptr, indices) -> float:
+        """Recompute T from the prefix given as arrays (jobs in arrival order); return it."""
+        from schedbench.scheduling.offline import opt_max_flow  # the solver, not the algorithm, owns OPT
+
+        prefix = Instance(self.m, release, size, indptr, indices, None, None)
         res = opt_max_flow(prefix, time_limit=self.time_limit)
         self.solves += 1
         value = res.value if res.status == "optimal" else math.ceil(res.lower_bound)

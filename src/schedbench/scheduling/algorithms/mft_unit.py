@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, shortest_queue
@@ -85,6 +87,58 @@ class MftUnit(OnlineAlgorithm):
         return REJECT if length >= self.cap else i
 
     def compiled_run(self, inst, order):
-        if self.prefix is not None:
-            return None  # the prefix optimum is an offline solve inside the run
-        return fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.QUEUE_CAP, cap=self.cap)
+        if self.prefix is None:
+            return fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.QUEUE_CAP, cap=self.cap)
+        return self._compiled_prefix_run(inst, order)
+
+    def _compiled_prefix_run(self, inst, order):
+        """The prefix oracle on the compiled path: the kernel runs with a cap per arrival
+        position; at the first rejection not yet confirmed, T is refreshed exactly as
+        :meth:`on_arrival` does (OPT of the jobs arrived so far, that job included) — a larger
+        cap from there on and a re-run (the decisions before it cannot change: no queue reached
+        the old cap), or the rejection stands. Once T equals OPT of the whole instance no
+        refresh can raise it (OPT of a prefix is at most that), so the remaining rejections are
+        counted as the solves the step path makes, without solving."""
+        n = order.size
+        release = inst.release[order].astype(np.int64)
+        size = inst.size[order].astype(np.int64)
+        starts = inst.indptr[order]
+        degree = inst.indptr[order + 1] - starts
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        ptr[1:] = np.cumsum(degree)
+        from schedbench.scheduling.algorithms.anand_batch import _ranges
+
+        elig = inst.indices[np.repeat(starts, degree) + _ranges(degree)].astype(np.int64)
+        cap_at = np.full(n, float(self.cap))
+        confirmed = -1  # rejections at positions <= confirmed are final
+        ceiling = None  # T once it equals OPT of the whole instance
+        while True:
+            run = fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.QUEUE_CAP_AT, cap_at=cap_at)
+            rejected = np.flatnonzero(run.machine[confirmed + 1 :] < 0) + confirmed + 1
+            if rejected.size == 0:
+                break
+            if ceiling is not None:  # T can no longer grow: every later rejection stands
+                self.prefix.solves += int(rejected.size)
+                break
+            p = int(rejected[0])
+            self.T = self.prefix.refresh_with(release[: p + 1], size[: p + 1], ptr[: p + 2], elig[: ptr[p + 1]])
+            cap = queue_cap(self.T, self.eps, self.c)
+            if cap > cap_at[p]:
+                cap_at[p:] = cap
+            else:
+                confirmed = p
+                if self._whole_opt(release, size, ptr, elig) <= self.T:
+                    ceiling = self.T
+        self.cap = int(cap_at[-1]) if n else self.cap
+        if self.prefix.solves:
+            self.counters["opt_solves"] = self.prefix.solves
+        return run
+
+    def _whole_opt(self, release, size, ptr, elig) -> float:
+        """T the prefix oracle would give on the whole instance (not counted as a solve)."""
+        if getattr(self, "_whole", None) is None:
+            solves = self.prefix.solves
+            T = self.prefix.T
+            self._whole = self.prefix.refresh_with(release, size, ptr, elig)
+            self.prefix.solves, self.prefix.T = solves, T
+        return self._whole
