@@ -7,7 +7,7 @@ Not a test; prints a table (objective, n, m, ρ, sizes, OPT, status, seconds).
 
 Run:  .venv/bin/python benchmarks/bench_opt_flow.py [--repeat 3] [--n 100000] [--no-flow]
 
-Part "scale" (issue 21: sized jobs at scale, lazy windows vs the full window MIP): sizes U{1..16},
+Part "scale" (sized jobs at scale, lazy windows vs the full window MIP): sizes U{1..16},
 d = 2 random eligible machines, Poisson load 0.9; m = 10, n = 1000 over 10 seeds (targets: all
 proven optimal, median ≤ 30 s), m = 20, n = 2000 (proven or gap ≤ 2 % within 120 s) and
 m = 100, n = 10^4 (the gap reached in the limit); per seed status, wall and CPU seconds, probes,
@@ -96,7 +96,11 @@ def scale_part(sets: list[int], seeds: int | None, lazy_limit: float, mip_limit:
             inst = poisson_instance(n, m, 0.9, 2, seed, sizes=16)
             for method, limit in (("lazy", lazy_limit), ("mip-full", mip_limit)):
                 res, wall, cpu = _solve_sized(inst, limit, method, solver)
-                gap = (res.value - res.lower_bound) / res.value if res.value == res.value and res.value > 0 else float("nan")
+                gap = (
+                    (res.value - res.lower_bound) / res.value
+                    if res.value == res.value and res.value > 0
+                    else float("nan")
+                )
                 found = re.search(r"(\d+) probes", res.solver)
                 probes = found.group(1) if found else "-"
                 name = f"lazy-{solver}" if method == "lazy" else method

@@ -1,4 +1,4 @@
-"""Sized max flow time by lazy windows (spec §8.2, issue 21): the lazy search (CP-SAT and HiGHS,
+"""Sized max flow time by lazy windows (spec §8.2): the lazy search (CP-SAT and HiGHS,
 with and without the local search) against the full-window MIP ("mip-full") and against brute
 force on seeded random small instances of every objective, unit and sized; the soundness of
 reusing windows across probes; the ``upper`` schedule; and a planted fault (no EDF re-check of
@@ -151,8 +151,13 @@ def _poisson(n, m, seed, sizes=6):
     release = np.repeat(np.arange(counts.size), counts)[:n]
     eligible = np.argsort(rng.random((n, m)), axis=1)[:, :2]
     return Instance(
-        m=m, release=release, size=size, indptr=np.arange(0, 2 * n + 1, 2), indices=eligible.ravel(),
-        w_flow=None, w_reject=None,
+        m=m,
+        release=release,
+        size=size,
+        indptr=np.arange(0, 2 * n + 1, 2),
+        indices=eligible.ravel(),
+        w_flow=None,
+        w_reject=None,
     )
 
 

@@ -13,5 +13,6 @@ rule make_instances:
         indices=batch_indices,
         exp_cfg=lambda wc: exp_cfg(wc.experiment),
         seed=config["seed"],
+        problem=exp_problem,
     script:
         "../scripts/make_instances.py"

@@ -9,5 +9,6 @@ with logged(snakemake.log[0], "make_instances") as log:
         int(snakemake.params.seed),
         snakemake.params.indices,
         snakemake.output[0],
+        problem=snakemake.params.problem,
     )
     log.info("wrote %d instances to %s", len(paths), snakemake.output[0])

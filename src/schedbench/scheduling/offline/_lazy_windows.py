@@ -305,7 +305,14 @@ class LazyWindows:
     relaxed model's assignment without the EDF re-check)."""
 
     def __init__(
-        self, inst, dl, seed, solver=DEFAULT_SOLVER, hint=None, check_edf=True, ls_iters=LS_ITERS,
+        self,
+        inst,
+        dl,
+        seed,
+        solver=DEFAULT_SOLVER,
+        hint=None,
+        check_edf=True,
+        ls_iters=LS_ITERS,
         polish_iters=POLISH_ITERS,
         max_rows=None,
         max_nnz=None,
@@ -377,8 +384,18 @@ class LazyWindows:
         chosen = self.entries_of(machine).astype(np.int64)
         self.ls_calls += 1
         _local_search(
-            self.indptr, self.indices, self.owner, self.mptr, self.ment, self.rel_e, deadline[self.owner],
-            self.size_e, chosen, int(iters), LS_TENURE, int(self.seed) + self.ls_calls,
+            self.indptr,
+            self.indices,
+            self.owner,
+            self.mptr,
+            self.ment,
+            self.rel_e,
+            deadline[self.owner],
+            self.size_e,
+            chosen,
+            int(iters),
+            LS_TENURE,
+            int(self.seed) + self.ls_calls,
         )
         return inst.indices[chosen].astype(np.int64)
 

@@ -930,8 +930,10 @@ def _opt_lazy(
     machine, completion = _list_schedule(inst)
     hi0 = dl.value(completion)
     grid.check(hi0)
-    cands = [("list", machine), ("least-work", lw.least_work(inst.arrival_order(), inst.release, inst.size,
-                                                            inst.indptr, inst.indices, inst.m))]
+    cands = [
+        ("list", machine),
+        ("least-work", lw.least_work(inst.arrival_order(), inst.release, inst.size, inst.indptr, inst.indices, inst.m)),
+    ]
     if upper is not None:
         cands.append(("upper", _check_upper(inst, upper)))
     hi, best = hi0, machine
@@ -955,8 +957,15 @@ def _opt_lazy(
     if time.perf_counter() >= deadline:
         return result("timeout", hi, lo)
     probe = lw.LazyWindows(
-        inst, dl, seed, solver=solver, hint=best, check_edf=check_edf, max_rows=MAX_MIP_ROWS,
-        max_nnz=MAX_MIP_NONZEROS, **probe_kw,
+        inst,
+        dl,
+        seed,
+        solver=solver,
+        hint=best,
+        check_edf=check_edf,
+        max_rows=MAX_MIP_ROWS,
+        max_nnz=MAX_MIP_NONZEROS,
+        **probe_kw,
     )
     state = {"hi": hi, "probes": 0}
 

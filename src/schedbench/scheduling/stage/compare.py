@@ -188,7 +188,7 @@ def compare(comparison: Comparison, workdir: str | Path | None = None, n_jobs: i
     exp = comparison.experiment()
     c = comparison
     if c.family is not None:
-        paths = make_instances(EXPERIMENT, exp, c.seed, range(c.instances), workdir / "instances")
+        paths = make_instances(EXPERIMENT, exp, c.seed, range(c.instances), workdir / "instances", problem=c.problem)
         opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs)
         runs = [run_online_batch(paths, opt, c.algorithms, c.eps, c.seed, n_jobs=n_jobs, problem=c.problem)]
     else:

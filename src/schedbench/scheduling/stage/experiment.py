@@ -33,7 +33,6 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
-from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.scheduling.stage.results import parameter_columns
 from schedbench.hall.seeds import derived_seed
 
@@ -61,9 +60,17 @@ def instance_id(experiment: str, index: int, algorithm: str | None = None) -> st
 
 
 def make_instances(
-    experiment: str, exp_cfg: dict, base_seed: int, indices: Iterable[int], outdir: str | Path
+    experiment: str,
+    exp_cfg: dict,
+    base_seed: int,
+    indices: Iterable[int],
+    outdir: str | Path,
+    problem: str | None = None,
 ) -> list[Path]:
-    """Write instances ``indices`` of ``experiment`` to ``outdir/<index>.npz``."""
+    """Write instances ``indices`` of ``experiment`` to ``outdir/<index>.npz``; ``problem`` (the
+    experiment's, given by the pipeline) is recorded in each instance's meta, so that
+    ``schedbench opt FILE`` solves it. (This module does not derive it: the config checks
+    import the search stage, whose sources would then become inputs of every instance job.)"""
     family = get_family(exp_cfg["family"])
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -72,8 +79,8 @@ def make_instances(
         # The family seed is keyed by the experiment too: two experiments on one family differ.
         inst = family.make(idx, derived_seed(base_seed, "experiment", experiment), **exp_cfg.get("params", {}))
         inst.meta.update({"experiment": experiment, "instance": instance_id(experiment, idx)})
-        if "problem" in exp_cfg or exp_cfg.get("algorithms"):  # `schedbench opt FILE` then solves this problem
-            inst.meta["problem"] = experiment_problem(exp_cfg)
+        if problem is not None:
+            inst.meta["problem"] = problem
         path = outdir / f"{idx:04d}.npz"
         inst.save(path)
         paths.append(path)
