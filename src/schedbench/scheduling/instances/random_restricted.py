@@ -136,6 +136,8 @@ def _check_size(n, d, k, m, arrivals, rate, load, sizes, max_size_exp, pareto_sh
     n/rate release slots (rate = 1e-9, the parameter's minimum, asked for 1.46 TiB)."""
     if n * k > MAX_CELLS:
         raise _error(f"parameters 'n' = {n} and 'd' = {d} give {n * k} eligibility entries, more than {MAX_CELLS}")
+    if sizes == "pareto" and max_size > MAX_CELLS:  # its size law is tabulated over 1..max_size
+        raise _error(f"parameter 'max_size' = {max_size} is more than {MAX_CELLS} for pareto sizes")
     if arrivals != "zero":
         per_slot = load * m / mean_size(sizes, max_size_exp, pareto_shape, max_size) if load is not None else rate
         if n / per_slot > MAX_CELLS:
