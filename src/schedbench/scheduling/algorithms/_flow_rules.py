@@ -78,3 +78,16 @@ class PrefixFlowOpt:
             value = 2.0 ** math.ceil(math.log2(max(1.0, value)))
         self.T = max(self.T, float(value))
         return self.T
+
+
+def csr_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The eligibility CSR of the jobs ``rows`` (in that order): (indptr, indices) of the
+    sub-instance, machines in each job's own order (a batch of held jobs, a prefix in arrival
+    order, the representatives of job types)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    starts = indptr[rows]
+    degree = (indptr[rows + 1] - starts).astype(np.int64)
+    sub = np.zeros(rows.size + 1, dtype=np.int64)
+    sub[1:] = np.cumsum(degree)
+    offsets = np.arange(sub[-1], dtype=np.int64) - np.repeat(sub[:-1], degree)
+    return sub, indices[np.repeat(starts, degree) + offsets].astype(np.int64)

@@ -55,6 +55,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.scheduling.algorithms._flow_rules import csr_rows
 from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
 from schedbench.hall.solvers import quiet_highs, run_checked
@@ -179,8 +180,6 @@ class AnandBatch(OnlineAlgorithm):
         n = order.size
         release = inst.release[order].astype(np.int64)
         size = inst.size[order].astype(np.int64)
-        starts = inst.indptr[order]
-        degree = inst.indptr[order + 1] - starts
         machine = np.full(n, -1, dtype=np.int64)
         slot = np.full(n, -1, dtype=np.int64)
         lo = pos = 0  # held jobs: positions lo..pos-1
@@ -200,10 +199,7 @@ class AnandBatch(OnlineAlgorithm):
                 continue
             k = lo + int(np.searchsorted(release[lo:pos], self.boundary, side="left"))
             if k > lo:  # on_slot: the batch of the window that ends here
-                deg = degree[lo:k]
-                b_indptr = np.zeros(k - lo + 1, dtype=np.int64)
-                b_indptr[1:] = np.cumsum(deg)
-                b_indices = inst.indices[np.repeat(starts[lo:k], deg) + _ranges(deg)]
+                b_indptr, b_indices = csr_rows(inst.indptr, inst.indices, order[lo:k])
                 machine[lo:k] = self._assign_arrays(size[lo:k], b_indptr, b_indices, self.boundary - self.start)
                 slot[lo:k] = self.boundary
                 lo = k
@@ -235,10 +231,7 @@ class AnandBatch(OnlineAlgorithm):
         members = np.argsort(tid, kind="stable")  # batch positions grouped by type, in job order
         count = np.bincount(tid, minlength=first.size).astype(np.int64)
         rep_size = size[first]
-        degree = indptr[first + 1] - indptr[first]
-        rep_indptr = np.zeros(first.size + 1, dtype=np.int64)
-        rep_indptr[1:] = np.cumsum(degree)
-        rep_indices = indices[np.repeat(indptr[first], degree) + _ranges(degree)]
+        rep_indptr, rep_indices = csr_rows(indptr, indices, first)
         if self.doubling:
             self.T = max(self.T, float(rep_size.max()))
         if self.unit and rep_size.max() > 1:

@@ -28,7 +28,7 @@ import numpy as np
 
 from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms import _flow_kernels as fk
-from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, shortest_queue
+from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, csr_rows, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
@@ -102,16 +102,11 @@ class MftUnit(OnlineAlgorithm):
         n = order.size
         release = inst.release[order].astype(np.int64)
         size = inst.size[order].astype(np.int64)
-        starts = inst.indptr[order]
-        degree = inst.indptr[order + 1] - starts
-        ptr = np.zeros(n + 1, dtype=np.int64)
-        ptr[1:] = np.cumsum(degree)
-        from schedbench.scheduling.algorithms.anand_batch import _ranges
-
-        elig = inst.indices[np.repeat(starts, degree) + _ranges(degree)].astype(np.int64)
+        ptr, elig = csr_rows(inst.indptr, inst.indices, order)
         cap_at = np.full(n, float(self.cap))
         confirmed = -1  # rejections at positions <= confirmed are final
         ceiling = None  # T once it equals OPT of the whole instance
+        whole = None  # that OPT, solved at the first confirmed rejection
         while True:
             run = fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.QUEUE_CAP_AT, cap_at=cap_at)
             rejected = np.flatnonzero(run.machine[confirmed + 1 :] < 0) + confirmed + 1
@@ -127,7 +122,9 @@ class MftUnit(OnlineAlgorithm):
                 cap_at[p:] = cap
             else:
                 confirmed = p
-                if self._whole_opt(release, size, ptr, elig) <= self.T:
+                if whole is None:
+                    whole = self._whole_opt(release, size, ptr, elig)
+                if whole <= self.T:
                     ceiling = self.T
         self.cap = int(cap_at[-1]) if n else self.cap
         if self.prefix.solves:
@@ -135,10 +132,7 @@ class MftUnit(OnlineAlgorithm):
         return run
 
     def _whole_opt(self, release, size, ptr, elig) -> float:
-        """T the prefix oracle would give on the whole instance (not counted as a solve)."""
-        if getattr(self, "_whole", None) is None:
-            solves = self.prefix.solves
-            T = self.prefix.T
-            self._whole = self.prefix.refresh_with(release, size, ptr, elig)
-            self.prefix.solves, self.prefix.T = solves, T
-        return self._whole
+        """T the prefix oracle would give on the whole instance (not counted as a solve: a
+        separate oracle, so the run's own T and solve count are untouched)."""
+        whole = PrefixFlowOpt(self.m, pow2=self.prefix.pow2, time_limit=self.prefix.time_limit)
+        return whole.refresh_with(release, size, ptr, elig)

@@ -245,26 +245,25 @@ class _CpSat:
         raise RuntimeError(f"max-flow-time lazy probe: unexpected CP-SAT status {solver.status_name(status)}")
 
 
+def assignment_highs(inst, seed):
+    """A HiGHS model of the assignment alone: a binary per CSR entry (job j on machine i) and
+    Σ_i y_ij = 1 per job; the window rows are added by the caller (the full MIP and the lazy probe)."""
+    h = quiet_highs()
+    h.setOptionValue("random_seed", int(seed))
+    nnz, n = inst.indices.size, inst.n
+    h.addVars(nnz, np.zeros(nnz), np.ones(nnz))
+    h.changeColsIntegrality(nnz, np.arange(nnz, dtype=np.int32), np.full(nnz, highspy.HighsVarType.kInteger))
+    h.addRows(
+        n, np.ones(n), np.ones(n), nnz, inst.indptr[:-1].astype(np.int32), np.arange(nnz, dtype=np.int32), np.ones(nnz)
+    )
+    return h
+
+
 class _Highs:
     def __init__(self, inst, owner, seed):
         self.inst, self.seed = inst, seed
-        h = quiet_highs()
-        h.setOptionValue("random_seed", int(seed))
-        nnz = inst.indices.size
-        n = inst.n
-        h.addVars(nnz, np.zeros(nnz), np.ones(nnz))
-        h.changeColsIntegrality(nnz, np.arange(nnz, dtype=np.int32), np.full(nnz, highspy.HighsVarType.kInteger))
-        h.addRows(
-            n,
-            np.ones(n),
-            np.ones(n),
-            nnz,
-            inst.indptr[:-1].astype(np.int32),
-            np.arange(nnz, dtype=np.int32),
-            np.ones(nnz),
-        )
-        self.h = h
-        self.nnz = nnz
+        self.h = assignment_highs(inst, seed)
+        self.nnz = inst.indices.size
 
     def add_rows(self, rows_ptr, cols, coef, rhs):
         if rhs.size:

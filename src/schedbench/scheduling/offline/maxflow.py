@@ -106,7 +106,7 @@ from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.result import OptResult
-from schedbench.hall.solvers import quiet_highs, run_checked
+from schedbench.hall.solvers import run_checked
 
 _log = logging.getLogger(__name__)
 
@@ -769,21 +769,9 @@ class _Mip:
                 f"MIP coefficients too large at T = {T}: a window of length {int(rhs.max())} > {MAX_MIP_COEF}"
             )
             return None, None
-        n, nnz = inst.n, inst.indices.size
-        h = quiet_highs()
-        h.setOptionValue("random_seed", int(self.seed))
+        n = inst.n
+        h = lw.assignment_highs(inst, self.seed)
         inf = highspy.kHighsInf
-        h.addVars(nnz, np.zeros(nnz), np.ones(nnz))
-        h.changeColsIntegrality(nnz, np.arange(nnz, dtype=np.int32), np.full(nnz, highspy.HighsVarType.kInteger))
-        h.addRows(
-            n,
-            np.ones(n),
-            np.ones(n),
-            nnz,
-            inst.indptr[:-1].astype(np.int32),
-            np.arange(nnz, dtype=np.int32),
-            np.ones(nnz),
-        )
         if rhs.size:
             h.addRows(
                 rhs.size,
