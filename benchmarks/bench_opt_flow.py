@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from schedbench.hall.effort import Effort
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import maxflow as mf
 from schedbench.scheduling.offline.maxflow import opt_max_flow
@@ -76,7 +77,7 @@ SCALE_SETS = {1000: (10, 10), 2000: (20, 3), 10000: (100, 1)}
 def _solve_sized(inst: Instance, limit: float, method: str, solver: str):
     t0, c0 = time.perf_counter(), time.process_time()
     dl = mf._Deadlines(inst, "flow")
-    res = mf._opt_sized(inst, dl, t0, t0 + limit, 0, method=method, solver=solver)
+    res = mf._opt_sized(inst, dl, t0, Effort(None, limit), 0, method=method, solver=solver)
     return res, time.perf_counter() - t0, time.process_time() - c0
 
 

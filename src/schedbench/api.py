@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from schedbench.hall.params import Param, ParameterError, check_value
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance
@@ -87,8 +88,9 @@ def run(
     seed: int = 0,
     opt: OptResult | float | None = None,
     fast: bool = True,
-    time_limit: float = 60.0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
     problem: str | None = None,
+    work_limit: float | None = DEFAULT_WORK_LIMIT,
     **params,
 ) -> RunResult:
     """Run ``algorithm`` (a registered name or class) on ``instance`` and validate the outcome.
@@ -97,7 +99,8 @@ def run(
     plain algorithm takes none. ``opt`` is the offline optimum (an :class:`OptResult` or a
     number); it is computed (:func:`~schedbench.scheduling.offline.solve_opt`) when the
     algorithm, with these parameters, assumes T* and none is given. ``fast=False`` forces the step path.
-    ``problem``: one of the problems the algorithm solves (default: its own).
+    ``problem``: one of the problems the algorithm solves (default: its own). ``work_limit``
+    and ``time_limit`` are those of that OPT solve (deterministic work, wall-clock safety net).
     """
     cls = _cls(algorithm)
     if not isinstance(instance, Instance):
@@ -106,7 +109,7 @@ def run(
     problem = cls.check_problem(problem)
     wants_oracle = cls.uses_oracle(cls.resolve_params(params))
     if opt is None and wants_oracle:
-        opt = solve_opt(instance, problem, time_limit=time_limit)
+        opt = solve_opt(instance, problem, time_limit=time_limit, work_limit=work_limit)
     oracle = oracle_value(opt) if (opt is not None and wants_oracle) else None
     record = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast, problem=problem)
     return RunResult.of(record, opt if isinstance(opt, OptResult) else None)
@@ -120,7 +123,8 @@ def run_adversary(
     adversary_params: dict | None = None,
     algorithm_params: dict | None = None,
     solve: bool = True,
-    time_limit: float = 60.0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    work_limit: float | None = DEFAULT_WORK_LIMIT,
 ) -> RunResult:
     """Play ``adversary`` against ``algorithm`` through the engine and validate the outcome.
 
@@ -130,7 +134,8 @@ def run_adversary(
     of the realised instance (``result.opt``; ``result.ratio`` divides by it) so that it can be
     compared with ``claimed_opt``: a claim that differs from a proven optimum raises
     :class:`ClaimedOptError` (the result is on the exception), as the pipeline refuses such a run.
-    Algorithms that assume T* receive the adversary's claim.
+    Algorithms that assume T* receive the adversary's claim. ``work_limit`` and ``time_limit``
+    are those of the OPT solve (:func:`~schedbench.scheduling.offline.solve_opt`).
     """
     if isinstance(adversary, str):
         adv_cls = get_adversary(adversary)
@@ -146,7 +151,7 @@ def run_adversary(
     )
     adv = adv_cls(eps=eps, seed=seed, **(adversary_params or {}))
     record = execute(cls, adv, eps=eps, seed=seed, params=algorithm_params or {})
-    opt = solve_opt(record.instance, record.problem, time_limit=time_limit) if solve else None
+    opt = solve_opt(record.instance, record.problem, time_limit=time_limit, work_limit=work_limit) if solve else None
     result = RunResult.of(record, opt)
     claim = record.claimed_opt
     if opt is not None and opt.status == "optimal" and claim is not None and not math.isnan(claim):

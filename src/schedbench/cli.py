@@ -33,6 +33,7 @@ from typing import Any
 
 from schedbench.api import run
 from schedbench.hall.params import ParameterError
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
 from schedbench.hall.config import ConfigError
@@ -88,6 +89,36 @@ def _nonneg_int(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
     return value
+
+
+def _work_limit(text: str) -> float:
+    """argparse type of ``--work-limit``: a finite number of work units > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of work units, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number of work units > 0, got {text!r}")
+    return value
+
+
+def _add_solve_limits(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--work-limit`` and ``--time-limit`` of the OPT solves of a subcommand (offline.solve_opt)."""
+    parser.add_argument(
+        "--work-limit",
+        type=_work_limit,
+        default=DEFAULT_WORK_LIMIT,
+        metavar="UNITS",
+        help=f"deterministic work limit of {what} (default {DEFAULT_WORK_LIMIT:g}; a solve that reaches it "
+        "reports status 'bound', the same on every machine)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"wall-clock safety net of {what} (default {DEFAULT_TIME_LIMIT:g}); a solve it stops reports status 'timeout'",
+    )
 
 
 def _time_limit(text: str) -> float:
@@ -570,7 +601,7 @@ def _opt(args: argparse.Namespace) -> int:
         problem, source = instance_problem(inst, args.instance)
         if problem is None:
             problem, source = "load", source + "; default load (makespan): give --problem for another"
-    res = solve_opt(inst, problem, time_limit=args.time_limit)
+    res = solve_opt(inst, problem, time_limit=args.time_limit, work_limit=args.work_limit)
     print(json.dumps({**res.as_dict(), "problem": problem, "problem_from": source}))
     return 0
 
@@ -581,8 +612,9 @@ def _run(args: argparse.Namespace) -> int:
     cls.resolve_params(params)  # a bad parameter fails before a long OPT solve
     inst = Instance.load(args.instance)
     problem = cls.check_problem(args.problem)
-    opt = solve_opt(inst, problem, time_limit=args.time_limit) if args.opt else None
-    res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, time_limit=args.time_limit, problem=problem, **params)
+    limits = {"time_limit": args.time_limit, "work_limit": args.work_limit}
+    opt = solve_opt(inst, problem, **limits) if args.opt else None
+    res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, problem=problem, **limits, **params)
     ratio = res.ratio if math.isfinite(res.ratio) else None  # strict JSON: no NaN (no OPT without --opt)
     print(
         json.dumps(
@@ -682,6 +714,7 @@ def _compare(args: argparse.Namespace) -> int:
         problem=args.problem,
         seed=args.seed,
         time_limit=args.time_limit,
+        work_limit=args.work_limit,
     )
     table, text = run_and_format(comparison, plot=args.plot)
     print(text)
@@ -771,13 +804,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the objective (schedbench.solve_opt); default: the problem the instance's meta records "
         "(its 'problem', or the adversary that realised it), else load (makespan)",
     )
-    o.add_argument(
-        "--time-limit",
-        type=_time_limit,
-        default=60.0,
-        metavar="SECONDS",
-        help="covers the whole solve, bound included (default 60); on expiry status 'timeout'",
-    )
+    _add_solve_limits(o, "the solve")
     o.set_defaults(func=_opt)
     r = sub.add_parser("run", help="run and validate one algorithm on an instance file")
     r.add_argument("algorithm")
@@ -794,13 +821,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument(
         "--opt", action="store_true", help="compute OPT (schedbench.solve_opt) so that 'ratio' is objective / OPT"
     )
-    r.add_argument(
-        "--time-limit",
-        type=_time_limit,
-        default=60.0,
-        metavar="SECONDS",
-        help="time limit of an OPT solve (--opt, or an algorithm that assumes T*); default 60",
-    )
+    _add_solve_limits(r, "an OPT solve (--opt, or an algorithm that assumes T*)")
     r.set_defaults(func=_run)
     nw = sub.add_parser(
         "new",
@@ -889,13 +910,7 @@ def main(argv: list[str] | None = None) -> int:
         "--problem", default=None, choices=problem_names(), help="the problem (default: see the description)"
     )
     cp.add_argument("--seed", type=_nonneg_int, default=0, help="the base seed of instances and runs (default 0)")
-    cp.add_argument(
-        "--time-limit",
-        type=_time_limit,
-        default=60.0,
-        metavar="SECONDS",
-        help="time limit of each OPT solve (default 60); on expiry the OPT column counts a timeout",
-    )
+    _add_solve_limits(cp, "each OPT solve")
     cp.add_argument("--plot", default=None, metavar="FILE", help="also draw ALG/OPT vs eps to FILE (.pdf, .png, .svg)")
     cp.add_argument("--csv", default=None, metavar="FILE", help="also write every run (the tidy results rows) to FILE")
     cp.set_defaults(func=_compare)

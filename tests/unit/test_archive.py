@@ -94,7 +94,7 @@ def _copy(run: Path, dest: Path, edit=None) -> Path:
 def test_the_config_hash_of_a_file_is_the_pipelines(run_a):
     # the Snakefile's steps: read, base, schema defaults filled (here batch_size, opt, figures, plugins)
     cfg = config_of_files([run_a / "config/run.yaml"], run_a)
-    assert cfg["batch_size"] == 10 and cfg["opt"]["time_limit"] == 60
+    assert cfg["batch_size"] == 10 and cfg["opt"]["time_limit"] == 600 and cfg["opt"]["work_limit"] == 60
     assert pd.read_parquet(run_a / "results/runs.parquet")["config_hash"].iloc[0] == config_hash(cfg)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from schedbench.hall.effort import Effort
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import max_flow_lower_bound, opt_max_flow, solve_opt
 from schedbench.scheduling.offline.makespan import SolverLimitError
@@ -50,8 +51,8 @@ def _force(inst, path, **kw):
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, "flow")
     if path == "matching":
-        return mf._opt_unit(inst, dl, t0, t0 + 30, counting=False)
-    return mf._opt_sized(inst, dl, t0, t0 + 30, 0, **kw)
+        return mf._opt_unit(inst, dl, t0, Effort(None, 30), counting=False)
+    return mf._opt_sized(inst, dl, t0, Effort(None, 30), 0, **kw)
 
 
 @settings(max_examples=40, deadline=None)

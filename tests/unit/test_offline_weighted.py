@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schedbench.hall.effort import Effort
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import max_flow_lower_bound, opt_max_flow, solve_opt
 from schedbench.scheduling.offline import maxflow as mf
@@ -114,8 +115,8 @@ def _force(inst, objective, path, **kw):
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, objective)
     if path == "matching":
-        return mf._opt_unit(inst, dl, t0, t0 + 30, counting=False)
-    return mf._opt_sized(inst, dl, t0, t0 + 30, 0, **kw)
+        return mf._opt_unit(inst, dl, t0, Effort(None, 30), counting=False)
+    return mf._opt_sized(inst, dl, t0, Effort(None, 30), 0, **kw)
 
 
 # ----------------------------------------------------------------------------- the candidate grid

@@ -12,7 +12,8 @@ rule solve_offline:
         "results/benchmarks/solve_offline/{experiment}-{part}.tsv"
     params:
         problem=exp_problem,
-        time_limit=config.get("opt", {}).get("time_limit", 60),
+        time_limit=config["opt"]["time_limit"],
+        work_limit=config["opt"]["work_limit"],
         seed=config["seed"],
     script:
         "../scripts/solve_offline.py"

@@ -11,6 +11,7 @@ with logged(snakemake.log[0], "solve_offline") as log:
         float(snakemake.params.time_limit),
         int(snakemake.params.seed),
         n_jobs=snakemake.threads,
+        work_limit=float(snakemake.params.work_limit),
     )
     log.info("%d instances: %s", len(table), table["opt_status"].value_counts().to_dict())
     write_parquet(table, snakemake.output[0])

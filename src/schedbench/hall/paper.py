@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, HIGHS_NODES_PER_UNIT
 from schedbench.hall.latex import tex_text
 
 __all__ = [
@@ -70,7 +71,9 @@ def config_macros_tex(cfg: dict, config_file: str, config_hash: str, slope_tol: 
         "BaseSeed": str(cfg["seed"]),
         "EpsGrid": _set(cfg["eps"]),
         "NBoot": _num(cfg.get("figures", {}).get("n_boot", 1000)),
-        "OptTimeLimit": _num(cfg.get("opt", {}).get("time_limit", 60)),
+        "OptTimeLimit": _num(cfg.get("opt", {}).get("time_limit", DEFAULT_TIME_LIMIT)),
+        "OptWorkLimit": _num(cfg.get("opt", {}).get("work_limit", DEFAULT_WORK_LIMIT)),
+        "HighsNodesPerUnit": _num(HIGHS_NODES_PER_UNIT),
         "NumSchedExperiments": str(len(exps)),
         "NumFamilyExperiments": str(sum("family" in e for e in exps.values())),
         "NumAdversaryExperiments": str(sum("adversary" in e for e in exps.values())),

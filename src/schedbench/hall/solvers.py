@@ -1,4 +1,5 @@
-"""Solver helpers shared by the offline optima and the queueing bounds."""
+"""Solver helpers shared by the offline optima and the queueing bounds (the limits of a solve:
+:mod:`schedbench.hall.effort`)."""
 
 from __future__ import annotations
 

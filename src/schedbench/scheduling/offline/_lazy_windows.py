@@ -35,7 +35,6 @@ assignment as a hint) and HiGHS (branch and cut). See :data:`DEFAULT_SOLVER`.
 
 from __future__ import annotations
 
-import time
 
 import highspy
 import numpy as np
@@ -219,8 +218,8 @@ class _CpSat:
             s, e = ptr[r], ptr[r + 1]
             self.model.add(wsum([x[k] for k in cols_l[s:e]], coef_l[s:e]) <= rhs_l[r])
 
-    def solve(self, hint_entries, time_left):
-        """True (and the chosen entries), False, or None (time)."""
+    def solve(self, hint_entries, effort):
+        """True (and the chosen entries), False, or None (a limit of ``effort`` ran out)."""
         if hint_entries is not None:
             self.model.clear_hints()
             chosen = np.zeros(len(self.x), dtype=bool)
@@ -231,10 +230,11 @@ class _CpSat:
         prm = solver.parameters
         prm.num_workers = 1
         prm.random_seed = int(self.seed) % (2**31)
-        prm.max_time_in_seconds = max(float(time_left), 1e-3)
         for key, val in CPSAT_PARAMS.items():
             setattr(prm, key, val)
+        effort.limit_cpsat(prm)
         status = solver.solve(self.model)
+        effort.charge_cpsat(solver, unknown=status == self.cp.UNKNOWN)
         if status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
             vals = np.fromiter((solver.boolean_value(v) for v in self.x), dtype=bool, count=len(self.x))
             return True, np.flatnonzero(vals)
@@ -277,21 +277,23 @@ class _Highs:
                 coef.astype(np.float64),
             )
 
-    def solve(self, hint_entries, time_left):
+    def solve(self, hint_entries, effort):
         h = self.h
-        h.setOptionValue("time_limit", max(float(time_left), 1e-3))
+        effort.limit_highs(h)
         try:
             status = run_checked(h, "max-flow-time lazy probe")
         except RuntimeError:  # HiGHS 1.x "Solve error" in presolve (see maxflow._Mip.probe): one retry
             h.clearSolver()
             h.setOptionValue("presolve", "off")
+            effort.limit_highs(h)
             status = run_checked(h, "max-flow-time lazy probe (no presolve)")
+        effort.charge_highs(h, status)
         if status == highspy.HighsModelStatus.kInfeasible:
             return False, None
         if status == highspy.HighsModelStatus.kOptimal:
             x = np.asarray(h.getSolution().col_value)
             return True, np.flatnonzero(x > 0.5)
-        if status == highspy.HighsModelStatus.kTimeLimit:
+        if status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kSolutionLimit):
             return None, None
         raise RuntimeError(f"max-flow-time lazy probe: unexpected HiGHS status {h.modelStatusToString(status)}")
 
@@ -411,8 +413,9 @@ class LazyWindows:
             return better.copy()
         return None
 
-    def probe(self, T, deadline_time: float):
-        """(True, machine) | (False, None) | (None, None) when the clock ran out."""
+    def probe(self, T, effort):
+        """(True, machine) | (False, None) | (None, None) when a limit of ``effort``
+        (:class:`schedbench.hall.solvers.Effort`) ran out."""
         inst = self.inst
         deadline = self.dl.deadline(T).astype(np.int64)
         if self.hint is not None:  # the hint, then its local-search repair, before any solve
@@ -448,10 +451,9 @@ class LazyWindows:
         hint_e = None if self.hint is None else self.entries_of(self.hint)
         self.last_rounds = 0
         while True:
-            left = deadline_time - time.perf_counter()
-            if left <= 0:
+            if effort.exhausted():
                 return None, None
-            ok, chosen = model.solve(hint_e, left)
+            ok, chosen = model.solve(hint_e, effort)
             self.solves += 1
             self.rounds += 1
             self.last_rounds += 1
@@ -468,7 +470,7 @@ class LazyWindows:
                 return True, machine
             before = self.win.shape[0]
             self._add_windows(rows)
-            if self.polish_iters and time.perf_counter() < deadline_time:
+            if self.polish_iters and not effort.exhausted():
                 better = self._search(machine, deadline, self.polish_iters)
                 ok, rows = self._cuts(better, deadline)
                 if ok:

@@ -12,13 +12,15 @@ OPT serves every job at speed 1 and rejects nothing (docs/models/rejection-model
   Σ_j p_j x_ij ≤ T, x binary, T integer — under a time limit, warm-started with the
   largest-first greedy schedule and skipped when that schedule already meets the bound.
 
-``time_limit`` covers the whole call, bound included: the bisection stops when the time is up
-(or when the next max-flow solve would overrun it, judged by the longest so far), the MILP is
-built and run only in what is left, and the result is then ``status="timeout"`` with the
-greedy schedule (or the MILP's best) as ``value`` and the best bound proven so far as
-``lower_bound``. Overruns left: the greedy schedule and the first max-flow solve (~0.02 s and
-~0.1 s on 2·10^5 jobs), and HiGHS's presolve, which does not watch the clock (~0.7 s on a
-6·10^5-variable MILP).
+Limits (:class:`schedbench.hall.solvers.Effort`): ``work_limit`` (deterministic units) bounds
+the MILP's branch and bound, so a result does not depend on the machine's load; ``time_limit``
+(wall clock) is a safety net over the whole call: the bisection stops when it is up (or when the
+next max-flow solve would overrun it, judged by the longest so far) and the MILP runs only in
+what is left. A solve stopped by the work limit has ``status="bound"``, by the clock
+``status="timeout"``; either way ``value`` is the greedy schedule (or the MILP's best) and
+``lower_bound`` the best bound proven. Overruns of the safety net left: the greedy schedule and
+the first max-flow solve (~0.02 s and ~0.1 s on 2·10^5 jobs), and HiGHS's presolve, which does
+not watch the clock (~0.7 s on a 6·10^5-variable MILP).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
 from schedbench.scheduling.model import Instance
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_limit_problem
 from schedbench.hall.solvers import quiet_highs, run_checked
 from schedbench.scheduling.offline.result import OptResult
 
@@ -111,18 +114,19 @@ def makespan_lower_bound(inst: Instance, upper: int | None = None) -> int:
         return 0
     if upper is None:
         upper = int(_largest_first_schedule(inst.size, inst.indptr, inst.indices, inst.m)[1])
-    return _bisect(inst, trivial_bound(inst), upper, deadline=math.inf)[0]
+    return _bisect(inst, trivial_bound(inst), upper, Effort(None, math.inf))[0]
 
 
-def _bisect(inst: Instance, lo: int, hi: int, deadline: float) -> tuple[int, bool]:
+def _bisect(inst: Instance, lo: int, hi: int, effort: Effort) -> tuple[int, bool]:
     """The smallest feasible T in [lo, hi] (hi feasible: a schedule of makespan hi exists), and
-    whether the search finished; if ``deadline`` (a perf_counter instant) comes first, ``lo``
-    is the best lower bound proven so far."""
+    whether the search finished; if the safety net of ``effort`` runs out first, ``lo`` is the
+    best lower bound proven so far (max-flow solves are polynomial: not charged as work)."""
     flow = _FlowBound(inst) if lo < hi else None
     last = 0.0  # the longest max-flow solve so far: predicts the next one
     while lo < hi:
         now = time.perf_counter()
-        if now + last > deadline:
+        if now + last > effort.deadline:
+            effort.clock_stop()
             return lo, False
         mid = (lo + hi) // 2
         if flow.feasible(mid):
@@ -133,45 +137,54 @@ def _bisect(inst: Instance, lo: int, hi: int, deadline: float) -> tuple[int, boo
     return lo, True
 
 
-def opt_makespan(inst: Instance, time_limit: float = 60.0, seed: int = 0) -> OptResult:
+def opt_makespan(
+    inst: Instance, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0, work_limit: float | None = DEFAULT_WORK_LIMIT
+) -> OptResult:
     """Optimal restricted-assignment makespan of ``inst`` (no rejection, speed 1).
 
-    Returns ``status="optimal"`` with the proven optimum, or ``"timeout"`` with the best
-    schedule found as ``value`` and the best proven bound as ``lower_bound``. ``time_limit``
-    (seconds, > 0; ``inf`` for none) covers the whole call, bound included (module docstring).
+    Returns ``status="optimal"`` with the proven optimum, or — when the MILP's ``work_limit``
+    (deterministic units; ``None`` for none) or the wall-clock safety net ``time_limit``
+    (seconds, > 0; ``inf`` for none) ended the solve — ``"bound"`` or ``"timeout"`` with the best
+    schedule found as ``value`` and the best proven bound as ``lower_bound`` (module docstring).
     """
     t0 = time.perf_counter()
     if not time_limit > 0:  # also refuses nan
         raise SolverLimitError(f"argument 'time_limit' must be a number > 0 (seconds), got {time_limit!r}")
-    deadline = t0 + time_limit
+    if problem := work_limit_problem(work_limit):
+        raise SolverLimitError(problem)
+    effort = Effort(work_limit, time_limit)
     if inst.n == 0:
         return OptResult(0.0, "optimal", 0.0, "trivial", time.perf_counter() - t0)
     machine, upper = _largest_first_schedule(inst.size, inst.indptr, inst.indices, inst.m)
     upper = int(upper)
-    lower, complete = _bisect(inst, trivial_bound(inst), upper, deadline)
+    lower, complete = _bisect(inst, trivial_bound(inst), upper, effort)
     if not complete:
-        return OptResult(float(upper), "timeout", float(lower), "maxflow+greedy", time.perf_counter() - t0)
+        return OptResult(float(upper), effort.status, float(lower), "maxflow+greedy", time.perf_counter() - t0)
     if inst.unit_sizes:
         return OptResult(float(lower), "optimal", float(lower), "maxflow", time.perf_counter() - t0)
     if lower == upper:
         return OptResult(float(upper), "optimal", float(lower), "maxflow+greedy", time.perf_counter() - t0)
-    if time.perf_counter() >= deadline:
-        return OptResult(float(upper), "timeout", float(lower), "maxflow+greedy", time.perf_counter() - t0)
-    value, bound, optimal = _milp(inst, lower, upper, machine, deadline, seed, warm=True)
+    if effort.exhausted():
+        return OptResult(float(upper), effort.status, float(lower), "maxflow+greedy", time.perf_counter() - t0)
+    value, bound, optimal = _milp(inst, lower, upper, machine, effort, seed, warm=True)
     solver = "highs-milp"
     if value is None:  # HiGHS contradicted itself with the warm start: solve again without it
-        value, bound, optimal = _milp(inst, lower, upper, machine, deadline, seed, warm=False)
+        value, bound, optimal = _milp(inst, lower, upper, machine, effort, seed, warm=False)
         solver = "highs-milp (cold: the warm-started solve was inconsistent)"
         if value is None:
             return OptResult(
-                float(upper), "timeout", float(lower), "maxflow+greedy (HiGHS inconsistent)", time.perf_counter() - t0
+                float(upper),
+                effort.status,
+                float(lower),
+                "maxflow+greedy (HiGHS inconsistent)",
+                time.perf_counter() - t0,
             )
-    status = "optimal" if optimal else "timeout"
+    status = "optimal" if optimal else effort.status
     return OptResult(float(value), status, float(max(lower, bound)), solver, time.perf_counter() - t0)
 
 
 def _milp(
-    inst: Instance, lower: int, upper: int, start: np.ndarray, deadline: float, seed: int, warm: bool = True
+    inst: Instance, lower: int, upper: int, start: np.ndarray, effort: Effort, seed: int, warm: bool = True
 ) -> tuple[float | None, float, bool]:
     """(value, bound, optimal) of the MILP under the deadline. The value is never HiGHS's word:
     it is the makespan of the assignment HiGHS returns, recomputed here, and a claimed optimum
@@ -226,12 +239,13 @@ def _milp(
         sol.col_value = x0.tolist()
         sol.value_valid = True
         h.setSolution(sol)
-    remaining = deadline - time.perf_counter()  # building the model counts against the limit
-    if remaining <= 0:
+    if effort.exhausted():  # building the model counts against the safety net
         return upper, lower, False
-    h.setOptionValue("time_limit", float(remaining))
+    effort.limit_highs(h)
     status = run_checked(h, "makespan MILP")
-    if status not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit):
+    effort.charge_highs(h, status)
+    stopped = (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kSolutionLimit)
+    if status != highspy.HighsModelStatus.kOptimal and status not in stopped:
         raise RuntimeError(f"makespan MILP: unexpected HiGHS status {h.modelStatusToString(status)}")
     info = h.getInfo()
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible

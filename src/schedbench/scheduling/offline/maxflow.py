@@ -106,6 +106,7 @@ from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.result import OptResult
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_limit_problem
 from schedbench.hall.solvers import run_checked
 
 _log = logging.getLogger(__name__)
@@ -164,12 +165,14 @@ _MAX_THRESHOLDS = 8
 
 
 # ----------------------------------------------------------------------------- arguments
-def _check_args(objective, time_limit) -> None:
+def _check_args(objective, time_limit, work_limit=None) -> None:
     if not isinstance(objective, str) or objective not in _OBJECTIVES:
         raise ValueError(f"argument 'objective' must be one of {', '.join(map(repr, _OBJECTIVES))}, got {objective!r}")
     ok = isinstance(time_limit, (int, float, np.integer, np.floating)) and not isinstance(time_limit, (bool, np.bool_))
     if not ok or not (math.isfinite(time_limit) and time_limit > 0):
         raise SolverLimitError(f"argument 'time_limit' must be a finite number > 0 (seconds), got {time_limit!r}")
+    if problem := work_limit_problem(work_limit):
+        raise SolverLimitError(problem)
 
 
 def _flow_weights(inst: Instance, objective: str) -> np.ndarray | None:
@@ -466,8 +469,9 @@ class _UnitMatcher:
     def slots(self, T: int) -> int:
         return int(mk.slot_bases(self.ent_ptr, self.ent, self.owner, self.inst.release, self.dl.window(T), self.base))
 
-    def feasible(self, T: int, deadline: float) -> bool | None:
-        """Whether T is feasible; ``None`` if the clock ran out first."""
+    def feasible(self, T: int, effort: Effort) -> bool | None:
+        """Whether T is feasible; ``None`` if the safety net ran out first (matching is
+        polynomial: not charged as work)."""
         wl = self.dl.window(T)
         R = self.slots(T)
         match_r = np.full(R, -1, dtype=np.int32)
@@ -483,11 +487,12 @@ class _UnitMatcher:
                 return True
             if finished:
                 return False
-            if time.perf_counter() > deadline:
+            if effort.seconds_left() < 0:
+                effort.clock_stop()
                 return None
 
 
-def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, deadline: float, counting: bool = True) -> OptResult:
+def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, effort: Effort, counting: bool = True) -> OptResult:
     """Bisection with the matching test (``counting=False``: from T = 1, for tests)."""
     machine, completion = _list_schedule(inst)
     hi = dl.value(completion)
@@ -508,23 +513,27 @@ def _opt_unit(inst: Instance, dl: _Deadlines, t0: float, deadline: float, counti
             f"(eligible machines × time windows of length up to {int(dl.window(top).max())}), "
             f"more than the limit {MAX_SLOTS}"
         )
-    lo, hi, complete = _bisect(matcher.feasible, lo, hi, deadline, grid, on_feasible=lambda: matcher.achieved)
-    status = "optimal" if complete else "timeout"
+    lo, hi, complete = _bisect(matcher.feasible, lo, hi, effort, grid, on_feasible=lambda: matcher.achieved)
+    status = "optimal" if complete else effort.status
     return OptResult(float(hi), status, float(lo if not complete else hi), "hopcroft-karp", time.perf_counter() - t0)
 
 
-def _bisect(feasible, lo, hi, deadline: float, grid, on_feasible=None):
+def _bisect(feasible, lo, hi, effort: Effort, grid, on_feasible=None):
     """Least feasible candidate T in [lo, hi] (lo a proven bound and a candidate, hi feasible)
     by bisection over the grid's candidates (for 'flow' the integers: mid = (lo + hi) // 2).
-    ``feasible(T, deadline)`` returns True, False, or None (ran out of time). Stops early if
-    the clock says the next probe would overrun. Returns (lo, hi, complete)."""
+    ``feasible(T, effort)`` returns True, False, or None (a limit ran out). Stops early when
+    the work is spent or the clock says the next probe would overrun the safety net. Returns
+    (lo, hi, complete)."""
     last = 0.0
     while grid.count(lo, hi) > 0:
         now = time.perf_counter()
-        if now + last > deadline:
+        if effort.exhausted():
+            return lo, hi, False
+        if now + last > effort.deadline:
+            effort.clock_stop()
             return lo, hi, False
         mid = grid.median(lo, hi)
-        ok = feasible(mid, deadline)
+        ok = feasible(mid, effort)
         if ok is None:
             return lo, hi, False
         if ok:
@@ -615,7 +624,7 @@ def _migratory_feasible(inst: Instance, dl: _Deadlines, T) -> bool | int:
     return bool(maximum_flow(graph, 0, sink).flow_value == int(inst.size.sum()))
 
 
-def _migratory_bisect(inst: Instance, dl: _Deadlines, lo, hi, deadline: float):
+def _migratory_bisect(inst: Instance, dl: _Deadlines, lo, hi, effort: Effort):
     """Least candidate T in [lo, hi] feasible for the migratory relaxation (hi: a feasible
     schedule). Returns (bound, complete, note); the bound is proven even when incomplete."""
     note = ""
@@ -624,7 +633,8 @@ def _migratory_bisect(inst: Instance, dl: _Deadlines, lo, hi, deadline: float):
     grid = dl.grid
     while grid.count(lo, top) > 0:
         now = time.perf_counter()
-        if now + last > deadline:
+        if now + last > effort.deadline:
+            effort.clock_stop()
             return lo, False, "time limit"
         mid = grid.median(lo, top)
         ok = _migratory_feasible(inst, dl, mid)
@@ -644,7 +654,6 @@ def max_flow_lower_bound(inst: Instance, objective: str = "flow", time_limit: fl
     """The migratory max-flow lower bound of §8.2/§8.3 (with the counting bounds) on
     max_j w_j·F_j: an int for 'flow', a float otherwise; exact for unit sizes. Raises
     SolverLimitError if the total size exceeds int32 (scipy's capacities)."""
-    t0 = time.perf_counter()
     _check_args(objective, time_limit)
     _check_flow_total(inst)
     dl = _Deadlines(inst, objective)
@@ -652,7 +661,7 @@ def max_flow_lower_bound(inst: Instance, objective: str = "flow", time_limit: fl
     hi = dl.value(completion)
     dl.grid.check(hi)
     lo = min(dl.grid.first_at_least(_lower_bound(inst, dl)), hi)
-    return _migratory_bisect(inst, dl, lo, hi, t0 + time_limit)[0]
+    return _migratory_bisect(inst, dl, lo, hi, Effort(None, time_limit))[0]
 
 
 def _check_flow_total(inst: Instance) -> None:
@@ -757,8 +766,8 @@ class _Mip:
         _windows(*args, False, rows_ptr, cols, rhs, MAX_MIP_ROWS, MAX_MIP_NONZEROS)
         return rows_ptr, cols[:nnz], rhs[:nrows]
 
-    def probe(self, T, deadline: float):
-        """(True, assignment) | (False, None) | (None, None) on timeout or too large."""
+    def probe(self, T, effort: Effort):
+        """(True, assignment) | (False, None) | (None, None) when a limit ran out or too large."""
         inst = self.inst
         rows = self._rows(T)
         if rows is None:
@@ -782,10 +791,9 @@ class _Mip:
                 cols.astype(np.int32),
                 self.size[cols].astype(np.float64),
             )
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
+        if effort.exhausted():
             return None, None
-        h.setOptionValue("time_limit", float(remaining))
+        effort.limit_highs(h)
         try:
             status = run_checked(h, "max-flow-time MIP")
         except RuntimeError:
@@ -795,8 +803,9 @@ class _Mip:
             _log.warning("max-flow-time MIP: HiGHS solve error at T = %s; retrying without presolve", T)
             h.clearSolver()
             h.setOptionValue("presolve", "off")
-            h.setOptionValue("time_limit", float(max(deadline - time.perf_counter(), 1e-3)))
+            effort.limit_highs(h)
             status = run_checked(h, "max-flow-time MIP (no presolve)")
+        effort.charge_highs(h, status)
         if status == highspy.HighsModelStatus.kInfeasible:
             return False, None
         if status == highspy.HighsModelStatus.kOptimal:
@@ -805,7 +814,7 @@ class _Mip:
             machine = np.empty(n, dtype=np.int64)
             machine[self.owner[chosen]] = inst.indices[chosen]
             return True, machine
-        if status == highspy.HighsModelStatus.kTimeLimit:
+        if status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kSolutionLimit):
             return None, None
         raise RuntimeError(f"max-flow-time MIP: unexpected HiGHS status {h.modelStatusToString(status)}")
 
@@ -814,7 +823,7 @@ def _opt_sized(
     inst: Instance,
     dl: _Deadlines,
     t0: float,
-    deadline: float,
+    effort: Effort,
     seed: int,
     counting: bool = True,
     migratory: bool = True,
@@ -829,7 +838,7 @@ def _opt_sized(
     earlier method, kept for comparison). Works for unit sizes too; tests force it there, and
     turn the bounds off (``counting``, ``migratory``) to exercise the exact search alone."""
     if method == "lazy":
-        return _opt_lazy(inst, dl, t0, deadline, seed, counting, migratory, solver, upper, **lazy_kw)
+        return _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, **lazy_kw)
     if method != "mip-full":
         raise ValueError(f"argument 'method' must be 'lazy' or 'mip-full', got {method!r}")
     machine, completion = _list_schedule(inst)
@@ -840,15 +849,15 @@ def _opt_sized(
     if not migratory:
         pass
     elif lo < hi and int(inst.size.sum()) < _MAX_FLOW_TOTAL:
-        lo, _, note = _migratory_bisect(inst, dl, lo, hi, deadline)
+        lo, _, note = _migratory_bisect(inst, dl, lo, hi, effort)
     elif lo < hi:
         note = "total size beyond int32: no max-flow bound"
     solver = "migratory-maxflow+list-schedule"
     if lo >= hi:
         return OptResult(float(hi), "optimal", float(hi), solver, time.perf_counter() - t0)
-    if time.perf_counter() >= deadline:
+    if effort.exhausted():
         return OptResult(
-            float(hi), "timeout", float(lo), solver + (f" ({note})" if note else ""), time.perf_counter() - t0
+            float(hi), effort.status, float(lo), solver + (f" ({note})" if note else ""), time.perf_counter() - t0
         )
     mip = _Mip(inst, dl, seed)
     best = {"hi": hi}
@@ -865,23 +874,23 @@ def _opt_sized(
 
     # Plain bisection: infeasible probes (proofs) are the expensive ones, so probing the bound
     # first cost a whole 20 s budget on a 400-job instance where bisection found 15 vs 23.
-    lo, hi, complete = _bisect(feasible, lo, hi, deadline, dl.grid, on_feasible=lambda: best["hi"])
+    lo, hi, complete = _bisect(feasible, lo, hi, effort, dl.grid, on_feasible=lambda: best["hi"])
     if mip.too_large:
         what = "migratory-maxflow" if migratory and not note.startswith("total") else "counting-bound"
         notes = "; ".join(x for x in (note, mip.too_large) if x)
         return OptResult(float("nan"), "bound", float(lo), f"{what} ({notes})", time.perf_counter() - t0)
-    status = "optimal" if complete else "timeout"
+    status = "optimal" if complete else effort.status
     hi = min(hi, best["hi"])
     solver = "highs-mip" + (f" ({mip.note})" if mip.note else "")
     return OptResult(float(hi), status, float(hi if complete else lo), solver, time.perf_counter() - t0)
 
 
-def _lower_and_note(inst, dl, lo, hi, deadline, counting, migratory):
+def _lower_and_note(inst, dl, lo, hi, effort, counting, migratory):
     note = ""
     if not migratory:
         pass
     elif lo < hi and int(inst.size.sum()) < _MAX_FLOW_TOTAL:
-        lo, _, note = _migratory_bisect(inst, dl, lo, hi, deadline)
+        lo, _, note = _migratory_bisect(inst, dl, lo, hi, effort)
     elif lo < hi:
         note = "total size beyond int32: no max-flow bound"
     return lo, note
@@ -907,9 +916,7 @@ def _check_upper(inst: Instance, upper) -> np.ndarray:
     return machine
 
 
-def _opt_lazy(
-    inst, dl, t0, deadline, seed, counting, migratory, solver, upper, check_edf=True, search=None, **probe_kw
-):
+def _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, check_edf=True, search=None, **probe_kw):
     """The lazy-window search (module docstring): bracket [migratory bound, best heuristic
     schedule], then probes from the top down, galloping (1, 2, 4, … candidates below the best
     schedule) until a probe fails, then bisection. Every feasible probe's schedule is valued
@@ -930,7 +937,7 @@ def _opt_lazy(
         if v < hi:
             hi, best = v, mach
     lo = min(grid.first_at_least(_lower_bound(inst, dl, counting)), hi)
-    lo, note = _lower_and_note(inst, dl, lo, hi, deadline, counting, migratory)
+    lo, note = _lower_and_note(inst, dl, lo, hi, effort, counting, migratory)
     tag = f"lazy-{solver}"
     search = SEARCH if search is None else search
 
@@ -942,8 +949,8 @@ def _opt_lazy(
 
     if lo >= hi:
         return result("optimal", hi, hi)
-    if time.perf_counter() >= deadline:
-        return result("timeout", hi, lo)
+    if effort.exhausted():
+        return result(effort.status, hi, lo)
     probe = lw.LazyWindows(
         inst,
         dl,
@@ -972,7 +979,7 @@ def _opt_lazy(
 
     # local-search descent: each success at the candidate just below the best schedule lowers
     # the upper bound to that schedule's value (cheap; no proofs)
-    while grid.count(lo, hi) > 0 and time.perf_counter() < deadline:
+    while grid.count(lo, hi) > 0 and not effort.exhausted():
         assign = probe.repair(grid.below(hi))
         if assign is None:
             break
@@ -983,10 +990,11 @@ def _opt_lazy(
     last = 0.0
     while search == "bottom-up" and grid.count(lo, hi) > 0:
         now = time.perf_counter()
-        if now + last > deadline:
+        if effort.exhausted() or now + last > effort.deadline:
+            effort.exhausted() or effort.clock_stop()
             complete = False
             break
-        ok = feasible(lo, deadline)
+        ok = feasible(lo, effort)
         last = max(last, time.perf_counter() - now)
         if ok is None:
             complete = False
@@ -997,12 +1005,13 @@ def _opt_lazy(
         lo = grid.next_above(lo)
     while search == "gallop" and grid.count(lo, hi) > 0:
         now = time.perf_counter()
-        if now + last > deadline:
+        if effort.exhausted() or now + last > effort.deadline:
+            effort.exhausted() or effort.clock_stop()
             complete = False
             break
         c = grid.count(lo, hi)
         T = grid.nth(lo, hi, max(1, c - step + 1))
-        ok = feasible(T, deadline)
+        ok = feasible(T, effort)
         last = max(last, time.perf_counter() - now)
         if ok is None:
             complete = False
@@ -1013,7 +1022,7 @@ def _opt_lazy(
         hi = min(T, state["hi"])
         step *= 2
     if complete and grid.count(lo, hi) > 0:
-        lo, hi, complete = _bisect(feasible, lo, hi, deadline, grid, on_feasible=lambda: state["hi"])
+        lo, hi, complete = _bisect(feasible, lo, hi, effort, grid, on_feasible=lambda: state["hi"])
     hi = min(hi, state["hi"])
     if probe.too_large:
         notes = "; ".join(x for x in (note, probe.too_large) if x)
@@ -1021,24 +1030,31 @@ def _opt_lazy(
     extra = probe.note
     if complete:
         return result("optimal", hi, hi, state["probes"], extra)
-    return result("timeout", hi, lo, state["probes"], extra)
+    return result(effort.status, hi, lo, state["probes"], extra)
 
 
 # ----------------------------------------------------------------------------- entry point
-def opt_max_flow(inst: Instance, objective: str = "flow", time_limit: float = 60.0, seed: int = 0) -> OptResult:
+def opt_max_flow(
+    inst: Instance,
+    objective: str = "flow",
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    seed: int = 0,
+    work_limit: float | None = DEFAULT_WORK_LIMIT,
+) -> OptResult:
     """Optimal max_j w_j·F_j of ``inst`` (restricted assignment, preemptive, non-migratory,
     no rejection, speed 1), docs/models/rejection-model.md §8.2–§8.3: ``objective`` is "flow" (w = 1), "weighted" or
     "genwtd" (w = ``w_flow``), or "stretch" (w = 1/p_j); see the module docstring for methods
     and limits.
 
     ``status="optimal"``: ``value`` is OPT, exactly (the least feasible candidate w_j·f, no
-    tolerance). ``"timeout"``: ``value`` is the objective of the best schedule found and
-    ``lower_bound`` the best proven bound. ``"bound"``: only a lower bound (the MIP was too
-    large), ``value`` is nan."""
+    tolerance). ``"bound"``: the ``work_limit`` (deterministic units, ``None`` for none) ran out,
+    or the MIP was too large (then ``value`` is nan); ``"timeout"``: the wall-clock safety net
+    ``time_limit`` ran out. Either way ``value`` is the objective of the best schedule found and
+    ``lower_bound`` the best proven bound."""
     t0 = time.perf_counter()
-    _check_args(objective, time_limit)
-    deadline = t0 + float(time_limit)
+    _check_args(objective, time_limit, work_limit)
+    effort = Effort(work_limit, time_limit)
     dl = _Deadlines(inst, objective)
     if inst.unit_sizes:
-        return _opt_unit(inst, dl, t0, deadline)
-    return _opt_sized(inst, dl, t0, deadline, seed, method="lazy" if inst.n >= LAZY_MIN_JOBS else "mip-full")
+        return _opt_unit(inst, dl, t0, effort)
+    return _opt_sized(inst, dl, t0, effort, seed, method="lazy" if inst.n >= LAZY_MIN_JOBS else "mip-full")

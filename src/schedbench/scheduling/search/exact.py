@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
+from schedbench.hall.effort import cpsat_deterministic_time
 from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.model import REJECT, Instance
@@ -109,6 +110,7 @@ def worst_case(
     seed: int = 0,
     replay: bool = True,
     log: bool = False,
+    work_limit: float | None = None,
 ) -> WorstCase:
     """The worst instance of ``algorithm`` in a small space, found (and if ``proved``, certified)
     by CP-SAT.
@@ -123,7 +125,12 @@ def worst_case(
 
     Returns a :class:`~.result.WorstCase`: ``instance``, ``objective`` (the algorithm's value on
     it, from the real plug-in), ``opt`` (the real solver's), ``proved`` (no instance of the space
-    is worse), ``bound`` (the solver's bound on the maximised value), ``status``."""
+    is worse), ``bound`` (the solver's bound on the maximised value), ``status``.
+
+    Limits: ``work_limit`` (CP-SAT deterministic time units, schedbench.hall.effort; ``None`` for
+    none) and ``time_limit`` (seconds, wall clock). With ``workers=1`` and a work limit an
+    unproved result is the same on every machine unless the clock stopped it first;
+    ``extra["stopped_by"]`` says which limit ended an unproved search ("work" or "clock")."""
     if not isinstance(algorithm, str):
         raise ParameterError(f"worst_case: algorithm must be a registered name (a string), got {algorithm!r}")
     if algorithm not in MODELS:
@@ -131,6 +138,7 @@ def worst_case(
     m = _arg("worst_case", "m", m, type=int, min=1)
     n = _arg("worst_case", "n", n, type=int, min=1, nullable=True)
     time_limit = _arg("worst_case", "time_limit", time_limit, type=float, min=0, min_open=True)
+    work_limit = _arg("worst_case", "work_limit", work_limit, type=float, min=0, min_open=True, nullable=True)
     seed = _arg("worst_case", "seed", seed, type=int, min=0)
     release_window = _arg("worst_case", "release_window", release_window, type=int, min=0)
     max_eligible = _arg("worst_case", "max_eligible", max_eligible, type=int, min=1, max=m, nullable=True)
@@ -198,7 +206,7 @@ def worst_case(
     else:
         score, scale = b.prefix_rejection_score(dec.rej)
         b.md.maximize(score)
-    solver = solver_for(time_limit, workers, seed, log)
+    solver = solver_for(time_limit, workers, seed, log, work_limit)
     code = solver.solve(b.md, _ProgressLog(scale, time_limit))
     seconds = time.perf_counter() - t0
     status = _STATUS.get(code, str(code))
@@ -252,12 +260,23 @@ def worst_case(
         replayed=replay,
         extra={
             "time_limit": time_limit,
+            "work_limit": work_limit,
+            "stopped_by": _stopped_by(code, solver, work_limit),
             "workers": solver.parameters.num_workers,
             "seed": seed,
             "alg_params": dict(resolved),
             **{k: v_ for k, v_ in dec.extra.items()},
         },
     )
+
+
+def _stopped_by(code, solver: cp_model.CpSolver, work_limit: float | None) -> str:
+    """Which limit ended an unproved search: "work" (deterministic) or "clock"; "" if proved."""
+    if code == cp_model.OPTIMAL:
+        return ""
+    spent = float(solver.response_proto.deterministic_time)
+    given = math.inf if work_limit is None else cpsat_deterministic_time(work_limit)
+    return "work" if spent >= 0.99 * given else "clock"
 
 
 def _read(

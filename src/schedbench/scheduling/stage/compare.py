@@ -29,6 +29,7 @@ import pandas as pd
 from schedbench.hall.config import ConfigError
 from schedbench.hall.grids import algorithm_grid
 from schedbench.hall.params import ParameterError
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.stats import bootstrap_ci
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
@@ -59,7 +60,8 @@ class Comparison:
     params: dict[str, Any] = field(default_factory=dict)
     instances: int = 5
     seed: int = 0
-    time_limit: float = 60.0
+    time_limit: float = DEFAULT_TIME_LIMIT
+    work_limit: float = DEFAULT_WORK_LIMIT
 
     def experiment(self) -> dict[str, Any]:
         """The comparison as a config experiment (what the pipeline's functions read)."""
@@ -107,7 +109,8 @@ def plan(
     instances: int | None = None,
     problem: str | None = None,
     seed: int = 0,
-    time_limit: float = 60.0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    work_limit: float = DEFAULT_WORK_LIMIT,
 ) -> Comparison:
     """Check a comparison and settle its problem: ``problem`` if given (every algorithm must
     solve it; an adversary must build it), else the adversary's, else the algorithms' common
@@ -166,6 +169,7 @@ def plan(
         instances=instances,
         seed=int(seed),
         time_limit=float(time_limit),
+        work_limit=float(work_limit),
     )
     try:
         check_experiment(EXPERIMENT, comparison.experiment(), comparison.eps)
@@ -189,14 +193,14 @@ def compare(comparison: Comparison, workdir: str | Path | None = None, n_jobs: i
     c = comparison
     if c.family is not None:
         paths = make_instances(EXPERIMENT, exp, c.seed, range(c.instances), workdir / "instances", problem=c.problem)
-        opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs)
+        opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs, work_limit=c.work_limit)
         runs = [run_online_batch(paths, opt, c.algorithms, c.eps, c.seed, n_jobs=n_jobs, problem=c.problem)]
     else:
         runs = []
         for name, grid in sorted(c.algorithms.items()):
             runs.append(run_adversary(EXPERIMENT, exp, name, grid, c.eps, c.seed, workdir / "realised" / name))
         paths = sorted((workdir / "realised").glob("*/*.npz"))
-        opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs)
+        opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs, work_limit=c.work_limit)
     return assemble(runs, [opt], {})
 
 

@@ -26,6 +26,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from schedbench.hall.params import ParameterError
+from schedbench.hall.effort import DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import algorithm_grid
 from schedbench.hall.progress import progress_map
 from schedbench.scheduling.engine import AlgorithmError
@@ -88,16 +89,26 @@ def make_instances(
 
 
 def solve_offline(
-    paths: Iterable[str | Path], problem: str, time_limit: float, base_seed: int, n_jobs: int = 1
+    paths: Iterable[str | Path],
+    problem: str,
+    time_limit: float,
+    base_seed: int,
+    n_jobs: int = 1,
+    work_limit: float = DEFAULT_WORK_LIMIT,
 ) -> pd.DataFrame:
-    """OPT (or a bound) of each instance file for ``problem``: one row each."""
+    """OPT (or a bound) of each instance file for ``problem``: one row each. ``work_limit``
+    decides the result, ``time_limit`` is the wall-clock safety net (offline.solve_opt)."""
     # imported here: the solvers (scipy.sparse, HiGHS) cost an online job a second of start-up
     from schedbench.scheduling.offline import is_trivial, solve_opt
 
     def one(path: str | Path) -> dict[str, Any]:
         inst = Instance.load(path)
         res = solve_opt(
-            inst, problem, time_limit=time_limit, seed=derived_seed(base_seed, "opt", inst.meta["instance"])
+            inst,
+            problem,
+            time_limit=time_limit,
+            work_limit=work_limit,
+            seed=derived_seed(base_seed, "opt", inst.meta["instance"]),
         )
         return {
             "instance": inst.meta["instance"],

@@ -5,9 +5,11 @@ A task is the exact CP-SAT search (``method: exact``, :func:`schedbench.scheduli
 worst_case`) or the black-box search (``method: blackbox``, :func:`~schedbench.scheduling.
 search.search_worst`). Both replay what they find through the real plug-in and the real offline
 solver before returning. For a reproducible table a task is deterministic: the exact search runs
-one CP-SAT worker with the task's seed (a proved value never depends on it), the black-box search
-stops after ``max_evals`` candidates; ``budget_seconds`` / ``time_limit`` are safety limits, and
-a task cut by them says so (``limit_hit``), since its result then depends on the machine.
+one CP-SAT worker with the task's seed and stops at ``work_limit`` deterministic units (default
+:data:`EXACT_WORK_LIMIT`; a proved value never depends on it), the black-box search stops after
+``max_evals`` candidates; ``budget_seconds`` / ``time_limit`` are wall-clock safety limits, and
+a task cut by them says so (``limit_hit`` = "clock"), since its result then depends on the
+machine; a task cut by its work limit has ``limit_hit`` = "work" and is reproducible.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from schedbench.hall.seeds import derived_seed
 
 __all__ = ["TASK_KEYS", "check_search", "run_task", "collect_search", "search_table_tex"]
 
+#: The deterministic work limit of an exact task that gives none (CP-SAT units, hall/effort.py).
+EXACT_WORK_LIMIT = 60.0
+
 #: Keys of a task and whether they are required.
 TASK_KEYS = {
     "algorithm": True,
@@ -37,6 +42,7 @@ TASK_KEYS = {
     "sizes": False,
     "release_window": False,
     "time_limit": False,
+    "work_limit": False,
     "max_evals": False,
     "budget_seconds": False,
 }
@@ -86,12 +92,17 @@ def check_search(section: dict | None) -> None:
                 isinstance(v, bool) or not isinstance(v, int) or v < (0 if key == "release_window" else 1)
             ):
                 raise SearchConfigError(f"{where}.{key}: a positive integer, got {v!r}")
-        for key in ("time_limit", "budget_seconds"):
+        for key in ("time_limit", "budget_seconds", "work_limit"):
             v = task.get(key)
             if v is not None and (
                 isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0
             ):
-                raise SearchConfigError(f"{where}.{key}: a number of seconds > 0, got {v!r}")
+                unit = "work units" if key == "work_limit" else "seconds"
+                raise SearchConfigError(f"{where}.{key}: a number of {unit} > 0, got {v!r}")
+        if task["method"] == "blackbox" and "work_limit" in task:
+            raise SearchConfigError(
+                f"{where}.work_limit: applies to method: exact only (a black-box task stops at max_evals)"
+            )
 
 
 def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -> dict[str, Any]:
@@ -109,12 +120,13 @@ def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -
         common["n"] = int(task["n"])
     if task["method"] == "exact":
         limit = float(task.get("time_limit", 60.0))
-        kw = {"opt": int(task.get("opt", 1)), "time_limit": limit, "workers": 1, "seed": seed}
+        work = float(task.get("work_limit", EXACT_WORK_LIMIT))
+        kw = {"opt": int(task.get("opt", 1)), "time_limit": limit, "work_limit": work, "workers": 1, "seed": seed}
         for key in ("sizes", "release_window"):
             if key in task:
                 kw[key] = task[key]
         wc = worst_case(task["algorithm"], **common, **kw)
-        limit_hit = not wc.proved
+        limit_hit = wc.extra["stopped_by"] if not wc.proved else ""
     else:
         budget = float(task.get("budget_seconds", 600.0))
         kw = {"max_evals": int(task["max_evals"]), "budget_seconds": budget, "seed": seed}
@@ -122,9 +134,9 @@ def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -
             if key in task:
                 kw[key] = task[key]
         wc = search_worst(task["algorithm"], **common, **kw)
-        limit_hit = int(wc.extra.get("evals", 0)) < int(task["max_evals"])
+        limit_hit = "clock" if int(wc.extra.get("evals", 0)) < int(task["max_evals"]) else ""
     wc.extra["task"] = name
-    wc.extra["limit_hit"] = bool(limit_hit)
+    wc.extra["limit_hit"] = limit_hit
     wc.save(out)
     return summary_row(name, wc)
 
@@ -159,12 +171,20 @@ def summary_row(name: str, wc) -> dict[str, Any]:
         "rejected_frac_max_prefix": wc.rejected_frac_max_prefix,
         "budget_violated": bool(wc.budget_violated),
         "replayed": bool(wc.replayed),
-        "limit_hit": bool(wc.extra.get("limit_hit", False)),
+        "limit_hit": _limit_hit(wc.extra.get("limit_hit", "")),
         "ratio_bound": math.nan if bound is None else float(bound),
         "seed_best": seed_best,
         "beats_seeds": bool(wc.extra.get("beats_seeds", False)),
         "seconds": wc.seconds,
     }
+
+
+def _limit_hit(value) -> str:
+    """ "" (none), "work" (deterministic) or "clock" (wall clock); a file of an earlier version
+    stored a bool (True: a limit, reported as the clock's, since it may depend on the machine)."""
+    if isinstance(value, bool):
+        return "clock" if value else ""
+    return str(value or "")
 
 
 def collect_search(paths: list[str | Path]) -> pd.DataFrame:
@@ -231,7 +251,8 @@ def search_table_tex(table: pd.DataFrame, runs: pd.DataFrame | None = None) -> s
         elif r["method"] == "cp-sat" and math.isfinite(r["bound"]):
             cert = f"bound {r['bound']:.3g}"
         else:
-            cert = "best found" + (" (limit hit)" if r["limit_hit"] else "")
+            hit = {"work": " (work limit)", "clock": " (time limit hit)"}.get(r["limit_hit"], "")
+            cert = "best found" + hit
         if r["budget_violated"]:
             cert += ", over budget"
         eps = "--" if not math.isfinite(r["eps"]) else f"{r['eps']:g}"

@@ -27,6 +27,8 @@ from dataclasses import asdict, dataclass, field
 
 from ortools.sat.python import cp_model
 
+from schedbench.hall.effort import cpsat_deterministic_time
+
 __all__ = ["Space", "Builder", "Decisions"]
 
 
@@ -254,9 +256,15 @@ class Builder:
         return self.max_of(cands, L, "rejscore"), L
 
 
-def solver_for(time_limit: float, workers: int | None, seed: int, log: bool) -> cp_model.CpSolver:
+def solver_for(
+    time_limit: float, workers: int | None, seed: int, log: bool, work_limit: float | None = None
+) -> cp_model.CpSolver:
+    """A CP-SAT solver: ``work_limit`` in deterministic time units (schedbench.hall.effort; with
+    one worker the result is the same on every machine), ``time_limit`` seconds of wall clock."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = cpsat_deterministic_time(float(work_limit))
     solver.parameters.num_workers = int(workers or min(8, os.cpu_count() or 1))
     solver.parameters.random_seed = int(seed)
     solver.parameters.log_search_progress = bool(log)

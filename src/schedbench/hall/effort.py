@@ -1,0 +1,134 @@
+"""The limits of one solve (the offline optima, the worst-case search): one owner.
+
+:class:`Effort` owns what a solve may still do. Its **work limit** is counted in deterministic
+units, so that the same instance, seed and limit give the same answer on a quiet and on a
+loaded machine; its **time limit** (wall clock) is only a safety net, and a result stopped by it
+says so (``status="timeout"``, the one status that may differ between machines). One unit of
+work is :data:`CPSAT_TIME_PER_UNIT` of CP-SAT's deterministic time (``max_deterministic_time``)
+or :data:`HIGHS_NODES_PER_UNIT` branch-and-bound nodes of HiGHS; both are about a second of one
+core of the reference machine (2 cores, Python 3.11: CP-SAT's lazy-window probes at m = 10,
+n = 200–1000 spent 0.2–0.35 deterministic time per wall second; HiGHS's lazy probe at m = 10,
+n = 200 about 200 nodes per second), so a work limit reads roughly as seconds. Polynomial steps (max-flow, matching, EDF, the
+local search with its fixed move count) are not charged: they always finish, under the safety
+net only. docs/offline-optimum.md states the rule for users. No solver is imported here (the
+module is cheap to import for argument checks).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import highspy
+
+__all__ = [
+    "Effort",
+    "work_limit_problem",
+    "cpsat_deterministic_time",
+    "HIGHS_NODES_PER_UNIT",
+    "CPSAT_TIME_PER_UNIT",
+    "DEFAULT_WORK_LIMIT",
+    "DEFAULT_TIME_LIMIT",
+]
+
+#: HiGHS branch-and-bound nodes per unit of work (module docstring).
+HIGHS_NODES_PER_UNIT = 200
+#: CP-SAT deterministic time per unit of work (module docstring).
+CPSAT_TIME_PER_UNIT = 0.3
+#: The work limit of an offline solve when none is given (units, module docstring).
+DEFAULT_WORK_LIMIT = 60.0
+#: The wall-clock safety net of an offline solve when none is given (seconds).
+DEFAULT_TIME_LIMIT = 600.0
+
+
+def work_limit_problem(work_limit) -> str:
+    """Why ``work_limit`` is not a valid work limit ('' if it is): a finite number > 0, or None."""
+    if work_limit is None:
+        return ""
+    number = isinstance(work_limit, (int, float)) and not isinstance(work_limit, bool)
+    if not number:  # numpy scalars are numbers too
+        number = (
+            type(work_limit).__module__ == "numpy" and hasattr(work_limit, "dtype") and work_limit.dtype.kind in "iuf"
+        )
+    if number and math.isfinite(work_limit) and work_limit > 0:
+        return ""
+    return f"argument 'work_limit' must be a finite number > 0 (work units) or None, got {work_limit!r}"
+
+
+def cpsat_deterministic_time(work: float) -> float:
+    """CP-SAT's ``max_deterministic_time`` for ``work`` units."""
+    return work * CPSAT_TIME_PER_UNIT
+
+
+class Effort:
+    """What one solve may still do: ``work_limit`` deterministic units (``None``: no work limit)
+    and ``time_limit`` seconds of wall clock from now (the safety net). The solver asks
+    :meth:`exhausted` between steps, hands the rest to HiGHS (:meth:`limit_highs`) or CP-SAT
+    (:meth:`limit_cpsat`) and charges what they report; :attr:`status` says which limit ended
+    an incomplete solve: ``"bound"`` (work: deterministic) or ``"timeout"`` (wall clock)."""
+
+    def __init__(self, work_limit: float | None, time_limit: float) -> None:
+        self.t0 = time.perf_counter()
+        self.deadline = self.t0 + float(time_limit)
+        self.work_limit = math.inf if work_limit is None else float(work_limit)
+        self.used = 0.0
+        self.stopped_by = ""  # "" | "work" | "clock"
+        self._given = math.inf  # the work handed to the last CP-SAT solve
+
+    def seconds_left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def work_left(self) -> float:
+        return self.work_limit - self.used
+
+    def exhausted(self) -> bool:
+        """True once either limit is used up (and remembers which came first)."""
+        if not self.stopped_by:
+            if self.work_left() <= 0:
+                self.stopped_by = "work"
+            elif self.seconds_left() <= 0:
+                self.stopped_by = "clock"
+        return bool(self.stopped_by)
+
+    def clock_stop(self) -> None:
+        """The caller stops for the clock (e.g. the next step would overrun the deadline)."""
+        self.stopped_by = self.stopped_by or "clock"
+
+    @property
+    def status(self) -> str:
+        """The status of a solve that did not finish."""
+        return "timeout" if self.stopped_by == "clock" else "bound"
+
+    # ------------------------------------------------------------------ HiGHS
+    def limit_highs(self, h: highspy.Highs) -> None:
+        h.setOptionValue("time_limit", max(self.seconds_left(), 1e-3))
+        if math.isfinite(self.work_limit):
+            nodes = max(1, math.ceil(self.work_left() * HIGHS_NODES_PER_UNIT))
+            h.setOptionValue("mip_max_nodes", int(min(nodes, 2**31 - 1)))
+
+    def charge_highs(self, h: highspy.Highs, status: highspy.HighsModelStatus) -> None:
+        """Charge the nodes of the solve just run; note which limit stopped it, if one did."""
+        import highspy
+
+        self.used += max(1, int(h.getInfo().mip_node_count)) / HIGHS_NODES_PER_UNIT
+        if status == highspy.HighsModelStatus.kTimeLimit:
+            self.clock_stop()
+        elif status == highspy.HighsModelStatus.kSolutionLimit:  # what mip_max_nodes ends with
+            self.stopped_by = self.stopped_by or "work"
+
+    # ------------------------------------------------------------------ CP-SAT
+    def limit_cpsat(self, parameters) -> None:
+        parameters.max_time_in_seconds = max(self.seconds_left(), 1e-3)
+        self._given = math.inf
+        if math.isfinite(self.work_limit):
+            self._given = cpsat_deterministic_time(max(self.work_left(), 1e-3))
+            parameters.max_deterministic_time = self._given
+
+    def charge_cpsat(self, solver, unknown: bool) -> None:
+        """Charge the deterministic time of the solve just run; ``unknown``: it gave no answer."""
+        spent = float(solver.response_proto.deterministic_time)
+        self.used += spent / CPSAT_TIME_PER_UNIT
+        if unknown and not self.stopped_by:  # which limit CP-SAT hit: the work given was spent, or not
+            self.stopped_by = "work" if spent >= 0.99 * self._given else "clock"

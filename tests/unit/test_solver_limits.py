@@ -1,0 +1,117 @@
+"""Solver limits (hall/effort.py, docs/offline-optimum.md): the work limit decides a result and
+gives the same answer on a quiet and on a loaded machine; the wall clock is only a safety net
+and a solve it stops says so."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+
+import numpy as np
+import pytest
+
+from schedbench.hall.effort import Effort
+from schedbench.hall.params import ParameterError
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.offline import opt_makespan, opt_max_flow, solve_opt
+from schedbench.scheduling.offline.makespan import SolverLimitError
+from schedbench.scheduling.search import worst_case
+
+
+def poisson(n: int, m: int, seed: int, max_size: int, rho: float = 0.95) -> Instance:
+    """n jobs with sizes U{1..max_size}, Poisson arrivals at load rho, 2 random eligible machines."""
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, max_size + 1, size=n)
+    rate = rho * m / ((max_size + 1) / 2)
+    counts = rng.poisson(rate, size=int(2 * n / rate) + 10)
+    release = np.repeat(np.arange(counts.size), counts)[:n]
+    eligible = np.argsort(rng.random((n, m)), axis=1)[:, :2]
+    return Instance(
+        m=m,
+        release=release,
+        size=size,
+        indptr=np.arange(0, 2 * n + 1, 2),
+        indices=eligible.ravel(),
+        w_flow=None,
+        w_reject=None,
+        meta={},
+    )
+
+
+# Solves the work limit stops before the optimum is proven (checked below: status "bound"), one
+# per solver: the window MIP with HiGHS (< 64 jobs), lazy windows with CP-SAT, the makespan MILP.
+CASES = {
+    "highs window MIP": (lambda: opt_max_flow(poisson(40, 4, 1, 16), work_limit=0.02)),
+    "cp-sat lazy windows": (lambda: opt_max_flow(poisson(200, 10, 1, 16), work_limit=0.5)),
+    "highs makespan MILP": (lambda: opt_makespan(poisson(120, 8, 1, 40), work_limit=0.005)),
+}
+
+
+def _burn(stop) -> None:
+    while not stop.is_set():
+        sum(i * i for i in range(10_000))
+
+
+def _key(res):
+    return res.value, res.status, res.lower_bound, res.solver
+
+
+def test_work_limited_solves_give_the_same_answer_on_a_loaded_machine():
+    quiet = {name: _key(solve()) for name, solve in CASES.items()}
+    assert all(k[1] == "bound" and k[2] < k[0] for k in quiet.values()), quiet  # the limit did bind
+    stop = mp.Event()
+    burners = [mp.Process(target=_burn, args=(stop,), daemon=True) for _ in range(3)]  # 3 busy processes, 2 cores
+    for p in burners:
+        p.start()
+    try:
+        time.sleep(0.2)
+        loaded = {name: _key(solve()) for name, solve in CASES.items()}
+    finally:
+        stop.set()
+        for p in burners:
+            p.join(timeout=10)
+    assert loaded == quiet
+
+
+def test_without_a_work_limit_the_same_solves_are_proven():
+    res = opt_max_flow(poisson(40, 4, 1, 16), work_limit=None)
+    assert res.status == "optimal" and res.value < _key(CASES["highs window MIP"]())[0] + 1
+
+
+def test_the_clock_stops_a_solve_only_as_a_labelled_safety_net():
+    inst = poisson(200, 10, 1, 16)
+    res = opt_max_flow(inst, work_limit=None, time_limit=1e-3)
+    assert res.status == "timeout" and res.lower_bound <= res.value
+    assert opt_makespan(poisson(120, 8, 1, 40), work_limit=None, time_limit=1e-6).status == "timeout"
+
+
+def test_effort_remembers_which_limit_came_first():
+    e = Effort(1.0, 60.0)
+    assert not e.exhausted() and e.status == "bound"
+    e.used = 1.0
+    assert e.exhausted() and e.stopped_by == "work" and e.status == "bound"
+    c = Effort(None, 1e-9)
+    time.sleep(1e-3)
+    assert c.exhausted() and c.status == "timeout"
+    c.used = 10.0  # a later overrun of work does not relabel a clock stop
+    assert c.stopped_by == "clock"
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf"), "10", True])
+def test_a_bad_work_limit_is_refused_by_name(bad):
+    inst = poisson(10, 2, 0, 4)
+    with pytest.raises(ParameterError, match="work_limit"):
+        solve_opt(inst, "maxflow", work_limit=bad)
+    with pytest.raises(SolverLimitError, match="work_limit"):
+        opt_max_flow(inst, work_limit=bad)
+    with pytest.raises(SolverLimitError, match="work_limit"):
+        opt_makespan(inst, work_limit=bad)
+    with pytest.raises(ParameterError, match="work_limit"):
+        worst_case("greedy", m=2, work_limit=bad)
+
+
+def test_the_exact_search_stopped_by_its_work_limit_is_reproducible():
+    runs = [worst_case("greedy", m=8, opt=2, work_limit=0.3, workers=1, seed=3) for _ in range(2)]
+    assert all(not wc.proved and wc.extra["stopped_by"] == "work" for wc in runs)
+    assert runs[0].objective == runs[1].objective and runs[0].bound == runs[1].bound
+    assert np.array_equal(runs[0].instance.indices, runs[1].instance.indices)
