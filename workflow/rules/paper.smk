@@ -311,6 +311,7 @@ rule paper_pdf:
     every other output) naming the Debian packages to install."""
     input:
         tex="paper/main.tex",
+        references="paper/references.tex",
         sections=sorted(_glob.glob("paper/sections/*.tex")),
         generated=expand("paper/generated/{group}.tex", group=PAPER_GROUPS) + ["paper/generated/reproducibility.tex"],
         files=lambda wc: paper_files(),
