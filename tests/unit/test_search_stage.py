@@ -34,6 +34,60 @@ BASE = {
         ({"algorithm": "greedy", "method": "exact", "m": 4, "time_limit": -1}, "search.tasks.t.time_limit: a number"),
         ({"algorithm": "greedy", "method": "exact", "m": 4, "eps": 0.5}, "'eps' does not apply"),
         ({"algorithm": "greedy", "method": "magic", "m": 4}, "search.tasks.t.method"),
+        # what the job refuses, refused by the config check too, naming the key
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "sizes": []}, "search.tasks.t.sizes: worst_case: sizes"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "sizes": [0]}, "search.tasks.t.sizes: worst_case: sizes"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "sizes": "12"}, "search.tasks.t.sizes: worst_case: sizes"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "sizes": [1.5]}, "search.tasks.t.sizes: worst_case: sizes"),
+        (
+            {"algorithm": "lb-unit-reject", "method": "exact", "m": 4, "eps": 0.5, "sizes": [1, 2]},
+            "search.tasks.t.sizes: 'lb-unit-reject' is defined for unit sizes only",
+        ),
+        (
+            {"algorithm": "mft-unit", "method": "exact", "m": 4, "eps": 0.5, "sizes": [2]},
+            "search.tasks.t.sizes: 'mft-unit' is defined for unit sizes only",
+        ),
+        ({"algorithm": "greedy", "method": "exact", "m": 3, "sizes": [1, 2]}, "search.tasks.t.n: give n"),
+        ({"algorithm": "greedy", "method": "exact", "m": 400, "n": 400}, "search.tasks.t.n: worst_case: the space"),
+        (
+            {"algorithm": "greedy", "method": "exact", "m": 4, "objective": "max"},
+            "search.tasks.t.objective: worst_case",
+        ),
+        (
+            {"algorithm": "greedy", "method": "exact", "m": 4, "objective": "rejection"},
+            "search.tasks.t.objective: 'greedy' rejects nothing",
+        ),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "release_window": -1}, "search.tasks.t.release_window"),
+        ({"algorithm": "mft-unit", "method": "exact", "m": 4, "eps": 0.5, "release_window": None}, "release_window"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "params": [1]}, "search.tasks.t.params: a mapping"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "params": {"ties": "random"}}, "search.tasks.t.params"),
+        ({"algorithm": "lb-unit-reject", "method": "exact", "m": 4, "eps": "abc"}, "search.tasks.t.eps: algorithm"),
+        (
+            {"algorithm": "ll-fifo", "method": "blackbox", "m": 4, "eps": 0.25, "max_evals": 5, "sizes": []},
+            "search.tasks.t.sizes: search_worst: sizes",
+        ),
+        (
+            {"algorithm": "ll-fifo", "method": "blackbox", "m": 4, "eps": 0.25, "max_evals": 5, "sizes": ["a"]},
+            "search.tasks.t.sizes: search_worst: sizes",
+        ),
+        (
+            {"algorithm": "lb-unit-reject", "method": "blackbox", "m": 4, "eps": 0.5, "max_evals": 5, "sizes": [2]},
+            "search.tasks.t.sizes: 'lb-unit-reject' is defined for unit sizes only",
+        ),
+        (
+            {"algorithm": "ll-fifo", "method": "blackbox", "m": 4, "eps": 0.25, "max_evals": 5, "objective": "max"},
+            "search.tasks.t.objective: search_worst",
+        ),
+        (
+            {"algorithm": "greedy", "method": "blackbox", "m": 4, "max_evals": 5, "objective": "rejection"},
+            "search.tasks.t.objective: 'greedy' rejects nothing",
+        ),
+        (
+            {"algorithm": "ll-fifo", "method": "blackbox", "m": 4, "eps": 0.25, "max_evals": 5, "release_window": -3},
+            "search.tasks.t.release_window: an integer >= 0",
+        ),
+        ({"algorithm": "greedy", "method": "blackbox", "m": 10**6, "max_evals": 5}, "search.tasks.t.m: search_worst"),
+        ("greedy", "search.tasks.t: a mapping of keys"),
     ],
 )
 def test_search_config_errors_name_the_key(task, message):
@@ -41,6 +95,37 @@ def test_search_config_errors_name_the_key(task, message):
     cfg["search"] = {"tasks": {"t": task}}
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         check_config(cfg)
+
+
+def test_the_config_check_passes_the_job_its_arguments(monkeypatch):
+    # the check calls the search functions' own argument checks with what run_task passes them
+    import schedbench.scheduling.search as search
+    from schedbench.scheduling.search.blackbox import check_search_worst
+    from schedbench.scheduling.search.exact import check_worst_case
+    from schedbench.scheduling.stage.search import check_search
+
+    tasks = {
+        "e": {"algorithm": "mft-unit", "method": "exact", "m": 3, "eps": 0.5, "release_window": 2, "work_limit": 5},
+        "b": {"algorithm": "ll-fifo", "method": "blackbox", "m": 4, "eps": 0.25, "max_evals": 5, "sizes": [2, 1]},
+    }
+    check_search({"tasks": tasks})
+
+    class Stop(Exception):
+        pass
+
+    def stop(check):
+        def run(algorithm, **kw):
+            kw = {k: v for k, v in kw.items() if k not in ("seed", "replay", "log")}
+            check(algorithm, **kw)  # what the job passes, accepted by the same check
+            raise Stop
+
+        return run
+
+    monkeypatch.setattr(search, "worst_case", stop(check_worst_case))
+    monkeypatch.setattr(search, "search_worst", stop(check_search_worst))
+    for name, task in tasks.items():
+        with pytest.raises(Stop):
+            run_task(name, task, 1, "unused.json")
 
 
 def test_tasks_run_replay_and_tabulate(tmp_path):

@@ -34,10 +34,11 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_adversary, get_algorithm
+from schedbench.scheduling.search.exact import check_objective, check_sizes, refused
 from schedbench.scheduling.search.replay import check_claims, opt_inconsistency, run_real
 from schedbench.scheduling.search.result import WorstCase
 
-__all__ = ["search_worst", "default_seeds", "exact_problem"]
+__all__ = ["search_worst", "check_search_worst", "default_seeds", "exact_problem"]
 
 Job = tuple[int, int, tuple[int, ...]]  # (release, size, eligible machines, sorted)
 _EXACT_PROBLEMS = ("load", "maxflow")  # solve_opt is exact for these (the others give a bound)
@@ -275,9 +276,71 @@ MAX_SEARCH_MACHINES = 4096
 
 def _arg(name: str, value: Any, **rules: Any) -> Any:
     """One argument of search_worst checked by the parameter vocabulary (type, NaN, inf, range)."""
-    return check_value(
-        "search_worst", name, Param(nullable=rules.pop("nullable", False), **rules), value, error=ParameterError
-    )
+    try:
+        return check_value("search_worst", name, Param(nullable=rules.pop("nullable", False), **rules), value)
+    except ValueError as exc:
+        raise refused(name, str(exc)) from None
+
+
+def check_search_worst(
+    algorithm: str,
+    m: int,
+    n: int | None = None,
+    eps: float | None = None,
+    params: dict[str, Any] | None = None,
+    budget_seconds: float = 10.0,
+    seed: int = 0,
+    objective: str = "ratio",
+    sizes: Sequence[int] | None = None,
+    release_window: int | None = None,
+    max_evals: int | None = None,
+    problem: str | None = None,
+    max_seed_jobs: int = 400,
+    patience: int = 400,
+    temperature: float = 0.2,
+    opt_time_limit: float = 10.0,
+) -> dict[str, Any]:
+    """The arguments of :func:`search_worst` checked before any evaluation (the config check of a
+    search task calls it too): a ParameterError whose ``argument`` names the argument, else the
+    normalised values (``sizes`` a sorted tuple or None, plus ``cls``, ``params``, ``problem``)."""
+    if not isinstance(algorithm, str):
+        raise refused("algorithm", f"search_worst: algorithm must be a registered name (a string), got {algorithm!r}")
+    out: dict[str, Any] = {
+        "m": _arg("m", m, type=int, min=1, max=MAX_SEARCH_MACHINES),
+        "n": _arg("n", n, type=int, min=1, max=MAX_SEARCH_JOBS, nullable=True),
+        "budget_seconds": _arg("budget_seconds", budget_seconds, type=float, min=0, min_open=True),
+        "max_evals": _arg("max_evals", max_evals, type=int, min=1, nullable=True),
+        "seed": _arg("seed", seed, type=int, min=0),
+        "max_seed_jobs": _arg("max_seed_jobs", max_seed_jobs, type=int, min=1, max=MAX_SEARCH_JOBS),
+        "patience": _arg("patience", patience, type=int, min=1),
+        "temperature": _arg("temperature", temperature, type=float, min=0),
+        "opt_time_limit": _arg("opt_time_limit", opt_time_limit, type=float, min=0, min_open=True),
+        "release_window": _arg("release_window", release_window, type=int, min=0, nullable=True),
+    }
+    if params is not None and not isinstance(params, dict):
+        raise refused("params", f"search_worst: params must be a dict of the algorithm's parameters, got {params!r}")
+    cls = get_algorithm(algorithm)  # migratory classes run on instances only (adversary seeds are skipped)
+    params = dict(params or {})
+    try:
+        cls.resolve_params(params)
+    except ParameterError as exc:
+        raise refused("params", str(exc)) from None
+    try:
+        cls.check_eps(eps)
+    except ParameterError as exc:
+        raise refused("eps", str(exc)) from None
+    try:
+        problem = cls.check_problem(problem) if problem is not None else exact_problem(cls)
+    except ParameterError as exc:
+        raise refused("problem" if problem is not None else "algorithm", str(exc)) from None
+    if problem not in _EXACT_PROBLEMS:
+        raise refused("problem", f"problem {problem!r} has no exact OPT; the search scores load or maxflow")
+    check_objective("search_worst", objective, algorithm, cls.model == "rejection")
+    if sizes is not None:
+        sizes = check_sizes("search_worst", sizes)
+        if cls.unit_sizes_only and sizes != (1,):
+            raise refused("sizes", f"{algorithm!r} is defined for unit sizes only; sizes={list(sizes)}")
+    return {**out, "sizes": sizes, "cls": cls, "params": params, "problem": problem}
 
 
 def search_worst(
@@ -311,31 +374,28 @@ def search_worst(
     :class:`~.result.WorstCase` with ``proved=False``, ``bound=None``; ``extra`` holds the seeds'
     own scores (``seed_scores``: what each hand-made construction forces here) and
     ``beats_seeds``."""
-    if not isinstance(algorithm, str):
-        raise ParameterError(f"search_worst: algorithm must be a registered name (a string), got {algorithm!r}")
-    m = _arg("m", m, type=int, min=1, max=MAX_SEARCH_MACHINES)
-    n = _arg("n", n, type=int, min=1, max=MAX_SEARCH_JOBS, nullable=True)
-    budget_seconds = _arg("budget_seconds", budget_seconds, type=float, min=0, min_open=True)
-    max_evals = _arg("max_evals", max_evals, type=int, min=1, nullable=True)
-    seed = _arg("seed", seed, type=int, min=0)
-    max_seed_jobs = _arg("max_seed_jobs", max_seed_jobs, type=int, min=1, max=MAX_SEARCH_JOBS)
-    patience = _arg("patience", patience, type=int, min=1)
-    temperature = _arg("temperature", temperature, type=float, min=0)
-    opt_time_limit = _arg("opt_time_limit", opt_time_limit, type=float, min=0, min_open=True)
-    release_window = _arg("release_window", release_window, type=int, min=0, nullable=True)
-    if params is not None and not isinstance(params, dict):
-        raise ParameterError(f"search_worst: params must be a dict of the algorithm's parameters, got {params!r}")
-    cls = get_algorithm(algorithm)
-    params = dict(params or {})
-    cls.resolve_params(params)
-    cls.check_eps(eps)
-    if cls.migratory:
-        pass  # runs on instances only: adversary seeds are skipped (execute refuses them)
-    problem = cls.check_problem(problem) if problem is not None else exact_problem(cls)
-    if problem not in _EXACT_PROBLEMS:
-        raise ParameterError(f"problem {problem!r} has no exact OPT; the search scores load or maxflow")
-    if objective not in ("ratio", "rejection"):
-        raise ParameterError(f"objective must be 'ratio' or 'rejection', got {objective!r}")
+    a = check_search_worst(
+        algorithm,
+        m,
+        n=n,
+        eps=eps,
+        params=params,
+        budget_seconds=budget_seconds,
+        seed=seed,
+        objective=objective,
+        sizes=sizes,
+        release_window=release_window,
+        max_evals=max_evals,
+        problem=problem,
+        max_seed_jobs=max_seed_jobs,
+        patience=patience,
+        temperature=temperature,
+        opt_time_limit=opt_time_limit,
+    )
+    m, n, budget_seconds, max_evals, seed = a["m"], a["n"], a["budget_seconds"], a["max_evals"], a["seed"]
+    max_seed_jobs, patience, temperature = a["max_seed_jobs"], a["patience"], a["temperature"]
+    opt_time_limit, release_window, sizes = a["opt_time_limit"], a["release_window"], a["sizes"]
+    cls, params, problem = a["cls"], a["params"], a["problem"]
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     notes: list[str] = []
@@ -352,7 +412,6 @@ def search_worst(
     seed_jobs = [(label, from_instance(inst)) for label, inst in seeds]
     if sizes is None:
         sizes = (1,) if cls.unit_sizes_only else tuple(sorted({1, 2, 4} | {p for _, js in seed_jobs for _, p, _ in js}))
-    sizes = tuple(sorted(set(int(s) for s in sizes)))
     if release_window is None:
         release_window = 0 if problem == "load" else max([m] + [r for _, js in seed_jobs for r, _, _ in js])
     if n is None:

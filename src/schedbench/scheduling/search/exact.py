@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
@@ -36,7 +37,7 @@ from schedbench.scheduling.search.models._core import Builder, Space, solver_for
 from schedbench.scheduling.search.replay import check_claims, run_real
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
-__all__ = ["worst_case", "exact_algorithms", "SearchFailed"]
+__all__ = ["worst_case", "check_worst_case", "exact_algorithms", "SearchFailed"]
 
 _log = logging.getLogger(__name__)
 
@@ -90,7 +91,146 @@ MAX_EXACT_CELLS = 4096
 def _arg(func: str, name: str, value: Any, **rules: Any) -> Any:
     """One argument checked by the parameter vocabulary (type, NaN, inf, range): a
     ParameterError naming the function and the argument."""
-    return check_value(func, name, Param(nullable=rules.pop("nullable", False), **rules), value, error=ParameterError)
+    try:
+        return check_value(func, name, Param(nullable=rules.pop("nullable", False), **rules), value, ParameterError)
+    except ParameterError as exc:
+        raise refused(name, str(exc)) from None
+
+
+def refused(argument: str, message: str) -> ParameterError:
+    """A ParameterError whose ``argument`` attribute names the argument it refuses (the config
+    check of a search task reports it as that task's key)."""
+    exc = ParameterError(message)
+    exc.argument = argument
+    return exc
+
+
+@dataclass(frozen=True)
+class WorstCaseArgs:
+    """The arguments of :func:`worst_case`, checked and normalised (see :func:`check_worst_case`)."""
+
+    m: int
+    n: int
+    opt: int
+    time_limit: float
+    work_limit: float | None
+    seed: int
+    sizes: tuple[int, ...]
+    release_window: int
+    max_eligible: int | None
+    workers: int | None
+    mod: Any
+    cls: Any
+    params: dict[str, Any]
+    resolved: dict[str, Any]
+
+
+def check_worst_case(
+    algorithm: str,
+    m: int,
+    n: int | None = None,
+    opt: int = 1,
+    eps: float | None = None,
+    time_limit: float = 60.0,
+    objective: str = "ratio",
+    params: dict[str, Any] | None = None,
+    sizes: Sequence[int] = (1,),
+    release_window: int = 0,
+    max_eligible: int | None = None,
+    workers: int | None = None,
+    seed: int = 0,
+    work_limit: float | None = None,
+) -> WorstCaseArgs:
+    """The arguments of :func:`worst_case` checked without building a model (the config check
+    of a search task calls it too): a ParameterError whose ``argument`` names the argument."""
+    if not isinstance(algorithm, str):
+        raise refused("algorithm", f"worst_case: algorithm must be a registered name (a string), got {algorithm!r}")
+    if algorithm not in MODELS:
+        raise refused("algorithm", f"no exact model for {algorithm!r}; exact models: {', '.join(exact_algorithms())}")
+    m = _arg("worst_case", "m", m, type=int, min=1)
+    n = _arg("worst_case", "n", n, type=int, min=1, nullable=True)
+    time_limit = _arg("worst_case", "time_limit", time_limit, type=float, min=0, min_open=True)
+    work_limit = _arg("worst_case", "work_limit", work_limit, type=float, min=0, min_open=True, nullable=True)
+    seed = _arg("worst_case", "seed", seed, type=int, min=0)
+    release_window = _arg("worst_case", "release_window", release_window, type=int, min=0)
+    max_eligible = _arg("worst_case", "max_eligible", max_eligible, type=int, min=1, max=m, nullable=True)
+    workers = _arg("worst_case", "workers", workers, type=int, min=1, nullable=True)
+    sizes = check_sizes("worst_case", sizes)
+    mod = MODELS[algorithm]
+    cls = get_algorithm(algorithm)
+    if params is not None and not isinstance(params, dict):
+        raise refused("params", f"worst_case: params must be a dict of the algorithm's parameters, got {params!r}")
+    params = dict(params or {})
+    try:
+        resolved = cls.resolve_params(params)
+    except ParameterError as exc:
+        raise refused("params", str(exc)) from None
+    try:
+        cls.check_eps(eps)
+    except ParameterError as exc:
+        raise refused("eps", str(exc)) from None
+    try:
+        mod.check(eps, resolved)
+    except ParameterError as exc:
+        raise refused("params", str(exc)) from None
+    check_objective("worst_case", objective, algorithm, mod.REJECTS)
+    if mod.UNIT_ONLY and sizes != (1,):
+        raise refused("sizes", f"{algorithm!r} is defined for unit sizes only; sizes={list(sizes)}")
+    if isinstance(opt, bool) or not isinstance(opt, (int, np.integer)) or opt < 1:
+        raise refused("opt", f"opt must be an integer >= 1, got {opt!r}")
+    opt = int(opt)
+    if mod.PROBLEM == "load":
+        release_window = 0
+    elif sizes != (1,):
+        raise refused("sizes", f"the flow-time models are for unit jobs; sizes={list(sizes)}")
+    if n is None:
+        if mod.PROBLEM == "load" and sizes == (1,):
+            n = m * opt
+        elif mod.PROBLEM == "maxflow":
+            n = m * (release_window + opt)
+        else:
+            raise refused("n", "give n (the largest number of jobs) for sized instances")
+    if n * m > MAX_EXACT_CELLS:
+        raise refused(
+            "n",
+            f"worst_case: the space of {n} jobs on m = {m} machines ({n * m} job-machine pairs) is beyond "
+            f"the exact search's limit of {MAX_EXACT_CELLS} (use search_worst, the black-box search, for larger m)",
+        )
+    return WorstCaseArgs(
+        m=m,
+        n=n,
+        opt=opt,
+        time_limit=time_limit,
+        work_limit=work_limit,
+        seed=seed,
+        sizes=sizes,
+        release_window=release_window,
+        max_eligible=max_eligible,
+        workers=workers,
+        mod=mod,
+        cls=cls,
+        params=params,
+        resolved=resolved,
+    )
+
+
+def check_sizes(func: str, sizes: Any) -> tuple[int, ...]:
+    """``sizes`` of a search: a non-empty list of integers >= 1, as a sorted tuple without repeats."""
+    wrong = refused("sizes", f"{func}: sizes must be a non-empty list of integers >= 1, got {sizes!r}")
+    if isinstance(sizes, (str, bytes, dict)) or not hasattr(sizes, "__iter__") or not list(sizes):
+        raise wrong
+    try:
+        return tuple(sorted(set(_arg(func, "sizes", x, type=int, min=1) for x in sizes)))
+    except ParameterError:
+        raise wrong from None
+
+
+def check_objective(func: str, objective: Any, algorithm: str, rejects: bool) -> None:
+    """``objective`` of a search: 'ratio', or 'rejection' for an algorithm that may reject."""
+    if not isinstance(objective, str) or objective not in ("ratio", "rejection"):
+        raise refused("objective", f"{func}: objective must be 'ratio' or 'rejection', got {objective!r}")
+    if objective == "rejection" and not rejects:
+        raise refused("objective", f"{algorithm!r} rejects nothing: objective='rejection' does not apply")
 
 
 def worst_case(
@@ -131,52 +271,25 @@ def worst_case(
     none) and ``time_limit`` (seconds, wall clock). With ``workers=1`` and a work limit an
     unproved result is the same on every machine unless the clock stopped it first;
     ``extra["stopped_by"]`` says which limit ended an unproved search ("work" or "clock")."""
-    if not isinstance(algorithm, str):
-        raise ParameterError(f"worst_case: algorithm must be a registered name (a string), got {algorithm!r}")
-    if algorithm not in MODELS:
-        raise ParameterError(f"no exact model for {algorithm!r}; exact models: {', '.join(exact_algorithms())}")
-    m = _arg("worst_case", "m", m, type=int, min=1)
-    n = _arg("worst_case", "n", n, type=int, min=1, nullable=True)
-    time_limit = _arg("worst_case", "time_limit", time_limit, type=float, min=0, min_open=True)
-    work_limit = _arg("worst_case", "work_limit", work_limit, type=float, min=0, min_open=True, nullable=True)
-    seed = _arg("worst_case", "seed", seed, type=int, min=0)
-    release_window = _arg("worst_case", "release_window", release_window, type=int, min=0)
-    max_eligible = _arg("worst_case", "max_eligible", max_eligible, type=int, min=1, max=m, nullable=True)
-    workers = _arg("worst_case", "workers", workers, type=int, min=1, nullable=True)
-    if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__") or not list(sizes):
-        raise ParameterError(f"worst_case: sizes must be a non-empty list of integers >= 1, got {sizes!r}")
-    sizes = [_arg("worst_case", "sizes", x, type=int, min=1) for x in sizes]
-    mod = MODELS[algorithm]
-    cls = get_algorithm(algorithm)
-    params = dict(params or {})
-    resolved = cls.resolve_params(params)
-    cls.check_eps(eps)
-    mod.check(eps, resolved)
-    if objective not in ("ratio", "rejection"):
-        raise ParameterError(f"objective must be 'ratio' or 'rejection', got {objective!r}")
-    if objective == "rejection" and not mod.REJECTS:
-        raise ParameterError(f"{algorithm!r} rejects nothing: objective='rejection' does not apply")
-    sizes = tuple(sorted(set(int(s) for s in sizes)))
-    if mod.UNIT_ONLY and sizes != (1,):
-        raise ParameterError(f"{algorithm!r} is defined for unit sizes only; sizes={sizes}")
-    if isinstance(opt, bool) or not isinstance(opt, (int, np.integer)) or opt < 1:
-        raise ParameterError(f"opt must be an integer >= 1, got {opt!r}")
-    if mod.PROBLEM == "load":
-        release_window = 0
-    elif sizes != (1,):
-        raise ParameterError("the flow-time models are for unit jobs")
-    if n is None:
-        if mod.PROBLEM == "load" and sizes == (1,):
-            n = m * opt
-        elif mod.PROBLEM == "maxflow":
-            n = m * (release_window + opt)
-        else:
-            raise ParameterError("give n (the largest number of jobs) for sized instances")
-    if n * m > MAX_EXACT_CELLS:
-        raise ParameterError(
-            f"worst_case: the space of {n} jobs on m = {m} machines ({n * m} job-machine pairs) is beyond "
-            f"the exact search's limit of {MAX_EXACT_CELLS} (use search_worst, the black-box search, for larger m)"
-        )
+    a = check_worst_case(
+        algorithm,
+        m,
+        n=n,
+        opt=opt,
+        eps=eps,
+        time_limit=time_limit,
+        objective=objective,
+        params=params,
+        sizes=sizes,
+        release_window=release_window,
+        max_eligible=max_eligible,
+        workers=workers,
+        seed=seed,
+        work_limit=work_limit,
+    )
+    m, n, opt, time_limit, work_limit, seed = a.m, a.n, a.opt, a.time_limit, a.work_limit, a.seed
+    sizes, release_window, max_eligible, workers = a.sizes, a.release_window, a.max_eligible, a.workers
+    mod, cls, params, resolved = a.mod, a.cls, a.params, a.resolved
     wants_oracle = cls.uses_oracle(resolved)
     exact_opt = bool(exact_opt) or wants_oracle
     space = Space(

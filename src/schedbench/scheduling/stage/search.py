@@ -59,8 +59,15 @@ def check_search(section: dict | None) -> None:
         return
     from schedbench.scheduling.search import exact_algorithms
 
-    for name, task in (section.get("tasks") or {}).items():
+    if not isinstance(section, dict):
+        raise SearchConfigError(f"search: a mapping with the key 'tasks', got {section!r}")
+    tasks = section.get("tasks") or {}
+    if not isinstance(tasks, dict):
+        raise SearchConfigError(f"search.tasks: a mapping of task names to tasks, got {tasks!r}")
+    for name, task in tasks.items():
         where = f"search.tasks.{name}"
+        if not isinstance(task, dict):
+            raise SearchConfigError(f"{where}: a mapping of keys ({', '.join(TASK_KEYS)}), got {task!r}")
         unknown = sorted(set(task) - set(TASK_KEYS))
         if unknown:
             raise SearchConfigError(f"{where}: unknown key '{unknown[0]}' (keys: {', '.join(TASK_KEYS)})")
@@ -71,12 +78,20 @@ def check_search(section: dict | None) -> None:
             raise SearchConfigError(f"{where}.algorithm: a registered algorithm name, got {task['algorithm']!r}")
         if not isinstance(task["method"], str):
             raise SearchConfigError(f"{where}.method: 'exact' or 'blackbox', got {task['method']!r}")
+        if task.get("params") is not None and not isinstance(task["params"], dict):
+            raise SearchConfigError(f"{where}.params: a mapping of the algorithm's parameters, got {task['params']!r}")
         try:
             cls = get_algorithm(task["algorithm"])
-            cls.resolve_params(dict(task.get("params") or {}))
-            cls.check_eps(task.get("eps"))
-        except (KeyError, ValueError) as exc:
+        except KeyError as exc:
             raise SearchConfigError(f"{where}: {exc}") from None
+        try:
+            cls.resolve_params(dict(task.get("params") or {}))
+        except ValueError as exc:
+            raise SearchConfigError(f"{where}.params: {exc}") from None
+        try:
+            cls.check_eps(task.get("eps"))
+        except ValueError as exc:
+            raise SearchConfigError(f"{where}.eps: {exc}") from None
         if task["method"] not in ("exact", "blackbox"):
             raise SearchConfigError(f"{where}.method: 'exact' or 'blackbox', got {task['method']!r}")
         if task["method"] == "exact" and task["algorithm"] not in exact_algorithms():
@@ -91,7 +106,8 @@ def check_search(section: dict | None) -> None:
             if v is not None and (
                 isinstance(v, bool) or not isinstance(v, int) or v < (0 if key == "release_window" else 1)
             ):
-                raise SearchConfigError(f"{where}.{key}: a positive integer, got {v!r}")
+                what = "an integer >= 0" if key == "release_window" else "a positive integer"
+                raise SearchConfigError(f"{where}.{key}: {what}, got {v!r}")
         for key in ("time_limit", "budget_seconds", "work_limit"):
             v = task.get(key)
             if v is not None and (
@@ -103,6 +119,41 @@ def check_search(section: dict | None) -> None:
             raise SearchConfigError(
                 f"{where}.work_limit: applies to method: exact only (a black-box task stops at max_evals)"
             )
+        _check_job_arguments(where, task)
+
+
+def _check_job_arguments(where: str, task: dict[str, Any]) -> None:
+    """The task's arguments checked by the search function's own argument check (sizes,
+    objective, release window, unit sizes, the space's size ...), as :func:`run_task` passes
+    them, without building a model or playing anything."""
+    from schedbench.hall.params import ParameterError
+    from schedbench.scheduling.search.blackbox import check_search_worst
+    from schedbench.scheduling.search.exact import check_worst_case
+
+    args: dict[str, Any] = {
+        "m": int(task["m"]),
+        "eps": task.get("eps"),
+        "params": dict(task.get("params") or {}),
+        "objective": task.get("objective", "ratio"),
+        "seed": 0,
+    }
+    if task.get("n") is not None:
+        args["n"] = task["n"]
+    for key in ("sizes", "release_window"):
+        if key in task:
+            args[key] = task[key]
+    try:
+        if task["method"] == "exact":
+            args["opt"] = int(task.get("opt", 1))
+            args["time_limit"] = float(task.get("time_limit", 60.0))
+            args["work_limit"] = float(task.get("work_limit", EXACT_WORK_LIMIT))
+            check_worst_case(task["algorithm"], workers=1, **args)
+        else:
+            args["budget_seconds"] = float(task.get("budget_seconds", 600.0))
+            check_search_worst(task["algorithm"], max_evals=int(task["max_evals"]), **args)
+    except ParameterError as exc:
+        key = getattr(exc, "argument", None)
+        raise SearchConfigError(f"{where}.{key}: {exc}" if key in TASK_KEYS else f"{where}: {exc}") from None
 
 
 def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -> dict[str, Any]:
