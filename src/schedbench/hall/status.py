@@ -9,10 +9,14 @@ Read-only, from what the run leaves in its working directory:
   run is active while the PID written there is a live process;
 - each running job's own log: its last ``progress:`` line (:mod:`schedbench.hall.progress`);
 - the benchmark files (``results/benchmarks/**.tsv``): the slowest rules and jobs.
+
+An entry that is not a readable file (a dangling symlink, a directory in the place of a log) is
+skipped with a note that says so, never a traceback.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +59,7 @@ class RunStatus:
     progress: dict[int, str] = field(default_factory=dict)
     slowest_rules: pd.DataFrame | None = None
     slowest_jobs: pd.DataFrame | None = None
+    notes: list[str] = field(default_factory=list)  # entries skipped, and why
 
     @property
     def running(self) -> list[Job]:
@@ -120,21 +125,59 @@ def _parse_log(status: RunStatus, text: str) -> None:
             status.ended = "stopped: a job failed"
 
 
-def _last_progress(path: Path) -> str | None:
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a file, in plain words; None for a file (or nothing yet)."""
     try:
-        lines = path.read_text(errors="replace").splitlines()
-    except OSError:
+        if path.is_symlink() and not path.exists():
+            return f"a symlink to {os.readlink(path)} that leads to no file"
+        if path.is_dir():
+            return "a directory, not a file"
+        if path.exists() and not path.is_file():
+            return "not a regular file"
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    return None
+
+
+def _read(path: Path, notes: list[str], what: str) -> str | None:
+    """The text of ``path``, or None with a note saying why it was skipped (none if it does not exist)."""
+    if why := _not_a_file(path):
+        notes.append(f"{what} {path}: {why}; skipped")
         return None
+    try:
+        return path.read_text(errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        notes.append(f"{what} {path}: unreadable ({exc.strerror or exc}); skipped")
+        return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _last_progress(path: Path, notes: list[str]) -> str | None:
+    text = _read(path, notes, "job log")
+    if text is None:
+        return None
+    lines = text.splitlines()
     for line in reversed(lines):
         if PREFIX in line:
             return line[line.index(PREFIX) + len(PREFIX) :]
     return None
 
 
-def _benchmarks(workdir: Path, top: int) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+def _benchmarks(workdir: Path, top: int, notes: list[str]) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     root = workdir / "results/benchmarks"
     rows = []
     for f in sorted(root.rglob("*.tsv")):
+        if why := _not_a_file(f):
+            notes.append(f"benchmark file {f}: {why}; skipped")
+            continue
         try:
             s = float(pd.read_csv(f, sep="\t")["s"].iloc[0])
         except (OSError, KeyError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
@@ -159,21 +202,26 @@ def read_status(workdir: str | Path = ".", top: int = 5) -> RunStatus:
     """The state of the latest pipeline run in ``workdir``."""
     workdir = Path(workdir)
     status = RunStatus(workdir=workdir)
-    logs = sorted((workdir / ".snakemake/log").glob("*.snakemake.log"), key=lambda p: p.stat().st_mtime)
+    notes: list[str] = []
+    logs = sorted((workdir / ".snakemake/log").glob("*.snakemake.log"), key=_mtime)
     status.active_pid = _active_pid(workdir)
     # the newest log of a run that scheduled jobs: `--report`, `--unlock` or a run refused by the
     # run lock write logs too, without any job
     for log in reversed(logs):
+        text = _read(log, notes, "Snakemake log")
+        if text is None:
+            continue
         candidate = RunStatus(workdir=workdir, active_pid=status.active_pid)
-        _parse_log(candidate, log.read_text(errors="replace"))
+        _parse_log(candidate, text)
         if candidate.jobs or candidate.total is not None or candidate.ended is not None:
             status = candidate
             status.log_file = log
             break
     for job in status.running:
-        if job.log and (line := _last_progress(workdir / job.log)):
+        if job.log and (line := _last_progress(workdir / job.log, notes)):
             status.progress[job.jobid] = line
-    status.slowest_rules, status.slowest_jobs = _benchmarks(workdir, top)
+    status.slowest_rules, status.slowest_jobs = _benchmarks(workdir, top, notes)
+    status.notes = notes
     return status
 
 
@@ -227,4 +275,7 @@ def format_status(status: RunStatus) -> str:
         out.append("slowest jobs:")
         for r in status.slowest_jobs.itertuples():
             out.append(f"  {r.job:<60} {r.s:>8.1f} s")
+    if status.notes:
+        out.append("skipped (not readable files):")
+        out.extend(f"  {note}" for note in status.notes)
     return "\n".join(out)
