@@ -563,10 +563,18 @@ def test_all_unusable_records_name_file_and_usable_counts(tmp_path):
     p = write(tmp_path, HEADER + text)
     with pytest.raises(
         FamilyParameterError,
-        match=r"'start' = 0 is past the end of the trace \(parameter 'path' = .*\): the file has 3 job records, "
-        r"0 of them usable .*so no instance can be made",
+        match=r"parameter 'path' = .*: the trace .*log\.swf has no usable record: all 3 job records are skipped "
+        r"\(3 without a submit time, 1 without a run time; .*\), so no instance can be made",
     ):
         FAM.resolve(dict(path=str(p)))
+    # every run time negative (and no processors): the same, not "'start' = 0 is past the end"
+    no_runs = "\n".join(f"{j} 10 -1 -{j} 0 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1" for j in (1, 2)) + "\n"
+    p = write(tmp_path, HEADER + no_runs, name="no-runs.swf.gz", compress=True)
+    with pytest.raises(FamilyParameterError) as info:
+        FAM.resolve(dict(path=str(p)))
+    message = str(info.value)
+    assert "no-runs.swf.gz has no usable record: all 2 job records are skipped" in message
+    assert "(0 without a submit time, 2 without a run time;" in message and "past the end" not in message
     p = write(tmp_path, HEADER + text + GOOD + "\n", name="one.swf")
     with pytest.raises(FamilyParameterError, match=r"the file has 4 job records, 1 of them usable .*'start' <= 0"):
         FAM.resolve(dict(path=str(p), start=1))

@@ -28,7 +28,8 @@ lublin-256         10,000    10,000  synthetic, Lublin-Feitelson model, 256 node
 Mapping, per SWF record (fields as in :mod:`schedbench.scheduling.instances._swf`):
 
 * **Skipped:** records whose submit time (field 2) or run time (field 4) is missing (−1; any
-  negative value counts as missing). The NASA log has none: 18,239 records, 0 skipped.
+  negative value counts as missing). The NASA log has none: 18,239 records, 0 skipped. A log
+  whose records are all skipped is refused, naming the file and the counts.
 * **Order:** the usable records sorted by submit time, ties in file order (stable sort). The
   SWF spec already asks for this order; the sort only makes it a guarantee.
 * **Window:** instance ``index`` takes the usable records ``start + index·n ..
@@ -112,6 +113,8 @@ class TraceJobs:
     record: np.ndarray  # row in the parsed log (file order) of each usable job
     total: int  # records in the log
     skipped: int  # records skipped (submit or run time missing)
+    no_submit: int = 0  # records without a submit time (−1 or any negative value)
+    no_run: int = 0  # records without a run time (−1 or any negative value)
 
 
 def trace_jobs(path: str) -> TraceJobs:
@@ -125,7 +128,16 @@ def _trace_jobs(log) -> TraceJobs:
     submit, run, user = log["submit_time"], log["run_time"], log["user_id"]
     keep = np.flatnonzero((submit >= 0) & (run >= 0))
     keep = keep[np.argsort(submit[keep], kind="stable")]
-    out = TraceJobs(submit[keep], run[keep], user[keep], keep, len(log), len(log) - keep.size)
+    out = TraceJobs(
+        submit[keep],
+        run[keep],
+        user[keep],
+        keep,
+        len(log),
+        len(log) - keep.size,
+        int(np.count_nonzero(submit < 0)),
+        int(np.count_nonzero(run < 0)),
+    )
     for arr in (out.submit, out.run, out.user, out.record):
         arr.setflags(write=False)
     return out
@@ -214,12 +226,17 @@ def _check(p: dict) -> None:
         raise _error(f"parameter 'd' = {p['d']} exceeds 'm' = {p['m']}")
     jobs = _load(p)  # a missing or malformed trace stops the config check, naming 'trace' or 'path'
     total = jobs.submit.size
+    if total == 0:
+        raise _error(
+            f"{_named(p)}: the trace {trace_path(p['path'])} has no usable record: all {jobs.total} job records "
+            f"are skipped ({jobs.no_submit} without a submit time, {jobs.no_run} without a run time; a missing "
+            "or negative submit or run time skips a record), so no instance can be made"
+        )
     if p["start"] >= total:
-        usable = f"so 'start' <= {total - 1}" if total else "so no instance can be made"
         raise _error(
             f"parameter 'start' = {p['start']} is past the end of the trace ({_named(p)}): the file has "
             f"{jobs.total} job records, {total} of them usable (a missing submit or run time skips a record), "
-            f"{usable}"
+            f"so 'start' <= {total - 1}"
         )
     if p["n"] > total - p["start"]:
         raise _error(
