@@ -44,6 +44,44 @@ def test_numpy_scalars_are_the_numbers_they_are():
     assert schedbench.solve_opt(INST, "load", time_limit=np.float64(5.0), seed=np.int32(1)).value == 2.0
 
 
+def test_numpy_eps_is_its_number_for_run_adversary_too():
+    a = schedbench.run_adversary("lb-a", "lb-unit-reject", eps=np.float32(0.25), adversary_params={"K": 2, "T": 2})
+    b = schedbench.run_adversary("lb-a", "lb-unit-reject", eps=0.25, adversary_params={"K": 2, "T": 2})
+    assert type(a.eps) is float and a.eps == b.eps == 0.25 and a.objective == b.objective
+    speed = schedbench.run("ll-fifo", INST, eps=np.float64(0.5))
+    assert type(speed.eps) is float and speed.eps == 0.5
+
+
+@pytest.mark.parametrize(
+    "eps",
+    [
+        float("nan"),
+        np.float32("nan"),
+        float("inf"),
+        np.float64("-inf"),
+        0,
+        1,
+        1.0,
+        np.int64(1),
+        "0.25",
+        "abc",
+        True,
+        np.bool_(True),
+        None,
+        [0.25],
+        np.array([0.25]),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("func", ["run", "run_adversary"])
+def test_a_bad_eps_is_refused_by_name(func, eps):
+    with pytest.raises(ParameterError, match=r"algorithm 'lb-unit-reject': eps must be a number in \(0, 1\), got "):
+        if func == "run":
+            schedbench.run("lb-unit-reject", INST, eps=eps)
+        else:
+            schedbench.run_adversary("lb-a", "lb-unit-reject", eps=eps, adversary_params={"K": 2, "T": 2})
+
+
 @pytest.mark.parametrize(
     "family, params, message",
     [
