@@ -122,6 +122,33 @@ def check_search(section: dict | None) -> None:
         _check_job_arguments(where, task)
 
 
+def job_arguments(task: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The keyword arguments :func:`run_task` passes to the task's search function
+    (``worst_case`` for ``method: exact``, ``search_worst`` for ``blackbox``): one place, so that
+    the config check tests exactly what the job will run."""
+    args: dict[str, Any] = {
+        "m": int(task["m"]),
+        "eps": task.get("eps"),
+        "params": dict(task.get("params") or {}),
+        "objective": task.get("objective", "ratio"),
+        "seed": seed,
+    }
+    if task.get("n") is not None:
+        args["n"] = task["n"]
+    for key in ("sizes", "release_window"):
+        if key in task:
+            args[key] = task[key]
+    if task["method"] == "exact":
+        args["opt"] = int(task.get("opt", 1))
+        args["time_limit"] = float(task.get("time_limit", 60.0))
+        args["work_limit"] = float(task.get("work_limit", EXACT_WORK_LIMIT))
+        args["workers"] = 1
+    else:
+        args["budget_seconds"] = float(task.get("budget_seconds", 600.0))
+        args["max_evals"] = int(task["max_evals"])
+    return args
+
+
 def _check_job_arguments(where: str, task: dict[str, Any]) -> None:
     """The task's arguments checked by the search function's own argument check (sizes,
     objective, release window, unit sizes, the space's size ...), as :func:`run_task` passes
@@ -130,27 +157,9 @@ def _check_job_arguments(where: str, task: dict[str, Any]) -> None:
     from schedbench.scheduling.search.blackbox import check_search_worst
     from schedbench.scheduling.search.exact import check_worst_case
 
-    args: dict[str, Any] = {
-        "m": int(task["m"]),
-        "eps": task.get("eps"),
-        "params": dict(task.get("params") or {}),
-        "objective": task.get("objective", "ratio"),
-        "seed": 0,
-    }
-    if task.get("n") is not None:
-        args["n"] = task["n"]
-    for key in ("sizes", "release_window"):
-        if key in task:
-            args[key] = task[key]
+    check = check_worst_case if task["method"] == "exact" else check_search_worst
     try:
-        if task["method"] == "exact":
-            args["opt"] = int(task.get("opt", 1))
-            args["time_limit"] = float(task.get("time_limit", 60.0))
-            args["work_limit"] = float(task.get("work_limit", EXACT_WORK_LIMIT))
-            check_worst_case(task["algorithm"], workers=1, **args)
-        else:
-            args["budget_seconds"] = float(task.get("budget_seconds", 600.0))
-            check_search_worst(task["algorithm"], max_evals=int(task["max_evals"]), **args)
+        check(task["algorithm"], **job_arguments(task, seed=0))
     except ParameterError as exc:
         key = getattr(exc, "argument", None)
         raise SearchConfigError(f"{where}.{key}: {exc}" if key in TASK_KEYS else f"{where}: {exc}") from None
@@ -161,30 +170,12 @@ def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -
     from schedbench.scheduling.search import search_worst, worst_case
 
     seed = derived_seed(base_seed, "search", name) % (2**31 - 1)
-    common = {
-        "m": int(task["m"]),
-        "eps": task.get("eps"),
-        "params": dict(task.get("params") or {}),
-        "objective": task.get("objective", "ratio"),
-    }
-    if task.get("n") is not None:
-        common["n"] = int(task["n"])
+    args = job_arguments(task, seed)
     if task["method"] == "exact":
-        limit = float(task.get("time_limit", 60.0))
-        work = float(task.get("work_limit", EXACT_WORK_LIMIT))
-        kw = {"opt": int(task.get("opt", 1)), "time_limit": limit, "work_limit": work, "workers": 1, "seed": seed}
-        for key in ("sizes", "release_window"):
-            if key in task:
-                kw[key] = task[key]
-        wc = worst_case(task["algorithm"], **common, **kw)
+        wc = worst_case(task["algorithm"], **args)
         limit_hit = wc.extra["stopped_by"] if not wc.proved else ""
     else:
-        budget = float(task.get("budget_seconds", 600.0))
-        kw = {"max_evals": int(task["max_evals"]), "budget_seconds": budget, "seed": seed}
-        for key in ("sizes", "release_window"):
-            if key in task:
-                kw[key] = task[key]
-        wc = search_worst(task["algorithm"], **common, **kw)
+        wc = search_worst(task["algorithm"], **args)
         limit_hit = "clock" if int(wc.extra.get("evals", 0)) < int(task["max_evals"]) else ""
     wc.extra["task"] = name
     wc.extra["limit_hit"] = limit_hit
