@@ -54,7 +54,8 @@ def copy_workflow(dest: Path) -> Path:
     for d in ("workflow", "config", "profiles"):
         shutil.copytree(ROOT / d, dest / d)
     (dest / "paper").mkdir()
-    shutil.copy(ROOT / "paper/main.tex", dest / "paper")
+    for source in ("main.tex", "references.tex"):  # the paper's hand-written files (the rest is generated)
+        shutil.copy(ROOT / "paper" / source, dest / "paper")
     shutil.copytree(ROOT / "paper/sections", dest / "paper/sections")
     return dest
 
