@@ -1,4 +1,4 @@
-"""Command line: ``schedbench list | describe | generate | opt | run | new | check | compare | check-config | status | docs-tables``.
+"""Command line: ``schedbench list | describe | generate | opt | run | new | check | compare | check-config | plan | status | docs-tables``.
 
 Examples::
 
@@ -735,7 +735,8 @@ def _check_config(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from schedbench.hall.config import check_schema, load_config_file
-    from schedbench.checks import check_config
+    from schedbench.checks import check_config, plan_config
+    from schedbench.hall.plan import check_cost
 
     config = load_config_file(args.config)
     schema = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
@@ -743,7 +744,35 @@ def _check_config(args: argparse.Namespace) -> int:
         raise CommandError(f"the workflow's config schema is not at {schema} (check-config needs a source checkout)")
     check_schema(config, str(schema))
     check_config(config)
+    plan = plan_config(config)
+    problem = check_cost(plan, bool(config.get("accept_cost", False)))
+    if problem:
+        raise CommandError(f"{args.config}: {problem}")
     print(f"{args.config}: ok")
+    print(plan.summary())
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    """The run planner: per experiment and stage, jobs, runs, work, CPU time on this machine
+    and the largest job's memory (schedbench.hall.plan, docs/run-planner.md)."""
+    from pathlib import Path
+
+    from schedbench.checks import check_config, plan_config
+    from schedbench.hall.config import check_schema, load_config_file
+    from schedbench.hall.plan import check_cost, format_plan
+
+    config = load_config_file(args.config)
+    schema = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+    if not schema.is_file():
+        raise CommandError(f"the workflow's config schema is not at {schema} (plan needs a source checkout)")
+    check_schema(config, str(schema))
+    check_config(config)
+    plan = plan_config(config)
+    print(format_plan(plan))
+    problem = check_cost(plan, bool(config.get("accept_cost", False)))
+    if problem:
+        print(f"the pipeline would refuse this config: {problem}")
     return 0
 
 
@@ -921,6 +950,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     c.add_argument("config")
     c.set_defaults(func=_check_config)
+    pl = sub.add_parser(
+        "plan",
+        help="estimate a pipeline config's cost before running it: per experiment and stage the jobs, "
+        "runs, work, CPU time on this machine and the largest job's memory (docs/run-planner.md)",
+    )
+    pl.add_argument("config")
+    pl.set_defaults(func=_plan)
     st = sub.add_parser(
         "status",
         help="a running or finished pipeline: jobs done, running (with progress), failed, and the slowest rules",

@@ -4,7 +4,8 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from schedbench.hall.config import ConfigError, balanced_chunks, batches, config_hash
-from schedbench.checks import check_config
+from schedbench.checks import check_config, plan_config
+from schedbench.hall.plan import check_cost
 from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.sources import script_sources
@@ -16,6 +17,11 @@ try:
     check_config(config)
 except ConfigError as exc:
     raise WorkflowError(f"config: {exc}")
+# the run planner: a config estimated past its limits is refused before any job (docs/run-planner.md)
+if workflow.is_main_process:
+    COST_PROBLEM = check_cost(plan_config(config), bool(config.get("accept_cost", False)))
+    if COST_PROBLEM:
+        raise WorkflowError(f"config: {COST_PROBLEM}")
 
 # One run per directory (the profile turns Snakemake's lock off: it survives a SIGKILL).
 if workflow.is_main_process and not workflow.output_settings.dryrun:

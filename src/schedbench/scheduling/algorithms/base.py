@@ -116,6 +116,7 @@ class OnlineAlgorithm:
     max_hold_slots: ClassVar[int] = 10_000  # slots it may hold jobs while every machine is idle
     parameters: ClassVar[dict[str, Param]] = {}
     reference: ClassVar[str] = ""
+    jobs_per_second: ClassVar[float | None] = None  # the run planner's rate, if not its path's (docs/run-planner.md)
 
     def __init__(
         self,

@@ -1,0 +1,186 @@
+"""The run planner's hall: what a stage of a config is expected to cost, the calibration of the
+cost model to this machine, the table ``schedbench plan`` prints, and the gate a config passes
+before any job (docs/run-planner.md).
+
+Each wing estimates its own stages (:mod:`schedbench.scheduling.stage.plan`) as
+:class:`StageEstimate` rows: jobs, runs, work (jobs × events of the runs), CPU seconds on the
+reference machine and the peak memory of one job. :func:`calibration` scales the seconds to this
+machine by a fixed probe timed here against its time on the reference machine (2 cores, Python
+3.11; the machine of ``benchmarks/README.md``). :func:`check_cost` refuses a config whose
+estimate is past :data:`MAX_CPU_HOURS` or whose largest job would not fit in this machine's
+memory, unless the config says ``accept_cost: true``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "StageEstimate",
+    "Plan",
+    "calibration",
+    "machine_memory_bytes",
+    "check_cost",
+    "format_plan",
+    "MAX_CPU_HOURS",
+    "JOB_STARTUP_SECONDS",
+    "BASE_BYTES",
+]
+
+#: Past this many estimated CPU hours a config is refused unless it says ``accept_cost: true``.
+MAX_CPU_HOURS = 24.0
+#: What a Snakemake job costs before its first run (interpreter, imports, compiled-code caches;
+#: measured on the reference machine).
+JOB_STARTUP_SECONDS = 2.0
+#: Bytes of a job before its data: an interpreter with numpy, numba, pandas and the solvers.
+BASE_BYTES = 300e6
+#: The probe's time on the reference machine (seconds; :func:`calibration`).
+REFERENCE_PROBE_SECONDS = 0.30
+
+
+@dataclass(frozen=True)
+class StageEstimate:
+    """One stage of one experiment (or of a section): what it is expected to cost."""
+
+    section: str  # e.g. "experiments.random_unit", "search.tasks.greedy_anr_m4"
+    stage: str  # e.g. "make_instances", "solve_offline", "run_online", "adversary", "search"
+    jobs: int
+    runs: int  # instances, solves, runs or games
+    work: float  # job-events: Σ over runs of the jobs each run handles
+    cpu_seconds: float  # on the reference machine, job start-up included
+    peak_bytes: float  # of the largest job of the stage
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every stage of a config, with the machine's speed factor and memory."""
+
+    stages: list[StageEstimate]
+    speed: float  # this machine's seconds per reference second (> 1: slower)
+    memory: float  # bytes this machine has
+
+    @property
+    def cpu_hours(self) -> float:
+        return sum(s.cpu_seconds for s in self.stages) * self.speed / 3600
+
+    @property
+    def jobs(self) -> int:
+        return sum(s.jobs for s in self.stages)
+
+    @property
+    def peak_bytes(self) -> float:
+        return max((s.peak_bytes for s in self.stages), default=0.0)
+
+    def summary(self) -> str:
+        """One line for ``check-config``."""
+        return (
+            f"estimated cost: {self.jobs} jobs, {_hours(self.cpu_hours)} of CPU on this machine "
+            f"({_hours(self.cpu_hours / max(1, os.cpu_count() or 1))} on {os.cpu_count() or 1} cores), "
+            f"largest job {_bytes(self.peak_bytes)} of {_bytes(self.memory)} memory"
+        )
+
+
+def _probe() -> float:
+    """A fixed piece of work (sorting 2^20 doubles, five times), timed: its best of three."""
+    data = np.random.default_rng(0).random(2**20)
+    best = math.inf
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for _ in range(5):
+            np.sort(data, kind="quicksort")
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+_SPEED: list[float] = []
+
+
+def calibration() -> float:
+    """This machine's seconds per second of the reference machine (the probe's ratio, clamped to
+    [0.1, 20]; measured once per process)."""
+    if not _SPEED:
+        _SPEED.append(min(20.0, max(0.1, _probe() / REFERENCE_PROBE_SECONDS)))
+    return _SPEED[0]
+
+
+def machine_memory_bytes() -> float:
+    """Physical memory of this machine (bytes; inf where the platform does not say)."""
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return math.inf
+
+
+def check_cost(plan: Plan, accept: bool) -> str | None:
+    """None if the plan is within the limits (or ``accept``), else why not, in plain words and
+    with the way to accept it."""
+    if accept:
+        return None
+    problems = []
+    if plan.cpu_hours > MAX_CPU_HOURS:
+        worst = max(plan.stages, key=lambda s: s.cpu_seconds)
+        problems.append(
+            f"it is estimated at {_hours(plan.cpu_hours)} of CPU on this machine, more than "
+            f"{MAX_CPU_HOURS:g} h (largest: {worst.section} {worst.stage}, {_hours(worst.cpu_seconds * plan.speed / 3600)})"
+        )
+    if plan.peak_bytes > 0.8 * plan.memory:
+        worst = max(plan.stages, key=lambda s: s.peak_bytes)
+        problems.append(
+            f"its largest job ({worst.section} {worst.stage}) needs about {_bytes(worst.peak_bytes)}, "
+            f"more than 80 % of this machine's {_bytes(plan.memory)}"
+        )
+    if not problems:
+        return None
+    return (
+        "; ".join(problems)
+        + ". See the estimate with `schedbench plan CONFIG`; to run it anyway set `accept_cost: true` "
+        "in the config (or `--config accept_cost=true`)"
+    )
+
+
+def format_plan(plan: Plan) -> str:
+    """The table ``schedbench plan`` prints: one row per stage, then the totals."""
+    head = f"{'section':<40} {'stage':<15} {'jobs':>6} {'runs':>9} {'work':>10} {'CPU':>9} {'peak/job':>9}  note"
+    lines = [head, "-" * len(head)]
+    for s in plan.stages:
+        lines.append(
+            f"{s.section[:40]:<40} {s.stage:<15} {s.jobs:>6} {s.runs:>9} {_count(s.work):>10} "
+            f"{_hours(s.cpu_seconds * plan.speed / 3600):>9} {_bytes(s.peak_bytes):>9}  {s.note}"
+        )
+    lines.append("-" * len(head))
+    lines.append(plan.summary())
+    lines.append(
+        f"(this machine runs {plan.speed:.2f} s per second of the reference machine; estimates are "
+        "upper-leaning: solver stages count their work limit; docs/run-planner.md)"
+    )
+    return "\n".join(lines)
+
+
+def _hours(h: float) -> str:
+    if h < 1 / 60:
+        return f"{h * 3600:.0f} s"
+    if h < 1:
+        return f"{h * 60:.0f} min"
+    if h < 48:
+        return f"{h:.1f} h"
+    return f"{h / 24:.0f} d"
+
+
+def _bytes(b: float) -> str:
+    if not math.isfinite(b):
+        return "?"
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if b < 1024 or unit == "TB":
+            return f"{b:.0f} {unit}" if unit == "B" else f"{b:.1f} {unit}"
+        b /= 1024
+    return f"{b:.1f} TB"
+
+
+def _count(x: float) -> str:
+    return f"{x:.3g}" if x >= 1000 else f"{x:.0f}"

@@ -1,0 +1,212 @@
+"""The scheduling wing's part of the run planner (:mod:`schedbench.hall.plan`,
+docs/run-planner.md): per experiment and stage, the jobs the pipeline will create, the runs and
+the work they do, and a CPU estimate from a cost model calibrated on the reference machine.
+
+The counts are exact (they follow the rules' own batching and grids: instances per batch job,
+one online job per batch running every algorithm × parameter combination × ε, one adversary job
+and one OPT job per adversary experiment and algorithm, one job per search task). The sizes come
+from the families' and adversaries' own statements (``Family.shape``, ``Adversary.size``). The
+seconds come from the rates below, measured on the reference machine (benchmarks/README.md):
+estimates, not promises, leaning high where a solver may run to its work limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schedbench.hall.effort import DEFAULT_WORK_LIMIT
+from schedbench.hall.grids import algorithm_grid, batches
+from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate
+from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
+from schedbench.scheduling.stage.config import experiment_problem
+
+__all__ = ["plan_scheduling", "total_runs", "RATES"]
+
+#: Jobs per second of a run, validation included (benchmarks/README.md, "Second round"):
+#: compiled path with unit / sized jobs, the step path, and LoadBalancing's compiled dispatch.
+RATES = {
+    "compiled-unit": 1.0e6,
+    "compiled-sized": 5.0e5,
+    "compiled-load": 3.0e6,
+    "step": 2.0e4,
+}
+#: Seconds per job of an offline solve that always finishes: the unit makespan (max-flow
+#: bisection) and the unit max-flow-time (matching bisection), measured at n = 10^5.
+OPT_UNIT_SECONDS_PER_JOB = {"load": 1.0e-5, "flow": 1.6e-5}
+#: A sized optimum (MILP / window MIP): about c·n^1.5 seconds (measured: 0.35 s at n = 40, 2.3 s
+#: at n = 200, the work limit at n = 400 and more), at most the work limit (a unit ≈ a second).
+OPT_SIZED_COEF = 1.4e-3
+#: Bytes: an instance per job and per eligibility entry; the engine and validator per job of a
+#: run; a results row; a window MIP per job.
+INSTANCE_BYTES_PER_JOB = 48.0
+INSTANCE_BYTES_PER_ENTRY = 8.0
+RUN_BYTES_PER_JOB = 200.0
+ROW_BYTES = 1500.0
+MIP_BYTES_PER_JOB = 2000.0
+
+
+def _run_rate(cls, unit: bool, problem: str) -> float:
+    """Jobs per second of one run of ``cls`` (an algorithm may state its own: ``jobs_per_second``)."""
+    own = cls.jobs_per_second
+    if own:
+        return float(own)
+    if not cls.has_compiled_path():
+        return RATES["step"]
+    if problem == "load":
+        return RATES["compiled-load"]
+    return RATES["compiled-unit" if unit else "compiled-sized"]
+
+
+def _opt_seconds(n: int, unit: bool, problem: str, work_limit: float) -> float:
+    kind = "load" if problem == "load" else "flow"
+    seconds = n * OPT_UNIT_SECONDS_PER_JOB[kind]
+    if not unit:
+        seconds += min(work_limit, OPT_SIZED_COEF * n**1.5)
+    return seconds
+
+
+def _instance_bytes(n: int, entries: int) -> float:
+    return n * INSTANCE_BYTES_PER_JOB + entries * INSTANCE_BYTES_PER_ENTRY
+
+
+def _runs_per_instance(algorithms: dict[str, Any], eps: list[float]) -> list[tuple[Any, int]]:
+    """(algorithm class, runs on one instance) for each algorithm of an experiment."""
+    out = []
+    for name in sorted(algorithms):
+        cls = get_algorithm(name)
+        out.append((cls, len(algorithm_grid(algorithms[name])) * len(cls.eps_values(eps))))
+    return out
+
+
+def _family_stages(where: str, exp: dict, eps: list[float], batch_size: int, work_limit: float) -> list[StageEstimate]:
+    family = get_family(exp["family"])
+    problem = experiment_problem(exp)
+    instances = int(exp["instances"])
+    jobs = len(batches(instances, batch_size))
+    per_job = min(batch_size, instances)
+    shape = family.shape(exp.get("params") or {}) if hasattr(family, "shape") else None
+    if shape is None:
+        note = f"family {family.name!r} states no size: work not estimated"
+        n = m = entries = 0
+    else:
+        n, m, entries = shape
+        note = f"n = {n}, m = {m}"
+    unit = family.unit_sizes(exp.get("params") or {})
+    inst_bytes = _instance_bytes(n, entries)
+    runs = _runs_per_instance(exp["algorithms"], eps)
+    per_instance = sum(k for _, k in runs)
+    run_seconds = sum(k * n / _run_rate(cls, unit, problem) for cls, k in runs)
+    return [
+        StageEstimate(
+            where,
+            "make_instances",
+            jobs,
+            instances,
+            float(instances * n),
+            jobs * JOB_STARTUP_SECONDS + instances * n * 2e-6,
+            BASE_BYTES + 2 * inst_bytes,
+            note,
+        ),
+        StageEstimate(
+            where,
+            "solve_offline",
+            jobs,
+            instances,
+            float(instances * n),
+            jobs * JOB_STARTUP_SECONDS + instances * _opt_seconds(n, unit, problem, work_limit),
+            BASE_BYTES + inst_bytes + (0 if unit else n * MIP_BYTES_PER_JOB),
+            "" if unit else f"sized: each solve up to the work limit ({work_limit:g})",
+        ),
+        StageEstimate(
+            where,
+            "run_online",
+            jobs,
+            instances * per_instance,
+            float(instances * per_instance * n),
+            jobs * JOB_STARTUP_SECONDS + instances * run_seconds,
+            BASE_BYTES + inst_bytes + n * RUN_BYTES_PER_JOB + per_job * per_instance * ROW_BYTES,
+            f"{per_instance} runs per instance",
+        ),
+    ]
+
+
+def _adversary_stages(where: str, exp: dict, eps: list[float], work_limit: float) -> list[StageEstimate]:
+    adv = get_adversary(exp["adversary"])
+    problem = experiment_problem(exp)
+    seeds = int(exp.get("seeds", 1))
+    games = work = seconds = opt_seconds = 0.0
+    peak = 0.0
+    unstated = False
+    jobs = 0
+    for name in sorted(exp["algorithms"]):
+        cls = get_algorithm(name)
+        jobs += 1
+        for adv_params in algorithm_grid(exp.get("params")):
+            for e in cls.eps_values(eps):
+                size = adv.size(adv.resolve_params(adv_params, eps=e)) if hasattr(adv, "size") else None
+                if size is None:
+                    unstated = True
+                    size = (0, 0)
+                n, m = size
+                k = len(algorithm_grid(exp["algorithms"][name])) * seeds
+                games += k
+                work += k * n
+                seconds += k * n / RATES["step"]
+                opt_seconds += k * _opt_seconds(
+                    n, adv.unit_sizes_for(adv.resolve_params(adv_params, eps=e)), problem, work_limit
+                )
+                peak = max(peak, n * (INSTANCE_BYTES_PER_JOB + 2 * INSTANCE_BYTES_PER_ENTRY + RUN_BYTES_PER_JOB))
+    note = f"adversary {adv.name!r} states no size: work not estimated" if unstated else ""
+    return [
+        StageEstimate(
+            where, "adversary", jobs, int(games), work, jobs * JOB_STARTUP_SECONDS + seconds, BASE_BYTES + peak, note
+        ),
+        StageEstimate(
+            where,
+            "solve_offline",
+            jobs,
+            int(games),
+            work,
+            jobs * JOB_STARTUP_SECONDS + opt_seconds,
+            BASE_BYTES + peak,
+            "",
+        ),
+    ]
+
+
+def _search_stages(section: dict | None) -> list[StageEstimate]:
+    from schedbench.scheduling.stage.search import EXACT_WORK_LIMIT
+
+    out = []
+    for name, task in sorted(((section or {}).get("tasks") or {}).items()):
+        if task["method"] == "exact":
+            seconds = float(task.get("work_limit", EXACT_WORK_LIMIT))
+            note = "CP-SAT, up to its work limit"
+        else:
+            seconds = min(float(task.get("budget_seconds", 600.0)), int(task["max_evals"]) * 0.05)
+            note = f"{int(task['max_evals'])} candidates"
+        out.append(
+            StageEstimate(f"search.tasks.{name}", "search", 1, 1, 0.0, JOB_STARTUP_SECONDS + seconds, BASE_BYTES, note)
+        )
+    return out
+
+
+def plan_scheduling(config: dict) -> list[StageEstimate]:
+    """Every stage of the scheduling experiments and search tasks of a checked config."""
+    batch_size = int(config.get("batch_size", 10))
+    work_limit = float((config.get("opt") or {}).get("work_limit", DEFAULT_WORK_LIMIT))
+    out = []
+    for name in sorted(config["experiments"]):
+        exp = config["experiments"][name]
+        eps = exp.get("eps", config["eps"])
+        where = f"experiments.{name}"
+        if "family" in exp:
+            out += _family_stages(where, exp, eps, batch_size, work_limit)
+        else:
+            out += _adversary_stages(where, exp, eps, work_limit)
+    return out + _search_stages(config.get("search"))
+
+
+def total_runs(stages: list[StageEstimate]) -> int:
+    """The rows the results table will have (online runs and adversary games)."""
+    return sum(s.runs for s in stages if s.stage in ("run_online", "adversary"))

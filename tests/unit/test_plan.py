@@ -1,0 +1,84 @@
+"""The run planner's estimates and limits (schedbench.hall.plan, scheduling/stage/plan.py,
+docs/run-planner.md); its counts are checked against a real pipeline in tests/e2e/test_plan.py."""
+
+import math
+
+import pytest
+
+from schedbench.checks import plan_config
+from schedbench.cli import main
+from schedbench.hall.plan import MAX_CPU_HOURS, Plan, StageEstimate, check_cost
+
+BASE = {"seed": 1, "eps": [0.5, 0.25], "batch_size": 10, "opt": {"work_limit": 60, "time_limit": 600}}
+
+
+def config(**experiments):
+    return {**BASE, "experiments": experiments}
+
+
+def family(n, m, instances, algorithms, **params):
+    return {
+        "family": "random-restricted",
+        "params": {"n": n, "m": m, "d": 2, **params},
+        "instances": instances,
+        "algorithms": algorithms,
+    }
+
+
+def test_counts_follow_batches_grids_and_eps():
+    plan = plan_config(
+        config(e=family(1000, 8, 25, {"greedy": None, "lb-unit-reject": {"alpha_rule": ["safe", "paper"]}}))
+    )
+    stages = {s.stage: s for s in plan.stages}
+    assert stages["make_instances"].jobs == 3 and stages["make_instances"].runs == 25
+    # greedy is plain (one run), lb-unit-reject two parameter values × two ε
+    assert stages["run_online"].runs == 25 * (1 + 2 * 2)
+    assert stages["run_online"].work == 25 * 5 * 1000
+
+
+def test_the_estimate_grows_with_the_work():
+    small = plan_config(config(e=family(1000, 8, 10, {"greedy": None})))
+    large = plan_config(config(e=family(100_000, 8, 10, {"greedy": None})))
+    assert large.cpu_hours > small.cpu_hours and large.peak_bytes > small.peak_bytes
+
+
+def test_a_config_that_would_run_for_days_is_refused_by_name_unless_accepted():
+    huge = config(huge=family(20_000_000, 4096, 1000, {"ll-fifo": None}, sizes="uniform"))
+    plan = plan_config(huge)
+    assert plan.cpu_hours > MAX_CPU_HOURS
+    problem = check_cost(plan, accept=False)
+    assert "experiments.huge" in problem and "accept_cost: true" in problem
+    assert check_cost(plan, accept=True) is None
+
+
+def test_a_job_larger_than_the_memory_is_refused():
+    stage = StageEstimate("experiments.x", "run_online", 1, 1, 1.0, 1.0, 10e9)
+    problem = check_cost(Plan([stage], speed=1.0, memory=8e9), accept=False)
+    assert "memory" in problem and "experiments.x" in problem
+    assert check_cost(Plan([stage], speed=1.0, memory=64e9), accept=False) is None
+
+
+def test_a_sized_solve_counts_at_most_its_work_limit():
+    cfg = config(e=family(100_000, 64, 10, {"ll-fifo": None}, sizes="uniform"))
+    cfg["experiments"]["e"]["problem"] = "maxflow"
+    opt = next(s for s in plan_config(cfg).stages if s.stage == "solve_offline")
+    assert opt.cpu_seconds <= 1 * 2.0 + 10 * (60 + 100_000 * 1.6e-5) + 1e-9
+
+
+@pytest.mark.parametrize("command", ["plan", "check-config"])
+def test_the_cli_prints_the_estimate(command, capsys, tmp_path):
+    import yaml
+
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(config(e=family(1000, 8, 4, {"greedy": None}))))
+    assert main([command, str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "estimated cost:" in out and "jobs" in out
+    if command == "plan":
+        assert "experiments.e" in out and "run_online" in out
+
+
+def test_the_calibration_is_a_finite_positive_factor():
+    from schedbench.hall.plan import calibration
+
+    assert math.isfinite(calibration()) and calibration() > 0
