@@ -6,6 +6,7 @@ which survives. An optional final job is restricted to machine 0. All jobs are r
 time 0, round by round. OPT = 1 (each pair's job goes to the non-survivor, the final job to
 machine 0), while lowest-index greedy reaches load K (+1 with the final job).
 The instance is adversarial only for lowest-index least-loaded rules; it does not use the seed.
+Size, exact: 2^K − 1 pair jobs (+1 final), m = 2^K, 2·(2^K − 1) (+1) eligibility entries.
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
 from schedbench.hall.params import Param
 from schedbench.scheduling.instances.base import Family
+
+
+def _size(p: dict) -> tuple[int, int, int]:
+    """Exact: 2^K − 1 pair jobs of two machines each, plus the final job of one machine."""
+    m, final = 2 ** p["K"], int(p["final_job"])
+    return m - 1 + final, m, 2 * (m - 1) + final
 
 
 def _generate(rng: np.random.Generator, K: int, final_job: bool) -> Instance:
@@ -40,6 +47,7 @@ FAMILY = register_family(
         },
         generator=_generate,
         sized=lambda p: False,
+        size=_size,
         doc=__doc__.split("\n\n")[0],
     )
 )

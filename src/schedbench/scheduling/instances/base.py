@@ -5,7 +5,9 @@ A family is an object with ``name``, ``parameters`` (``{name: Param}``, the one 
 ``unit_sizes(params)`` predicate, optional cross-parameter ``check``, ``uses_index`` (the
 generator receives the instance index) and ``data_files`` (files read, declared as pipeline
 inputs) (used to refuse unit-size-only algorithms on sized families
-before any work) and ``generate(rng, **params) -> Instance``. ``make(index, base_seed,
+before any work), optional ``size(params) -> (jobs, machines, eligibility entries)`` (how large
+one instance of these parameters is, read by :meth:`Family.shape` so that a run can be costed
+before any job) and ``generate(rng, **params) -> Instance``. ``make(index, base_seed,
 **params)`` derives the family's random stream from (base seed, family, index) and records the
 provenance in ``Instance.meta``.
 """
@@ -36,6 +38,9 @@ class Family:
     check: Callable[[dict], None] | None = None  # cross-parameter checks (raise FamilyParameterError)
     uses_index: bool = False  # the generator also takes ``index`` (e.g. a window of a trace)
     data_files: Callable[[dict], list[str]] | None = None  # files it reads (pipeline inputs)
+    # (jobs, machines, eligibility entries) of one instance of the resolved params: exact where
+    # the family fixes them, else an upper bound its docs state; None: the family does not say
+    size: Callable[[dict], tuple[int, int, int]] | None = None
 
     def inputs(self, params: dict[str, Any]) -> list[str]:
         """The data files an instance of these parameters is read from (none for synthetic ones)."""
@@ -48,6 +53,13 @@ class Family:
         if self.check is not None:
             self.check(out)
         return out
+
+    def shape(self, params: dict[str, Any]) -> tuple[int, int, int] | None:
+        """(jobs, machines, eligibility entries = len(indices)) of one instance of these
+        parameters, from the family's ``size`` (exact or a stated upper bound); None if the
+        family does not state it. The parameters are resolved (and checked) first."""
+        stated = None if self.size is None else self.size(self.resolve(params))
+        return None if stated is None else tuple(int(v) for v in stated)
 
     def unit_sizes(self, params: dict[str, Any]) -> bool:
         return not self.sized(self.resolve(params))

@@ -24,6 +24,9 @@ independently, with probability ``hot_fraction``, takes its d machines uniformly
 set — or, if d > h, the whole hot set plus d − h machines drawn uniformly from the others, so
 every job keeps exactly d machines — and otherwise d machines uniformly from all m.
 
+Size (``Family.shape``), exact: n jobs, m machines, n·d eligibility entries (d resolved); more
+than 10^8 entries are refused.
+
 Random stream order: [hot coin per job, only if hot_fraction > 0], eligible sets, sizes,
 releases, [flow weights, reject weights: only if drawn]. With the default (hot_fraction = 0, int d, unit/pow2 sizes) this is exactly the stream
 of earlier versions, so existing parameter sets give byte-identical instances (tests/golden).
@@ -131,17 +134,27 @@ def mean_size(sizes: str, max_size_exp: int, pareto_shape: float, max_size: int)
 MAX_CELLS = 10**8
 
 
-def _check_size(n, d, k, m, arrivals, rate, load, sizes, max_size_exp, pareto_shape, max_size) -> None:
-    """Sizes before any allocation: n·d eligibility entries and, for Poisson arrivals, about
-    n/rate release slots (rate = 1e-9, the parameter's minimum, asked for 1.46 TiB)."""
-    if n * k > MAX_CELLS:
-        raise _error(f"parameters 'n' = {n} and 'd' = {d} give {n * k} eligibility entries, more than {MAX_CELLS}")
+def _size(p: dict) -> tuple[int, int, int]:
+    """Exact: n jobs, m machines, n·d eligibility entries (d resolved: :func:`resolve_d`)."""
+    return p["n"], p["m"], p["n"] * resolve_d(p["d"], p["m"])
+
+
+def _check_size(p: dict) -> None:
+    """Sizes before any allocation: n·d eligibility entries (:func:`_size`) and, for Poisson
+    arrivals, about n/rate release slots (rate = 1e-9, the parameter's minimum, asked for 1.46 TiB)."""
+    n, m, entries = _size(p)
+    if entries > MAX_CELLS:
+        raise _error(
+            f"parameters 'n' = {n} and 'd' = {p['d']} give {entries} eligibility entries, more than {MAX_CELLS}"
+        )
+    sizes, max_size, load = p["sizes"], p["max_size"], p["load"]
     if sizes == "pareto" and max_size > MAX_CELLS:  # its size law is tabulated over 1..max_size
         raise _error(f"parameter 'max_size' = {max_size} is more than {MAX_CELLS} for pareto sizes")
-    if arrivals != "zero":
-        per_slot = load * m / mean_size(sizes, max_size_exp, pareto_shape, max_size) if load is not None else rate
+    if p["arrivals"] != "zero":
+        mean = mean_size(sizes, p["max_size_exp"], p["pareto_shape"], max_size)
+        per_slot = load * m / mean if load is not None else p["rate"]
         if n / per_slot > MAX_CELLS:
-            what = f"'load' = {load}" if load is not None else f"'rate' = {rate}"
+            what = f"'load' = {load}" if load is not None else f"'rate' = {p['rate']}"
             raise _error(
                 f"parameter {what} releases about {per_slot:.3g} jobs per slot: {n} jobs span about "
                 f"{n / per_slot:.3g} slots, more than {MAX_CELLS} (raise it or lower 'n')"
@@ -167,7 +180,20 @@ def _generate(
     reject_weights: str,
 ) -> Instance:
     k = resolve_d(d, m)
-    _check_size(n, d, k, m, arrivals, rate, load, sizes, max_size_exp, pareto_shape, max_size)
+    _check_size(
+        dict(
+            n=n,
+            m=m,
+            d=d,
+            arrivals=arrivals,
+            rate=rate,
+            load=load,
+            sizes=sizes,
+            max_size_exp=max_size_exp,
+            pareto_shape=pareto_shape,
+            max_size=max_size,
+        )
+    )
     if hot_fraction > 0:
         hot = rng.random(n) < hot_fraction
         eligible = np.empty((n, k), dtype=np.int64)
@@ -258,10 +284,7 @@ def _check(p: dict) -> None:
                 f"{_WHY_NOT[key]}={p[_WHY_NOT[key]]!r}" if key in _WHY_NOT else f"hot_fraction={p['hot_fraction']!r}"
             )
             raise _error(f"parameter '{key}' = {p[key]!r} does not apply to {setting} (only to {needs})")
-    _check_size(
-        p["n"], d, resolve_d(d, m), m, p["arrivals"], p["rate"], p["load"], p["sizes"], p["max_size_exp"],
-        p["pareto_shape"], p["max_size"],
-    )  # fmt: skip
+    _check_size(p)
 
 
 FAMILY_PARAMETERS = {
@@ -333,6 +356,7 @@ FAMILY = register_family(
         generator=_generate,
         sized=lambda p: p["sizes"] != "unit",
         check=_check,
+        size=_size,
         doc=__doc__.split("\n\n")[0],
     )
 )

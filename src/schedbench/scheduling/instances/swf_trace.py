@@ -51,6 +51,9 @@ Mapping, per SWF record (fields as in :mod:`schedbench.scheduling.instances._swf
   is reproducible and does not depend on user id values. A record without a user id (−1) gets
   its own subset, drawn at its position in that order.
 * Weights w_flow and w_reject are 1.
+* **Size** (``Family.shape``), exact: n jobs (n = 0: the usable records from ``start`` on,
+  counted in the log, which the parameter check reads anyway), m machines, jobs·d eligibility
+  entries.
 
 ``path`` is a string; a relative path is resolved against the repository root (four levels
 above this file's folder), not the working directory, so the bundled files are found wherever
@@ -216,6 +219,13 @@ def _generate(
     return Instance(m, release, size, indptr, eligible.reshape(-1), None, None)
 
 
+def _size(p: dict) -> tuple[int, int, int]:
+    """Exact: n jobs (n = 0: every usable record from 'start' on; the log is parsed once per
+    process and already read by the check), m machines, d eligible machines per job."""
+    n = p["n"] if p["n"] > 0 else _load(p).submit.size - p["start"]
+    return n, p["m"], n * p["d"]
+
+
 def _check(p: dict) -> None:
     if p["trace"] != DEFAULT_NAME and trace_path(p["path"]) != trace_path(TRACES[p["trace"]]):
         raise _error(
@@ -281,6 +291,7 @@ FAMILY = register_family(
         generator=_generate,
         sized=lambda p: p["max_size"] != 1,  # max_size = 1 makes every size 1
         check=_check,
+        size=_size,
         uses_index=True,
         data_files=lambda p: [str(trace_path(p["path"]))],
         doc=__doc__.split("\n\n")[0],
