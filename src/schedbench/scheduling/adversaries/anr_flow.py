@@ -103,11 +103,16 @@ class AnrFlow(Adversary):
     @classmethod
     def check_params(cls, params):
         m, T = params["m"], params["T"]
-        n = cls.job_count(m, T, params["streams"])
+        n, _ = cls.size(params)
         if n > MAX_JOBS:
             raise ParameterError(
                 f"adversary {cls.name!r}: parameters 'm'={m} and 'T'={T} give {n} jobs, more than {MAX_JOBS}"
             )
+
+    @classmethod
+    def size(cls, params):
+        """Exact: :meth:`job_count` jobs (the rounds never end early), m machines."""
+        return cls.job_count(params["m"], params["T"], params["streams"]), params["m"]
 
     @staticmethod
     def job_count(m: int, T: int, streams: bool) -> int:

@@ -36,12 +36,17 @@ class AnrTree(Adversary):
     reference = "Azar–Naor–Rom 1995; docs/models/rejection-model.md §6.6"
 
     @classmethod
+    def size(cls, params):
+        """Exact: m − 1 pair jobs (m/2^r in round r) + the final job, m machines."""
+        return params["m"] - 1 + int(params["final_job"]), params["m"]
+
+    @classmethod
     def check_params(cls, params):
         m = params["m"]
         if m > MAX_MACHINES:
             raise ParameterError(
                 f"adversary {cls.name!r}: parameter 'm' = {m} is more than {MAX_MACHINES} machines "
-                f"(it would release {m - 1} jobs through the step path)"
+                f"(it would release {cls.size(params)[0]} jobs through the step path)"
             )
         if m == 1 and not params["final_job"]:
             raise ParameterError(

@@ -12,6 +12,8 @@ implements:
   chosen from what the view shows of the algorithm's decisions so far; ``None`` or an empty
   list ends the game;
 * :meth:`observe` — called after the batch was released, with the jobs' ids;
+* :meth:`size` (a classmethod, optional) — (the most jobs a game of these parameters can
+  release, machines), so that a run can be costed before it is played;
 * :attr:`m` — the number of machines, and :attr:`opt` — the optimum it constructs (known
   before the game: the adversary builds its instance around it, so algorithms that assume T*
   receive it). The offline solver must agree on the realised instance (tests, pipeline).
@@ -65,6 +67,13 @@ class Adversary:
     @classmethod
     def check_params(cls, params: dict[str, Any]) -> None:
         """Cross-parameter checks; raise ParameterError naming the parameter."""
+
+    @classmethod
+    def size(cls, params: dict[str, Any]) -> tuple[int, int] | None:
+        """(the most jobs a game with these resolved parameters can release, machines), or None
+        if the adversary does not state it (the default). An adversary's ``check_params`` refuses
+        too large a game from this count."""
+        return None
 
     @classmethod
     def problem_for(cls, params: dict[str, Any]) -> str:

@@ -82,12 +82,21 @@ class LbA(PairingRounds):
         T, K = params["T"], params["K"]
         if K is None:
             return  # derived from eps when the adversary is built
-        if K > 40 or T * 2**K > MAX_JOBS:  # (never 2**K itself when K is huge: it is the message too)
-            jobs = "more than 2^40" if K > 40 else str(T * 2**K)
+        # (never 2**K itself when K is huge: it is the message too)
+        jobs = None if K > 40 else cls.size(params)[0]
+        if jobs is None or jobs > MAX_JOBS:
+            jobs = "more than 2^40" if jobs is None else str(jobs)
             raise ParameterError(
                 f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "
                 f"T·2^K = {jobs} jobs, more than {MAX_JOBS}"
             )
+
+    @classmethod
+    def size(cls, params):
+        """Bound: T·2^K jobs (T·(2^K − 1) in the rounds when every pair is good, fewer after bad
+        pairs, + T final), 2^K machines; None while K waits for ε."""
+        K = params["K"]
+        return None if K is None else (params["T"] * 2**K, 2**K)
 
     @staticmethod
     def rounds_for(eps) -> int:

@@ -88,12 +88,19 @@ class LbB(PairingRounds):
                 f"adversary {cls.name!r}: parameter 'final_job' may be False only with n1 = 1 "
                 f"(otherwise OPT may be below S), got n1 = {n1}"
             )
-        if K > 40 or job_count(K, g, n1, params["final_job"]) > MAX_JOBS:
-            n = "more than 2^40 machines" if K > 40 else f"{job_count(K, g, n1, params['final_job'])} jobs"
+        jobs = None if K > 40 else cls.size(params)[0]
+        if jobs is None or jobs > MAX_JOBS:
+            n = "more than 2^40 machines" if jobs is None else f"{jobs} jobs"
             raise ParameterError(
                 f"adversary {cls.name!r}: parameters 'K'={K}, 'g'={g}, 'n1'={n1} give {n} "
                 f"(N = n1·sum_r 2^(K-r)·g^(r-1) must be <= {MAX_JOBS})"
             )
+
+    @classmethod
+    def size(cls, params):
+        """Bound: :func:`job_count` jobs (every pair good; bad pairs release fewer), 2^K machines."""
+        K = params["K"]
+        return job_count(K, params["g"], params["n1"], params["final_job"]), 2**K
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)

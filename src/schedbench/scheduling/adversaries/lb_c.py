@@ -113,7 +113,7 @@ class LbC(Adversary):
                 f"{inst!r} (leave it at {cls.parameters[other].default})"
             )
         K, g = params["K"], params["g"]
-        n = None if K > 40 else (job_count(K, g, params["n1"]) if inst == "sizes" else params["T"] * 2**K)
+        n = None if K > 40 else cls.size(params)[0]
         if n is None or n > MAX_JOBS:
             what = "more than 2^40 machines" if n is None else f"up to {n} jobs"
             raise ParameterError(
@@ -130,6 +130,15 @@ class LbC(Adversary):
                     f"adversary {cls.name!r}: parameter 'g'={g} gives rejection weights g^K "
                     f"beyond floating point (K={K})"
                 )
+
+    @classmethod
+    def size(cls, params):
+        """Bound: LB-B's :func:`~schedbench.scheduling.adversaries.lb_b.job_count` (sizes) or
+        T·2^K (weights) jobs, as those games count them; 2^K machines."""
+        K = params["K"]
+        if params["instantiation"] == "sizes":
+            return job_count(K, params["g"], params["n1"]), 2**K
+        return params["T"] * 2**K, 2**K
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)

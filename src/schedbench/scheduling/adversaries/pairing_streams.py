@@ -109,10 +109,15 @@ class PairingStreams(Adversary):
                 f"adversary {cls.name!r}: parameter 'horizon' must be an integer >= K = "
                 f"log2 m = {K}, or 'auto', got {h!r}"
             )
-        if m > MAX_JOBS or T * m + m * h > 2 * MAX_JOBS or job_count(m, T, h) > MAX_JOBS:
+        if cls.size(params)[0] > MAX_JOBS:
             raise ParameterError(
                 f"adversary {cls.name!r}: parameters 'm'={m}, 'T'={T}, 'horizon'={h} give more than {MAX_JOBS} jobs"
             )
+
+    @classmethod
+    def size(cls, params):
+        """Exact: :func:`job_count` jobs (it does not depend on the algorithm), m machines."""
+        return job_count(params["m"], params["T"], params["horizon"]), params["m"]
 
     @staticmethod
     def forced_max_flow(m: int, T: int, speed: float) -> float:

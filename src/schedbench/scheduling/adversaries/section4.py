@@ -82,6 +82,11 @@ class Section4(Adversary):
         "must use load/size); docs/models/rejection-model.md §6.5 (LB-E)"
     )
 
+    @classmethod
+    def size(cls, params):
+        """Exact: :func:`job_count` jobs (a fixed sequence), m machines."""
+        return job_count(params["horizon"]), params["m"]
+
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
         self.t = -1  # the last slot released
