@@ -31,35 +31,12 @@ def check_config(config: dict) -> None:
 
 
 def plan_config(config: dict):
-    """The run planner's estimate of a checked config (:mod:`schedbench.hall.plan`): the
-    scheduling wing's stages, estimated (:mod:`schedbench.scheduling.stage.plan`); the loss and
-    bipartite sections as job counts (their cost is not modelled yet, said in the note)."""
-    from schedbench.bipartite.stage.experiments import expand_groups
-    from schedbench.hall.config import balanced_chunks
-    from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, Plan, StageEstimate
-    from schedbench.hall.plan import calibration, machine_memory_bytes
-    from schedbench.loss.stage.experiments import expand_points
+    """The run planner's estimate of a checked config (:mod:`schedbench.hall.plan`): each wing
+    estimates its own stages."""
+    from schedbench.bipartite.stage.plan import plan_bipartite
+    from schedbench.hall.plan import Plan, calibration, machine_memory_bytes
+    from schedbench.loss.stage.plan import plan_loss
     from schedbench.scheduling.stage.plan import plan_scheduling
 
-    stages = plan_scheduling(config)
-    for section, expand, per_job_key, default in (
-        ("loss", expand_points, "points_per_job", 12),
-        ("bipartite", expand_groups, "groups_per_job", 8),
-    ):
-        sec = config.get(section) or {}
-        for name in sorted(sec.get("experiments") or {}):
-            items = expand(name, sec["experiments"][name])
-            jobs = len(balanced_chunks(items, int(sec.get(per_job_key, default)), key=lambda _: 0))
-            stages.append(
-                StageEstimate(
-                    f"{section}.experiments.{name}",
-                    "simulate",
-                    jobs,
-                    len(items),
-                    0.0,
-                    jobs * JOB_STARTUP_SECONDS,
-                    BASE_BYTES,
-                    "simulation cost not modelled (start-up only)",
-                )
-            )
+    stages = plan_scheduling(config) + plan_loss(config.get("loss")) + plan_bipartite(config.get("bipartite"))
     return Plan(stages, calibration(), machine_memory_bytes())

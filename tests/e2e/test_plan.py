@@ -38,9 +38,7 @@ def test_the_plan_counts_the_jobs_snakemake_schedules_and_the_runs_the_tables_ho
     scheduled = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", proc.stdout, re.M)}
     planned = {}
     for s in plan.stages:
-        rule = STAGE_RULES.get(s.stage)
-        if rule is None:
-            rule = "loss_points" if s.section.startswith("loss.") else "bipartite_groups"
+        rule = STAGE_RULES.get(s.stage, s.stage)  # the loss and bipartite stages are named by their rules
         planned[rule] = planned.get(rule, 0) + s.jobs
     assert planned == {rule: scheduled.get(rule, 0) for rule in planned}, (planned, scheduled)
     runs = pd.read_parquet(pipeline / "results/runs.parquet")

@@ -90,6 +90,11 @@ def expand_groups(name: str, exp: dict[str, Any]) -> list[dict[str, Any]]:
     return groups
 
 
+def group_arrivals(group: dict[str, Any], settings: dict[str, Any]) -> int:
+    """The arrivals each policy of a group simulates (its share of a job's work)."""
+    return max(int(settings["min_arrivals"]), int(settings["arrivals_per_server"] * group["N"]))
+
+
 def run_group(group: dict[str, Any], exp: dict[str, Any], settings: dict[str, Any], seed: int) -> list[dict[str, Any]]:
     """Build the group's graph, its bounds, and simulate every policy on it: one row each."""
     N, M = group["N"], group["M"]
@@ -108,7 +113,7 @@ def run_group(group: dict[str, Any], exp: dict[str, Any], settings: dict[str, An
     except ValueError:
         t_graph = math.nan  # the graph cannot carry the load
     fluid = jiq_fluid(mu, lam_tot)
-    arrivals = max(int(settings["min_arrivals"]), int(settings["arrivals_per_server"] * N))
+    arrivals = group_arrivals(group, settings)
     rows = []
     for policy in exp["policies"]:
         d_kw = {"d": int(exp.get("d", 2))} if policy == "jsq-d" else {}  # only jsq-d reads d

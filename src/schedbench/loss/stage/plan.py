@@ -1,0 +1,38 @@
+"""The loss wing's part of the run planner (schedbench.hall.plan, docs/run-planner.md): jobs
+(the rule's balanced chunks of points), points, arrivals, and seconds at the rate the default
+config's ``make run`` measured (benchmarks/README.md: 3.5·10⁹ post-warm-up arrivals of the loss
+points in 458 s of job time, warm-up, batches and job start-up included)."""
+
+from __future__ import annotations
+
+from schedbench.hall.config import balanced_chunks
+from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate
+from schedbench.loss.stage.experiments import expand_points, point_arrivals
+
+__all__ = ["plan_loss", "SECONDS_PER_ARRIVAL"]
+
+#: Job seconds per post-warm-up arrival of a point (measured, module docstring).
+SECONDS_PER_ARRIVAL = 1.3e-7
+
+
+def plan_loss(section: dict | None) -> list[StageEstimate]:
+    """One row per loss experiment of a checked config."""
+    section = section or {}
+    out = []
+    for name in sorted(section.get("experiments") or {}):
+        points = expand_points(name, section["experiments"][name])
+        jobs = len(balanced_chunks(points, int(section.get("points_per_job", 12)), key=lambda p: 0))
+        arrivals = sum(point_arrivals(p, section) for p in points)
+        out.append(
+            StageEstimate(
+                f"loss.experiments.{name}",
+                "loss_points",
+                jobs,
+                len(points),
+                float(arrivals),
+                jobs * JOB_STARTUP_SECONDS + arrivals * SECONDS_PER_ARRIVAL,
+                BASE_BYTES,
+                f"{arrivals:.3g} arrivals",
+            )
+        )
+    return out
