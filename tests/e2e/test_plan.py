@@ -61,5 +61,5 @@ def test_a_config_past_the_limits_is_refused_before_any_job_and_runs_when_accept
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and "accept_cost" in out and "experiments.huge" in out
     assert not (work / "results").exists()
-    proc = snakemake(work, "--configfile", "config/huge.yaml", "-n", "--config", "accept_cost=true")
+    proc = snakemake(work, "--configfile", "config/huge.yaml", "-n", "--config", "accept_cost=True")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]

@@ -141,7 +141,7 @@ def check_cost(plan: Plan, accept: bool) -> str | None:
     return (
         "; ".join(problems)
         + ". See the estimate with `schedbench plan CONFIG`; to run it anyway set `accept_cost: true` "
-        "in the config (or `--config accept_cost=true`)"
+        "in the config (or `--config accept_cost=True`)"
     )
 
 
