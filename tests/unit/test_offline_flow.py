@@ -51,8 +51,8 @@ def _force(inst, path, **kw):
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, "flow")
     if path == "matching":
-        return mf._opt_unit(inst, dl, t0, Effort(None, 30), counting=False)
-    return mf._opt_sized(inst, dl, t0, Effort(None, 30), 0, **kw)
+        return mf._opt_unit(inst, dl, t0, Effort(None, 600), counting=False)
+    return mf._opt_sized(inst, dl, t0, Effort(None, 600), 0, **kw)
 
 
 @settings(max_examples=40, deadline=None)

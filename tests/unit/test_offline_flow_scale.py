@@ -106,7 +106,7 @@ def solve(inst, objective, **kw):
     that the probes decide."""
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, objective)
-    return mf._opt_sized(inst, dl, t0, Effort(None, 120), 0, counting=False, migratory=False, **kw)
+    return mf._opt_sized(inst, dl, t0, Effort(None, 600), 0, counting=False, migratory=False, **kw)
 
 
 def lazy(inst, objective, config, **kw):
@@ -182,8 +182,8 @@ def test_windows_reused_across_probes_in_any_order_give_the_fresh_answers():
     Ts = list(range(top, 0, -1)) + list(range(1, top + 1)) + list(range(top, 0, -2))
     for T in Ts:
         fresh = lw.LazyWindows(inst, dl, 0, hint=machine, ls_iters=0, polish_iters=0)
-        a = shared.probe(T, Effort(None, 30))[0]
-        b = fresh.probe(T, Effort(None, 30))[0]
+        a = shared.probe(T, Effort(None, 600))[0]
+        b = fresh.probe(T, Effort(None, 600))[0]
         assert a == b, T
     assert shared.win.shape[0] > 0
 
@@ -194,11 +194,11 @@ def test_upper_schedule_is_used_and_checked():
     good = np.array([0, 1, 0, 1, 1])  # jobs 0, 2 on machine 0; 1, 3, 4 on machine 1
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, "flow")
-    res = mf._opt_sized(inst, dl, t0, Effort(None, 30), 0, upper=good)
+    res = mf._opt_sized(inst, dl, t0, Effort(None, 600), 0, upper=good)
     assert (res.status, res.value) == ("optimal", opt)
     bad = Instance.from_lists(2, [0, 0], [1, 1], [[0], [1]])
     with pytest.raises(ValueError, match="job 0 is on machine 1"):
-        mf._opt_sized(bad, mf._Deadlines(bad, "flow"), t0, Effort(None, 30), 0, upper=np.array([1, 1]))
+        mf._opt_sized(bad, mf._Deadlines(bad, "flow"), t0, Effort(None, 600), 0, upper=np.array([1, 1]))
 
 
 def test_small_instances_use_the_full_mip_large_ones_the_lazy_search():

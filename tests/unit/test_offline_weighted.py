@@ -115,8 +115,8 @@ def _force(inst, objective, path, **kw):
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, objective)
     if path == "matching":
-        return mf._opt_unit(inst, dl, t0, Effort(None, 30), counting=False)
-    return mf._opt_sized(inst, dl, t0, Effort(None, 30), 0, **kw)
+        return mf._opt_unit(inst, dl, t0, Effort(None, 600), counting=False)
+    return mf._opt_sized(inst, dl, t0, Effort(None, 600), 0, **kw)
 
 
 # ----------------------------------------------------------------------------- the candidate grid

@@ -93,6 +93,8 @@ PROBLEMS: dict[str, Problem] = {
 
 
 def get_problem(name: str) -> Problem:
+    if not isinstance(name, str):
+        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)} (a string), got {name!r}")
     try:
         return PROBLEMS[name]
     except KeyError:

@@ -270,6 +270,8 @@ def register_family(family: Any) -> Any:
 
 def _lookup(table: dict, name: str, kind: str):
     _load_plugins()
+    if not isinstance(name, str):
+        raise UnknownNameError(f"{kind} name must be a string, got {name!r}; registered: {', '.join(sorted(table))}")
     try:
         return table[name]
     except KeyError:

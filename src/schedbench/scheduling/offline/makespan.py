@@ -35,9 +35,9 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
 from schedbench.scheduling.model import Instance
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_limit_problem
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort
 from schedbench.hall.solvers import quiet_highs, run_checked
-from schedbench.scheduling.offline.result import OptResult
+from schedbench.scheduling.offline.result import OptResult, check_solve_arguments
 
 __all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound", "SolverLimitError"]
 
@@ -148,10 +148,7 @@ def opt_makespan(
     schedule found as ``value`` and the best proven bound as ``lower_bound`` (module docstring).
     """
     t0 = time.perf_counter()
-    if not time_limit > 0:  # also refuses nan
-        raise SolverLimitError(f"argument 'time_limit' must be a number > 0 (seconds), got {time_limit!r}")
-    if problem := work_limit_problem(work_limit):
-        raise SolverLimitError(problem)
+    check_solve_arguments("opt_makespan", inst, time_limit, seed, work_limit, SolverLimitError, finite_time=False)
     effort = Effort(work_limit, time_limit)
     if inst.n == 0:
         return OptResult(0.0, "optimal", 0.0, "trivial", time.perf_counter() - t0)

@@ -105,8 +105,8 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.makespan import SolverLimitError
-from schedbench.scheduling.offline.result import OptResult
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_limit_problem
+from schedbench.scheduling.offline.result import OptResult, check_solve_arguments
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort
 from schedbench.hall.solvers import run_checked
 
 _log = logging.getLogger(__name__)
@@ -165,14 +165,10 @@ _MAX_THRESHOLDS = 8
 
 
 # ----------------------------------------------------------------------------- arguments
-def _check_args(objective, time_limit, work_limit=None) -> None:
+def _check_args(inst, objective, time_limit, seed=0, work_limit=None, func="opt_max_flow") -> None:
     if not isinstance(objective, str) or objective not in _OBJECTIVES:
         raise ValueError(f"argument 'objective' must be one of {', '.join(map(repr, _OBJECTIVES))}, got {objective!r}")
-    ok = isinstance(time_limit, (int, float, np.integer, np.floating)) and not isinstance(time_limit, (bool, np.bool_))
-    if not ok or not (math.isfinite(time_limit) and time_limit > 0):
-        raise SolverLimitError(f"argument 'time_limit' must be a finite number > 0 (seconds), got {time_limit!r}")
-    if problem := work_limit_problem(work_limit):
-        raise SolverLimitError(problem)
+    check_solve_arguments(func, inst, time_limit, seed, work_limit, SolverLimitError)
 
 
 def _flow_weights(inst: Instance, objective: str) -> np.ndarray | None:
@@ -654,7 +650,7 @@ def max_flow_lower_bound(inst: Instance, objective: str = "flow", time_limit: fl
     """The migratory max-flow lower bound of §8.2/§8.3 (with the counting bounds) on
     max_j w_j·F_j: an int for 'flow', a float otherwise; exact for unit sizes. Raises
     SolverLimitError if the total size exceeds int32 (scipy's capacities)."""
-    _check_args(objective, time_limit)
+    _check_args(inst, objective, time_limit, func="max_flow_lower_bound")
     _check_flow_total(inst)
     dl = _Deadlines(inst, objective)
     _, completion = _list_schedule(inst)
@@ -1052,7 +1048,7 @@ def opt_max_flow(
     ``time_limit`` ran out. Either way ``value`` is the objective of the best schedule found and
     ``lower_bound`` the best proven bound."""
     t0 = time.perf_counter()
-    _check_args(objective, time_limit, work_limit)
+    _check_args(inst, objective, time_limit, seed, work_limit)
     effort = Effort(work_limit, time_limit)
     dl = _Deadlines(inst, objective)
     if inst.unit_sizes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -40,3 +41,27 @@ def oracle_value(opt: OptResult | float) -> float:
     if isinstance(opt, OptResult):
         return opt.value if opt.status == "optimal" else float(math.ceil(opt.lower_bound))
     return float(opt)
+
+
+def check_solve_arguments(
+    func: str, inst: Any, time_limit: Any, seed: Any, work_limit: Any, error: type[ValueError], finite_time: bool = True
+) -> None:
+    """The arguments every offline solver takes, checked before any work, each error naming its
+    argument: an Instance, a time limit > 0 (finite unless ``finite_time`` is False), a seed
+    >= 0 that fits HiGHS's and CP-SAT's int32, a work limit > 0 or None."""
+    from schedbench.hall.effort import work_limit_problem
+    from schedbench.scheduling.model import Instance
+
+    if not isinstance(inst, Instance):
+        raise error(f"{func}: argument 'inst' must be a schedbench Instance, got {type(inst).__name__}")
+    number = isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool)
+    number = number or (hasattr(time_limit, "dtype") and getattr(time_limit.dtype, "kind", "") in "iuf")
+    if not number or not time_limit > 0 or (finite_time and not math.isfinite(time_limit)):
+        what = "a finite number > 0" if finite_time else "a number > 0"
+        raise error(f"argument 'time_limit' must be {what} (seconds), got {time_limit!r}")
+    integer = isinstance(seed, int) and not isinstance(seed, bool)
+    integer = integer or (hasattr(seed, "dtype") and getattr(seed.dtype, "kind", "") in "iu")
+    if not integer or not 0 <= seed < 2**31:
+        raise error(f"{func}: argument 'seed' must be an integer in [0, 2^31), got {seed!r}")
+    if problem := work_limit_problem(work_limit):
+        raise error(problem)

@@ -37,6 +37,9 @@ from schedbench.scheduling.search.models._core import Builder, Space, solver_for
 from schedbench.scheduling.search.replay import check_claims, run_real
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
+#: CP-SAT workers at most (its parameter is an int32; more than the cores only adds overhead).
+MAX_WORKERS = 1024
+
 __all__ = ["worst_case", "check_worst_case", "exact_algorithms", "SearchFailed"]
 
 _log = logging.getLogger(__name__)
@@ -151,10 +154,10 @@ def check_worst_case(
     n = _arg("worst_case", "n", n, type=int, min=1, nullable=True)
     time_limit = _arg("worst_case", "time_limit", time_limit, type=float, min=0, min_open=True)
     work_limit = _arg("worst_case", "work_limit", work_limit, type=float, min=0, min_open=True, nullable=True)
-    seed = _arg("worst_case", "seed", seed, type=int, min=0)
+    seed = _arg("worst_case", "seed", seed, type=int, min=0, max=2**31 - 1)  # CP-SAT's seed is an int32
     release_window = _arg("worst_case", "release_window", release_window, type=int, min=0)
     max_eligible = _arg("worst_case", "max_eligible", max_eligible, type=int, min=1, max=m, nullable=True)
-    workers = _arg("worst_case", "workers", workers, type=int, min=1, nullable=True)
+    workers = _arg("worst_case", "workers", workers, type=int, min=1, max=MAX_WORKERS, nullable=True)
     sizes = check_sizes("worst_case", sizes)
     mod = MODELS[algorithm]
     cls = get_algorithm(algorithm)
@@ -324,7 +327,15 @@ def worst_case(
     seconds = time.perf_counter() - t0
     status = _STATUS.get(code, str(code))
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SearchFailed(f"{algorithm}: no instance found in {space.as_dict()} ({status}, {seconds:.1f}s)")
+        why = ""
+        if code == cp_model.UNKNOWN:
+            limit = (
+                f"work_limit = {work_limit:g}"
+                if _stopped_by(code, solver, work_limit) == "work"
+                else f"time_limit = {time_limit:g} s"
+            )
+            why = f": its {limit} ran out before CP-SAT found one (raise it)"
+        raise SearchFailed(f"{algorithm}: no instance found in {space.as_dict()} ({status}, {seconds:.1f}s){why}")
 
     inst, claim = _read(b, dec, space, solver, algorithm, eps, resolved, objective)
     value = solver.objective_value / scale
