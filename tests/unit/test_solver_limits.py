@@ -115,3 +115,14 @@ def test_the_exact_search_stopped_by_its_work_limit_is_reproducible():
     assert all(not wc.proved and wc.extra["stopped_by"] == "work" for wc in runs)
     assert runs[0].objective == runs[1].objective and runs[0].bound == runs[1].bound
     assert np.array_equal(runs[0].instance.indices, runs[1].instance.indices)
+
+
+def test_a_pipeline_sized_seed_is_taken_modulo_2_31_by_the_solvers():
+    # the pipeline derives 64-bit seeds; HiGHS refused those above 2^31 with an error status and
+    # silently kept its default seed (offline/result.solver_seed)
+    inst = poisson(40, 4, 1, 16)
+    big = 2708438057
+    a = opt_max_flow(inst, seed=big, work_limit=0.02)
+    b = opt_max_flow(inst, seed=big % 2**31, work_limit=0.02)
+    assert _key(a) == _key(b)
+    assert solve_opt(inst, "maxflow", seed=2**63).status in ("optimal", "bound")

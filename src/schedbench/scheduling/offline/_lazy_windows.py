@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from schedbench.hall.solvers import quiet_highs, run_checked
+from schedbench.scheduling.offline.result import solver_seed
 from schedbench.scheduling.offline import _matching as mk
 
 __all__ = ["LazyWindows", "SOLVERS", "DEFAULT_SOLVER", "assignment_deadline_misses"]
@@ -229,7 +230,7 @@ class _CpSat:
         solver = self.cp.CpSolver()
         prm = solver.parameters
         prm.num_workers = 1
-        prm.random_seed = int(self.seed) % (2**31)
+        prm.random_seed = solver_seed(self.seed)
         for key, val in CPSAT_PARAMS.items():
             setattr(prm, key, val)
         effort.limit_cpsat(prm)
@@ -249,7 +250,7 @@ def assignment_highs(inst, seed):
     """A HiGHS model of the assignment alone: a binary per CSR entry (job j on machine i) and
     Σ_i y_ij = 1 per job; the window rows are added by the caller (the full MIP and the lazy probe)."""
     h = quiet_highs()
-    h.setOptionValue("random_seed", int(seed))
+    h.setOptionValue("random_seed", solver_seed(seed))
     nnz, n = inst.indices.size, inst.n
     h.addVars(nnz, np.zeros(nnz), np.ones(nnz))
     h.changeColsIntegrality(nnz, np.arange(nnz, dtype=np.int32), np.full(nnz, highspy.HighsVarType.kInteger))

@@ -37,7 +37,7 @@ from scipy.sparse.csgraph import maximum_flow
 from schedbench.scheduling.model import Instance
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort
 from schedbench.hall.solvers import quiet_highs, run_checked
-from schedbench.scheduling.offline.result import OptResult, check_solve_arguments
+from schedbench.scheduling.offline.result import OptResult, check_solve_arguments, solver_seed
 
 __all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound", "SolverLimitError"]
 
@@ -190,7 +190,7 @@ def _milp(
     optimal), the value is None and the caller solves again without the warm start."""
     n, m, nnz = inst.n, inst.m, inst.indices.size
     h = quiet_highs()
-    h.setOptionValue("random_seed", int(seed))
+    h.setOptionValue("random_seed", solver_seed(seed))
     h.setOptionValue("mip_rel_gap", 0.0)
     h.setOptionValue("mip_abs_gap", 1.0 - 1e-6)  # the objective is integral
     inf = highspy.kHighsInf

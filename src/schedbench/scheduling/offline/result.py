@@ -47,8 +47,8 @@ def check_solve_arguments(
     func: str, inst: Any, time_limit: Any, seed: Any, work_limit: Any, error: type[ValueError], finite_time: bool = True
 ) -> None:
     """The arguments every offline solver takes, checked before any work, each error naming its
-    argument: an Instance, a time limit > 0 (finite unless ``finite_time`` is False), a seed
-    >= 0 that fits HiGHS's and CP-SAT's int32, a work limit > 0 or None."""
+    argument: an Instance, a time limit > 0 (finite unless ``finite_time`` is False), a seed in
+    [0, 2^64) (the solvers take it modulo 2^31, :func:`solver_seed`), a work limit > 0 or None."""
     from schedbench.hall.effort import work_limit_problem
     from schedbench.scheduling.model import Instance
 
@@ -61,7 +61,13 @@ def check_solve_arguments(
         raise error(f"argument 'time_limit' must be {what} (seconds), got {time_limit!r}")
     integer = isinstance(seed, int) and not isinstance(seed, bool)
     integer = integer or (hasattr(seed, "dtype") and getattr(seed.dtype, "kind", "") in "iu")
-    if not integer or not 0 <= seed < 2**31:
-        raise error(f"{func}: argument 'seed' must be an integer in [0, 2^31), got {seed!r}")
+    if not integer or not 0 <= seed < 2**64:
+        raise error(f"{func}: argument 'seed' must be an integer in [0, 2^64), got {seed!r}")
     if problem := work_limit_problem(work_limit):
         raise error(problem)
+
+
+def solver_seed(seed: int) -> int:
+    """The seed as HiGHS and CP-SAT take it (an int32 >= 0): HiGHS refuses a larger one with an
+    error status and keeps its default, which made every pipeline seed above 2^31 a silent 0."""
+    return int(seed) % 2**31
