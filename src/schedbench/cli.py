@@ -91,15 +91,23 @@ def _nonneg_int(text: str) -> int:
     return value
 
 
-def _work_limit(text: str) -> float:
-    """argparse type of ``--work-limit``: a finite number of work units > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of work units, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number of work units > 0, got {text!r}")
-    return value
+def _positive(unit: str):
+    """An argparse type: a finite number of ``unit`` > 0 (``--work-limit``, ``--time-limit``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"must be a finite number of {unit} > 0, got {text!r}")
+        return value
+
+    return parse
+
+
+_work_limit = _positive("work units")
+_time_limit = _positive("seconds")
 
 
 def _add_solve_limits(parser: argparse.ArgumentParser, what: str) -> None:
@@ -119,17 +127,6 @@ def _add_solve_limits(parser: argparse.ArgumentParser, what: str) -> None:
         metavar="SECONDS",
         help=f"wall-clock safety net of {what} (default {DEFAULT_TIME_LIMIT:g}); a solve it stops reports status 'timeout'",
     )
-
-
-def _time_limit(text: str) -> float:
-    """argparse type of ``--time-limit``: a finite number of seconds > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, got {text!r}")
-    return value
 
 
 def _value(text: str) -> Any:
