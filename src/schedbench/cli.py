@@ -726,23 +726,29 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_config(args: argparse.Namespace) -> int:
-    """What the Snakefile checks before any job, for one file (Snakemake itself reports a YAML
-    syntax error in a ``--configfile`` without its line: this names it)."""
+def _checked_plan(path: str, command: str):
+    """A config file checked as the Snakefile checks it (file and line of a YAML error, schema,
+    cross-field rules), with its run plan and the planner's objection ('' if none)."""
     from pathlib import Path
 
-    from schedbench.hall.config import check_schema, load_config_file
     from schedbench.checks import check_config, plan_config
+    from schedbench.hall.config import check_schema, load_config_file
     from schedbench.hall.plan import check_cost
 
-    config = load_config_file(args.config)
+    config = load_config_file(path)
     schema = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
     if not schema.is_file():
-        raise CommandError(f"the workflow's config schema is not at {schema} (check-config needs a source checkout)")
+        raise CommandError(f"the workflow's config schema is not at {schema} ({command} needs a source checkout)")
     check_schema(config, str(schema))
     check_config(config)
     plan = plan_config(config)
-    problem = check_cost(plan, bool(config.get("accept_cost", False)))
+    return plan, check_cost(plan, bool(config.get("accept_cost", False))) or ""
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    """What the Snakefile checks before any job, for one file (Snakemake itself reports a YAML
+    syntax error in a ``--configfile`` without its line: this names it)."""
+    plan, problem = _checked_plan(args.config, "check-config")
     if problem:
         raise CommandError(f"{args.config}: {problem}")
     print(f"{args.config}: ok")
@@ -753,21 +759,10 @@ def _check_config(args: argparse.Namespace) -> int:
 def _plan(args: argparse.Namespace) -> int:
     """The run planner: per experiment and stage, jobs, runs, work, CPU time on this machine
     and the largest job's memory (schedbench.hall.plan, docs/run-planner.md)."""
-    from pathlib import Path
+    from schedbench.hall.plan import format_plan
 
-    from schedbench.checks import check_config, plan_config
-    from schedbench.hall.config import check_schema, load_config_file
-    from schedbench.hall.plan import check_cost, format_plan
-
-    config = load_config_file(args.config)
-    schema = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
-    if not schema.is_file():
-        raise CommandError(f"the workflow's config schema is not at {schema} (plan needs a source checkout)")
-    check_schema(config, str(schema))
-    check_config(config)
-    plan = plan_config(config)
+    plan, problem = _checked_plan(args.config, "plan")
     print(format_plan(plan))
-    problem = check_cost(plan, bool(config.get("accept_cost", False)))
     if problem:
         print(f"the pipeline would refuse this config: {problem}")
     return 0
