@@ -10,12 +10,13 @@ import time
 import numpy as np
 import pytest
 
-from schedbench.hall.effort import Effort
+from schedbench.hall.effort import Effort, clock_margin
 from schedbench.hall.params import ParameterError
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import opt_makespan, opt_max_flow, solve_opt
 from schedbench.scheduling.offline.makespan import SolverLimitError
-from schedbench.scheduling.search import worst_case
+from schedbench.scheduling.offline.maxflow import max_flow_lower_bound
+from schedbench.scheduling.search import search_worst, worst_case
 
 
 def poisson(n: int, m: int, seed: int, max_size: int, rho: float = 0.95) -> Instance:
@@ -126,3 +127,29 @@ def test_a_pipeline_sized_seed_is_taken_modulo_2_31_by_the_solvers():
     b = opt_max_flow(inst, seed=big % 2**31, work_limit=0.02)
     assert _key(a) == _key(b)
     assert solve_opt(inst, "maxflow", seed=2**63).status in ("optimal", "bound")
+
+
+# A solve or search too large to finish in one second per solver path, each given one second of
+# wall clock and no work limit: the model building, the solver's reaction to its limit and the
+# result's assembly must fit in the stated margin (hall/effort.clock_margin).
+CLOCK_CASES = {
+    "makespan MILP (HiGHS)": lambda t: opt_makespan(poisson(2000, 40, 1, 40), time_limit=t, work_limit=None),
+    "window MIP (HiGHS)": lambda t: opt_max_flow(poisson(63, 3, 3, 100), time_limit=t, work_limit=None),
+    "lazy windows": lambda t: opt_max_flow(poisson(3000, 20, 1, 16), time_limit=t, work_limit=None),
+    "lazy windows, stretch": lambda t: opt_max_flow(poisson(3000, 20, 2, 16), "stretch", time_limit=t, work_limit=None),
+    "unit matching": lambda t: opt_max_flow(poisson(200_000, 100, 1, 1), time_limit=t, work_limit=None),
+    "migratory bound": lambda t: max_flow_lower_bound(poisson(200_000, 100, 1, 16), time_limit=t),
+    "solve_opt genwtd (lazy windows)": lambda t: solve_opt(poisson(3000, 20, 3, 16), "genwtd", time_limit=t, work_limit=None),
+    "exact search (CP-SAT)": lambda t: worst_case("greedy", m=6, opt=2, time_limit=t, workers=1, work_limit=None),
+    "black-box search": lambda t: search_worst("ll-fifo", m=8, eps=0.25, budget_seconds=t, max_evals=10**6),
+}
+
+
+@pytest.mark.parametrize("case", list(CLOCK_CASES))
+def test_every_solver_and_search_returns_within_its_clock_limit_and_the_margin(case):
+    CLOCK_CASES[case](0.05)  # compiled code loaded and caches warm: the limit covers the solve
+    limit = 1.0
+    t = time.perf_counter()
+    CLOCK_CASES[case](limit)
+    elapsed = time.perf_counter() - t
+    assert elapsed <= limit + clock_margin(limit), f"{case}: {elapsed:.2f} s for a limit of {limit} s"
