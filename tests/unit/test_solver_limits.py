@@ -139,7 +139,9 @@ CLOCK_CASES = {
     "lazy windows, stretch": lambda t: opt_max_flow(poisson(3000, 20, 2, 16), "stretch", time_limit=t, work_limit=None),
     "unit matching": lambda t: opt_max_flow(poisson(200_000, 100, 1, 1), time_limit=t, work_limit=None),
     "migratory bound": lambda t: max_flow_lower_bound(poisson(200_000, 100, 1, 16), time_limit=t),
-    "solve_opt genwtd (lazy windows)": lambda t: solve_opt(poisson(3000, 20, 3, 16), "genwtd", time_limit=t, work_limit=None),
+    "solve_opt genwtd (lazy windows)": lambda t: solve_opt(
+        poisson(3000, 20, 3, 16), "genwtd", time_limit=t, work_limit=None
+    ),
     "exact search (CP-SAT)": lambda t: worst_case("greedy", m=6, opt=2, time_limit=t, workers=1, work_limit=None),
     "black-box search": lambda t: search_worst("ll-fifo", m=8, eps=0.25, budget_seconds=t, max_evals=10**6),
 }
