@@ -88,6 +88,16 @@ BASE = {
         ),
         ({"algorithm": "greedy", "method": "blackbox", "m": 10**6, "max_evals": 5}, "search.tasks.t.m: search_worst"),
         ("greedy", "search.tasks.t: a mapping of keys"),
+        # a key given as null (YAML `m:` or `m: ~`) was a TypeError traceback in the config check
+        ({"algorithm": "greedy", "method": "exact", "m": None}, "search.tasks.t.m: needs a value, got null"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "time_limit": None}, "search.tasks.t.time_limit: needs"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "work_limit": None}, "search.tasks.t.work_limit: needs"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "opt": None}, "search.tasks.t.opt: needs a value"),
+        ({"algorithm": "greedy", "method": "blackbox", "m": 4, "max_evals": None}, "search.tasks.t.max_evals: needs"),
+        (
+            {"algorithm": "greedy", "method": "blackbox", "m": 4, "max_evals": 5, "budget_seconds": None},
+            "search.tasks.t.budget_seconds: needs a value",
+        ),
     ],
 )
 def test_search_config_errors_name_the_key(task, message):

@@ -8,8 +8,10 @@ on sized families. Every error names the offending key path.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import math
 import os
 
 import yaml
@@ -121,9 +123,13 @@ def load_config_file(path: str) -> dict:
 
 def check_schema(config: dict, schema_path: str) -> None:
     """The config against its JSON schema, with one line per error: the failing key path and
-    the reason (the full schema and config stay out of the message)."""
+    the reason (the full schema and config stay out of the message). A NaN or infinite number
+    anywhere is refused first (JSON Schema's ranges let NaN through). Defaults the schema gives
+    are filled in, as Snakemake's ``validate`` does, so that what checks the config after this
+    (the cross-field rules, the run planner) sees what the pipeline's jobs will see."""
     import jsonschema
 
+    _check_finite(config, ())
     schema = yaml.safe_load(open(schema_path))
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
@@ -131,6 +137,36 @@ def check_schema(config: dict, schema_path: str) -> None:
         err = jsonschema.exceptions.best_match(errors)
         where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
         raise ConfigError(f"{where}: {err.message}")
+    _with_defaults(jsonschema.Draft202012Validator)(schema).validate(config)
+
+
+def _check_finite(node, path: tuple) -> None:
+    if isinstance(node, float) and not math.isfinite(node):
+        where = ".".join(str(p) for p in path) or "(top level)"
+        raise ConfigError(f"{where}: {node} is not a finite number")
+    if isinstance(node, dict):
+        for key, value in node.items():
+            _check_finite(value, path + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _check_finite(value, path + (i,))
+
+
+def _with_defaults(validator_class):
+    """A validator that also sets each missing property that has a ``default`` (the recipe of
+    the jsonschema documentation; what Snakemake's ``validate(set_default=True)`` does)."""
+    import jsonschema
+
+    properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, props, instance, schema):
+        if isinstance(instance, dict):
+            for name, sub in props.items():
+                if isinstance(sub, dict) and "default" in sub:
+                    instance.setdefault(name, copy.deepcopy(sub["default"]))
+        yield from properties(validator, props, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
 
 
 def config_hash(config: dict) -> str:

@@ -46,6 +46,9 @@ TASK_KEYS = {
     "max_evals": False,
     "budget_seconds": False,
 }
+#: Task keys whose null means what leaving them out means (a plain algorithm's ε, no parameters,
+#: the search's own job count); any other key given as null is an error naming it.
+NULLABLE_TASK_KEYS = ("eps", "params", "n")
 
 
 class SearchConfigError(ValueError):
@@ -74,6 +77,9 @@ def check_search(section: dict | None) -> None:
         for key, required in TASK_KEYS.items():
             if required and key not in task:
                 raise SearchConfigError(f"{where}.{key}: required")
+            if key in task and task[key] is None and key not in NULLABLE_TASK_KEYS:
+                default = "required" if required else "leave the key out for its default"
+                raise SearchConfigError(f"{where}.{key}: needs a value, got null ({default})")
         if not isinstance(task["algorithm"], str):
             raise SearchConfigError(f"{where}.algorithm: a registered algorithm name, got {task['algorithm']!r}")
         if not isinstance(task["method"], str):
