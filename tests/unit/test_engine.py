@@ -387,3 +387,48 @@ def test_a_driver_releasing_a_malformed_job_is_refused(spec, message):
     eng = Engine(schedbench.get_algorithm("greedy")(2), 2)
     with pytest.raises(ValueError, match=message):
         eng.release([spec])
+
+
+class ViewAuditor(HoldRejectSrpt):
+    """HoldRejectSrpt that, at every slot and before deciding, checks what the view says against
+    a recount from the view's own per-job answers (planted faults in the engine's bookkeeping of
+    late rejections and in its lazy processing survived every other test)."""
+
+    name = "test-view-auditor"
+    seen: list = []
+
+    def on_slot(self, view):
+        for i in range(view.m):
+            for j in range(view.n_arrived):
+                if view.machine_of(j) == i and not view.is_rejected(j):
+                    first = view.remaining(j)  # asked before anything brings machine i up to date
+                    view.queue(i)
+                    assert view.remaining(j) == first, (view.time, i, j)
+            queued = view.queue(i)
+            assert view.remaining_work(i) == pytest.approx(sum(view.remaining(j) for j in queued)), (view.time, i)
+            on_i = [j for j in range(view.n_arrived) if view.machine_of(j) == i and not view.is_rejected(j)]
+            assert view.load(i) == sum(view.job(j).size for j in on_i), (view.time, i)
+        plan = super().on_slot(view)
+        keep = list(plan.reject)[: int(view.budget_left + 1e-9)]  # HoldRejectSrpt may take one per machine
+        for j in set(plan.reject) - set(keep):
+            i = view.machine_of(j)
+            plan.priority[i] = sorted([*plan.priority[i], j], key=lambda k: (view.remaining(k), k))
+        plan.reject = keep
+        type(self).seen.extend(keep)
+        return plan
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_view_agrees_with_a_recount_through_late_rejections(seed):
+    rng = np.random.default_rng(seed)
+    n, m = 40, 3
+    inst = Instance.from_lists(
+        m,
+        release=sorted(rng.integers(0, 12, n).tolist()),
+        size=rng.integers(1, 6, n).tolist(),
+        eligible=[sorted(rng.choice(m, size=rng.integers(1, m + 1), replace=False).tolist()) for _ in range(n)],
+    )
+    ViewAuditor.seen = []
+    record = execute(ViewAuditor, inst, eps=0.5, fast=False)
+    assert record.validation.valid
+    assert ViewAuditor.seen, "the instance must make the auditor reject late (a dispatched job)"

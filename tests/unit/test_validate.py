@@ -794,3 +794,26 @@ def test_fault_overlap_in_a_compiled_trace_sorted_by_machine():
     v = check_flow(inst, bad, eps=0.0, model="speed", late_reject=False)
     assert_fault(v, "machine 0: two jobs at once around 1")
     assert len(v.errors) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    group=st.lists(st.sampled_from([0, 1, 2, 2**15 - 1, 2**15, 2**16 + 3, 40_000]), min_size=0, max_size=30),
+    data=st.data(),
+)
+def test_grouping_by_start_is_lexsort_for_any_machine_index(group, data):
+    """The validator's two-stable-sorts permutation is ``np.lexsort((start, group))``, ties kept
+    in row order, also for machine indices past the 16-bit radix shortcut (planted faults in the
+    shortcut's bound and in the sorts' stability survived every other test)."""
+    from schedbench.scheduling.validate import _grouped_by_start
+
+    start = data.draw(st.lists(st.integers(0, 3), min_size=len(group), max_size=len(group)))
+    g, s = np.array(group, dtype=np.int64), np.array(start, dtype=np.int64)
+    assert _grouped_by_start(g, s).tolist() == np.lexsort((s, g)).tolist()
+
+
+def test_an_invalid_outcome_says_valid_is_false_not_merely_falsy():
+    from schedbench.scheduling.validate import _invalid
+
+    v = _invalid(["x"])
+    assert v.valid is False and v.status == "invalid" and v.errors == ["x"]
