@@ -396,8 +396,13 @@ class ViewAuditor(HoldRejectSrpt):
 
     name = "test-view-auditor"
     seen: list = []
+    instance: Instance
 
     def on_slot(self, view):
+        for j in range(view.n_arrived):  # the job as the instance has it (weights included)
+            job, inst = view.job(j), type(self).instance
+            assert job.id == j and (job.release, job.size) == (inst.release[j], inst.size[j]), (j, job)
+            assert (job.w_flow, job.w_reject) == (inst.w_flow[j], inst.w_reject[j]), (j, job)
         for i in range(view.m):
             for j in range(view.n_arrived):
                 if view.machine_of(j) == i and not view.is_rejected(j):
@@ -427,8 +432,10 @@ def test_the_view_agrees_with_a_recount_through_late_rejections(seed):
         release=sorted(rng.integers(0, 12, n).tolist()),
         size=rng.integers(1, 6, n).tolist(),
         eligible=[sorted(rng.choice(m, size=rng.integers(1, m + 1), replace=False).tolist()) for _ in range(n)],
+        w_flow=rng.integers(1, 9, n).tolist(),
+        w_reject=rng.integers(1, 9, n).tolist(),
     )
-    ViewAuditor.seen = []
+    ViewAuditor.seen, ViewAuditor.instance = [], inst
     record = execute(ViewAuditor, inst, eps=0.5, fast=False)
     assert record.validation.valid
     assert ViewAuditor.seen, "the instance must make the auditor reject late (a dispatched job)"
