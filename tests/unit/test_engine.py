@@ -439,3 +439,49 @@ def test_the_view_agrees_with_a_recount_through_late_rejections(seed):
     record = execute(ViewAuditor, inst, eps=0.5, fast=False)
     assert record.validation.valid
     assert ViewAuditor.seen, "the instance must make the auditor reject late (a dispatched job)"
+
+
+class NewestFirst(HoldRejectSrpt):
+    """Every slot, each machine's newest unfinished job goes to the front: by naming that one
+    job (the engine's move fast path) or, with ``full``, by listing the whole reordered queue."""
+
+    name = "test-newest-first"
+    model = "speed"
+    late_reject = False
+    deferred_dispatch = False
+    full = False
+
+    def on_arrival(self, job, view):
+        return int(job.eligible[job.id % len(job.eligible)])
+
+    def on_slot(self, view):
+        plan = SlotPlan()
+        for i in range(view.m):
+            q = view.queue(i)
+            if q:
+                newest = max(q)
+                plan.priority[i] = [newest, *[j for j in q if j != newest]] if self.full else [newest]
+        return plan
+
+
+class NewestFirstFull(NewestFirst):
+    name = "test-newest-first-full"
+    full = True
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_one_job_priority_moves_that_job_to_the_front_as_a_full_order_would(seed):
+    """The engine's fast path for a priority naming one job (a move, not a rebuild) gives the
+    same schedule as the same order given in full, and that order is not FIFO's."""
+    rng = np.random.default_rng(seed)
+    n, m = 30, 2
+    inst = Instance.from_lists(
+        m,
+        release=sorted(rng.integers(0, 10, n).tolist()),
+        size=rng.integers(1, 5, n).tolist(),
+        eligible=[[0, 1]] * n,
+    )
+    one = execute(NewestFirst, inst, eps=0.0, fast=False).outcome
+    full = execute(NewestFirstFull, inst, eps=0.0, fast=False).outcome
+    assert one.completion.tolist() == full.completion.tolist()
+    assert not np.all(np.diff(one.completion[np.argsort(inst.release, kind="stable")]) >= 0)  # not FIFO
