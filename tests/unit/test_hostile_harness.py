@@ -5,11 +5,14 @@ exception type (AttributeError, TypeError, OverflowError, a solver's own error).
 
 from __future__ import annotations
 
+import copy
 import math
 import signal
+from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +22,7 @@ from schedbench.cli import main
 from schedbench.scheduling.registry import UnknownNameError
 from schedbench.scheduling.search.exact import SearchFailed
 
+ROOT = Path(__file__).resolve().parents[2]
 SIZED = Instance.from_lists(2, [0, 0, 1], [1, 2, 1], [[0], [0, 1], [1]])
 UNIT = Instance.from_lists(2, [0, 0, 1], [1, 1, 1], [[0], [0, 1], [1]])
 
@@ -113,10 +117,9 @@ def _named(exc: BaseException, name: str, args: dict) -> bool:
     return any(a in text for a in args) or "parameter '" in text
 
 
-@pytest.mark.parametrize("name, arg", CASES, ids=[f"{n}-{a}" for n, a in CASES])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(value=VALUES)
-def test_a_public_function_answers_or_refuses_by_name(name, arg, value):
+def call_outcome(name: str, arg: str, value) -> tuple[str, str]:
+    """``("answered" | "refused" | "failed", detail)`` of one public function called with
+    ``arg=value`` and its other arguments good, under :data:`TIME_LIMIT`."""
     fn, good = CALLS[name]
     kwargs = {**good, arg: value}
     previous = signal.signal(signal.SIGALRM, _alarm)
@@ -124,14 +127,25 @@ def test_a_public_function_answers_or_refuses_by_name(name, arg, value):
     try:
         fn(**kwargs)
     except Hang:
-        pytest.fail(f"{name}({arg}={value!r}) ran past {TIME_LIMIT} s")
+        return "failed", f"{name}({arg}={value!r}) ran past {TIME_LIMIT} s"
     except (ValueError, LookupError, SearchFailed) as exc:  # SearchFailed: a limit ran out, said as such
-        assert _named(exc, arg, kwargs), f"{name}({arg}={value!r}): {type(exc).__name__}: {exc}"
+        if _named(exc, arg, kwargs):
+            return "refused", str(exc)
+        return "failed", f"{name}({arg}={value!r}): {type(exc).__name__}: {exc} (names no argument)"
     except Exception as exc:  # an internal type: TypeError, AttributeError, OverflowError, MemoryError ...
-        pytest.fail(f"{name}({arg}={value!r}) raised {type(exc).__name__}: {exc}")
+        return "failed", f"{name}({arg}={value!r}) raised {type(exc).__name__}: {exc}"
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+    return "answered", ""
+
+
+@pytest.mark.parametrize("name, arg", CASES, ids=[f"{n}-{a}" for n, a in CASES])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=VALUES)
+def test_a_public_function_answers_or_refuses_by_name(name, arg, value):
+    kind, detail = call_outcome(name, arg, value)
+    assert kind != "failed", detail
 
 
 #: CLI invocations with one generated bad value in the place of ``{}``.
@@ -157,11 +171,9 @@ CLI_VALUES = st.one_of(
 )
 
 
-@pytest.mark.parametrize("argv", CLI, ids=[" ".join(a) for a in CLI])
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(value=CLI_VALUES)
-def test_a_cli_subcommand_answers_or_refuses_without_a_traceback(argv, value, capsys, tmp_path_factory, monkeypatch):
-    monkeypatch.chdir(tmp_path_factory.mktemp("cli"))
+def cli_outcome(argv: list[str], value: str, capsys) -> tuple[str, str]:
+    """``("answered" | "refused" | "failed", detail)`` of one CLI invocation with ``value`` in
+    the place of ``{}`` (run in the current directory), under :data:`TIME_LIMIT`."""
     args = [a.replace("{}", value) for a in argv]
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(TIME_LIMIT)
@@ -170,12 +182,120 @@ def test_a_cli_subcommand_answers_or_refuses_without_a_traceback(argv, value, ca
     except SystemExit as exc:  # argparse's refusal of a value it cannot read: exit 2 with a usage line
         code = exc.code
     except Hang:
-        pytest.fail(f"schedbench {' '.join(args)} ran past {TIME_LIMIT} s")
+        return "failed", f"schedbench {' '.join(args)} ran past {TIME_LIMIT} s"
+    except Exception as exc:
+        return "failed", f"schedbench {' '.join(args)} raised {type(exc).__name__}: {exc}"
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err, (args, out.err[-2000:])
-    assert isinstance(code, int), (args, code)
-    if code != 0:
-        assert out.err.strip() or out.out.strip(), f"schedbench {' '.join(args)} failed without a word"
+    if "Traceback" in out.out + out.err:
+        return "failed", f"schedbench {' '.join(args)}: a traceback: {out.err[-2000:]}"
+    if not isinstance(code, int):
+        return "failed", f"schedbench {' '.join(args)}: exit code {code!r}"
+    if code == 0:
+        return "answered", ""
+    if not (out.err.strip() or out.out.strip()):
+        return "failed", f"schedbench {' '.join(args)} failed without a word"
+    return "refused", out.err.strip().splitlines()[-1] if out.err.strip() else out.out.strip()
+
+
+@pytest.mark.parametrize("argv", CLI, ids=[" ".join(a) for a in CLI])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=CLI_VALUES)
+def test_a_cli_subcommand_answers_or_refuses_without_a_traceback(argv, value, capsys, tmp_path_factory, monkeypatch):
+    monkeypatch.chdir(tmp_path_factory.mktemp("cli"))
+    kind, detail = cli_outcome(argv, value, capsys)
+    assert kind != "failed", detail
+
+
+#: The configs whose sections the harness mutates: the smoke config has every section but a
+#: search with long tasks, which config/search.yaml has.
+CONFIGS = {name: yaml.safe_load((ROOT / "config" / f"{name}.yaml").read_text()) for name in ("smoke", "search")}
+CONFIG_VALUES = st.sampled_from(
+    [None, math.nan, math.inf, -1, 0, 1, 2.5, 2**63, 10**30, 1e-300, "x", "", [], {}, [1, 2], True, {"rule": "x"}]
+)
+
+
+def config_sections(config: dict) -> list[tuple]:
+    """Every section of a config: each top-level key, and each entry of ``experiments``,
+    ``loss.experiments``, ``bipartite.experiments`` and ``search.tasks``."""
+    sections = [(key,) for key in config if key not in ("experiments",)]
+    sections += [("experiments", name) for name in config.get("experiments", {})]
+    for wing, inner in (("loss", "experiments"), ("bipartite", "experiments"), ("search", "tasks")):
+        sections += [(wing, inner, name) for name in (config.get(wing) or {}).get(inner, {})]
+    return sections
+
+
+def key_paths(node, prefix: tuple) -> list[tuple]:
+    """The section's own path and every key path below it (list entries by index)."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += key_paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += key_paths(v, prefix + (i,))
+    return out
+
+
+CONFIG_CASES = [(name, section) for name, config in CONFIGS.items() for section in config_sections(config)]
+
+
+def _node(config, path):
+    for key in path:
+        config = config[key]
+    return config
+
+
+def config_outcome(config_name: str, path: tuple, action: str, value, tmp_path, capsys) -> tuple[str, str]:
+    """``("answered" | "refused" | "failed", detail)`` of ``schedbench check-config`` (YAML,
+    schema, cross-field rules, the run planner's estimate and limit) on a config with the key at
+    ``path`` deleted, set to ``value`` or given an unknown sibling. A refusal must name the key
+    or a section above it."""
+    config = copy.deepcopy(CONFIGS[config_name])
+    parent, last = _node(config, path[:-1]), path[-1]
+    if action == "delete" and isinstance(parent, dict):
+        del parent[last]
+    elif action == "add" and isinstance(parent, dict):
+        parent[f"{last}_unknown"] = value
+    else:
+        parent[last] = value
+    file = tmp_path / "hostile.yaml"
+    file.write_text(yaml.safe_dump(config))
+    kind, detail = cli_outcome(["check-config", str(file)], "", capsys)
+    case = f"{config_name}: {action} {'.'.join(map(str, path))} = {value!r}"
+    if kind == "failed":
+        return kind, f"{case}: {detail}"
+    if kind == "refused":
+        # the key or its section is named: the dotted path down to some depth (a cost refusal names
+        # the experiment whose estimate is largest, a schema error the deepest key it can)
+        names = [".".join(str(k) for k in path[:depth]) for depth in range(1, len(path) + 1)]
+        if not any(name in detail for name in names):
+            return "failed", f"{case}: '{detail}' names no key"
+    return kind, detail
+
+
+@pytest.mark.parametrize("config_name, section", CONFIG_CASES, ids=[f"{c}-{'.'.join(s)}" for c, s in CONFIG_CASES])
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), action=st.sampled_from(["set", "delete", "add"]), value=CONFIG_VALUES)
+def test_a_config_section_answers_or_refuses_by_name(config_name, section, data, action, value, tmp_path, capsys):
+    path = data.draw(st.sampled_from(key_paths(_node(CONFIGS[config_name], section), section)))
+    kind, detail = config_outcome(config_name, path, action, value, tmp_path, capsys)
+    assert kind != "failed", detail
+
+
+def test_the_docs_table_has_a_row_for_every_surface_of_the_harness():
+    """docs/hostile-input.md's table is regenerated by tools/hostile-table from this harness:
+    one row per public function, CLI subcommand and config section group, none failed."""
+    text = (ROOT / "docs" / "hostile-input.md").read_text()
+    begin = "<!-- harness table: generated by tools/hostile-table, do not edit -->"
+    table = text.split(begin, 1)[1].split("<!-- end of harness table -->", 1)[0]
+    rows = {line.split("|")[1].strip(): line.split("|")[1:-1] for line in table.strip().splitlines()[2:]}
+    expected = [f"`{name}`" for name in CALLS]
+    expected += [f"`schedbench {c}`" for c in dict.fromkeys(argv[0] for argv in CLI)]
+    expected += [f"config `{g}`" for g in dict.fromkeys(section[0] for _, section in CONFIG_CASES)]
+    assert sorted(rows) == sorted(expected), "run .venv/bin/python tools/hostile-table"
+    for surface, cells in rows.items():
+        calls, answered, refused, failed = (int(c) for c in cells[2:6])
+        assert calls == answered + refused + failed and calls > 0 and failed == 0, (surface, cells)
