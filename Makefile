@@ -11,7 +11,7 @@ BROWSER_DEBS := chromium
 # a real single-node SLURM for the cluster-profile test (tests/e2e/test_slurm.py)
 SLURM_DEBS   := slurmctld slurmd munge slurm-client
 
-.PHONY: run smoke test test-fast status report lint bench bench-compare lock clean-results latex-debs test-debs
+.PHONY: run smoke test test-fast status report lint bench bench-compare mutants lock clean-results latex-debs test-debs
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,13 @@ bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
 bench-compare: $(STAMP)  ## schedbench vs Ciw vs SimPy on the same JSQ model (benchmarks/README.md)
 	$(BIN)/pip install --quiet -r requirements-bench.txt
 	$(BIN)/python benchmarks/bench_bipartite.py
+
+# Mutation testing of the validator, the engine, the budget owner and the offline optima
+# (pyproject.toml [tool.mutmut]; about an hour on 2 cores; resumes where a killed run stopped).
+mutants: $(STAMP)  ## mutation testing (mutmut): the table and survivors of docs/mutation-testing.md
+	$(BIN)/pip install --quiet -r requirements-mutants.txt
+	$(BIN)/mutmut run --max-children 2
+	$(BIN)/python tools/mutants-report --functions
 
 lock:  ## re-resolve requirements.in into requirements.lock (needs network)
 	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock

@@ -52,7 +52,7 @@ BUDGET_TOL = 1e-9
 _PERIOD_TOL = 1e-12
 
 
-def allows(rejected, w, arrived, eps) -> bool:
+def allows(rejected, w, arrived, eps) -> bool:  # pragma: no mutate block (numba compiles it: docs/mutation-testing.md)
     """Whether rejecting one more job of budget weight ``w`` keeps ``rejected + w ≤
     ε·arrived`` (tolerance :data:`BUDGET_TOL`); ``arrived`` includes the job. Compiled as
     :data:`allows_nb`: keep this one expression, numba compiles exactly it. (numba's cache of
