@@ -88,6 +88,11 @@ BASE = {
         ),
         ({"algorithm": "greedy", "method": "blackbox", "m": 10**6, "max_evals": 5}, "search.tasks.t.m: search_worst"),
         ("greedy", "search.tasks.t: a mapping of keys"),
+        ({"algorithm": "greedy", "method": "exact", "m": 4, "problem": "load"}, "search.tasks.t.problem: applies to"),
+        (
+            {"algorithm": "gwmft", "method": "blackbox", "m": 4, "eps": 0.25, "max_evals": 5, "problem": "load"},
+            "search.tasks.t.problem",
+        ),
         # a key given as null (YAML `m:` or `m: ~`) was a TypeError traceback in the config check
         ({"algorithm": "greedy", "method": "exact", "m": None}, "search.tasks.t.m: needs a value, got null"),
         ({"algorithm": "greedy", "method": "exact", "m": 4, "time_limit": None}, "search.tasks.t.time_limit: needs"),

@@ -104,10 +104,14 @@ BLACKBOX = [
     ("ll-fifo-drop", dict(m=4, eps=0.5)),
     ("edf", dict(m=2, eps=0.5)),
     ("wmft-B", dict(m=4, eps=0.25)),
+    ("wmft-A", dict(m=3, eps=0.25)),
+    ("gwmft", dict(m=3, eps=0.25)),
+    ("gwmft", dict(m=3, eps=0.25, problem="stretch")),
+    ("class-ll-srpt", dict(m=3, eps=0.25, problem="genwtd")),
 ]
 
 
-@pytest.mark.parametrize("algorithm,kw", BLACKBOX, ids=[a for a, _ in BLACKBOX])
+@pytest.mark.parametrize("algorithm,kw", BLACKBOX, ids=[f"{a}-{kw.get('problem', '')}" for a, kw in BLACKBOX])
 def test_blackbox_replays_and_is_deterministic(algorithm, kw):
     runs = [search_worst(algorithm, max_evals=60, budget_seconds=60, seed=7, **kw) for _ in range(2)]
     a, b = runs
@@ -179,3 +183,41 @@ def test_search_accepts_numpy_scalars():
 
     res = schedbench.worst_case("greedy", m=np.int64(2), time_limit=np.float32(10.0))
     assert res.objective == 2.0 and res.opt == 1
+
+
+@pytest.mark.parametrize(
+    "algorithm, problem, moved",
+    [
+        ("wmft-B", None, {"w_flow"}),  # WtdMaxFlowTime: w on the flow and on the budget
+        ("gwmft", None, {"w_flow", "w_reject"}),  # GenWtd: w on the flow, w^r on the budget
+        ("class-ll-srpt", "genwtd", {"w_flow", "w_reject"}),
+        ("gwmft", "stretch", set()),  # max stretch: no weights
+        ("ll-fifo", None, set()),
+    ],
+)
+def test_blackbox_scores_each_algorithm_on_its_problem_and_moves_its_weights(algorithm, problem, moved):
+    """The search scores an algorithm on the problem it is run for (default: its first) against
+    that problem's exact OPT, and moves exactly the weights that problem uses."""
+    from schedbench.scheduling.registry import get_algorithm
+
+    wc = search_worst(algorithm, m=3, eps=0.25, problem=problem, max_evals=120, budget_seconds=120, seed=3)
+    assert wc.problem == (problem or get_algorithm(algorithm).solved_problems()[0])
+    inst = wc.instance
+    for field in ("w_flow", "w_reject"):
+        values = getattr(inst, field)
+        weights = set() if values is None else set(np.asarray(values).tolist())
+        if field in moved:
+            assert len(weights) > 1 and weights <= {1.0, 2.0, 4.0, 8.0, 16.0}, (field, weights)
+        else:
+            assert weights <= {1.0}, (field, weights)
+    assert wc.value >= 1.0
+    _replays(wc)
+
+
+def test_weighted_result_round_trip(tmp_path):
+    wc = search_worst("gwmft", m=3, eps=0.25, max_evals=40, budget_seconds=60, seed=2)
+    wc.save(tmp_path / "wc.json")
+    back = WorstCase.load(tmp_path / "wc.json")
+    assert back.to_dict() == wc.to_dict()
+    assert np.array_equal(back.instance.w_reject, wc.instance.w_reject)
+    _replays(back)

@@ -37,7 +37,7 @@ def solve_opt(
     work_limit: float | None = DEFAULT_WORK_LIMIT,
 ) -> OptResult:
     """OPT (or a bound, see ``status``) of ``inst`` for ``problem``. ``work_limit`` is the
-    deterministic limit (units of :class:`schedbench.hall.solvers.Effort`; ``None`` for none):
+    deterministic limit (units of :class:`schedbench.hall.effort.Effort`; ``None`` for none):
     the same instance, seed and limit give the same result on any machine; ``time_limit``
     (seconds) is a wall-clock safety net, and a result it stopped has ``status="timeout"``
     (docs/offline-optimum.md). Arguments are checked first (an Instance, a known problem, a

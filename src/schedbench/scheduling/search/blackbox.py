@@ -2,7 +2,7 @@
 to model (``lb-general-reject``, the flow-time rejection algorithms, speed baselines, ...).
 
 Simulated annealing with restarts over instances (jobs in arrival order: release, size, eligible
-set), seeded from the hand-made adversaries' realised instances (each adversary played against
+set, flow weight, rejection weight), seeded from the hand-made adversaries' realised instances (each adversary played against
 this very algorithm) and from exact small worst cases. Every candidate is run through the real
 plug-in (:func:`~schedbench.scheduling.play.execute`) and scored against its exact OPT
 (:func:`~schedbench.scheduling.offline.solve_opt`; candidates whose OPT is not proven are
@@ -10,7 +10,14 @@ discarded, and so are those whose "optimal" OPT contradicts the solver's own low
 trivial bound — kept in ``extra["solver_errors"]`` for a report); algorithms that assume T* are
 given that OPT. Moves: add, drop, duplicate or move a
 job, toggle a machine of an eligible set, replace a set (a pair, a single machine, another job's
-set), change a size or a release, relabel machines (which changes index ties).
+set), change a size, a release or (weighted problems) a weight, relabel machines (which changes
+index ties).
+
+Each algorithm is scored on the problem it is run for (``problem``; default: the first problem
+it solves): LoadBalancing, MaxFlowTime, WtdMaxFlowTime (weights w_j on flow and budget),
+GenWtdMaxFlowTime (w_j on flow, w^r_j on the budget) and max stretch — the offline solver is exact
+on all five (docs/offline-optimum.md). Weights are drawn from :data:`WEIGHTS`; problems without
+weights keep every weight 1 and never move one.
 
 Deterministic given ``seed``: the trajectory depends on nothing but the seed, and the search
 stops after ``max_evals`` evaluations or ``budget_seconds``, whichever comes first — so the
@@ -32,6 +39,7 @@ from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
+from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_adversary, get_algorithm
 from schedbench.scheduling.search.exact import check_objective, check_sizes, refused
@@ -40,23 +48,35 @@ from schedbench.scheduling.search.result import WorstCase
 
 __all__ = ["search_worst", "check_search_worst", "default_seeds", "exact_problem"]
 
-Job = tuple[int, int, tuple[int, ...]]  # (release, size, eligible machines, sorted)
-_EXACT_PROBLEMS = ("load", "maxflow")  # solve_opt is exact for these (the others give a bound)
+Job = tuple[int, int, tuple[int, ...], float, float]  # (release, size, eligible (sorted), w_flow, w_reject)
+#: Problems whose OPT solve_opt proves exactly: where the black-box search can score a ratio.
+_EXACT_PROBLEMS = ("load", "maxflow", "wtdmaxflow", "genwtd", "stretch")
+#: The weights a weighted problem's moves choose from (powers of two: the weighted algorithms
+#: round weights to classes of powers of two, docs/models/rejection-model.md §4).
+WEIGHTS = (1.0, 2.0, 4.0, 8.0, 16.0)
 
 _log = logging.getLogger(__name__)
 REPORT_EVERY = 10.0  # seconds between progress lines in the log
 
 
 def exact_problem(cls) -> str:
-    """The problem a search scores ``cls`` on: its default if the offline solver is exact there,
-    else the first problem it solves that is (weighted flow → unweighted max flow)."""
+    """The problem a search scores ``cls`` on by default: its default if the offline solver is
+    exact there (every registered problem), else the first problem it solves that is."""
     for p in cls.solved_problems():
         if p in _EXACT_PROBLEMS:
             return p
     raise ParameterError(
         f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}: no exact OPT "
-        "(the search scores against an exact OPT: load or maxflow)"
+        f"(the search scores against an exact OPT: {', '.join(_EXACT_PROBLEMS)})"
     )
+
+
+def weighted_fields(problem: str) -> tuple[str, ...]:
+    """The job weights that matter for ``problem`` (the ones the search moves)."""
+    prob = get_problem(problem)
+    fields = {"w_flow"} if prob.flow_weight == "w_flow" else set()
+    fields |= {prob.budget_weight} if prob.budget_weight != "count" else set()
+    return tuple(sorted(fields))
 
 
 def default_seeds(algorithm: str, m: int, eps: float | None = None, problem: str | None = None) -> list:
@@ -96,6 +116,7 @@ class _Evaluator:
         self.cls = get_algorithm(algorithm)
         self.algorithm, self.eps, self.params, self.problem = algorithm, eps, dict(params), problem
         self.objective, self.opt_time_limit = objective, opt_time_limit
+        self.weighted = bool(weighted_fields(problem))
         self.wants_oracle = self.cls.uses_oracle(self.cls.resolve_params(self.params))
         self.cache: dict = {}
         self.evals = self.discarded = 0
@@ -114,12 +135,14 @@ class _Evaluator:
     def _run(self, m: int, jobs: Sequence[Job]) -> _Eval | None:
         if not jobs:
             return None
-        inst = to_instance(m, jobs)
+        inst = to_instance(m, jobs, weighted=self.weighted)
         opt = solve_opt(inst, self.problem, time_limit=self.opt_time_limit)
         why = opt_inconsistency(inst, self.problem, opt)
         if why:  # a wrong "optimal" OPT would fake a huge ratio: keep the instance for a report
             if len(self.solver_errors) < 5:
-                self.solver_errors.append({"why": why, "m": m, "jobs": [list(j[:2]) + [list(j[2])] for j in jobs]})
+                self.solver_errors.append(
+                    {"why": why, "m": m, "jobs": [[j[0], j[1], list(j[2]), *j[3:]] for j in jobs]}
+                )
             self.discarded += 1
             return None
         if opt.status != "optimal" or not opt.value > 0:
@@ -144,25 +167,59 @@ class _Evaluator:
         return _Eval(score, float(v.objective), float(opt.value), rej, v.status, len(jobs))
 
 
-def to_instance(m: int, jobs: Sequence[Job], meta: dict | None = None) -> Instance:
+def to_instance(m: int, jobs: Sequence[Job], meta: dict | None = None, weighted: bool = False) -> Instance:
+    """The instance of a candidate; with ``weighted`` its weights too (else the instance has none,
+    as an unweighted family's)."""
+    w_flow = [j[3] for j in jobs] if weighted else None
+    w_reject = [j[4] for j in jobs] if weighted else None
     return Instance.from_lists(
-        m, [j[0] for j in jobs], [j[1] for j in jobs], [list(j[2]) for j in jobs], meta=meta or {}
+        m,
+        [j[0] for j in jobs],
+        [j[1] for j in jobs],
+        [list(j[2]) for j in jobs],
+        w_flow=w_flow,
+        w_reject=w_reject,
+        meta=meta or {},
     )
 
 
 def from_instance(inst: Instance) -> list[Job]:
     order = inst.arrival_order()
+    w_flow = inst.w_flow if inst.w_flow is not None else np.ones(inst.n)
+    w_reject = inst.w_reject if inst.w_reject is not None else np.ones(inst.n)
     return [
-        (int(inst.release[j]), int(inst.size[j]), tuple(sorted(int(i) for i in inst.eligible(j))))
+        (
+            int(inst.release[j]),
+            int(inst.size[j]),
+            tuple(sorted(int(i) for i in inst.eligible(j))),
+            float(w_flow[j]),
+            float(w_reject[j]),
+        )
         for j in order.tolist()
     ]
 
 
 class _Mutator:
     def __init__(
-        self, rng: np.random.Generator, m: int, n_max: int, sizes: tuple[int, ...], release_window: int
+        self,
+        rng: np.random.Generator,
+        m: int,
+        n_max: int,
+        sizes: tuple[int, ...],
+        release_window: int,
+        weights: tuple[str, ...] = (),
     ) -> None:
         self.rng, self.m, self.n_max, self.sizes, self.R = rng, m, n_max, sizes, release_window
+        self.weights = weights  # the weight fields this problem moves ("w_flow", "w_reject")
+
+    def _weight(self) -> float:
+        return float(self.rng.choice(WEIGHTS)) if self.weights else 1.0
+
+    def new_job(self, release: int, jobs: list[Job]) -> Job:
+        """A job released at ``release`` with a drawn size, eligible set and weights."""
+        w_flow = self._weight() if "w_flow" in self.weights else 1.0
+        w_reject = self._weight() if "w_reject" in self.weights else 1.0
+        return (release, int(self.rng.choice(self.sizes)), self._set(jobs), w_flow, w_reject)
 
     def _set(self, jobs: list[Job]) -> tuple[int, ...]:
         r, m = self.rng, self.m
@@ -187,12 +244,12 @@ class _Mutator:
 
     def _move(self, jobs: list[Job]) -> list[Job]:
         r, n = self.rng, len(jobs)
-        move = int(r.integers(10))
+        move = int(r.integers(11 if self.weights else 10))
         if n == 0:
             move = 0
         if move == 0 and n < self.n_max:  # add a job
             rel = jobs[int(r.integers(n))][0] if n and r.random() < 0.7 else int(r.integers(self.R + 1))
-            jobs.insert(int(r.integers(n + 1)), (rel, int(r.choice(self.sizes)), self._set(jobs)))
+            jobs.insert(int(r.integers(n + 1)), self.new_job(rel, jobs))
         elif move == 1 and n > 1:  # drop a job
             jobs.pop(int(r.integers(n)))
         elif move == 2 and n < self.n_max:  # duplicate a job
@@ -203,28 +260,33 @@ class _Mutator:
             jobs.insert(int(r.integers(n)), job)
         elif move == 4:  # toggle a machine of a set
             k = int(r.integers(n))
-            rel, p, s = jobs[k]
             i = int(r.integers(self.m))
-            new = tuple(sorted(set(s) ^ {i}))
+            new = tuple(sorted(set(jobs[k][2]) ^ {i}))
             if new:
-                jobs[k] = (rel, p, new)
+                jobs[k] = (*jobs[k][:2], new, *jobs[k][3:])
         elif move == 5:  # replace a set
             k = int(r.integers(n))
-            jobs[k] = (jobs[k][0], jobs[k][1], self._set(jobs))
+            jobs[k] = (*jobs[k][:2], self._set(jobs), *jobs[k][3:])
         elif move == 6 and len(self.sizes) > 1:  # change a size
             k = int(r.integers(n))
-            jobs[k] = (jobs[k][0], int(r.choice(self.sizes)), jobs[k][2])
+            jobs[k] = (jobs[k][0], int(r.choice(self.sizes)), *jobs[k][2:])
         elif move == 7 and self.R > 0:  # change a release
             k = int(r.integers(n))
             rel = min(self.R, max(0, jobs[k][0] + int(r.choice((-2, -1, 1, 2)))))
-            jobs[k] = (rel, jobs[k][1], jobs[k][2])
+            jobs[k] = (rel, *jobs[k][1:])
         elif move == 8 and self.m > 1:  # swap two machine labels (changes index ties)
             a, b = (int(v) for v in r.choice(self.m, 2, replace=False))
             swap = {a: b, b: a}
-            jobs = [(rel, p, tuple(sorted(swap.get(i, i) for i in s))) for rel, p, s in jobs]
+            jobs = [(j[0], j[1], tuple(sorted(swap.get(i, i) for i in j[2])), *j[3:]) for j in jobs]
         elif move == 9 and n > 1:  # swap two adjacent jobs
             k = int(r.integers(n - 1))
             jobs[k], jobs[k + 1] = jobs[k + 1], jobs[k]
+        elif move == 10:  # change a weight (weighted problems)
+            k = int(r.integers(n))
+            field = 3 if self.weights[int(r.integers(len(self.weights)))] == "w_flow" else 4
+            job = list(jobs[k])
+            job[field] = self._weight()
+            jobs[k] = tuple(job)
         return jobs
 
 
@@ -334,7 +396,9 @@ def check_search_worst(
     except ParameterError as exc:
         raise refused("problem" if problem is not None else "algorithm", str(exc)) from None
     if problem not in _EXACT_PROBLEMS:
-        raise refused("problem", f"problem {problem!r} has no exact OPT; the search scores load or maxflow")
+        raise refused(
+            "problem", f"problem {problem!r} has no exact OPT; the search scores {', '.join(_EXACT_PROBLEMS)}"
+        )
     check_objective("search_worst", objective, algorithm, cls.model == "rejection")
     if sizes is not None:
         sizes = check_sizes("search_worst", sizes)
@@ -411,13 +475,13 @@ def search_worst(
     seeds = kept
     seed_jobs = [(label, from_instance(inst)) for label, inst in seeds]
     if sizes is None:
-        sizes = (1,) if cls.unit_sizes_only else tuple(sorted({1, 2, 4} | {p for _, js in seed_jobs for _, p, _ in js}))
+        sizes = (1,) if cls.unit_sizes_only else tuple(sorted({1, 2, 4} | {j[1] for _, js in seed_jobs for j in js}))
     if release_window is None:
-        release_window = 0 if problem == "load" else max([m] + [r for _, js in seed_jobs for r, _, _ in js])
+        release_window = 0 if problem == "load" else max([m] + [j[0] for _, js in seed_jobs for j in js])
     if n is None:
         n = min(MAX_SEARCH_JOBS, max([3 * m] + [len(js) for _, js in seed_jobs]))
     ev = _Evaluator(algorithm, eps, params, problem, objective, opt_time_limit)
-    mut = _Mutator(rng, m, n, sizes, int(release_window))
+    mut = _Mutator(rng, m, n, sizes, int(release_window), weighted_fields(problem))
 
     seed_scores, pool = {}, []
     for label, js in seed_jobs:
@@ -433,8 +497,7 @@ def search_worst(
             pool.append((res, js))
     while not pool:  # nothing to start from: random instances
         js = sorted(
-            [(int(rng.integers(release_window + 1)), int(rng.choice(sizes)), mut._set([])) for _ in range(max(1, m))],
-            key=lambda j: j[0],
+            [mut.new_job(int(rng.integers(release_window + 1)), []) for _ in range(max(1, m))], key=lambda j: j[0]
         )
         res = ev(m, js)
         if res is not None:
@@ -504,6 +567,7 @@ def search_worst(
             "seed": int(seed),
             "objective_kind": objective,
         },
+        weighted=ev.weighted,
     )
     oracle = best_res.opt if ev.wants_oracle else None
     if replay:

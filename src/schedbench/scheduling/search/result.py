@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from schedbench.scheduling.model import Instance
 
 __all__ = ["WorstCase", "ReplayMismatch", "instance_to_dict", "instance_from_dict"]
@@ -33,16 +35,31 @@ class ReplayMismatch(AssertionError):
 
 
 def instance_to_dict(inst: Instance) -> dict:
-    return {
+    """The instance as JSON: machines, releases, sizes, eligible sets, and the weights when any
+    differs from 1 (the weighted problems' finds; unweighted instances keep the short form)."""
+    d = {
         "m": inst.m,
         "release": inst.release.tolist(),
         "size": inst.size.tolist(),
         "eligible": [inst.eligible(j).tolist() for j in range(inst.n)],
     }
+    for weight in ("w_flow", "w_reject"):
+        values = getattr(inst, weight)
+        if values is not None and np.any(np.asarray(values) != 1.0):
+            d[weight] = np.asarray(values, dtype=np.float64).tolist()
+    return d
 
 
 def instance_from_dict(d: dict, meta: dict | None = None) -> Instance:
-    return Instance.from_lists(int(d["m"]), d["release"], d["size"], d["eligible"], meta=meta or {})
+    return Instance.from_lists(
+        int(d["m"]),
+        d["release"],
+        d["size"],
+        d["eligible"],
+        w_flow=d.get("w_flow"),
+        w_reject=d.get("w_reject"),
+        meta=meta or {},
+    )
 
 
 @dataclass

@@ -37,6 +37,7 @@ TASK_KEYS = {
     "n": False,
     "eps": False,
     "params": False,
+    "problem": False,
     "opt": False,
     "objective": False,
     "sizes": False,
@@ -48,7 +49,7 @@ TASK_KEYS = {
 }
 #: Task keys whose null means what leaving them out means (a plain algorithm's ε, no parameters,
 #: the search's own job count); any other key given as null is an error naming it.
-NULLABLE_TASK_KEYS = ("eps", "params", "n")
+NULLABLE_TASK_KEYS = ("eps", "params", "n", "problem")
 
 
 class SearchConfigError(ValueError):
@@ -121,6 +122,10 @@ def check_search(section: dict | None) -> None:
             ):
                 unit = "work units" if key == "work_limit" else "seconds"
                 raise SearchConfigError(f"{where}.{key}: a number of {unit} > 0, got {v!r}")
+        if task["method"] == "exact" and task.get("problem") is not None:
+            raise SearchConfigError(
+                f"{where}.problem: applies to method: blackbox only (the exact models score load or maxflow)"
+            )
         if task["method"] == "blackbox" and "work_limit" in task:
             raise SearchConfigError(
                 f"{where}.work_limit: applies to method: exact only (a black-box task stops at max_evals)"
@@ -152,6 +157,7 @@ def job_arguments(task: dict[str, Any], seed: int) -> dict[str, Any]:
     else:
         args["budget_seconds"] = float(task.get("budget_seconds", 600.0))
         args["max_evals"] = int(task["max_evals"])
+        args["problem"] = task.get("problem")
     return args
 
 
