@@ -41,6 +41,7 @@ SMALL = {
     ("family", "random-restricted"): {"m": 4, "n": 12},
     ("family", "anr-tree"): {"K": 3},
     ("family", "swf-trace"): {"m": 8, "n": 40},
+    ("family", "worst-found"): {"case": "gwmft"},
 }
 
 

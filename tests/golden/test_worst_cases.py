@@ -47,7 +47,7 @@ CASES = {
     ),
     "bb-wmft-B-m4-eps0.25": (
         search_worst,
-        dict(algorithm="wmft-B", m=4, eps=0.25, max_evals=3000, budget_seconds=600, seed=0),
+        dict(algorithm="wmft-B", m=4, eps=0.25, max_evals=3000, budget_seconds=600, seed=0, problem="maxflow"),
     ),
 }
 

@@ -182,7 +182,12 @@ def test_an_adversary_without_size_states_none():
 
 
 # small parameters every built-in accepts (required ones, and eps for derived ones)
-SMALL_FAMILY = {"random-restricted": {"m": 4, "n": 5}, "anr-tree": {"K": 2}, "swf-trace": {"n": 10}}
+SMALL_FAMILY = {
+    "random-restricted": {"m": 4, "n": 5},
+    "anr-tree": {"K": 2},
+    "swf-trace": {"n": 10},
+    "worst-found": {"case": "greedy"},
+}
 SMALL_ADVERSARY = {"anr-tree": {"m": 4}, "anr-flow": {"m": 4}}
 
 
