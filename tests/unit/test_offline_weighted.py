@@ -288,3 +288,18 @@ def test_solve_opt_routes_by_the_flow_weight():
     got = {p: solve_opt(inst, p).value for p in ("maxflow", "wtdmaxflow", "genwtd", "stretch")}
     assert got == {"maxflow": 3.0, "wtdmaxflow": 6.0, "genwtd": 6.0, "stretch": 1.5}
     assert not math.isnan(solve_opt(inst, "stretch").lower_bound)
+
+
+@settings(max_examples=40, deadline=None)
+@given(weighted(unit=False, max_n=5, max_size=4), st.sampled_from(["maxflow", "wtdmaxflow", "genwtd", "stretch"]))
+def test_the_trivial_flow_bound_is_max_weight_times_size_and_below_opt(inst, problem):
+    """The trivial bound of the flow problems (offline/flow_bound.py): max_j w_j·p_j with the
+    problem's flow weight (1 for max flow and for stretch), never above the exact OPT."""
+    from schedbench.scheduling.offline import flow_lower_bound
+
+    res = flow_lower_bound(inst, problem)
+    w = {"maxflow": [1.0] * inst.n, "stretch": [1.0 / p for p in inst.size]}.get(problem, list(inst.w_flow))
+    assert res.status == "bound" and math.isnan(res.value)
+    assert res.lower_bound == pytest.approx(max(wj * pj for wj, pj in zip(w, inst.size)))
+    opt = solve_opt(inst, problem)
+    assert opt.status == "optimal" and res.lower_bound <= opt.value + 1e-9
