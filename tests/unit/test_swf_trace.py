@@ -578,3 +578,53 @@ def test_all_unusable_records_name_file_and_usable_counts(tmp_path):
     p = write(tmp_path, HEADER + text + GOOD + "\n", name="one.swf")
     with pytest.raises(FamilyParameterError, match=r"the file has 4 job records, 1 of them usable .*'start' <= 0"):
         FAM.resolve(dict(path=str(p), start=1))
+
+
+@pytest.mark.parametrize("load", [0.3, 0.9, 2.5])
+def test_releases_scaled_to_a_target_load_keep_the_order_and_reach_the_load(load):
+    """``load``: the window's releases stretched or compressed so that Σp/(m·H) = load up to the
+    rounding of H; the arrival order and the relative gaps of the log are kept."""
+    plain = FAM.make(2, 1, m=8, n=300)
+    scaled = FAM.make(2, 1, m=8, n=300, load=load)
+    assert (scaled.size == plain.size).all() and (scaled.indices == plain.indices).all()
+    assert (np.diff(scaled.release) >= 0).all() and scaled.release[0] == 0
+    horizon = int(scaled.release.max()) + 1
+    assert horizon == max(1, round(int(scaled.size.sum()) / (8 * load)))
+    assert scaled.size.sum() / (8 * horizon) == pytest.approx(load, rel=0.01)
+
+
+def test_scaled_releases_of_a_window_submitted_at_once_are_zero():
+    from schedbench.scheduling.instances.swf_trace import scaled_releases
+
+    assert scaled_releases(np.array([5, 5, 5]), 30, 2, 0.9).tolist() == [0, 0, 0]
+    assert scaled_releases(np.array([0, 10, 20]), 3, 2, 0.9).tolist() == [0, 0, 1]  # H = round(3/1.8) = 2
+    # equal submits, equal releases; gaps kept in proportion (H = 11: 10 slots over 100 s)
+    assert scaled_releases(np.array([0, 0, 30, 30, 100]), 20, 2, 20 / 22).tolist() == [0, 0, 3, 3, 10]
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"load": 0.9, "time_unit": 30}, "parameter 'time_unit' = 30 does not apply with 'load' = 0.9"),
+        ({"load": 0.0}, "parameter 'load'"),
+        ({"load": 11.0}, "parameter 'load'"),
+        ({"load": float("nan")}, "parameter 'load'"),
+    ],
+)
+def test_a_bad_load_or_a_load_with_time_unit_is_refused_by_name(params, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        FAM.make(0, 1, m=8, n=50, **params)
+
+
+def test_a_window_at_the_target_load_tells_algorithms_apart_where_the_log_pace_does_not():
+    """The reason for ``load`` (docs/models/rejection-model.md §11): at one minute per slot a NASA
+    window on 8 machines is so sparse that OPT is the trivial bound (the largest job); scaled to
+    load 0.9 it is not."""
+    import schedbench
+    from schedbench.scheduling.offline import flow_lower_bound
+
+    for load, trivial in ((None, True), (0.9, False)):
+        inst = FAM.make(0, 1, m=8, n=300, max_size=64, **({} if load is None else {"load": load}))
+        opt = schedbench.solve_opt(inst, "maxflow", work_limit=30)
+        assert opt.status == "optimal"
+        assert (opt.value == flow_lower_bound(inst, "maxflow").lower_bound) == trivial, (load, opt)

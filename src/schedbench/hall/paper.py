@@ -54,6 +54,19 @@ def _set(values) -> str:
     return "\\ensuremath{\\{" + ", ".join(f"{v:g}" for v in values) + "\\}}" if values else "--"
 
 
+def _trace_pace(exps: dict) -> str:
+    """How the flow-time trace windows are paced, as the text says it: the offered loads their
+    releases are scaled to (swf-trace ``load``), or the log's own pace."""
+    loads = [
+        e["params"]["load"]
+        for e in exps.values()
+        if e.get("family") == "swf-trace" and e.get("params", {}).get("load") is not None
+    ]
+    if not loads:
+        return "at the log's own pace"
+    return "with releases scaled to an offered load of " + _set(loads)
+
+
 def config_macros_tex(cfg: dict, config_file: str, config_hash: str, slope_tol: float) -> str:
     """Every number of the config the text quotes, as a macro (no number is typed in the prose)."""
     exps = cfg.get("experiments", {})
@@ -78,6 +91,7 @@ def config_macros_tex(cfg: dict, config_file: str, config_hash: str, slope_tol: 
         "NumFamilyExperiments": str(sum("family" in e for e in exps.values())),
         "NumAdversaryExperiments": str(sum("adversary" in e for e in exps.values())),
         "MaxflowLoads": _set(loads),
+        "TracePace": _trace_pace(exps),
     }
     loss = cfg.get("loss") or {}
     if loss:

@@ -41,6 +41,13 @@ Mapping, per SWF record (fields as in :mod:`schedbench.scheduling.instances._swf
 * **Release:** r_j = ⌊(submit_j − submit_first)/time_unit⌋, with submit_first the first submit
   time of the window (so every instance starts at 0). In the NASA log the "submit" times are
   really start times (header note), so the releases carry no queueing of the original system.
+* **Release at a target load** (``load`` = ρ given, instead of ``time_unit``): the window is
+  stretched or compressed in time so that its offered load Σ_j p_j / (m·H) is ρ, with
+  H = max(1, round(Σp/(m·ρ))) slots and r_j = ⌊(submit_j − submit_first)·(H − 1)/span⌋
+  (:func:`scaled_releases`). A log's own pace depends on its machine (128 to 5,544 nodes, here
+  m machines of one processor each), so the same ``time_unit`` gives some windows a load near 0
+  — every job alone, OPT = max p_j, every algorithm at the same objective — and others a load
+  far above 1; a target load makes windows of different logs comparable and contended.
 * **Size:** p_j = max(1, ⌈run_j/size_unit⌉), clipped to ``max_size`` if ``max_size`` > 0.
   A run time of 0 (< 0.5 s in SWF) gives size 1. The number of processors (field 5) is not
   used: each job becomes a sequential job on one machine.
@@ -203,20 +210,38 @@ def _generate(
     time_unit: int,
     size_unit: int,
     max_size: int,
+    load: float | None = None,
     *,
     index: int,
 ) -> Instance:
     jobs = _load({"trace": trace, "path": path})
     lo, hi = window(jobs, index, start, n)
     submit, run, user = jobs.submit[lo:hi], jobs.run[lo:hi], jobs.user[lo:hi]
-    release = np.floor_divide(submit - submit[0], time_unit).astype(np.int64)
     size = np.maximum(1, np.ceil(run / size_unit)).astype(np.int64)
     if max_size > 0:
         size = np.minimum(size, max_size)
+    if load is None:
+        release = np.floor_divide(submit - submit[0], time_unit).astype(np.int64)
+    else:
+        release = scaled_releases(submit, int(size.sum()), m, load)
     eligible = user_subsets(rng, user, m, d)
     count = hi - lo
     indptr = np.arange(0, count * d + 1, d, dtype=np.int64)
     return Instance(m, release, size, indptr, eligible.reshape(-1), None, None)
+
+
+def scaled_releases(submit: np.ndarray, total_size: int, m: int, load: float) -> np.ndarray:
+    """Releases of a window stretched or compressed to an offered load: H = max(1, round(Σp /
+    (m·load))) slots, r_j = ⌊(submit_j − submit_first)·(H − 1)/span⌋ with span the window's
+    submit span in seconds, so r spans 0..H − 1 and Σp/(m·H) is ``load`` up to the rounding of
+    H. The order and the relative gaps of the log's arrivals are kept; a window submitted all
+    at once gets r = 0."""
+    horizon = max(1, round(total_size / (m * load)))
+    span = float(submit[-1] - submit[0])
+    if span <= 0 or horizon == 1:
+        return np.zeros(submit.size, dtype=np.int64)
+    scaled = np.floor((submit - submit[0]).astype(np.float64) * ((horizon - 1) / span))
+    return np.minimum(scaled, horizon - 1).astype(np.int64)
 
 
 def _size(p: dict) -> tuple[int, int, int]:
@@ -234,6 +259,11 @@ def _check(p: dict) -> None:
         )
     if p["d"] > p["m"]:
         raise _error(f"parameter 'd' = {p['d']} exceeds 'm' = {p['m']}")
+    if p["load"] is not None and p["time_unit"] != FAMILY_PARAMETERS["time_unit"].default:
+        raise _error(
+            f"parameter 'time_unit' = {p['time_unit']} does not apply with 'load' = {p['load']} (the releases "
+            "are scaled to the load); give one of them"
+        )
     jobs = _load(p)  # a missing or malformed trace stops the config check, naming 'trace' or 'path'
     total = jobs.submit.size
     if total == 0:
@@ -282,6 +312,15 @@ FAMILY_PARAMETERS = {
     ),
     "size_unit": Param(type=int, default=60, min=1, doc="seconds per unit of size: p = max(1, ⌈run/size_unit⌉)"),
     "max_size": Param(type=int, default=0, min=0, doc="clip sizes to at most max_size (0 = no clip)"),
+    "load": Param(
+        type=float,
+        default=None,
+        min=0,
+        min_open=True,
+        max=10,
+        doc="offered load Σp/(m·H) the window's releases are scaled to (H slots; the arrivals' order and "
+        "relative gaps kept; replaces time_unit); null: releases from time_unit",
+    ),
 }
 
 FAMILY = register_family(
