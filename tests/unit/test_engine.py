@@ -143,6 +143,14 @@ def test_engine_refuses_illegal_decisions():
     with pytest.raises(AlgorithmError, match="horizon|held"):
         execute(HoldsForever, TINY, eps=0.5)
 
+    class ForeignFirst(NewestFirst):  # a one-job priority naming a job of another machine
+        def on_slot(self, view):
+            other = [j for j in view.queue(1) if j not in view.queue(0)]
+            return SlotPlan(priority={0: other[:1]}) if other else None
+
+    with pytest.raises(AlgorithmError, match="not an unfinished job of that machine"):
+        execute(ForeignFirst, TINY, eps=0.0)
+
 
 def test_view_shows_no_future_and_the_budget():
     seen = []
