@@ -154,3 +154,22 @@ def test_milp_proves_instances_that_need_branch_and_bound(n, m, seed, max_size):
     res = opt_makespan(inst, work_limit=20, time_limit=120)
     assert res.status == "optimal" and res.value == res.lower_bound, res
     assert res.solver == "highs-milp"
+
+
+def test_is_trivial_says_whether_a_proven_load_opt_equals_the_counting_bound():
+    """``is_trivial`` (the results' discrimination count): a proven LoadBalancing OPT equal to
+    max(p_max, ⌈Σp/m⌉) is trivial; one above it, an unproven one, or a flow problem is not."""
+    import dataclasses
+
+    from schedbench.scheduling.offline import is_trivial, solve_opt
+
+    easy = Instance.from_lists(2, [0, 0, 0], [1, 1, 2], [[0, 1], [0, 1], [0, 1]])  # OPT 2 = bound
+    tree = get_family("anr-tree").make(0, 0, K=2, final_job=True)  # OPT 1 = bound too
+    hard = Instance.from_lists(2, [0, 0, 0], [2, 2, 1], [[0], [0], [1]])  # OPT 4 > bound ⌈5/2⌉ = 3
+    for inst, trivial in ((easy, True), (tree, True), (hard, False)):
+        res = solve_opt(inst, "load")
+        assert res.status == "optimal"
+        assert is_trivial(inst, "load", res) is trivial, (inst, res)
+    res = solve_opt(easy, "load")
+    assert is_trivial(easy, "load", dataclasses.replace(res, status="bound")) is False
+    assert is_trivial(easy, "maxflow", solve_opt(easy, "maxflow")) is False
