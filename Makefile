@@ -65,7 +65,7 @@ bench-compare: $(STAMP)  ## schedbench vs Ciw vs SimPy on the same JSQ model (be
 	$(BIN)/python benchmarks/bench_bipartite.py
 
 # Mutation testing of the validator, the engine, the budget owner and the offline optima
-# (pyproject.toml [tool.mutmut]; about an hour on 2 cores; resumes where a killed run stopped).
+# (pyproject.toml [tool.mutmut]; about 4 h of CPU, 2–3 h on 2 cores; resumes where a stopped run left off).
 mutants: $(STAMP)  ## mutation testing (mutmut): the table and survivors of docs/mutation-testing.md
 	$(BIN)/pip install --quiet -r requirements-mutants.txt
 	$(BIN)/mutmut run --max-children 2
