@@ -200,6 +200,7 @@ def test_family_is_deterministic_and_meta_is_portable(tmp_path):
             "time_unit": 60,
             "size_unit": 60,
             "max_size": 0,
+            "load": None,
         },
     }
     a.save(tmp_path / "a.npz")  # provenance is JSON-serialisable; the instance round-trips
