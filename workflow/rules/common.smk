@@ -7,6 +7,7 @@ from schedbench.hall.config import ConfigError, balanced_chunks, batches, config
 from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
 from schedbench.scheduling.stage.config import experiment_problem
+from schedbench.scheduling.stage.eps_sweep import point_file, sweep_eps, sweep_pairs
 from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.sources import script_sources
 from schedbench.bipartite.stage.experiments import expand_groups
@@ -41,6 +42,10 @@ SCHED_PROBLEMS = sorted({experiment_problem(config["experiments"][e]) for e in E
 # the worst-case search tasks (workflow/rules/search.smk)
 SEARCH = config.get("search") or {}
 SEARCH_TASKS = sorted(SEARCH.get("tasks") or {})
+# the worst-case search swept over eps: one job per (problem, algorithm) (workflow/rules/search.smk)
+EPS_SWEEP = SEARCH.get("eps_sweep") or {}
+EPS_SWEEP_PAIRS = sweep_pairs(EPS_SWEEP)
+EPS_SWEEP_PROBLEMS = sorted({p for p, _ in EPS_SWEEP_PAIRS})
 # every algorithm's module: the method table lists the whole registry
 ALGORITHM_MODULES = sorted({get_algorithm(name).__module__ for name in algorithm_names()})
 

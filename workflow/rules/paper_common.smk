@@ -58,6 +58,9 @@ def paper_groups():
     if (config.get("search") or {}).get("tasks"):  # the worst-case search stage (search.smk)
         groups["search"][0].append("worst_cases")
         groups["search"][1].append("worst_cases")
+    if EPS_SWEEP:  # the search swept over eps (search.smk)
+        groups["search"][0].extend(f"eps_sweep_{p}" for p in EPS_SWEEP_PROBLEMS)
+        groups["search"][1].append("eps_sweep")
     return groups
 
 

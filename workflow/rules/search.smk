@@ -5,6 +5,7 @@ ADVERSARY_MODULES = sorted({get_adversary(name).__module__ for name in adversary
 
 wildcard_constraints:
     task=r"[A-Za-z0-9_]+",
+    sweep_problem=r"[a-z]+",
 
 
 rule worst_case_task:
@@ -52,3 +53,52 @@ rule worst_case_table:
         provenance=PROVENANCE,
     script:
         "../scripts/worst_case_table.py"
+
+
+# search.eps_sweep (only when the config has one)
+if EPS_SWEEP:
+
+    def eps_sweep_points(problem, algorithm):
+        """The worst-case files of one (problem, algorithm) sweep, largest ε first (the chain's order)."""
+        return [str(point_file("results/eps_sweep", problem, algorithm, e)) for e in sweep_eps(EPS_SWEEP)]
+
+    rule eps_sweep_algorithm:
+        """The black-box search of one algorithm on one problem at every ε of search.eps_sweep, each
+        ε seeded from the adversaries played at that ε and from the previous ε's worst case; every
+        find is replayed through the real plug-in and the real offline solver before it is written."""
+        input:
+            sources=lambda wc: sources_of(
+                "eps_sweep_task.py", get_algorithm(wc.algorithm).__module__, *ADVERSARY_MODULES
+            ),
+        output:
+            points=[f"results/eps_sweep/{{sweep_problem}}/{{algorithm}}/eps_{e:g}.json" for e in sweep_eps(EPS_SWEEP)],
+        log:
+            "results/logs/eps_sweep/{sweep_problem}/{algorithm}.log",
+        benchmark:
+            "results/benchmarks/eps_sweep/{sweep_problem}/{algorithm}.tsv"
+        params:
+            section=EPS_SWEEP,
+            seed=EPS_SWEEP.get("seed", SEARCH.get("seed", config["seed"])),
+        script:
+            "../scripts/eps_sweep_task.py"
+
+    rule eps_sweep_table:
+        """The sweep's points, the growth-exponent table and one figure per problem."""
+        input:
+            points=[f for p, a in EPS_SWEEP_PAIRS for f in eps_sweep_points(p, a)],
+            sources=sources_of("eps_sweep_table.py"),
+        output:
+            table="results/eps_sweep.parquet",
+            growth="results/eps_sweep_growth.parquet",
+            tex="paper/tables/eps_sweep.tex",
+            figures=expand("paper/figures/eps_sweep_{problem}.pdf", problem=EPS_SWEEP_PROBLEMS),
+            pngs=expand("paper/figures/eps_sweep_{problem}.png", problem=EPS_SWEEP_PROBLEMS),
+        log:
+            "results/logs/eps_sweep_table.log",
+        benchmark:
+            "results/benchmarks/eps_sweep_table.tsv"
+        localrule: True
+        params:
+            problems=EPS_SWEEP_PROBLEMS,
+        script:
+            "../scripts/eps_sweep_table.py"

@@ -177,6 +177,16 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
         )
     if stem == "worst_cases":
         return "The worst ALG/OPT each search task found, against the proven bound where there is one."
+    m = re.fullmatch(r"eps_sweep_([a-z]+)", stem)
+    if m:
+        title = _PROBLEM_TITLE.get(m.group(1), m.group(1))
+        return (
+            f"{title}: the worst ALG/OPT the black-box search found against $1/\\varepsilon$ (log--log; "
+            "machines and jobs grow with $1/\\varepsilon$, Section~\\ref{sec:search}), OPT proven optimal. "
+            "Circles: the worst found; crosses: what the hand-made adversaries force at that "
+            "$\\varepsilon$; dotted: the algorithm's proven bound (a legend entry says when it lies above "
+            "the panel). Each point is a lower bound on the worst case."
+        )
     if stem == "parameter_sweep":
         return (
             "ALG/OPT, rejected fraction and wasted work against a swept algorithm parameter "
@@ -202,6 +212,10 @@ _TABLE_CAPTIONS = {
     "last column.",
     "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
     "proven bound and what the hand-made adversaries force.",
+    "eps_sweep": "Growth of the worst ALG/OPT found as $\\varepsilon$ shrinks: the exponent $b$ of "
+    "ratio $\\propto (1/\\varepsilon)^b$ (least squares, with its range over consecutive $\\varepsilon$ "
+    "steps), the increase per halving of $\\varepsilon$, and the same exponent for the adversaries' "
+    "ratios and for the proven bound. $^\\dagger$: a point stopped by the wall clock.",
     "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (seed 003 states none: measurements).",
 }
 

@@ -98,6 +98,10 @@ def default_seeds(algorithm: str, m: int, eps: float | None = None, problem: str
             ("anr-flow", {"m": m, "T": 2}),
             ("anr-flow", {"m": m, "T": 1, "streams": True}),
         ]
+    elif problem == "wtdmaxflow" and K >= 1:  # the WtdMaxFlowTime stress families (unit weights)
+        out.append(("pairing-streams", {"m": m, "T": 2}))
+        if m >= 8:
+            out.append(("section4", {"m": m, "horizon": 4 * m}))
     return out
 
 

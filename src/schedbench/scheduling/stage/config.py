@@ -40,12 +40,16 @@ def check_figures_section(section: dict | None) -> None:
 
 
 def check_search_section(section: dict | None) -> None:
-    """The worst-case search tasks (:mod:`schedbench.scheduling.stage.search`)."""
+    """The worst-case search tasks (:mod:`schedbench.scheduling.stage.search`) and the ε sweep
+    (:mod:`schedbench.scheduling.stage.eps_sweep`)."""
+    from schedbench.scheduling.stage.eps_sweep import EpsSweepConfigError, check_eps_sweep
     from schedbench.scheduling.stage.search import SearchConfigError, check_search
 
     try:
         check_search(section)
-    except SearchConfigError as exc:
+        if isinstance(section, dict):
+            check_eps_sweep(section.get("eps_sweep"))
+    except (SearchConfigError, EpsSweepConfigError) as exc:
         raise ConfigError(str(exc)) from None
 
 

@@ -4,7 +4,7 @@ the work they do, and a CPU estimate from a cost model calibrated on the referen
 
 The counts are exact (they follow the rules' own batching and grids: instances per batch job,
 one online job per batch running every algorithm × parameter combination × ε, one adversary job
-and one OPT job per adversary experiment and algorithm, one job per search task). The sizes come
+and one OPT job per adversary experiment and algorithm, one job per search task, one per (problem, algorithm) of the ε sweep). The sizes come
 from the families' and adversaries' own statements (``Family.shape``, ``Adversary.size``). The
 seconds come from the rates below, measured on the reference machine (benchmarks/README.md):
 estimates, not promises, leaning high where a solver may run to its work limit.
@@ -187,6 +187,36 @@ def _search_stages(section: dict | None) -> list[StageEstimate]:
             note = f"{int(task['max_evals'])} candidates"
         out.append(
             StageEstimate(f"search.tasks.{name}", "search", 1, 1, 0.0, JOB_STARTUP_SECONDS + seconds, BASE_BYTES, note)
+        )
+    return out + _eps_sweep_stages((section or {}).get("eps_sweep"))
+
+
+#: Seconds per black-box evaluation in the ε sweep, leaning high (benchmarks/README.md, the
+#: black-box search: ~950 evaluations/s on LoadBalancing and MaxFlowTime, 150–260 on the
+#: weighted problems at m = 4; the sweep's larger m and n at small ε cost more).
+SWEEP_SECONDS_PER_EVAL = 0.02
+
+
+def _eps_sweep_stages(section: dict | None) -> list[StageEstimate]:
+    """One job per (problem, algorithm) of ``search.eps_sweep``, each running every ε."""
+    from schedbench.scheduling.stage.eps_sweep import _limits, sweep_eps, sweep_pairs
+
+    out = []
+    for problem, algorithm in sweep_pairs(section):
+        limits = _limits(section)
+        points = len(sweep_eps(section))
+        seconds = points * min(limits["budget_seconds"], limits["max_evals"] * SWEEP_SECONDS_PER_EVAL)
+        out.append(
+            StageEstimate(
+                f"search.eps_sweep.problems.{problem}.{algorithm}",
+                "eps_sweep",
+                1,
+                points,
+                0.0,
+                JOB_STARTUP_SECONDS + seconds,
+                BASE_BYTES,
+                f"{points} values of ε × {limits['max_evals']} candidates",
+            )
         )
     return out
 
