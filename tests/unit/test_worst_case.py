@@ -221,3 +221,39 @@ def test_weighted_result_round_trip(tmp_path):
     assert back.to_dict() == wc.to_dict()
     assert np.array_equal(back.instance.w_reject, wc.instance.w_reject)
     _replays(back)
+
+
+@pytest.mark.parametrize("algorithm,kw", SMALL, ids=[f"{a}-{i}" for i, (a, _) in enumerate(SMALL)])
+def test_symmetry_breaking_and_hints_never_change_a_proved_value(algorithm, kw):
+    """The speed-ups keep the optimum: the same proved value with them off and on (one worker,
+    the same seed), and what is found with symmetry breaking has its used machines first."""
+    plain = worst_case(algorithm, time_limit=60, workers=1, symmetry=False, hint=False, **kw)
+    fast = worst_case(algorithm, time_limit=60, workers=1, **kw)
+    assert plain.proved and fast.proved
+    assert fast.value == pytest.approx(plain.value)
+    assert fast.extra["symmetry"] and not plain.extra["symmetry"] and plain.extra["hint"] is None
+    used = sorted({i for j in range(fast.instance.n) for i in fast.instance.eligible(j).tolist()})
+    assert used == list(range(len(used)))
+
+
+def test_the_symmetry_breaking_would_be_caught_if_it_cut_the_optimum(monkeypatch):
+    """A planted invalid 'symmetry' (machine 0 never used) lowers the proved worst case of
+    greedy below the ANR bound: the comparison above is able to fail."""
+    from schedbench.scheduling.search.models._core import Builder
+
+    def invalid(self):
+        for j in self.N:
+            self.md.add(self.x[j][0] == 0)
+
+    monkeypatch.setattr(Builder, "break_symmetry", invalid)
+    cut = worst_case("greedy", m=4, opt=1, time_limit=60, workers=1, hint=False)
+    assert cut.proved and cut.objective < worst_case("greedy", m=4, opt=1, symmetry=False, hint=False).objective
+
+
+def test_the_hint_is_the_adversary_instance_inside_the_space():
+    wc = worst_case("greedy", m=8, opt=1, time_limit=120, workers=1)
+    assert wc.extra["hint"] == {"label": "anr-tree {'m': 8}", "objective": 4.0}
+    # outside the space (n too small for the tree), no hint
+    assert worst_case("greedy", m=8, n=3, opt=1, time_limit=60, workers=1).extra["hint"] is None
+    # m = 6: the adversaries of m = 4 (the largest power of two below) fit
+    assert worst_case("greedy", m=6, opt=1, time_limit=120, workers=1).extra["hint"]["label"] == "anr-tree {'m': 4}"

@@ -59,8 +59,8 @@ def paper_groups():
         groups["search"][0].append("worst_cases")
         groups["search"][1].append("worst_cases")
     if EPS_SWEEP:  # the search swept over eps (search.smk)
-        groups["search"][0].extend(f"eps_sweep_{p}" for p in EPS_SWEEP_PROBLEMS)
-        groups["search"][1].append("eps_sweep")
+        groups["eps_sweep"][0].extend(f"eps_sweep_{p}" for p in EPS_SWEEP_PROBLEMS)
+        groups["eps_sweep"][1].append("eps_sweep")
     return groups
 
 

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: the paper's section groups in order; ``paper/main.tex`` inputs ``generated/<group>.tex`` for each
-GROUPS = ("load", "maxflow", "weighted", "adversaries", "summary", "search", "loss", "bipartite")
+GROUPS = ("load", "maxflow", "weighted", "adversaries", "summary", "search", "eps_sweep", "loss", "bipartite")
 
 # -------------------------------------------------------------------------------- macros
 
@@ -93,6 +93,16 @@ def config_macros_tex(cfg: dict, config_file: str, config_hash: str, slope_tol: 
         "MaxflowLoads": _set(loads),
         "TracePace": _trace_pace(exps),
     }
+    sweep = (cfg.get("search") or {}).get("eps_sweep") or {}
+    if sweep:
+        from schedbench.scheduling.stage.eps_sweep import DEFAULT_MAX_EVALS, sweep_eps
+
+        macros.update(
+            {
+                "SweepEps": _set(sweep_eps(sweep)),
+                "SweepMaxEvals": _num(sweep.get("max_evals", DEFAULT_MAX_EVALS)),
+            }
+        )
     loss = cfg.get("loss") or {}
     if loss:
         macros.update(
@@ -182,7 +192,7 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
         title = _PROBLEM_TITLE.get(m.group(1), m.group(1))
         return (
             f"{title}: the worst ALG/OPT the black-box search found against $1/\\varepsilon$ (log--log; "
-            "machines and jobs grow with $1/\\varepsilon$, Section~\\ref{sec:search}), OPT proven optimal. "
+            "machines and jobs grow with $1/\\varepsilon$, Section~\\ref{sec:eps_sweep}), OPT proven optimal. "
             "Circles: the worst found; crosses: what the hand-made adversaries force at that "
             "$\\varepsilon$; dotted: the algorithm's proven bound (a legend entry says when it lies above "
             "the panel). Each point is a lower bound on the worst case."

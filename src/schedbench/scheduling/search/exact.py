@@ -31,7 +31,8 @@ from schedbench.hall.effort import cpsat_deterministic_time
 from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.model import REJECT, Instance
-from schedbench.scheduling.registry import get_algorithm
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.registry import get_adversary, get_algorithm
 from schedbench.scheduling.search.models import MODELS
 from schedbench.scheduling.search.models._core import Builder, Space, solver_for
 from schedbench.scheduling.search.replay import check_claims, run_real
@@ -254,6 +255,8 @@ def worst_case(
     replay: bool = True,
     log: bool = False,
     work_limit: float | None = None,
+    symmetry: bool = True,
+    hint: bool = True,
 ) -> WorstCase:
     """The worst instance of ``algorithm`` in a small space, found (and if ``proved``, certified)
     by CP-SAT.
@@ -273,7 +276,14 @@ def worst_case(
     Limits: ``work_limit`` (CP-SAT deterministic time units, schedbench.hall.effort; ``None`` for
     none) and ``time_limit`` (seconds, wall clock). With ``workers=1`` and a work limit an
     unproved result is the same on every machine unless the clock stopped it first;
-    ``extra["stopped_by"]`` says which limit ended an unproved search ("work" or "clock")."""
+    ``extra["stopped_by"]`` says which limit ended an unproved search ("work" or "clock").
+
+    Speed-ups that never change a proved value (docs/worst-case-search.md): ``symmetry``
+    (default on) keeps only instances whose unused machines come last and only EDF-ordered OPT
+    certificates (:meth:`Builder.break_symmetry`, ``Builder.edf_certificate``); ``hint``
+    (default on) starts CP-SAT from the worst instance the hand-made adversaries realise against
+    this algorithm inside the space, with the algorithm's own dispatch on it
+    (``extra["hint"]`` names it, with what it forces)."""
     a = check_worst_case(
         algorithm,
         m,
@@ -307,6 +317,7 @@ def worst_case(
 
     t0 = time.perf_counter()
     b = Builder(space, mod.PROBLEM)
+    b.edf_certificate = bool(symmetry)
     dec = mod.build(b, eps, resolved, space.opt)
     if mod.PROBLEM == "load":
         b.opt_upper_load()
@@ -316,6 +327,15 @@ def worst_case(
         b.opt_upper_flow()
         if exact_opt:
             b.opt_lower_flow()
+    if symmetry:
+        b.break_symmetry()
+    hinted = _adversary_hint(algorithm, cls, space, eps, params, wants_oracle, mod.PROBLEM) if hint else None
+    if hinted is not None:
+        b.hint_instance(hinted["release"], hinted["size"], hinted["eligible"])
+        for j, i in enumerate(hinted["machine"]):
+            for k in b.M:
+                if not isinstance(dec.a[j][k], int):
+                    b.md.add_hint(dec.a[j][k], k == i)
     scale = space.opt  # ratio units: objective / T
     if objective == "ratio":
         b.md.maximize(dec.alg_objective)
@@ -389,9 +409,59 @@ def worst_case(
             "workers": solver.parameters.num_workers,
             "seed": seed,
             "alg_params": dict(resolved),
+            "symmetry": bool(symmetry),
+            "hint": None if hinted is None else {"label": hinted["label"], "objective": hinted["objective"]},
             **{k: v_ for k, v_ in dec.extra.items()},
         },
     )
+
+
+def _adversary_hint(algorithm: str, cls, space: Space, eps, params: dict, wants_oracle: bool, problem: str):
+    """The worst instance the hand-made adversaries realise against ``algorithm`` (those of the
+    black-box search for the largest power of two ≤ m) that lies in the space — at most n jobs,
+    its sizes, releases within the window, |S_j| ≤ max_eligible, OPT ≤ T (= T when exact) — with
+    the algorithm's dispatch on it; None if there is none."""
+    from schedbench.scheduling.offline import solve_opt
+    from schedbench.scheduling.search.blackbox import default_seeds
+
+    m2 = 1 << (int(space.m).bit_length() - 1)
+    best = None
+    for name, aparams in default_seeds(algorithm, m2, eps, problem):
+        try:
+            adv = get_adversary(name)(eps=eps, **dict(aparams))
+            inst = execute(cls, adv, eps=eps, params=params, problem=problem).instance
+        except (ParameterError, ValueError):
+            continue
+        order = np.lexsort((np.arange(inst.n), inst.release))
+        release = inst.release[order]
+        eligible = [inst.eligible(int(j)).tolist() for j in order]
+        fits = (
+            inst.n <= space.n
+            and set(inst.size.tolist()) <= set(space.sizes)
+            and (problem == "load" or int(release[-1] - release[0]) <= int(space.release_window))
+            and (space.max_eligible is None or max(len(e) for e in eligible) <= space.max_eligible)
+        )
+        if not fits:
+            continue
+        inst = Instance.from_lists(space.m, release.tolist(), inst.size[order].tolist(), eligible, meta={"label": name})
+        opt = solve_opt(inst, problem, time_limit=10.0)
+        if opt.status != "optimal" or opt.value > space.opt or (space.exact_opt and opt.value != space.opt):
+            continue
+        run = execute(
+            cls, inst, eps=eps, params=params, oracle=float(space.opt) if wants_oracle else None, problem=problem
+        )
+        if run.status not in ("ok", "budget_violated"):
+            continue
+        if best is None or run.objective > best["objective"]:
+            best = {
+                "label": f"{name} {dict(aparams)}",
+                "objective": float(run.objective),
+                "release": release.tolist(),
+                "size": inst.size.tolist(),
+                "eligible": eligible,
+                "machine": run.outcome.machine.tolist(),
+            }
+    return best
 
 
 def _stopped_by(code, solver: cp_model.CpSolver, work_limit: float | None) -> str:

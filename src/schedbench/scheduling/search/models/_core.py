@@ -109,6 +109,43 @@ class Builder:
                 md.add(self.release[j] >= self.release[j - 1])
                 md.add(self.release[j] == self.release[j - 1]).only_enforce_if(~self.present[j])
         self.load_ub = n * self.smax
+        self.symmetry_broken = False
+        self.edf_certificate = False
+
+    # ------------------------------------------------------------------ symmetry and hints
+    def break_symmetry(self) -> None:
+        """Machines used by no eligible set come last: ``used[i+1] → used[i]``. Valid for every
+        model: renumbering the used machines onto 0..k−1 in their order keeps every index tie
+        among them (the only way a rule sees an index), an unused machine is never chosen nor
+        seen, and OPT does not depend on the numbering (its Hall witness may drop unused
+        machines). So every instance of the space has a twin with the same objective, OPT and
+        decisions that satisfies the constraint."""
+        md = self.md
+        used = []
+        for i in self.M:
+            u = md.new_bool_var(f"used{i}")
+            md.add_max_equality(u, [self.x[j][i] for j in self.N])
+            used.append(u)
+        for i in range(len(used) - 1):
+            md.add_implication(used[i + 1], used[i])
+        self.symmetry_broken = True
+
+    def hint_instance(self, release, size, eligible) -> None:
+        """A solution hint: the instance (releases shifted to start at 0, sizes, eligible sets)
+        in positions 0..len−1, the rest absent. CP-SAT starts its search from it and completes
+        the decisions; a hint never changes what is proved."""
+        md = self.md
+        r0 = int(release[0]) if len(release) else 0
+        for j in self.N:
+            here = j < len(eligible)
+            md.add_hint(self.present[j], here)
+            for i in self.M:
+                md.add_hint(self.x[j][i], here and i in eligible[j])
+            if not self.unit:
+                md.add_hint(self.size[j], int(size[j]) if here else min(self.space.sizes))
+            if int(self.space.release_window) > 0:
+                last = int(release[-1]) - r0 if len(release) else 0
+                md.add_hint(self.release[j], int(release[j]) - r0 if here else last)
 
     # ------------------------------------------------------------------ helpers
     def inc(self, j: int, lit, name: str):
@@ -215,6 +252,14 @@ class Builder:
                 per_machine[i].append(md.new_optional_fixed_size_interval_var(s[j], 1, o[j][i], f"iv{j}_{i}"))
         for i in self.M:
             md.add_no_overlap(per_machine[i])
+        if self.edf_certificate:
+            # EDF order on each machine: j < k (so r_j ≤ r_k and the same window length T) run in
+            # position order. Any certificate becomes one by swapping slots (both stay in their
+            # windows), so this removes only the certificate's own symmetric copies.
+            for i in self.M:
+                for k in self.N:
+                    for j in range(k):
+                        md.add(s[j] < s[k]).only_enforce_if([o[j][i], o[k][i]])
         self.o, self.o_slot = o, s
 
     def opt_lower_flow(self) -> None:
