@@ -58,6 +58,7 @@ bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
 	$(BIN)/python benchmarks/bench_opt_flow.py
 	$(BIN)/python benchmarks/bench_compiled.py
 	$(BIN)/python benchmarks/bench_search.py
+	$(BIN)/python benchmarks/bench_exact.py
 	$(BIN)/python benchmarks/bench_loss.py
 	$(BIN)/python benchmarks/bench_pipeline.py
 

@@ -46,11 +46,11 @@ from schedbench.scheduling.search.exact import check_objective, check_sizes, ref
 from schedbench.scheduling.search.replay import check_claims, opt_inconsistency, run_real
 from schedbench.scheduling.search.result import WorstCase
 
-__all__ = ["search_worst", "check_search_worst", "default_seeds", "exact_problem"]
+__all__ = ["search_worst", "check_search_worst", "default_seeds", "exact_problem", "EXACT_PROBLEMS"]
 
 Job = tuple[int, int, tuple[int, ...], float, float]  # (release, size, eligible (sorted), w_flow, w_reject)
 #: Problems whose OPT solve_opt proves exactly: where the black-box search can score a ratio.
-_EXACT_PROBLEMS = ("load", "maxflow", "wtdmaxflow", "genwtd", "stretch")
+EXACT_PROBLEMS = ("load", "maxflow", "wtdmaxflow", "genwtd", "stretch")
 #: The weights a weighted problem's moves choose from (powers of two: the weighted algorithms
 #: round weights to classes of powers of two, docs/models/rejection-model.md §4).
 WEIGHTS = (1.0, 2.0, 4.0, 8.0, 16.0)
@@ -63,11 +63,11 @@ def exact_problem(cls) -> str:
     """The problem a search scores ``cls`` on by default: its default if the offline solver is
     exact there (every registered problem), else the first problem it solves that is."""
     for p in cls.solved_problems():
-        if p in _EXACT_PROBLEMS:
+        if p in EXACT_PROBLEMS:
             return p
     raise ParameterError(
         f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}: no exact OPT "
-        f"(the search scores against an exact OPT: {', '.join(_EXACT_PROBLEMS)})"
+        f"(the search scores against an exact OPT: {', '.join(EXACT_PROBLEMS)})"
     )
 
 
@@ -399,10 +399,8 @@ def check_search_worst(
         problem = cls.check_problem(problem) if problem is not None else exact_problem(cls)
     except ParameterError as exc:
         raise refused("problem" if problem is not None else "algorithm", str(exc)) from None
-    if problem not in _EXACT_PROBLEMS:
-        raise refused(
-            "problem", f"problem {problem!r} has no exact OPT; the search scores {', '.join(_EXACT_PROBLEMS)}"
-        )
+    if problem not in EXACT_PROBLEMS:
+        raise refused("problem", f"problem {problem!r} has no exact OPT; the search scores {', '.join(EXACT_PROBLEMS)}")
     check_objective("search_worst", objective, algorithm, cls.model == "rejection")
     if sizes is not None:
         sizes = check_sizes("search_worst", sizes)

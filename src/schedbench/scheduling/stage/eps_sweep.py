@@ -52,6 +52,7 @@ __all__ = [
     "sweep_pairs",
     "sweep_eps",
     "sweep_size",
+    "sweep_limits",
     "point_file",
     "run_sweep",
     "collect_sweep",
@@ -90,7 +91,7 @@ def check_eps_sweep(section: Any) -> None:
     if section is None:
         return
     from schedbench.scheduling.registry import algorithm_names, get_algorithm
-    from schedbench.scheduling.search.blackbox import _EXACT_PROBLEMS
+    from schedbench.scheduling.search.blackbox import EXACT_PROBLEMS
 
     if not isinstance(section, dict):
         raise EpsSweepConfigError(f"{_where()}: a mapping with the key 'problems', got {section!r}")
@@ -100,13 +101,13 @@ def check_eps_sweep(section: Any) -> None:
     problems = section.get("problems")
     if not isinstance(problems, dict) or not problems:
         raise EpsSweepConfigError(
-            f"{_where('problems')}: required, a mapping of problems ({', '.join(_EXACT_PROBLEMS)}) to lists "
+            f"{_where('problems')}: required, a mapping of problems ({', '.join(EXACT_PROBLEMS)}) to lists "
             f"of algorithms, got {problems!r}"
         )
     for problem, algorithms in problems.items():
         where = _where(f"problems.{problem}")
-        if problem not in _EXACT_PROBLEMS:
-            raise EpsSweepConfigError(f"{where}: not a problem with an exact OPT ({', '.join(_EXACT_PROBLEMS)})")
+        if problem not in EXACT_PROBLEMS:
+            raise EpsSweepConfigError(f"{where}: not a problem with an exact OPT ({', '.join(EXACT_PROBLEMS)})")
         if not isinstance(algorithms, list) or not algorithms:
             raise EpsSweepConfigError(f"{where}: a non-empty list of algorithm names, got {algorithms!r}")
         if len(set(map(str, algorithms))) != len(algorithms):
@@ -158,14 +159,15 @@ def _check_search_arguments(section: dict) -> None:
             where = _where(f"problems.{problem}")
             try:
                 get_algorithm(algorithm).check_eps(eps)
-                check_search_worst(algorithm, m, n=n, eps=eps, problem=problem, **_limits(section))
+                check_search_worst(algorithm, m, n=n, eps=eps, problem=problem, **sweep_limits(section))
             except (ParameterError, ValueError) as exc:
                 key = getattr(exc, "argument", None)
                 where = _where(key) if key in SWEEP_KEYS else where
                 raise EpsSweepConfigError(f"{where}: {algorithm} at ε = {eps:g}: {exc}") from None
 
 
-def _limits(section: dict) -> dict:
+def sweep_limits(section: dict) -> dict:
+    """The stop of every point's search: `max_evals` candidates, `budget_seconds` of wall clock."""
     return {
         "max_evals": int(section.get("max_evals", DEFAULT_MAX_EVALS)),
         "budget_seconds": float(section.get("budget_seconds", DEFAULT_BUDGET_SECONDS)),
@@ -220,10 +222,10 @@ def run_sweep(problem: str, algorithm: str, section: dict, base_seed: int, outpu
             seeds.append(instance_from_dict(instance_to_dict(previous.instance), meta={"label": CHAINED}))
         seed = derived_seed(base_seed, "eps_sweep", problem, algorithm, f"{eps:g}") % (2**31 - 1)
         wc = search_worst(
-            algorithm, m=m, n=n, eps=eps, problem=problem, seed=seed, seeds_from=seeds, **_limits(section)
+            algorithm, m=m, n=n, eps=eps, problem=problem, seed=seed, seeds_from=seeds, **sweep_limits(section)
         )
         wc.extra["sweep"] = {"problem": problem, "eps_list": eps_list, "chained": previous is not None}
-        wc.extra["limit_hit"] = "clock" if int(wc.extra.get("evals", 0)) < _limits(section)["max_evals"] else ""
+        wc.extra["limit_hit"] = "clock" if int(wc.extra.get("evals", 0)) < sweep_limits(section)["max_evals"] else ""
         wc.save(out)
         rows.append(point_row(wc))
         previous = wc

@@ -199,11 +199,11 @@ SWEEP_SECONDS_PER_EVAL = 0.02
 
 def _eps_sweep_stages(section: dict | None) -> list[StageEstimate]:
     """One job per (problem, algorithm) of ``search.eps_sweep``, each running every ε."""
-    from schedbench.scheduling.stage.eps_sweep import _limits, sweep_eps, sweep_pairs
+    from schedbench.scheduling.stage.eps_sweep import sweep_limits, sweep_eps, sweep_pairs
 
     out = []
     for problem, algorithm in sweep_pairs(section):
-        limits = _limits(section)
+        limits = sweep_limits(section)
         points = len(sweep_eps(section))
         seconds = points * min(limits["budget_seconds"], limits["max_evals"] * SWEEP_SECONDS_PER_EVAL)
         out.append(
