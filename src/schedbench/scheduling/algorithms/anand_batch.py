@@ -4,7 +4,7 @@ reconstruction [R] (the paper's exact rule is unknown, docs/models/rejection-mod
 
 Deferred dispatch: every job is held on arrival (:data:`HOLD`). Time is cut into windows
 [b_{k−1}, b_k); at the boundary b_k the jobs released in the window (the batch) are assigned
-by an LP solved with HiGHS and dispatched; each machine runs its batch FIFO (job order) at
+by an LP (solved exactly as a max flow) and dispatched; each machine runs its batch FIFO (job order) at
 speed 1+ε. Nothing is rejected.
 
 * **LP** (per batch, at the current T): x_ij ≥ 0 for i eligible for j and p_j ≤ T only,
@@ -12,15 +12,17 @@ speed 1+ε. Nothing is rejected.
   makes it feasible (OPT runs the batch inside [b_{k−1}, b_k + T)), so an infeasible LP proves
   T < OPT: T doubles (counted in ``doublings``) and the batch is solved again. Jobs with the
   same size and eligible set are interchangeable, so the LP has one variable per (such type,
-  machine), 0 ≤ y ≤ count; it is solved by the simplex method without presolve (a vertex).
-  Its cost grows with Σ_j |S_j| per batch: measured ~2-3 s for n = 10^5, m = 100, d = 2 or
-  ⌈log₂ m⌉, ~10 s with d = m/2 (distinct eligible sets), ~1.4 s with d = m (one type per size).
-* **Rounding** of the simplex vertex (Lenstra–Shmoys–Tardos): integral parts keep their machine;
-  the leftover (fractional) jobs are matched to distinct machines among their fractional ones (a vertex's
-  fractional support is a pseudoforest, so such a matching exists), adding at most one job,
-  p_j ≤ T, per machine. Should the matching miss a job (a non-vertex answer), the job goes to
-  its largest x (counted in ``rounding_fallbacks``). Unit jobs: the LP is a b-matching with
-  integral capacities, the vertex is integral, and nothing is added.
+  machine), 0 ≤ y ≤ count. In volume units it is a transportation problem, solved exactly by a
+  compiled max flow; cycles of its fractional support are then cancelled so that the support is
+  a forest, the property of a simplex vertex the rounding needs (:mod:`._transport`; integers
+  only, the same on every machine). Earlier versions solved it with HiGHS's simplex method:
+  another optimal solution, so other decisions, with the same guarantee.
+* **Rounding** (Lenstra–Shmoys–Tardos): integral parts keep their machine; the leftover
+  (fractional) jobs are matched to distinct machines among their fractional ones (the fractional
+  support is a forest, so such a matching exists), adding at most one job, p_j ≤ T, per machine.
+  Should the matching miss a job, the job goes to its largest y (counted in
+  ``rounding_fallbacks``; never seen, kept as a guard). Unit jobs: the LP is a b-matching with
+  integral capacities, the flow is integral, and nothing is added.
 * **Batch length** L = ⌈2T/ε⌉, or ⌈T/ε⌉ while every job seen so far has size 1 (no rounding
   excess); the window after a boundary has the length for the T and sizes known there. Windows
   never shrink, and a batch of volume ≤ span + 2T (≤ span + T for unit jobs) finishes within
@@ -37,10 +39,11 @@ speed 1+ε. Nothing is rejected.
   at speed 1 the rule has no guarantee (Ω(m), docs/models/rejection-model.md §7 B9). :meth:`eps_values` leaves ε = 0 out
   of an experiment's sweep.
 
-``counters``: lp_solves, doublings, fractional_jobs, rounding_fallbacks, batch_length.
+``counters``: lp_solves, doublings, fractional_jobs, rounding_fallbacks, cycles_cancelled,
+batch_length.
 
 Compiled path (:meth:`AnandBatch.compiled_run`): the same batches, LPs and rounding without the
-engine, then the processing in one numba call; the LP solves remain (HiGHS).
+engine, then the processing in one numba call.
 """
 
 from __future__ import annotations
@@ -48,7 +51,6 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
-import highspy
 import numpy as np
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_bipartite_matching
@@ -56,11 +58,9 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms import _flow_kernels as fk
 from schedbench.scheduling.algorithms._flow_rules import csr_rows
+from schedbench.scheduling.algorithms._transport import transport_flow
 from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
-from schedbench.hall.solvers import quiet_highs, run_checked
-
-_INTEGRAL = 1e-6  # x within this of 0 or 1 counts as integral
 
 
 def batch_length(T: float, eps: float, unit: bool) -> int:
@@ -132,6 +132,7 @@ class AnandBatch(OnlineAlgorithm):
             "doublings": 0,
             "fractional_jobs": 0,
             "rounding_fallbacks": 0,
+            "cycles_cancelled": 0,
             "batch_length": 0,
         }
 
@@ -238,82 +239,49 @@ class AnandBatch(OnlineAlgorithm):
         if self.unit and rep_size.max() > 1:
             self.unit = False
         while True:
-            y = self._solve(rep_indptr, rep_indices, rep_size, count, span) if rep_size.max() <= self.T else None
-            if y is not None:
-                return self._round(rep_indptr, rep_indices, members, count, y, size.size)
+            z = self._solve(rep_indptr, rep_indices, rep_size, count, span) if rep_size.max() <= self.T else None
+            if z is not None:
+                return self._round(rep_indptr, rep_indices, rep_size, members, count, z, size.size)
             self.T *= 2.0
             self.counters["doublings"] += 1
 
     def _solve(
         self, rep_indptr: np.ndarray, rep_indices: np.ndarray, size: np.ndarray, count: np.ndarray, span: int
     ) -> np.ndarray | None:
-        """The LP's vertex (one value per (type, eligible machine) pair, in type order), or
-        None if it is infeasible."""
-        nt, m = size.size, self.m
-        degree = np.diff(rep_indptr)
-        machines = rep_indices.astype(np.int32)
-        owner = np.repeat(np.arange(nt, dtype=np.int32), degree)
-        ncol = machines.size
+        """A solution of the batch LP in volume units, z_ti = p_t·y_ti (one integer per (type,
+        eligible machine) pair, in type order), whose fractional support is a forest; None if
+        the LP is infeasible. By max flow and cycle cancelling (:mod:`._transport`; exact)."""
         cap = math.floor(span + self.T + 1e-9)
-        h = quiet_highs()
-        h.setOptionValue("solver", "simplex")
-        h.setOptionValue("presolve", "off")  # faster here (measured 4x), and the answer is the vertex itself
-        inf = highspy.kHighsInf
-        # rows 0..nt-1: Σ_i y_ti = count_t; rows nt..nt+m-1: Σ_t p_t y_ti <= cap
-        demand = count.astype(np.float64)
-        h.addRows(
-            nt + m,
-            np.r_[demand, np.full(m, -inf)],
-            np.r_[demand, np.full(m, float(cap))],
-            0,
-            np.zeros(nt + m, dtype=np.int32),
-            np.zeros(0, dtype=np.int32),
-            np.zeros(0),
-        )
-        index = np.empty(2 * ncol, dtype=np.int32)
-        index[0::2], index[1::2] = owner, nt + machines
-        value = np.empty(2 * ncol)
-        value[0::2], value[1::2] = 1.0, size[owner]
-        h.addCols(
-            ncol,
-            np.zeros(ncol),
-            np.zeros(ncol),
-            demand[owner],
-            2 * ncol,
-            np.arange(0, 2 * ncol, 2, dtype=np.int32),
-            index,
-            value,
-        )
-        status = run_checked(h, f"{self.name}: batch LP")
+        z, cancelled = transport_flow(rep_indptr, rep_indices, size, count, cap, self.m)
         self.counters["lp_solves"] += 1
-        if status == highspy.HighsModelStatus.kInfeasible:
-            return None
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise RuntimeError(f"{self.name}: batch LP ended with status {h.modelStatusToString(status)}")
-        return np.asarray(h.getSolution().col_value, dtype=np.float64)
+        self.counters["cycles_cancelled"] += cancelled
+        return z
 
     def _round(
         self,
         rep_indptr: np.ndarray,
         rep_indices: np.ndarray,
+        rep_size: np.ndarray,
         members: np.ndarray,
         count: np.ndarray,
-        y: np.ndarray,
+        z: np.ndarray,
         n: int,
     ) -> np.ndarray:
-        """Machine per batch position (Lenstra–Shmoys–Tardos). Type t puts ⌊y_ti⌉ of its jobs
-        on machine i (y within 1e-6 of an integer counts as that integer), in job order and
-        machine order; its r_t leftover jobs (r_t = Σ fractional parts, an integer) go to
-        distinct machines among its fractional ones, at most one leftover job per machine over
-        the whole batch (a vertex's fractional support is a pseudoforest, which makes such a
-        matching exist)."""
+        """Machine per batch position (Lenstra–Shmoys–Tardos), from the volumes z_ti = p_t·y_ti.
+        Type t puts ⌊y_ti⌋ = z_ti div p_t of its jobs on machine i (exact: y_ti is an integer iff
+        p_t divides z_ti), in job order and machine order; its r_t leftover jobs (r_t = Σ
+        fractional parts, an integer) go to distinct machines among its fractional ones, at
+        most one leftover job per machine over the whole batch (the fractional support is a
+        forest, which makes such a matching exist)."""
         machine = np.full(n, -1, dtype=np.int64)
-        whole = np.floor(y + _INTEGRAL)
-        frac = y - whole > _INTEGRAL
+        p = rep_size[np.repeat(np.arange(count.size), np.diff(rep_indptr))]
+        whole = z // p
+        frac = z % p != 0
+        y = z / p
         nt = count.size
         col_type = np.repeat(np.arange(nt), np.diff(rep_indptr))
         # the whole parts, machine by machine within a type, capped at the type's count
-        w = np.maximum(whole, 0).astype(np.int64)
+        w = whole.astype(np.int64)
         before = np.cumsum(w) - w  # whole parts of the earlier columns (all types)
         type_start = before[rep_indptr[:-1]] if y.size else np.zeros(nt, np.int64)
         take = np.clip(count[col_type] - (before - type_start[col_type]), 0, w)
@@ -340,7 +308,7 @@ class AnandBatch(OnlineAlgorithm):
             )
             ok = match >= 0
             machine[leftover[ok]] = match[ok]
-            for r in np.flatnonzero(~ok).tolist():  # not a vertex after all: the type's largest y
+            for r in np.flatnonzero(~ok).tolist():  # no forest after all: the type's largest y
                 t = rows[r]
                 lo, hi = rep_indptr[t], rep_indptr[t + 1]
                 machine[leftover[r]] = rep_indices[lo + int(np.argmax(y[lo:hi]))]
