@@ -72,8 +72,8 @@ def main() -> None:
             best = fast if fast["proved"] or not plain["proved"] else plain
             print(
                 f"| `{algorithm}` | {m} | {'yes' if plain['proved'] else 'no'} | {plain['seconds']:.1f} | "
-                f"{'yes' if fast['proved'] else 'no'} | {fast['seconds']:.1f} | {best['value']:.3g} "
-                f"[{best['bound']:.3g}] | {fast['hint'] or '–'} |",
+                f"{'yes' if fast['proved'] else 'no'} | {fast['seconds']:.1f} | {best['value'] + 0.0:.3g} "
+                f"[{best['bound'] + 0.0:.3g}] | {fast['hint'] or '–'} |",
                 flush=True,
             )
             if not (plain["proved"] or fast["proved"]):

@@ -309,20 +309,13 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
         # order), the work and last end per job, and whether rows are in (machine, start) order
         dispatch_time = np.where(machine >= 0, step_time[np.maximum(dstep, 0)], 0.0)
         reject_time = np.where(rejected, step_time[np.maximum(rstep, 0)], np.inf)
-        first, work, last_end, in_order = _trace_rows(
-            tm,
-            tj,
-            ts,
-            te,
-            tw,
-            machine,
-            inst.release.astype(np.float64),
-            dispatch_time,
-            reject_time,
-            float(speed),
-            n,
-            WORK_TOL,
-        )
+        # what a row needs of its job, one row of three per job (one cache line per lookup)
+        job_rows = np.empty((n, 3))
+        job_rows[:, 0] = np.maximum(inst.release, dispatch_time)  # work starts no earlier
+        job_rows[:, 1] = reject_time
+        job_rows[:, 2] = machine
+        first, done, in_order = _trace_rows(tm, tj, ts, te, tw, job_rows, float(speed), WORK_TOL)
+        work, last_end = done[:, 0], done[:, 1]
         if eligible_keys is None:
             r = first[4]
             if r >= 0:
@@ -366,7 +359,7 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
             )
         r = first[1]
         if r >= 0:
-            start_ok = max(float(inst.release[tj[r]]), float(dispatch_time[tj[r]]))
+            start_ok = job_rows[tj[r], 0]
             errors.append(f"job {tj[r]}: processed from {ts[r]:g}, before its release or dispatch ({start_ok:g})")
         r = first[2]
         if r >= 0:
@@ -416,29 +409,31 @@ def _bad_trace_row(tj, ts, te, tw, n):
 
 
 @njit(cache=True)
-def _trace_rows(tm, tj, ts, te, tw, machine, release, dispatch_time, reject_time, speed, n, work_tol):
-    """One pass over the trace rows (jobs in range, times finite: checked before). Returns the
-    first offending row of each rule, −1 if none — [0] more work than the speed allows in the
-    interval (or a negative one), [1] work before the job's release or dispatch, [2] work after
-    its rejection, [3] two rows of one machine overlapping (row r and r + 1; only meaningful
-    when the rows are in (machine, start) order), [4] work on another machine than the job's
-    (or on an undispatched job) — and the work and last end per job, and whether the rows are
-    in (machine, start) order. Tolerance: work_tol·max(1, |x|)."""
+def _trace_rows(tm, tj, ts, te, tw, job_rows, speed, work_tol):
+    """One pass over the trace rows (jobs in range, times finite: checked before); ``job_rows``
+    holds per job (earliest start: release and dispatch, rejection time or inf, machine).
+    Returns the first offending row of each rule, −1 if none — [0] more work than the speed
+    allows in the interval (or a negative one), [1] work before the job's release or dispatch,
+    [2] work after its rejection, [3] two rows of one machine overlapping (row r and r + 1; only
+    meaningful when the rows are in (machine, start) order), [4] work on another machine than
+    the job's (or on an undispatched job) — the work and last end per job, and whether the rows
+    are in (machine, start) order. Tolerance: work_tol·max(1, |x|)."""
+    n = job_rows.shape[0]
     first = np.full(5, -1, np.int64)
-    work = np.zeros(n)
-    last_end = np.full(n, -np.inf)
+    done = np.empty((n, 2))
+    done[:, 0] = 0.0
+    done[:, 1] = -np.inf
     in_order = True
     for r in range(tj.shape[0]):
         j = tj[r]
         s, e, w = ts[r], te[r], tw[r]
-        if first[4] < 0 and (tm[r] != machine[j] or machine[j] < 0):
+        start_ok, rt, mach = job_rows[j, 0], job_rows[j, 1], job_rows[j, 2]
+        if first[4] < 0 and (tm[r] != mach or mach < 0):
             first[4] = r
         if first[0] < 0 and (e < s or w < 0 or w > speed * (e - s) + work_tol * max(1.0, abs(w))):
             first[0] = r
-        start_ok = max(release[j], dispatch_time[j])
         if first[1] < 0 and s < start_ok - work_tol * max(1.0, abs(start_ok)):
             first[1] = r
-        rt = reject_time[j]
         if first[2] < 0 and rt < np.inf and e > rt + work_tol * max(1.0, abs(rt)):
             first[2] = r
         if r > 0:
@@ -446,10 +441,10 @@ def _trace_rows(tm, tj, ts, te, tw, machine, release, dispatch_time, reject_time
                 in_order = False
             elif first[3] < 0 and tm[r] == tm[r - 1] and s < te[r - 1] - work_tol * max(1.0, abs(te[r - 1])):
                 first[3] = r - 1
-        work[j] += w
-        if e > last_end[j]:
-            last_end[j] = e
-    return first, work, last_end, in_order
+        done[j, 0] += w
+        if e > done[j, 1]:
+            done[j, 1] = e
+    return first, done, in_order
 
 
 def _grouped_by_start(group: np.ndarray, start: np.ndarray) -> np.ndarray:
