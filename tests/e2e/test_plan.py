@@ -21,6 +21,7 @@ STAGE_RULES = {
     "run_online": "run_online",
     "adversary": "run_adversary",
     "search": "worst_case_task",
+    "eps_sweep": "eps_sweep_algorithm",
 }
 
 

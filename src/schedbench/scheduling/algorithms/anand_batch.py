@@ -78,7 +78,6 @@ class AnandBatch(OnlineAlgorithm):
     rule_label = "R"
     deferred_dispatch = True
     max_hold_slots = 2**62  # every hold ends at the next boundary, which the algorithm asks to be woken at
-    jobs_per_second = 4e4  # for the run planner: its LP solves dominate (benchmarks/README.md)
     parameters = {
         "oracle": Param(
             "opt",
