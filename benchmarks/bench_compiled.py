@@ -141,11 +141,11 @@ def main() -> None:
                     continue
                 results["throughput"].append(run_child(spec, N_OVERRIDE.get(spec, 10**6), 1000, sizes, args.repeat))
     if 2 in parts:
-        for spec in ALGORITHMS:
+        for spec in ALGORITHMS + ["anand-batch"]:
             for m in (10, 100, 1000, 10_000):
                 results["machines"].append(run_child(spec, N_OVERRIDE.get(spec, 10**6), m, 1, args.repeat))
     if 3 in parts:
-        for spec in ALGORITHMS[:-1]:
+        for spec in ALGORITHMS[:-1] + ["anand-batch"]:  # greedy: no step path worth timing
             sizes = 1 if spec in UNIT_ONLY else 16
             fast = run_child(spec, 10**5, 1000, sizes, args.repeat)
             step = run_child(spec, 10**5, 1000, sizes, 1, fast=False)
