@@ -54,6 +54,7 @@ REMOTE_RULES = {
     "loss_points",
     "bipartite_groups",
     "worst_case_task",
+    "eps_sweep_algorithm",
     "bipartite_checks",
 }
 

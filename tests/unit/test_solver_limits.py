@@ -17,6 +17,7 @@ from schedbench.scheduling.offline import opt_makespan, opt_max_flow, solve_opt
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.maxflow import max_flow_lower_bound
 from schedbench.scheduling.search import search_worst, worst_case
+from schedbench.scheduling.search.exact import SearchFailed
 
 
 def poisson(n: int, m: int, seed: int, max_size: int, rho: float = 0.95) -> Instance:
@@ -149,7 +150,10 @@ CLOCK_CASES = {
 
 @pytest.mark.parametrize("case", list(CLOCK_CASES))
 def test_every_solver_and_search_returns_within_its_clock_limit_and_the_margin(case):
-    CLOCK_CASES[case](0.05)  # compiled code loaded and caches warm: the limit covers the solve
+    try:  # compiled code loaded and caches warm: the limit covers the solve
+        CLOCK_CASES[case](0.05)
+    except SearchFailed:  # the exact search found nothing in 0.05 s (a loaded machine): warm all the same
+        pass
     limit = 1.0
     t = time.perf_counter()
     CLOCK_CASES[case](limit)

@@ -181,3 +181,9 @@ def bip_targets():
         "paper/tables/bipartite_checks.tex",
         "paper/tables/bipartite_rates.tex",
     ] + [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in bip_figures()]
+
+
+def eps_sweep_points(problem, algorithm):
+    """The worst-case files of one (problem, algorithm) of search.eps_sweep, largest eps first
+    (the chain's order)."""
+    return [str(point_file("results/eps_sweep", problem, algorithm, e)) for e in sweep_eps(EPS_SWEEP)]

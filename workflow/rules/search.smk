@@ -58,10 +58,6 @@ rule worst_case_table:
 # search.eps_sweep (only when the config has one)
 if EPS_SWEEP:
 
-    def eps_sweep_points(problem, algorithm):
-        """The worst-case files of one (problem, algorithm) sweep, largest ε first (the chain's order)."""
-        return [str(point_file("results/eps_sweep", problem, algorithm, e)) for e in sweep_eps(EPS_SWEEP)]
-
     rule eps_sweep_algorithm:
         """The black-box search of one algorithm on one problem at every ε of search.eps_sweep, each
         ε seeded from the adversaries played at that ε and from the previous ε's worst case; every
@@ -92,7 +88,16 @@ if EPS_SWEEP:
             growth="results/eps_sweep_growth.parquet",
             tex="paper/tables/eps_sweep.tex",
             figures=expand("paper/figures/eps_sweep_{problem}.pdf", problem=EPS_SWEEP_PROBLEMS),
-            pngs=expand("paper/figures/eps_sweep_{problem}.png", problem=EPS_SWEEP_PROBLEMS),
+            pngs=[
+                report(
+                    f"paper/figures/eps_sweep_{problem}.png",
+                    caption="../report/eps_sweep.rst",
+                    category="Worst-case search",
+                    subcategory="Figures",
+                    labels={"figure": f"worst case vs eps, {problem}"},
+                )
+                for problem in EPS_SWEEP_PROBLEMS
+            ],
         log:
             "results/logs/eps_sweep_table.log",
         benchmark:
@@ -100,5 +105,6 @@ if EPS_SWEEP:
         localrule: True
         params:
             problems=EPS_SWEEP_PROBLEMS,
+            provenance=PROVENANCE,
         script:
             "../scripts/eps_sweep_table.py"

@@ -67,8 +67,12 @@ def _trace_pace(exps: dict) -> str:
     return "with releases scaled to an offered load of " + _set(loads)
 
 
-def config_macros_tex(cfg: dict, config_file: str, config_hash: str, slope_tol: float) -> str:
-    """Every number of the config the text quotes, as a macro (no number is typed in the prose)."""
+def config_macros_tex(
+    cfg: dict, config_file: str, config_hash: str, slope_tol: float, eps_sweep: dict | None = None
+) -> str:
+    """Every number of the config the text quotes, as a macro (no number is typed in the prose).
+    ``eps_sweep``: the ε sweep's values and candidates per point with the wing's defaults applied
+    (``scheduling.stage.eps_sweep.sweep_summary``), None without a sweep."""
     exps = cfg.get("experiments", {})
     loads = [
         e["params"]["load"]
@@ -93,16 +97,8 @@ def config_macros_tex(cfg: dict, config_file: str, config_hash: str, slope_tol: 
         "MaxflowLoads": _set(loads),
         "TracePace": _trace_pace(exps),
     }
-    sweep = (cfg.get("search") or {}).get("eps_sweep") or {}
-    if sweep:
-        from schedbench.scheduling.stage.eps_sweep import DEFAULT_MAX_EVALS, sweep_eps
-
-        macros.update(
-            {
-                "SweepEps": _set(sweep_eps(sweep)),
-                "SweepMaxEvals": _num(sweep.get("max_evals", DEFAULT_MAX_EVALS)),
-            }
-        )
+    if eps_sweep:
+        macros.update({"SweepEps": _set(eps_sweep["eps"]), "SweepMaxEvals": _num(eps_sweep["max_evals"])})
     loss = cfg.get("loss") or {}
     if loss:
         macros.update(

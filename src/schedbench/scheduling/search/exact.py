@@ -283,7 +283,9 @@ def worst_case(
     certificates (:meth:`Builder.break_symmetry`, ``Builder.edf_certificate``); ``hint``
     (default on) starts CP-SAT from the worst instance the hand-made adversaries realise against
     this algorithm inside the space, with the algorithm's own dispatch on it
-    (``extra["hint"]`` names it, with what it forces)."""
+    (``extra["hint"]`` names it, with what it forces). The hint's plays and optima take at most
+    half of ``time_limit`` (they take well under a second; only a limit of about a second can cut
+    them, and a clock-cut search is flagged as such anyway); CP-SAT gets the time left."""
     a = check_worst_case(
         algorithm,
         m,
@@ -329,7 +331,11 @@ def worst_case(
             b.opt_lower_flow()
     if symmetry:
         b.break_symmetry()
-    hinted = _adversary_hint(algorithm, cls, space, eps, params, wants_oracle, mod.PROBLEM) if hint else None
+    # the hint's plays and optima count against the time limit: at most half of it goes to them
+    hint_deadline = t0 + time_limit / 2
+    hinted = (
+        _adversary_hint(algorithm, cls, space, eps, params, wants_oracle, mod.PROBLEM, hint_deadline) if hint else None
+    )
     if hinted is not None:
         b.hint_instance(hinted["release"], hinted["size"], hinted["eligible"])
         for j, i in enumerate(hinted["machine"]):
@@ -342,7 +348,7 @@ def worst_case(
     else:
         score, scale = b.prefix_rejection_score(dec.rej)
         b.md.maximize(score)
-    solver = solver_for(time_limit, workers, seed, log, work_limit)
+    solver = solver_for(max(time_limit - (time.perf_counter() - t0), 1e-3), workers, seed, log, work_limit)
     code = solver.solve(b.md, _ProgressLog(scale, time_limit))
     seconds = time.perf_counter() - t0
     status = _STATUS.get(code, str(code))
@@ -416,17 +422,22 @@ def worst_case(
     )
 
 
-def _adversary_hint(algorithm: str, cls, space: Space, eps, params: dict, wants_oracle: bool, problem: str):
+def _adversary_hint(
+    algorithm: str, cls, space: Space, eps, params: dict, wants_oracle: bool, problem: str, deadline: float
+):
     """The worst instance the hand-made adversaries realise against ``algorithm`` (those of the
     black-box search for the largest power of two ≤ m) that lies in the space — at most n jobs,
     its sizes, releases within the window, |S_j| ≤ max_eligible, OPT ≤ T (= T when exact) — with
-    the algorithm's dispatch on it; None if there is none."""
+    the algorithm's dispatch on it; None if there is none. No new adversary is tried after
+    ``deadline`` (perf_counter seconds), and each optimum gets the time left until it."""
     from schedbench.scheduling.offline import solve_opt
     from schedbench.scheduling.search.blackbox import default_seeds
 
     m2 = 1 << (int(space.m).bit_length() - 1)
     best = None
     for name, aparams in default_seeds(algorithm, m2, eps, problem):
+        if time.perf_counter() >= deadline:
+            break
         try:
             adv = get_adversary(name)(eps=eps, **dict(aparams))
             inst = execute(cls, adv, eps=eps, params=params, problem=problem).instance
@@ -444,7 +455,7 @@ def _adversary_hint(algorithm: str, cls, space: Space, eps, params: dict, wants_
         if not fits:
             continue
         inst = Instance.from_lists(space.m, release.tolist(), inst.size[order].tolist(), eligible, meta={"label": name})
-        opt = solve_opt(inst, problem, time_limit=10.0)
+        opt = solve_opt(inst, problem, time_limit=max(min(10.0, deadline - time.perf_counter()), 1e-3))
         if opt.status != "optimal" or opt.value > space.opt or (space.exact_opt and opt.value != space.opt):
             continue
         run = execute(

@@ -53,6 +53,7 @@ __all__ = [
     "sweep_eps",
     "sweep_size",
     "sweep_limits",
+    "sweep_summary",
     "point_file",
     "run_sweep",
     "collect_sweep",
@@ -196,6 +197,14 @@ def sweep_size(section: dict, eps: float) -> tuple[int, int]:
         per = int(section.get("jobs_per_inverse_eps", DEFAULT_JOBS_PER_INVERSE_EPS))
         n = max(3 * int(m), math.ceil(per / eps - 1e-9))
     return int(m), int(n)
+
+
+def sweep_summary(section: dict | None) -> dict | None:
+    """What the paper quotes of the sweep (its ε values and candidates per point, defaults
+    applied), None without one."""
+    if not section:
+        return None
+    return {"eps": sweep_eps(section), "max_evals": sweep_limits(section)["max_evals"]}
 
 
 def point_file(root: str | Path, problem: str, algorithm: str, eps: float) -> Path:
