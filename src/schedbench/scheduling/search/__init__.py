@@ -3,10 +3,11 @@
 (:func:`search_worst`). Every instance found is replayed through the real plug-in and the real
 offline solver."""
 
-from schedbench.scheduling.search.blackbox import default_seeds, search_worst
+from schedbench.scheduling.search.blackbox import search_worst
 from schedbench.scheduling.search.exact import SearchFailed, exact_algorithms, worst_case
 from schedbench.scheduling.search.replay import replay_worst_case
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
+from schedbench.scheduling.search.starts import default_seeds
 
 __all__ = [
     "worst_case",

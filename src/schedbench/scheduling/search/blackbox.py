@@ -45,12 +45,11 @@ from schedbench.scheduling.registry import get_adversary, get_algorithm
 from schedbench.scheduling.search.exact import check_objective, check_sizes, refused
 from schedbench.scheduling.search.replay import check_claims, opt_inconsistency, run_real
 from schedbench.scheduling.search.result import WorstCase
+from schedbench.scheduling.search.starts import EXACT_PROBLEMS, default_seeds, exact_problem
 
 __all__ = ["search_worst", "check_search_worst", "default_seeds", "exact_problem", "EXACT_PROBLEMS"]
 
 Job = tuple[int, int, tuple[int, ...], float, float]  # (release, size, eligible (sorted), w_flow, w_reject)
-#: Problems whose OPT solve_opt proves exactly: where the black-box search can score a ratio.
-EXACT_PROBLEMS = ("load", "maxflow", "wtdmaxflow", "genwtd", "stretch")
 #: The weights a weighted problem's moves choose from (powers of two: the weighted algorithms
 #: round weights to classes of powers of two, docs/models/rejection-model.md §4).
 WEIGHTS = (1.0, 2.0, 4.0, 8.0, 16.0)
@@ -59,50 +58,12 @@ _log = logging.getLogger(__name__)
 REPORT_EVERY = 10.0  # seconds between progress lines in the log
 
 
-def exact_problem(cls) -> str:
-    """The problem a search scores ``cls`` on by default: its default if the offline solver is
-    exact there (every registered problem), else the first problem it solves that is."""
-    for p in cls.solved_problems():
-        if p in EXACT_PROBLEMS:
-            return p
-    raise ParameterError(
-        f"algorithm {cls.name!r} solves {', '.join(cls.solved_problems())}: no exact OPT "
-        f"(the search scores against an exact OPT: {', '.join(EXACT_PROBLEMS)})"
-    )
-
-
 def weighted_fields(problem: str) -> tuple[str, ...]:
     """The job weights that matter for ``problem`` (the ones the search moves)."""
     prob = get_problem(problem)
     fields = {"w_flow"} if prob.flow_weight == "w_flow" else set()
     fields |= {prob.budget_weight} if prob.budget_weight != "count" else set()
     return tuple(sorted(fields))
-
-
-def default_seeds(algorithm: str, m: int, eps: float | None = None, problem: str | None = None) -> list:
-    """The hand-made adversaries that fit ``m`` machines and the algorithm's problem, as
-    ``(name, params)`` pairs (played against the algorithm when the search starts)."""
-    cls = get_algorithm(algorithm)
-    problem = problem or exact_problem(cls)
-    K = int(round(math.log2(m))) if m >= 2 else 0
-    if 2**K != m:
-        return []
-    out: list = []
-    if problem == "load":
-        out += [("anr-tree", {"m": m}), ("lb-a", {"K": K, "T": 2})]
-        if not cls.unit_sizes_only and K >= 1:
-            out.append(("lb-b", {"K": K, "g": 2}))
-    elif problem == "maxflow":
-        out += [
-            ("anr-flow", {"m": m, "T": 1}),
-            ("anr-flow", {"m": m, "T": 2}),
-            ("anr-flow", {"m": m, "T": 1, "streams": True}),
-        ]
-    elif problem == "wtdmaxflow" and K >= 1:  # the WtdMaxFlowTime stress families (unit weights)
-        out.append(("pairing-streams", {"m": m, "T": 2}))
-        if m >= 8:
-            out.append(("section4", {"m": m, "horizon": 4 * m}))
-    return out
 
 
 @dataclass

@@ -36,6 +36,7 @@ from schedbench.scheduling.registry import get_adversary, get_algorithm
 from schedbench.scheduling.search.models import MODELS
 from schedbench.scheduling.search.models._core import Builder, Space, solver_for
 from schedbench.scheduling.search.replay import check_claims, run_real
+from schedbench.scheduling.search.starts import default_seeds
 from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
 #: CP-SAT workers at most (its parameter is an int32; more than the cores only adds overhead).
@@ -431,7 +432,6 @@ def _adversary_hint(
     the algorithm's dispatch on it; None if there is none. No new adversary is tried after
     ``deadline`` (perf_counter seconds), and each optimum gets the time left until it."""
     from schedbench.scheduling.offline import solve_opt
-    from schedbench.scheduling.search.blackbox import default_seeds
 
     m2 = 1 << (int(space.m).bit_length() - 1)
     best = None

@@ -5,7 +5,7 @@ One pipeline job per (problem, algorithm) runs the black-box search
 (:func:`~schedbench.scheduling.search.search_worst`) at every ε of the sweep, largest ε first.
 At each ε the search starts from
 
-* the hand-made adversaries that fit (:func:`~schedbench.scheduling.search.blackbox.default_seeds`),
+* the hand-made adversaries that fit (:func:`~schedbench.scheduling.search.starts.default_seeds`),
   played against the algorithm at this very ε — what they force is kept per ε
   (``adversary_best``), and
 * the previous ε's worst case (label :data:`CHAINED`), so a bad structure found at a larger ε is
@@ -92,7 +92,7 @@ def check_eps_sweep(section: Any) -> None:
     if section is None:
         return
     from schedbench.scheduling.registry import algorithm_names, get_algorithm
-    from schedbench.scheduling.search.blackbox import EXACT_PROBLEMS
+    from schedbench.scheduling.search.starts import EXACT_PROBLEMS
 
     if not isinstance(section, dict):
         raise EpsSweepConfigError(f"{_where()}: a mapping with the key 'problems', got {section!r}")
@@ -216,7 +216,7 @@ def run_sweep(problem: str, algorithm: str, section: dict, base_seed: int, outpu
     """Run one (problem, algorithm) sweep; write each ε's replayed worst case to its output (the
     outputs in :func:`sweep_eps` order). Returns the table rows."""
     from schedbench.scheduling.search import search_worst
-    from schedbench.scheduling.search.blackbox import default_seeds
+    from schedbench.scheduling.search.starts import default_seeds
     from schedbench.scheduling.search.result import instance_from_dict, instance_to_dict
 
     eps_list = sweep_eps(section)
