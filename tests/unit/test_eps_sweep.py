@@ -19,6 +19,7 @@ from schedbench.scheduling.search import WorstCase
 from schedbench.scheduling.stage.config import check_search_section
 from schedbench.scheduling.stage.eps_sweep import (
     CHAINED,
+    POINT_COLUMNS,
     EpsSweepConfigError,
     check_eps_sweep,
     collect_sweep,
@@ -167,6 +168,7 @@ def test_table_growth_and_tex(tmp_path):
         run_sweep(problem, algorithm, section, 14, outs)
         paths += outs
     points = collect_sweep(paths)
+    assert list(points.columns) == POINT_COLUMNS == list(collect_sweep([]).columns)
     assert len(points) == 4 and set(points["opt_status"]) == {"optimal"}
     growth = growth_table(points)
     assert list(growth["algorithm"]) == ["greedy-cap", "lb-unit-reject"]

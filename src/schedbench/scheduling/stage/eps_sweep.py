@@ -274,7 +274,7 @@ def point_row(wc) -> dict[str, Any]:
     }
 
 
-#: Columns of the sweep table (also of an empty one).
+#: Columns of the sweep table, for an empty one (a test holds them equal to :func:`point_row`'s keys).
 POINT_COLUMNS = [
     "problem",
     "algorithm",
@@ -303,7 +303,7 @@ def collect_sweep(paths: Sequence[str | Path]) -> pd.DataFrame:
     from schedbench.scheduling.search import WorstCase
 
     rows = [point_row(WorstCase.load(p)) for p in paths]
-    table = pd.DataFrame(rows, columns=POINT_COLUMNS) if rows else pd.DataFrame(columns=POINT_COLUMNS)
+    table = pd.DataFrame(rows) if rows else pd.DataFrame(columns=POINT_COLUMNS)  # a row's keys are its columns
     return table.sort_values(["problem", "algorithm", "eps"], ascending=[True, True, False], ignore_index=True)
 
 
