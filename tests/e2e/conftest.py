@@ -4,6 +4,7 @@ workflow and shared by every e2e test that only reads it; copies of that finishe
 that rerun it; the helpers that run Snakemake there. Nothing is installed here: without LaTeX
 (`make test-debs` installs it) the PDF rule is left out and the tests that need it skip."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +33,22 @@ def assert_same_tables(work: Path, reference: Path) -> None:
 def omit_pdf() -> list[str]:
     """Without LaTeX the PDF rule is left out (and the tests that need it skip)."""
     return ["--omit-from", "paper_pdf"] if latex_missing() else []
+
+
+def failure_report(workdir: Path, proc: subprocess.CompletedProcess) -> str:
+    """What a failed Snakemake run says about its failed jobs: each "Error in rule" block and the
+    end of that job's log (the run's own tail rarely reaches back to the job that failed), then
+    the run's tail."""
+    out = proc.stdout + proc.stderr
+    parts = []
+    for block in re.findall(r"^Error in rule .*\n(?:[ \t]+.*\n?)*", out, re.M)[:3]:
+        parts.append(block)
+        for log in re.findall(r"^\s*log: (.+?)(?: \(check log file\(s\) for error details\))?$", block, re.M):
+            for name in log.split(", "):
+                path = workdir / name.strip()
+                if path.is_file():
+                    parts.append(f"--- {name.strip()} (end) ---\n" + "\n".join(path.read_text().splitlines()[-40:]))
+    return "\n".join(parts) + "\n--- the run's tail ---\n" + proc.stdout[-2000:] + proc.stderr[-3000:]
 
 
 def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
@@ -73,7 +90,7 @@ def pipeline(tmp_path_factory):
     summaries, the report); those that rerun jobs work on a copy (``finished_run``)."""
     work = copy_workflow(tmp_path_factory.mktemp("wf"))
     proc = snakemake(work, "--configfile", "config/smoke.yaml")
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
+    assert proc.returncode == 0, failure_report(work, proc)
     return work
 
 

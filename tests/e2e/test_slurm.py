@@ -31,7 +31,7 @@ import pytest
 import yaml
 
 from tests.conftest import tools_missing
-from tests.e2e.conftest import assert_same_tables, copy_workflow, omit_pdf
+from tests.e2e.conftest import assert_same_tables, copy_workflow, failure_report, omit_pdf
 from tests.e2e.slurm_cluster import DEBS, TOOLS, SlurmCluster, _alive, missing_reason
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
@@ -122,7 +122,7 @@ def slurm_run(cluster, tmp_path_factory):
         start = time.monotonic()
         proc = slurm_snakemake(cluster, work, "--configfile", config)
         print(f"{config} through SLURM: {time.monotonic() - start:.0f} s", file=sys.stderr)
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
+        assert proc.returncode == 0, failure_report(work, proc)
         assert twin.wait(timeout=900) == 0, local_out.read_text()[-5000:]
     finally:
         if twin.poll() is None:
@@ -165,7 +165,12 @@ def test_every_job_ran_and_jobs_were_grouped(slurm_run):
 def test_tables_are_value_identical_to_the_local_run(slurm_run):
     work, _, pipeline = slurm_run
     assert_same_tables(work, pipeline)
-    for path in ["results/worst_cases.parquet", "results/loss_slopes.parquet", "results/bipartite_checks.parquet"]:
+    for path in [
+        "results/worst_cases.parquet",
+        "results/eps_sweep.parquet",
+        "results/loss_slopes.parquet",
+        "results/bipartite_checks.parquet",
+    ]:
         pd.testing.assert_frame_equal(
             pd.read_parquet(pipeline / path).drop(columns=["seconds"], errors="ignore"),
             pd.read_parquet(work / path).drop(columns=["seconds"], errors="ignore"),

@@ -35,7 +35,7 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
 from schedbench.scheduling.model import Instance
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_clock
 from schedbench.hall.solvers import quiet_highs, run_checked
 from schedbench.scheduling.offline.result import OptResult, check_solve_arguments, solver_seed
 
@@ -124,7 +124,7 @@ def _bisect(inst: Instance, lo: int, hi: int, effort: Effort) -> tuple[int, bool
     flow = _FlowBound(inst) if lo < hi else None
     last = 0.0  # the longest max-flow solve so far: predicts the next one
     while lo < hi:
-        now = time.perf_counter()
+        now = work_clock()
         if now + last > effort.deadline:
             effort.clock_stop()
             return lo, False
@@ -133,7 +133,7 @@ def _bisect(inst: Instance, lo: int, hi: int, effort: Effort) -> tuple[int, bool
             hi = mid
         else:
             lo = mid + 1
-        last = max(last, time.perf_counter() - now)
+        last = max(last, work_clock() - now)
     return lo, True
 
 

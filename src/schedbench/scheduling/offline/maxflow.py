@@ -106,7 +106,7 @@ from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.result import OptResult, check_solve_arguments
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_clock
 from schedbench.hall.solvers import run_checked
 
 _log = logging.getLogger(__name__)
@@ -522,7 +522,7 @@ def _bisect(feasible, lo, hi, effort: Effort, grid, on_feasible=None):
     (lo, hi, complete)."""
     last = 0.0
     while grid.count(lo, hi) > 0:
-        now = time.perf_counter()
+        now = work_clock()
         if effort.exhausted():
             return lo, hi, False
         if now + last > effort.deadline:
@@ -536,7 +536,7 @@ def _bisect(feasible, lo, hi, effort: Effort, grid, on_feasible=None):
             hi = mid if on_feasible is None else min(mid, on_feasible())
         else:
             lo = grid.next_above(mid)
-        last = max(last, time.perf_counter() - now)
+        last = max(last, work_clock() - now)
     return lo, hi, True
 
 
@@ -628,7 +628,7 @@ def _migratory_bisect(inst: Instance, dl: _Deadlines, lo, hi, effort: Effort):
     top = hi  # probes at or above ``top`` are known feasible or too large
     grid = dl.grid
     while grid.count(lo, top) > 0:
-        now = time.perf_counter()
+        now = work_clock()
         if now + last > effort.deadline:
             effort.clock_stop()
             return lo, False, "time limit"
@@ -642,7 +642,7 @@ def _migratory_bisect(inst: Instance, dl: _Deadlines, lo, hi, effort: Effort):
             top = hi = mid
         else:
             lo = grid.next_above(mid)
-        last = max(last, time.perf_counter() - now)
+        last = max(last, work_clock() - now)
     return lo, lo == hi, note
 
 
@@ -985,13 +985,13 @@ def _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, ch
     step = 1
     last = 0.0
     while search == "bottom-up" and grid.count(lo, hi) > 0:
-        now = time.perf_counter()
+        now = work_clock()
         if effort.exhausted() or now + last > effort.deadline:
             effort.exhausted() or effort.clock_stop()
             complete = False
             break
         ok = feasible(lo, effort)
-        last = max(last, time.perf_counter() - now)
+        last = max(last, work_clock() - now)
         if ok is None:
             complete = False
             break
@@ -1000,7 +1000,7 @@ def _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, ch
             break
         lo = grid.next_above(lo)
     while search == "gallop" and grid.count(lo, hi) > 0:
-        now = time.perf_counter()
+        now = work_clock()
         if effort.exhausted() or now + last > effort.deadline:
             effort.exhausted() or effort.clock_stop()
             complete = False
@@ -1008,7 +1008,7 @@ def _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, ch
         c = grid.count(lo, hi)
         T = grid.nth(lo, hi, max(1, c - step + 1))
         ok = feasible(T, effort)
-        last = max(last, time.perf_counter() - now)
+        last = max(last, work_clock() - now)
         if ok is None:
             complete = False
             break

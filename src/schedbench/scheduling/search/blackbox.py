@@ -34,6 +34,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from schedbench.hall.effort import work_clock
 from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.adversaries.base import Adversary
@@ -424,6 +425,7 @@ def search_worst(
     opt_time_limit, release_window, sizes = a["opt_time_limit"], a["release_window"], a["sizes"]
     cls, params, problem = a["cls"], a["params"], a["problem"]
     t0 = time.perf_counter()
+    w0 = work_clock()  # the budget's clock: numba compile time excluded (hall/effort.py)
     rng = np.random.default_rng(seed)
     notes: list[str] = []
     if seeds_from is None:
@@ -471,12 +473,12 @@ def search_worst(
     k_since, temp, restarts, improvements = 0, temperature, 0, 0
 
     def out_of_budget() -> bool:
-        return (max_evals is not None and ev.evals >= max_evals) or time.perf_counter() - t0 >= budget_seconds
+        return (max_evals is not None and ev.evals >= max_evals) or work_clock() - w0 >= budget_seconds
 
     def report() -> None:
         """A progress line: evaluations, the best score, and the time left (budget or evaluations)."""
         elapsed = time.perf_counter() - t0
-        left = budget_seconds - elapsed
+        left = budget_seconds - (work_clock() - w0)
         if max_evals is not None and ev.evals:
             left = min(left, elapsed * (max_evals - ev.evals) / ev.evals)
         of = f"/{max_evals}" if max_evals is not None else ""

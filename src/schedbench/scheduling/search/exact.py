@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from schedbench.hall.effort import cpsat_deterministic_time
+from schedbench.hall.effort import cpsat_deterministic_time, work_clock
 from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.model import REJECT, Instance
@@ -319,6 +319,7 @@ def worst_case(
     )
 
     t0 = time.perf_counter()
+    w0 = work_clock()  # the time limit's clock: numba compile time excluded (hall/effort.py)
     b = Builder(space, mod.PROBLEM)
     b.edf_certificate = bool(symmetry)
     dec = mod.build(b, eps, resolved, space.opt)
@@ -333,7 +334,7 @@ def worst_case(
     if symmetry:
         b.break_symmetry()
     # the hint's plays and optima count against the time limit: at most half of it goes to them
-    hint_deadline = t0 + time_limit / 2
+    hint_deadline = w0 + time_limit / 2
     hinted = (
         _adversary_hint(algorithm, cls, space, eps, params, wants_oracle, mod.PROBLEM, hint_deadline) if hint else None
     )
@@ -349,7 +350,7 @@ def worst_case(
     else:
         score, scale = b.prefix_rejection_score(dec.rej)
         b.md.maximize(score)
-    solver = solver_for(max(time_limit - (time.perf_counter() - t0), 1e-3), workers, seed, log, work_limit)
+    solver = solver_for(max(time_limit - (work_clock() - w0), 1e-3), workers, seed, log, work_limit)
     code = solver.solve(b.md, _ProgressLog(scale, time_limit))
     seconds = time.perf_counter() - t0
     status = _STATUS.get(code, str(code))
@@ -430,13 +431,13 @@ def _adversary_hint(
     black-box search for the largest power of two ≤ m) that lies in the space — at most n jobs,
     its sizes, releases within the window, |S_j| ≤ max_eligible, OPT ≤ T (= T when exact) — with
     the algorithm's dispatch on it; None if there is none. No new adversary is tried after
-    ``deadline`` (perf_counter seconds), and each optimum gets the time left until it."""
+    ``deadline`` (:func:`~schedbench.hall.effort.work_clock` seconds), and each optimum gets the time left until it."""
     from schedbench.scheduling.offline import solve_opt
 
     m2 = 1 << (int(space.m).bit_length() - 1)
     best = None
     for name, aparams in default_seeds(algorithm, m2, eps, problem):
-        if time.perf_counter() >= deadline:
+        if work_clock() >= deadline:
             break
         try:
             adv = get_adversary(name)(eps=eps, **dict(aparams))
@@ -455,7 +456,7 @@ def _adversary_hint(
         if not fits:
             continue
         inst = Instance.from_lists(space.m, release.tolist(), inst.size[order].tolist(), eligible, meta={"label": name})
-        opt = solve_opt(inst, problem, time_limit=max(min(10.0, deadline - time.perf_counter()), 1e-3))
+        opt = solve_opt(inst, problem, time_limit=max(min(10.0, deadline - work_clock()), 1e-3))
         if opt.status != "optimal" or opt.value > space.opt or (space.exact_opt and opt.value != space.opt):
             continue
         run = execute(
