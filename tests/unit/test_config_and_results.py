@@ -323,14 +323,36 @@ def test_a_loss_k_larger_than_n_stops_before_any_job():
 
 
 def test_method_table_lists_every_registered_algorithm():
-    from schedbench.scheduling.stage.methods import method_table_tex
+    from schedbench.hall.latex import bib_keys
     from schedbench.scheduling.registry import algorithm_names
+    from schedbench.scheduling.stage.methods import method_table_tex
 
-    tex = method_table_tex()
+    keys = bib_keys((ROOT / "paper/references.tex").read_text())
+    tex = method_table_tex(keys)
     for name in algorithm_names():
         assert f"\\texttt{{{name}}} &" in tex
-    assert tex.count("\\\\\n") == len(algorithm_names()) + 1  # header + one row each
-    assert all(ch not in tex for ch in "§εα–≤✓")  # symbols made LaTeX
+    # the two header rows (first page, continued pages) + one row each
+    assert tex.count("\\\\\n") == len(algorithm_names()) + 3  # + the caption's line end
+    assert all(ch not in tex for ch in "§εα–≤✓⌈⌉⌊⌋·²⁴⁶")  # symbols made LaTeX
+    assert "docs/" not in tex and ".md" not in tex and "spec" not in tex  # never a file the reader lacks
+    assert "\\begin{longtable}" in tex and "\\footnotesize" in tex and "resizebox" not in tex
+
+
+def test_every_built_in_algorithm_states_its_rule_bound_and_source_for_the_method_table():
+    from schedbench.hall.latex import bib_keys
+    from schedbench.scheduling.registry import algorithm_names, get_algorithm
+    from schedbench.scheduling.stage.methods import method_table_tex
+
+    keys = set(bib_keys((ROOT / "paper/references.tex").read_text()))
+    for name in algorithm_names():
+        cls = get_algorithm(name)
+        assert cls.summary and len(cls.summary) <= 90 and "\n" not in cls.summary, name  # one line
+        assert cls.bound and len(cls.bound) <= 45, name
+        assert cls.cites == "" or cls.cites in keys, (name, cls.cites)  # a paper of the bibliography
+        assert cls.cites or not cls.section, name
+    # a key the bibliography lacks (a plug-in's) is printed as text, not cited
+    tex = method_table_tex(keys - {"cdgk"})
+    assert "\\cite{cdgk}" not in tex and "cdgk §5" in tex.replace("\\S{}", "§")
 
 
 def test_sweep_figure_panels(runs):

@@ -124,6 +124,7 @@ rule figure_adversary_rounds:
 
 rule method_table:
     input:
+        references="paper/references.tex",
         sources=sources_of("method_table.py", *ALGORITHM_MODULES),
     output:
         "paper/tables/methods.tex",

@@ -10,7 +10,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
-__all__ = ["LatexMissing", "LatexFailed", "missing_latex", "build_pdf", "log_problems", "recorded_inputs"]
+__all__ = [
+    "LatexMissing",
+    "LatexFailed",
+    "missing_latex",
+    "build_pdf",
+    "log_problems",
+    "recorded_inputs",
+    "bib_keys",
+]
 
 
 class LatexMissing(RuntimeError):
@@ -131,7 +139,24 @@ _TEX = {
     "%": r"\%",
     "#": r"\#",
     "Ω": r"$\Omega$",
+    "κ": r"$\kappa$",
+    "⌈": r"$\lceil$",
+    "⌉": r"$\rceil$",
+    "⌊": r"$\lfloor$",
+    "⌋": r"$\rfloor$",
+    "₂": r"$_2$",
+    "²": r"$^2$",
+    "⁴": r"$^4$",
+    "⁶": r"$^6$",
+    "·": r"$\cdot$",
+    "−": r"$-$",
+    "^": r"\textasciicircum{}",
 }
+
+
+def bib_keys(references_tex: str) -> list[str]:
+    """The citation keys of a ``thebibliography`` (its ``\\bibitem{key}`` lines), in order."""
+    return re.findall(r"\\bibitem(?:\[[^\]]*\])?\{([^}]+)\}", references_tex)
 
 
 def tex_text(s: str) -> str:

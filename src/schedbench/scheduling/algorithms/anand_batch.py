@@ -86,6 +86,10 @@ class AnandBatch(OnlineAlgorithm):
             "doubled on an infeasible LP",
         ),
     }
+    summary = "hold jobs; assign each batch by an LP at its boundary; FIFO per machine"
+    bound = "2/ε at speed 1+ε (unit jobs)"
+    cites = "anand"
+    section = "batched LP"
     reference = (
         "Anand–Bringmann–Friedrich–Garg–Kumar ICALP 2013 (2/ε at speed 1+ε); "
         "docs/models/rejection-model.md §7 B9 in detail (batched LP, reconstructed)"

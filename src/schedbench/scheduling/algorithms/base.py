@@ -26,6 +26,11 @@ One file per algorithm, one class per file, decorated with
 ``parameters``    ``{name: Param(default, choices, doc)}`` (:class:`schedbench.hall.params.Param`: also
                   type, range, derived defaults): the grid a config may sweep;
 ``reference``     the paper and section it implements.
+``summary``       its rule in one line (the paper's method table; optional for a plug-in);
+``bound``         its proven guarantee on ALG/OPT in words, e.g. ``O(log 1/ε)`` or ``none known
+                  for max flow`` (the method table; :meth:`ratio_bound` is the number);
+``cites``, ``section``  the source paper's key in ``paper/references.tex`` and its section
+                  (the method table cites them; the table never names a file).
 
 The engine calls, in each slot t (docs/models/rejection-model.md §1.3):
 
@@ -116,6 +121,10 @@ class OnlineAlgorithm:
     max_hold_slots: ClassVar[int] = 10_000  # slots it may hold jobs while every machine is idle
     parameters: ClassVar[dict[str, Param]] = {}
     reference: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    bound: ClassVar[str] = ""
+    cites: ClassVar[str] = ""
+    section: ClassVar[str] = ""
     jobs_per_second: ClassVar[float | None] = None  # the run planner's rate, if not its path's (docs/run-planner.md)
 
     def __init__(
@@ -287,6 +296,8 @@ class OnlineAlgorithm:
             "compiled_path": cls.has_compiled_path(),
             "parameters": {k: p.default for k, p in cls.parameters.items()},
             "reference": cls.reference,
+            "summary": cls.summary,
+            "bound": cls.bound,
         }
 
     @classmethod

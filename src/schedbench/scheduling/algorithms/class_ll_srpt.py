@@ -37,6 +37,10 @@ class ClassLlSrpt(WmftA):
         "alpha": Param(None, None, "queue limit α·T/2^b; None: α = 1/ε (as A)"),
         "oracle": Param("opt", ORACLES, "opt: T = T*; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ over the prefix"),
     }
+    summary = "A's per-class dispatch and queue limit, SRPT over all of a machine's jobs"
+    bound = "none: fails on the Section-4 example"
+    cites = "cdgk"
+    section = "§4"
     reference = (
         "rejection-model.md §7 B5 (per-class LL + SRPT), §6.5 (Section-4 example); Roy Choudhury et al. SODA 2015 §6.2"
     )

@@ -24,6 +24,10 @@ class DropEveryK(OnlineAlgorithm):
     problem = "load"
     model = "rejection"
     rule_label = "Q"
+    summary = "greedy; each machine rejects every k-th job routed to it, k = ⌈1/ε⌉"
+    bound = "none proven (budget holds by construction)"
+    cites = "cdgk"
+    section = "overview"
     reference = "Roy Choudhury et al. SODA 2015, overview; docs/models/rejection-model.md §7 B8"
 
     def __init__(self, m: int, **kwargs) -> None:

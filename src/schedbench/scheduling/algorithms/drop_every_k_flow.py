@@ -27,6 +27,10 @@ class DropEveryKFlow(OnlineAlgorithm):
     problems = ("stretch",)  # budget by count, as for maxflow
     model = "rejection"
     rule_label = "Q"
+    summary = "shortest queue, FIFO; each machine rejects every k-th job routed to it"
+    bound = "none proven (budget holds by construction)"
+    cites = "cdgk"
+    section = "overview"
     reference = "Roy Choudhury et al. SODA 2015, overview; docs/models/rejection-model.md §7 B8 on B3"
 
     def __init__(self, m: int, **kwargs) -> None:

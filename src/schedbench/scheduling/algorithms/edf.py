@@ -72,6 +72,10 @@ class Edf(OnlineAlgorithm):
             "opt", ("opt", "none"), "opt: T = T* in d_j = r_j + T/w_j; none: T = 1 (same order for MaxFlowTime)"
         ),
     }
+    summary = "least remaining work; preemptive EDF per machine, d = r + T/w"
+    bound = "none known for max flow"
+    cites = ""
+    section = ""
     reference = "docs/models/rejection-model.md §7 B7 (per-machine EDF, d_j = r_j + T/w_j)"
 
     def __init__(self, m: int, **kwargs) -> None:

@@ -207,6 +207,10 @@ class GlobalEdf(OnlineAlgorithm):
             "none", ("none", "opt"), "none: T = 1; opt: T = T* (for maxflow the EDF order does not depend on T)"
         ),
     }
+    summary = "central EDF queue; each job takes the lowest free eligible machine (migratory)"
+    bound = "none (reference point, outside the model)"
+    cites = ""
+    section = ""
     reference = "docs/models/rejection-model.md §7 B11 (global migratory EDF, d_j = r_j + T/w_j; outside the model)"
 
     def __init__(self, m: int, **kwargs) -> None:

@@ -26,6 +26,10 @@ class Greedy(OnlineAlgorithm):
     parameters = {
         "ties": Param("index", ("index", "random"), "index: lowest machine index; random: uniform, seeded"),
     }
+    summary = "least-loaded machine of S_j, nothing rejected"
+    bound = "⌈log₂ m⌉ + 1, tight"
+    cites = "anr"
+    section = ""
     reference = "Azar–Naor–Rom 1995; docs/models/rejection-model.md §7 B1"
 
     def __init__(self, m: int, **kwargs) -> None:

@@ -33,6 +33,10 @@ class GreedyCap(OnlineAlgorithm):
         "kappa": Param(2.0, doc="cap multiplier κ > 0: reject when load + p_j > κ·T"),
         "oracle": Param("opt", ("opt", "trivial-lb"), "opt: T = T*; trivial-lb: T = 2^⌈log₂ max(p_max, ⌈Σp/m⌉)⌉"),
     }
+    summary = "greedy; reject on arrival when load + p > κ·T and the budget allows"
+    bound = "none: defeated by LB-B"
+    cites = ""
+    section = ""
     reference = "docs/models/rejection-model.md §7 B2 (immediate-reject greedy)"
 
     @classmethod

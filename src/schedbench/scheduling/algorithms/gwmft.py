@@ -64,6 +64,10 @@ class Gwmft(WmftB):
         ),
         "oracle": Param("opt", ORACLES, "opt: T = T*; prefix-lb: T(t) = 2^⌈log₂ max_j w^f_j p_j⌉ over the prefix"),
     }
+    summary = "A and B on classes of flow and rejection weight; timeout c'·T/w^f"
+    bound = "O(1/ε⁶)"
+    cites = "cdgk"
+    section = "§7"
     reference = "Roy Choudhury et al. SODA 2015 §7 (GenWtdMaxFlowTime, max stretch); rejection-model.md §5, §4.3, §10"
 
     def __init__(self, m: int, **kwargs) -> None:

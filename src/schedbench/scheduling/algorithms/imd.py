@@ -42,6 +42,10 @@ class Imd(OnlineAlgorithm):
     problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
     model = "speed"
     rule_label = "R"
+    summary = "least cumulative class volume (class ⌊log₂ p⌋); SRPT per machine"
+    bound = "none for max flow"
+    cites = "imd"
+    section = ""
     reference = "Avrahami–Azar SPAA 2003 (IMD); docs/models/rejection-model.md §7 B6 (restricted-assignment adaptation)"
 
     def __init__(self, m: int, **kwargs) -> None:

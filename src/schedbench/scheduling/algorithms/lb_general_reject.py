@@ -70,6 +70,10 @@ class LbGeneralReject(OnlineAlgorithm):
         "oracle": Param("opt", ("opt", "trivial-lb"), "opt: T = 2T*; trivial-lb: prefix bound, phases"),
         "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
     }
+    summary = "sizes rounded to powers of two; per size class the unit rule with cap β·T"
+    bound = "O(log² 1/ε)"
+    cites = "cdgk"
+    section = "§5"
     reference = "Roy Choudhury et al. SODA 2015 §5 (arbitrary sizes); docs/models/rejection-model.md §2.2, §2.3"
 
     @classmethod

@@ -68,6 +68,10 @@ class LbUnitReject(OnlineAlgorithm):
         ),
         "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
     }
+    summary = "least-loaded machine of S_j; reject when it already carries α·T"
+    bound = "O(log 1/ε): α·T*"
+    cites = "cdgk"
+    section = "§5"
     reference = "Roy Choudhury et al. SODA 2015 §5 (unit sizes); docs/models/rejection-model.md §2.1, §2.3"
 
     @classmethod

@@ -26,6 +26,10 @@ class LlFifo(OnlineAlgorithm):
     model = "speed"
     rule_label = "R"
     parameters = {"dispatch": Param("queue", ("queue", "work"), "least queue length or least remaining work")}
+    summary = "shortest queue or least remaining work; FIFO per machine"
+    bound = "none known for max flow"
+    cites = ""
+    section = ""
     reference = "docs/models/rejection-model.md §7 B3 (least-loaded dispatch, FIFO per machine)"
 
     def on_arrival(self, job: JobView, view) -> int:

@@ -34,6 +34,10 @@ class LlFifoDrop(OnlineAlgorithm):
         "cap_factor": Param(1.0, None, "cap = cap_factor·T*/ε units of remaining work"),
         "cap_rule": Param("exceed", ("exceed", "reach"), "exceed: work + p_j > cap; reach: work ≥ cap"),
     }
+    summary = "least remaining work, FIFO; reject when work + p > c·T*/ε"
+    bound = "c/ε + 1 (budget unproven for sizes)"
+    cites = ""
+    section = ""
     reference = "docs/models/rejection-model.md §7 B4 (remaining-work cap for general sizes), §10.2"
 
     @classmethod

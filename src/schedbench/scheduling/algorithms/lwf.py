@@ -44,6 +44,10 @@ class Lwf(Edf):
 
     name = "lwf"
     rule_label = "R"
+    summary = "least remaining work; per machine the largest (t − r)/S first"
+    bound = "not O(1) at any speed"
+    cites = "cim"
+    section = ""
     reference = (
         "Chekuri–Im–Moseley ToC 8 (2012), LWF lower bound (not O(1) at any speed); "
         "docs/models/rejection-model.md §7 B10-LWF comparator"

@@ -54,6 +54,10 @@ class MftUnit(OnlineAlgorithm):
             "opt: T = T* [Q]; prefix: T = OPT(prefix) [R]; prefix-pow2: its power-of-2 round-up [R]",
         ),
     }
+    summary = "shortest queue of S_j; reject when it holds ⌈c·T/ε⌉ jobs; FIFO"
+    bound = "O(1/ε): ⌈T*/ε⌉"
+    cites = "cdgk"
+    section = "§6.1"
     reference = "Roy Choudhury et al. SODA 2015 §6.1; docs/models/rejection-model.md §3"
 
     @classmethod

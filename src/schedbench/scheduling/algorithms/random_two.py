@@ -21,6 +21,10 @@ class RandomTwo(OnlineAlgorithm):
     problem = "load"
     model = "plain"
     rule_label = "R"
+    summary = "a random one of the two least-loaded machines of S_j"
+    bound = "none (sanity baseline)"
+    cites = ""
+    section = ""
     reference = "docs/models/rejection-model.md §7 B12 (sanity baseline)"
 
     def __init__(self, m: int, **kwargs) -> None:

@@ -25,6 +25,10 @@ class RandomTwoFlow(OnlineAlgorithm):
     problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
     model = "plain"
     rule_label = "R"
+    summary = "a random one of the two shortest queues of S_j; FIFO"
+    bound = "none (sanity baseline)"
+    cites = ""
+    section = ""
     reference = "docs/models/rejection-model.md §7 B12 (sanity baseline), FIFO"
 
     def __init__(self, m: int, **kwargs) -> None:

@@ -43,6 +43,10 @@ class SsfEdf(Edf):
         **Edf.parameters,
         "c": Param(2.0, None, "slack classes ⌊log_c S_j⌋, S_j = T/w_j; a number > 1"),
     }
+    summary = "least remaining work; per machine smallest slack class, EDF inside"
+    bound = "O(1/ε) for the real rule (this is a proxy)"
+    cites = "cm"
+    section = ""
     reference = (
         "proxy of Chekuri–Moseley SODA 2009 / Chekuri–Im–Moseley ToC 8 (2012) SSF-EDF; "
         "docs/models/rejection-model.md §7 B10 (implementable proxy [R])"

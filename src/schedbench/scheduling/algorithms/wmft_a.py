@@ -46,6 +46,10 @@ class WmftA(ClassRule):
             "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]",
         ),
     }
+    summary = "per-class queues; own-class least load; queue limit α·T/2^b"
+    bound = "none alone (the base of B)"
+    cites = "cdgk"
+    section = "§6.2"
     reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm A); docs/models/rejection-model.md §4.1–4.2, §4.5, §10"
 
     def __init__(self, m: int, **kwargs) -> None:

@@ -62,6 +62,10 @@ class WmftB(ClassRule):
             "over the prefix (docs/models/rejection-model.md §4.5 (a), no LP term) [R]",
         ),
     }
+    summary = "A in the background; density override; timeout c·T/w"
+    bound = "O(1/ε⁴)"
+    cites = "cdgk"
+    section = "§6.2"
     reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm B); docs/models/rejection-model.md §4.3, §4.5, §10"
 
     # ------------------------------------------------------------------ parameters
