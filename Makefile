@@ -8,6 +8,8 @@ CORES  ?= all
 # Debian packages: the PDF (latexmk + pdflatex) and the browser the report test opens
 LATEX_DEBS   := latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra
 BROWSER_DEBS := chromium
+# pdftotext: the test that reads the PDF's text (no reference to a file the reader lacks)
+PDF_TEXT_DEBS := poppler-utils
 # a real single-node SLURM for the cluster-profile test (tests/e2e/test_slurm.py)
 SLURM_DEBS   := slurmctld slurmd munge slurm-client
 
@@ -24,7 +26,7 @@ latex-debs:
 	@tools/ensure-debian-packages "the paper's PDF" $(LATEX_DEBS)
 
 test-debs:
-	@tools/ensure-debian-packages "the tests (the PDF, the report in a headless browser, a real SLURM)" $(LATEX_DEBS) $(BROWSER_DEBS) $(SLURM_DEBS)
+	@tools/ensure-debian-packages "the tests (the PDF, the report in a headless browser, a real SLURM)" $(LATEX_DEBS) $(PDF_TEXT_DEBS) $(BROWSER_DEBS) $(SLURM_DEBS)
 
 run: $(STAMP) latex-debs  ## the paper's experiments (config/config.yaml), ending with paper/main.pdf
 	$(BIN)/snakemake --cores $(CORES)

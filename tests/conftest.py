@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # the Makefile's LATEX_DEBS and BROWSER_DEBS (`make test-debs` installs them before the tests)
 LATEX_DEBS = ("latexmk", "texlive-latex-recommended", "texlive-fonts-recommended", "texlive-latex-extra")
 BROWSER_DEBS = ("chromium",)
+PDF_TEXT_DEBS = ("poppler-utils",)
 
 
 def tools_missing(purpose: str, packages: tuple[str, ...], tools: tuple[str, ...]) -> str | None:
@@ -41,6 +42,11 @@ def tools_missing(purpose: str, packages: tuple[str, ...], tools: tuple[str, ...
 def latex_missing() -> str | None:
     """Why the PDF cannot be built here (None: it can)."""
     return tools_missing("the paper's PDF", LATEX_DEBS, ("latexmk", "pdflatex"))
+
+
+def pdf_text_missing() -> str | None:
+    """Why the PDF's text cannot be read here (None: it can)."""
+    return tools_missing("the PDF text test", PDF_TEXT_DEBS, ("pdftotext",))
 
 
 def browser_missing() -> str | None:

@@ -15,7 +15,7 @@ from schedbench.hall.config import config_hash
 from schedbench.hall.latex import log_problems, log_warnings, recorded_inputs
 from schedbench.scheduling.registry import algorithm_names
 
-from tests.conftest import ROOT, latex_missing
+from tests.conftest import ROOT, latex_missing, pdf_text_missing
 
 pytestmark = pytest.mark.e2e
 
@@ -57,6 +57,26 @@ def test_pdf_builds_with_a_clean_log(pipeline):
     assert not re.search(r"undefined", log, re.I), [x for x in log.splitlines() if "undefined" in x.lower()]
     assert [w for w in log_warnings(log) if "Reference" in w or "Label" in w] == []
     assert re.search(r"Output written on\s.*main\.pdf\s\(\d+\spages", log.replace("\n", ""))
+
+
+@pytest.mark.needs_latex
+def test_the_pdf_opens_with_its_findings_and_points_at_no_file_the_reader_lacks(pipeline):
+    reason = pdf_text_missing()
+    if reason:
+        pytest.skip(reason)
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pipeline / "paper/main.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    pages = text.split("\f")
+    # the claims table, with its generated tally, opens the paper (its first two pages)
+    front = "\n".join(pages[:2])
+    assert "What the measurements show" in front and "claims checked by this run" in front
+    # no pointer to a file outside the repository: the specs, the seed documents, the shared folder
+    flat = re.sub(r"\s+", " ", text)
+    outside = re.findall(r".{30}(?:spec §|specs/|shared/|DESIGN\.md|seed 00\d|rejection-model\.md).{10}", flat)
+    assert outside == []
+    # the method table cites papers, never the repo's docs
+    assert "docs/models" not in flat
 
 
 def test_paper_reads_exactly_the_figures_and_tables_the_pipeline_writes(pipeline):

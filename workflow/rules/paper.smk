@@ -122,6 +122,26 @@ rule figure_adversary_rounds:
         "../scripts/figure_adversary_rounds.py"
 
 
+rule claims_table:
+    """Every claim of the source papers judged on this run's results (docs/claims.md)."""
+    input:
+        unpack(claims_inputs),
+        references="paper/references.tex",
+        sources=sources_of("claims_table.py"),
+    output:
+        table="results/claims.parquet",
+        tex="paper/tables/claims.tex",
+    log:
+        "results/logs/claims_table.log",
+    benchmark:
+        "results/benchmarks/claims_table.tsv"
+    localrule: True
+    params:
+        present=lambda wc: paper_labels(),
+    script:
+        "../scripts/claims_table.py"
+
+
 rule method_table:
     input:
         references="paper/references.tex",
@@ -316,7 +336,7 @@ rule paper_pdf:
         sections=sorted(_glob.glob("paper/sections/*.tex")),
         generated=expand("paper/generated/{group}.tex", group=PAPER_GROUPS) + ["paper/generated/reproducibility.tex"],
         files=lambda wc: paper_files(),
-        macros=["paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
+        macros=["paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex", "paper/tables/claims.tex"]
         + (["paper/macros_loss.tex"] if LOSS_EXPERIMENTS else []),
         sources=sources_of("paper_pdf.py"),
     output:

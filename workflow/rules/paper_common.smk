@@ -64,6 +64,27 @@ def paper_groups():
     return groups
 
 
+def paper_labels():
+    """The LaTeX labels of the figures and tables the paper holds for this config."""
+    labels = ["tab:methods"]
+    for figures, tables in paper_groups().values():
+        labels += [f"fig:{f if isinstance(f, str) else f[0]}" for f in figures]
+        labels += [f"tab:{t}" for t in tables]
+    return labels
+
+
+def claims_inputs(wildcards):
+    """The results tables the claims are judged on: the runs, and those this config makes."""
+    out = {"runs": "results/runs.parquet"}
+    if LOSS_EXPERIMENTS:
+        out["loss_slopes"] = "results/loss_slopes.parquet"
+    if BIP_EXPERIMENTS:
+        out["bipartite_checks"] = "results/bipartite_checks.parquet"
+    if EPS_SWEEP:
+        out["sweep_growth"] = "results/eps_sweep_growth.parquet"
+    return out
+
+
 def paper_files():
     """The figure and table files the paper includes (each a pipeline output)."""
     out = []
@@ -85,6 +106,7 @@ def paper_targets():
     """Everything the paper and the report are made of, the PDF excluded."""
     return (
         ["results/runs.parquet", "paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
+        + ["results/claims.parquet", "paper/tables/claims.tex"]
         + [f"paper/generated/{g}.tex" for g in PAPER_GROUPS]
         + expand(
             "paper/figures/{kind}_{problem}.{ext}",

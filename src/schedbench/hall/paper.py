@@ -213,7 +213,7 @@ _TABLE_CAPTIONS = {
     "rejected fraction by the problem's budget weight and by volume, the largest prefix "
     "fraction and the wasted work (means over replications).",
     "loss_slopes": "Fitted log--log slopes [95\\,\\% CI] over $n\\ge\\LossFitMinN$ against the rates claimed by "
-    "seed 002 (consistent: slope at most the claim $+\\LossSlopeTol$).",
+    "the loss model's source~\\cite{loss} (consistent: slope at most the claim $+\\LossSlopeTol$).",
     "bipartite_checks": "T2: the simulator against exact values and limits, each within the tolerance of its "
     "last column.",
     "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
@@ -222,7 +222,7 @@ _TABLE_CAPTIONS = {
     "ratio $\\propto (1/\\varepsilon)^b$ (least squares, with its range over consecutive $\\varepsilon$ "
     "steps), the increase per halving of $\\varepsilon$, and the same exponent for the adversaries' "
     "ratios and for the proven bound. $^\\dagger$: a point stopped by the wall clock.",
-    "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (seed 003 states none: measurements).",
+    "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (its source~\\cite{bipartite} states none: measurements).",
 }
 
 

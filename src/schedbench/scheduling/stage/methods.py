@@ -33,7 +33,8 @@ def method_rows() -> list[dict]:
             {
                 "algorithm": name,
                 "problems": "; ".join(get_problem(p).title for p in cls.solved_problems()),
-                "model": MODEL_NAMES.get(cls.model, cls.model) + (" (migr.)" if getattr(cls, "migratory", False) else ""),
+                "model": MODEL_NAMES.get(cls.model, cls.model)
+                + (" (migr.)" if getattr(cls, "migratory", False) else ""),
                 "label": cls.rule_label,
                 "rule": cls.summary or (doc[0] if doc else ""),
                 "bound": cls.bound or "not stated",
@@ -64,7 +65,9 @@ def method_table_tex(bib_keys: Iterable[str] = ()) -> str:
     lines = [
         "{\\footnotesize",
         "\\setlength{\\tabcolsep}{3pt}",
-        "\\begin{longtable}{@{}" + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in COLUMN_WIDTHS) + "@{}}",
+        "\\begin{longtable}{@{}"
+        + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in COLUMN_WIDTHS)
+        + "@{}}",
         "\\caption{The algorithms, generated from the registry: the problem each solves, its model "
         "(\\emph{reject}: may reject an $\\varepsilon$ fraction at every prefix; \\emph{speed}: machines "
         "at speed $1+\\varepsilon$, also run at speed~1; \\emph{plain}: neither), its rule in one line "

@@ -1,0 +1,108 @@
+"""The paper's claims table: one row per claim of the source papers with what this run measured,
+where the paper shows it, and a verdict written from the results (docs/claims.md lists the claims
+and the rule of each verdict). The wings write the rows (``scheduling.stage.claims``,
+``loss.stage.claims``, ``bipartite.stage.claims``); this module owns the record, the verdict
+vocabulary and the LaTeX table, and imports no wing."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Iterable
+
+import pandas as pd
+
+from schedbench.hall.latex import tex_text
+
+__all__ = ["VERDICTS", "Claim", "claims_frame", "claims_table_tex", "evidence_ref", "plural"]
+
+#: The verdicts, strongest first (docs/claims.md): the numbers agree with the claim as stated;
+#: they agree in direction over the finite range measured (an asymptotic claim); the run cannot
+#: say (and ``why``); the numbers contradict it.
+VERDICTS = ("confirmed", "confirmed qualitatively", "not shown", "contradicted")
+
+
+@dataclass
+class Claim:
+    """One row: ``claim_id`` (docs/claims.md), the ``source`` (bibliography key and theorem or
+    section), the ``statement``, what was ``measured`` (generated text), the ``evidence`` (a
+    figure or table of this paper: a LaTeX label, or '' if none is in it), the ``verdict`` and,
+    for "not shown", ``why``."""
+
+    claim_id: str
+    source: str
+    statement: str
+    measured: str
+    evidence: str
+    verdict: str
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"claim {self.claim_id}: verdict {self.verdict!r} is not one of {VERDICTS}")
+        if self.verdict == "not shown" and not self.why:
+            raise ValueError(f"claim {self.claim_id}: a claim not shown says why")
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the word in the right number: 1 run, 2 runs."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def evidence_ref(labels: Iterable[str], present: Iterable[str]) -> str:
+    """The first of ``labels`` (``fig:…``/``tab:…``) that the paper holds, '' if none: a
+    reference to an absent float would break the PDF."""
+    have = set(present)
+    return next((label for label in labels if label in have), "")
+
+
+def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
+    """The claims as the results table ``results/claims.parquet``."""
+    rows = [asdict(c) for c in claims]
+    return pd.DataFrame(rows, columns=["claim_id", "source", "statement", "measured", "evidence", "verdict", "why"])
+
+
+def _cite(source: str, bib_keys: set[str]) -> str:
+    key, _, where = source.partition(" ")
+    head = f"\\cite{{{key}}}" if key in bib_keys else tex_text(key)
+    return head + (f" {tex_text(where)}" if where else "")
+
+
+def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
+    """The claims table (a ``longtable`` in the footnote size, caption and label included):
+    source, claim, measured, verdict (with its reason), where the paper shows it."""
+    keys = set(bib_keys)
+    counts = frame["verdict"].value_counts()
+    tally = ", ".join(f"{int(counts.get(v, 0))} {v}" for v in VERDICTS)
+    lines = [
+        f"Of the {len(frame)} claims checked by this run, {tally} (Table~\\ref{{tab:claims}}).",
+        "",
+        "{\\footnotesize",
+        "\\setlength{\\tabcolsep}{3pt}",
+        "\\begin{longtable}{@{}"
+        + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in ("1.7cm", "4.4cm", "5.3cm", "2.6cm", "1.2cm"))
+        + "@{}}",
+        "\\caption{What was measured, claim by claim: each claim of the source papers, what this run "
+        "measured, and a verdict written from the results (\\emph{confirmed}: the numbers agree with the "
+        "claim as stated; \\emph{qualitatively}: they agree in direction over the finite range measured; "
+        "\\emph{not shown}: this run cannot say, and why; \\emph{contradicted}).}\\label{tab:claims}\\\\",
+        "\\toprule",
+        "source & claim & measured & verdict & shown in \\\\",
+        "\\midrule",
+        "\\endfirsthead",
+        "\\toprule",
+        "source & claim & measured & verdict & shown in \\\\",
+        "\\midrule",
+        "\\endhead",
+        "\\bottomrule",
+        "\\endfoot",
+    ]
+    for r in frame.itertuples(index=False):
+        verdict = "\\textbf{" + tex_text(r.verdict.replace("confirmed qualitatively", "qualitatively")) + "}"
+        if r.why:
+            verdict += f": {tex_text(r.why)}"
+        where = f"\\ref{{{r.evidence}}}" if r.evidence else "--"
+        lines.append(
+            f"{_cite(r.source, keys)} & {tex_text(r.statement)} & {tex_text(r.measured)} & {verdict} & {where} \\\\"
+        )
+    lines += ["\\end{longtable}", "}", ""]
+    return "\n".join(lines)

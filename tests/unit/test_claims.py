@@ -1,0 +1,168 @@
+"""The claims table (docs/claims.md): each verdict rule on constructed result tables — an upper
+bound held or broken (a planted ratio above its bound), only proven optima counted, a lower
+bound's growth, the Section-4 overrun, the loss slopes and the bipartite checks — and the table
+itself: a row per claim the docs list, the generated tally, citations only of the bibliography."""
+
+import re
+
+import pandas as pd
+import pytest
+
+from schedbench.bipartite.stage.claims import bipartite_claims
+from schedbench.hall.claims import VERDICTS, Claim, claims_frame, claims_table_tex
+from schedbench.hall.latex import bib_keys
+from schedbench.loss.stage.claims import loss_claims
+from schedbench.scheduling.stage.claims import SCHEDULING_CLAIMS, scheduling_claims
+from tests.conftest import ROOT
+
+PRESENT = ["tab:ratios", "tab:adversaries", "fig:ratio_vs_eps_load"]
+
+
+def run(algorithm, ratio, eps=0.25, bound=None, family="random-restricted", m=8, opt_status="optimal", **kw):
+    row = {
+        "experiment": kw.pop("experiment", family),
+        "family": family,
+        "algorithm": algorithm,
+        "problem": kw.pop("problem", "load"),
+        "eps": eps,
+        "m": m,
+        "ratio": ratio,
+        "ratio_bound": bound,
+        "status": kw.pop("status", "ok"),
+        "opt_status": opt_status,
+        "rejected_frac_max_prefix": kw.pop("rejected", 0.0),
+    }
+    assert not kw
+    return row
+
+
+def verdicts(rows, growth=None):
+    return {c.claim_id: c for c in scheduling_claims(pd.DataFrame(rows), PRESENT, growth)}
+
+
+def test_every_claim_the_docs_list_gets_a_row_and_no_other():
+    doc = (ROOT / "docs/claims.md").read_text()
+    listed = re.findall(r"^\| `([a-z0-9-]+)` \|", doc, re.M)
+    assert listed == [cid for cid, _, _ in SCHEDULING_CLAIMS]
+    got = verdicts([run("greedy", 1.0)])
+    assert list(got) == listed
+    assert all(c.verdict in VERDICTS for c in got.values())
+
+
+def test_an_upper_bound_holds_until_a_planted_ratio_exceeds_it():
+    rows = [run("lb-unit-reject", 1.5, bound=2.0), run("lb-unit-reject", 2.0, bound=2.0, eps=0.125)]
+    assert verdicts(rows)["lb-unit-upper"].verdict == "confirmed"
+    planted = rows + [run("lb-unit-reject", 2.5, bound=2.0)]
+    c = verdicts(planted)["lb-unit-upper"]
+    assert c.verdict == "contradicted" and "1 above it" in c.measured
+    # over an unproven OPT the ratio is no evidence; an invalid run is not counted either
+    unproven = rows + [run("lb-unit-reject", 9.0, bound=2.0, opt_status="bound")]
+    invalid = rows + [run("lb-unit-reject", 9.0, bound=2.0, status="invalid")]
+    assert verdicts(unproven)["lb-unit-upper"].verdict == verdicts(invalid)["lb-unit-upper"].verdict == "confirmed"
+    # no run of the algorithm: not shown, with the reason
+    c = verdicts([run("greedy", 1.0)])["mft-unit-upper"]
+    assert c.verdict == "not shown" and "mft-unit" in c.why
+
+
+def test_a_lower_bound_is_confirmed_qualitatively_only_by_growth():
+    grows = [run("lb-unit-reject", 1.5, eps=0.5, family="lb-a"), run("lb-unit-reject", 2.5, eps=0.125, family="lb-a")]
+    c = verdicts(grows)["lb-unit-lower"]
+    assert c.verdict == "confirmed qualitatively" and "1.5 at 1/ε = 2" in c.measured and "2.5 at 8" in c.measured
+    flat = [run("lb-unit-reject", 2.0, eps=0.5, family="lb-a"), run("lb-unit-reject", 2.0, eps=0.125, family="lb-a")]
+    assert verdicts(flat)["lb-unit-lower"].verdict == "not shown"
+    single = verdicts(grows[:1])["lb-unit-lower"]
+    assert single.verdict == "not shown" and "one value" in single.why
+    # immediate dispatch: over m, at speed (ε > 0) only — a speed-1 row does not count
+    tree = [run("ll-fifo", 1.6, m=4, family="anr-flow"), run("ll-fifo", 2.0, m=8, family="anr-flow")]
+    assert verdicts(tree)["immediate-dispatch"].verdict == "confirmed qualitatively"
+    speed1 = [run("ll-fifo", 1.6, m=4, family="anr-flow"), run("ll-fifo", 3.0, m=8, eps=0.0, family="anr-flow")]
+    assert verdicts(speed1)["immediate-dispatch"].verdict == "not shown"
+
+
+def test_section4_needs_the_per_class_srpt_rule_over_budget_and_a_within_it():
+    over = run("class-ll-srpt", 20.0, family="section4", rejected=0.3)
+    a_ok = run("wmft-A", 2.0, family="section4", rejected=0.0)
+    assert verdicts([over, a_ok])["section4"].verdict == "confirmed"
+    a_over = run("wmft-A", 2.0, family="section4", rejected=0.4)
+    assert verdicts([over, a_over])["section4"].verdict == "contradicted"
+    short = run("class-ll-srpt", 2.0, family="section4", rejected=0.1)
+    assert verdicts([short, a_ok])["section4"].verdict == "not shown"
+
+
+def test_greedy_is_confirmed_when_the_anr_tree_reaches_its_bound():
+    tight = [run("greedy", 4.0, m=8, family="anr-tree"), run("greedy", 1.2, m=8)]
+    assert verdicts(tight)["greedy"].verdict == "confirmed"
+    assert verdicts([run("greedy", 1.2, m=8)])["greedy"].verdict == "confirmed qualitatively"
+    assert verdicts([run("greedy", 5.0, m=8)])["greedy"].verdict == "contradicted"  # above ⌈log₂ 8⌉ + 1
+
+
+def test_the_weighted_lower_bound_is_never_claimed_shown_but_quotes_the_sweep():
+    assert verdicts([run("greedy", 1.0)])["wmft-lower"].verdict == "not shown"
+    growth = pd.DataFrame(
+        [
+            {
+                "problem": "wtdmaxflow",
+                "algorithm": "wmft-B",
+                "found_exponent": 0.7,
+                "inv_eps_min": 2.0,
+                "inv_eps_max": 16.0,
+            }
+        ]
+    )
+    c = verdicts([run("greedy", 1.0)], growth)["wmft-lower"]
+    assert c.verdict == "not shown" and "0.7" in c.measured and "wmft-B" in c.measured
+
+
+def slope(experiment, slope, consistent, claim="O(n^-1/2)", claimed=-0.5, quantity="blocking"):
+    return {
+        "experiment": experiment,
+        "quantity": quantity,
+        "claim": claim,
+        "claimed_slope": claimed,
+        "slope": slope,
+        "consistent": consistent,
+    }
+
+
+def test_loss_claims_follow_the_slope_table():
+    ok = pd.DataFrame([slope("A1", -0.6, True), slope("A2", -0.5, True), slope("A4", -0.1, None, "none", None)])
+    rows = loss_claims(ok, ["tab:loss_slopes"])
+    assert [(c.verdict, c.evidence) for c in rows] == [("confirmed", "tab:loss_slopes")]  # the unclaimed series: no row
+    bad = pd.DataFrame([slope("A1", -0.6, True), slope("A2", -0.2, False)])
+    (c,) = loss_claims(bad, [])
+    assert c.verdict == "contradicted" and "1 inconsistent" in c.measured and c.evidence == ""
+
+
+def test_bipartite_claims_split_exact_checks_from_limits():
+    checks = pd.DataFrame(
+        [
+            {"check": "token", "kind": "exact", "passed": True},
+            {"check": "JIQ", "kind": "exact", "passed": True},
+            {"check": "JSQ(2), N=1000", "kind": "limit", "passed": False},
+            {"check": "JFIQ", "kind": "limit", "passed": True},
+        ]
+    )
+    exact, limit = bipartite_claims(checks, [])
+    assert exact.verdict == "confirmed" and limit.verdict == "not shown" and "JSQ(2)" in limit.why
+    checks.loc[0, "passed"] = False
+    assert bipartite_claims(checks, [])[0].verdict == "contradicted"
+
+
+def test_the_table_has_a_row_per_claim_its_tally_and_cites_only_the_bibliography():
+    keys = bib_keys((ROOT / "paper/references.tex").read_text())
+    claims = scheduling_claims(pd.DataFrame([run("greedy", 1.0)]), PRESENT)
+    frame = claims_frame(claims)
+    tex = claims_table_tex(frame, keys)
+    assert tex.count("\\\\\n") == len(frame) + 3  # caption, two header rows, one row per claim
+    n = frame["verdict"].value_counts()
+    assert f"Of the {len(frame)} claims checked by this run, {n.get('confirmed', 0)} confirmed" in tex
+    assert "\\cite{cdgk}" in tex and "\\cite{anr}" in tex
+    assert "\\cite{" not in claims_table_tex(frame, [])  # unknown keys as text: no undefined citation
+    assert set(re.findall(r"\\ref\{([^}]+)\}", tex)) <= {*PRESENT, "tab:claims"}  # only floats the paper holds
+
+
+def test_a_claim_record_refuses_an_unknown_verdict_and_a_silent_not_shown():
+    with pytest.raises(ValueError, match="verdict"):
+        Claim("x", "cdgk", "s", "m", "", "likely")
+    with pytest.raises(ValueError, match="says why"):
+        Claim("x", "cdgk", "s", "m", "", "not shown")

@@ -1,0 +1,25 @@
+# Thin: the results tables -> results/claims.parquet, paper/tables/claims.tex (the claims, judged)
+from pathlib import Path
+
+import pandas as pd
+
+from schedbench.bipartite.stage.claims import bipartite_claims
+from schedbench.hall.claims import claims_frame, claims_table_tex
+from schedbench.hall.io import atomic_write_text, write_parquet
+from schedbench.hall.latex import bib_keys
+from schedbench.hall.logs import logged
+from schedbench.loss.stage.claims import loss_claims
+from schedbench.scheduling.stage.claims import scheduling_claims
+
+with logged(snakemake.log[0], "claims_table") as log:
+    inp, present = snakemake.input, snakemake.params.present
+    growth = pd.read_parquet(inp.sweep_growth) if "sweep_growth" in inp.keys() else None
+    claims = scheduling_claims(pd.read_parquet(inp.runs), present, growth)
+    if "loss_slopes" in inp.keys():
+        claims += loss_claims(pd.read_parquet(inp.loss_slopes), present)
+    if "bipartite_checks" in inp.keys():
+        claims += bipartite_claims(pd.read_parquet(inp.bipartite_checks), present)
+    frame = claims_frame(claims)
+    write_parquet(frame, snakemake.output.table)
+    atomic_write_text(snakemake.output.tex, claims_table_tex(frame, bib_keys(Path(inp.references).read_text())))
+    log.info("%d claims: %s", len(frame), frame["verdict"].value_counts().to_dict())
