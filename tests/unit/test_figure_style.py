@@ -43,7 +43,9 @@ def test_every_wing_uses_the_style_module():
 
 def test_ratio_figure_colours_come_from_the_palette(runs):  # noqa: F811
     grid = ratio_vs_eps_grid(runs, n_boot=50)
-    allowed = {mcolors.to_hex(c) for c in _style.palette(20)}
+    from schedbench.scheduling.registry import algorithm_names
+
+    allowed = {mcolors.to_hex(c) for c in _style.palette(len(algorithm_names()))}
     assert {mcolors.to_hex(c) for c in label_colours(runs.assign(label=runs["algorithm"])).values()} <= allowed
     assert grid.legend.get_title().get_text() == "algorithm"
 
@@ -74,3 +76,26 @@ def test_ecdf_placeholder_and_png_twin(runs, tmp_path):  # noqa: F811
     assert (tmp_path / "ecdf_load.pdf").read_bytes().startswith(b"%PDF")
     assert (tmp_path / "ecdf_load.png").read_bytes().startswith(b"\x89PNG")
     assert not list(tmp_path.glob(".*tmp*"))
+
+
+def test_an_algorithm_has_one_colour_in_every_figure(runs):  # noqa: F811
+    from schedbench.scheduling.stage.figures import algorithm_colours
+    from schedbench.scheduling.stage.headline import headline_experiments, headline_figure
+
+    # whatever subset of algorithms a figure draws, an algorithm keeps its colour
+    some = runs[runs["algorithm"].isin(["greedy", "lb-unit-reject"])]
+    full = label_colours(runs.assign(label=runs["algorithm"]))
+    part = label_colours(some.assign(label=some["algorithm"]))
+    assert part and all(part[a] == full[a] for a in part)
+    colours = algorithm_colours()
+    assert len({mcolors.to_hex(c) for c in colours.values()}) == len(colours)  # all distinct
+    problem = "load"
+    fig = headline_figure(runs, problem)
+    drawn = [ax for ax in fig.axes if ax.get_legend() is not None]
+    assert len(drawn) == len(headline_experiments(runs, problem)) >= 1
+    for ax in drawn:
+        texts = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert 1 <= len(texts) <= 3  # a headline panel: at most three lines
+        for line, text in zip(ax.get_lines(), texts):
+            algorithm = text.split(": ", 1)[1].split(" (")[0]
+            assert mcolors.to_hex(line.get_color()) == mcolors.to_hex(colours[algorithm])

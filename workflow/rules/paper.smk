@@ -28,6 +28,32 @@ rule figure_ratio_vs_eps:
         "../scripts/figure_ratio_vs_eps.py"
 
 
+rule figure_headline:
+    """The problem's headline figure: per experiment, the best rejection-model algorithm against
+    the best speed baseline and the plain baseline (the paper's first section)."""
+    input:
+        "results/runs.parquet",
+        sources=sources_of("figure_headline.py"),
+    output:
+        pdf="paper/figures/headline_{problem}.pdf",
+        png=report(
+            "paper/figures/headline_{problem}.png",
+            caption="../report/headline.rst",
+            category="Scheduling {problem}",
+            subcategory="Figures",
+            labels={"figure": "headline: rejection vs speed", "problem": "{problem}"},
+        ),
+    log:
+        "results/logs/figure_headline_{problem}.log",
+    benchmark:
+        "results/benchmarks/figure_headline/{problem}.tsv"
+    localrule: True
+    params:
+        provenance=PROVENANCE,
+    script:
+        "../scripts/figure_headline.py"
+
+
 rule figure_ecdf:
     """Performance profiles: the ECDF of ALG/OPT per family experiment of one problem."""
     input:
@@ -336,7 +362,7 @@ rule paper_pdf:
         sections=sorted(_glob.glob("paper/sections/*.tex")),
         generated=expand("paper/generated/{group}.tex", group=PAPER_GROUPS) + ["paper/generated/reproducibility.tex"],
         files=lambda wc: paper_files(),
-        macros=["paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex", "paper/tables/claims.tex"]
+        macros=["paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
         + (["paper/macros_loss.tex"] if LOSS_EXPERIMENTS else []),
         sources=sources_of("paper_pdf.py"),
     output:

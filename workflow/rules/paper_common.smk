@@ -38,6 +38,8 @@ def paper_groups():
     this config (a group with neither is left out of the PDF)."""
     kinds = ("ratio_vs_eps", "rejection_vs_eps", "ecdf")
     groups = {g: ([], []) for g in PAPER_GROUPS}
+    groups["claims"][0].extend(f"headline_{p}" for p in SCHED_PROBLEMS)
+    groups["claims"][1].append("claims")
     for problem in ("load", "maxflow"):
         if problem in SCHED_PROBLEMS:
             groups[problem][0].extend(f"{k}_{problem}" for k in kinds)
@@ -110,7 +112,7 @@ def paper_targets():
         + [f"paper/generated/{g}.tex" for g in PAPER_GROUPS]
         + expand(
             "paper/figures/{kind}_{problem}.{ext}",
-            kind=("ratio_vs_eps", "rejection_vs_eps", "ecdf"),
+            kind=("headline", "ratio_vs_eps", "rejection_vs_eps", "ecdf"),
             problem=SCHED_PROBLEMS,
             ext=("pdf", "png"),
         )

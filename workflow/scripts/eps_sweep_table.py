@@ -1,5 +1,5 @@
 # Thin: the sweep's points -> results/eps_sweep*.parquet, paper/tables/eps_sweep.tex, paper/figures/eps_sweep_*.pdf
-from schedbench.hall.figure_style import colour_map
+from schedbench.scheduling.stage.figures import algorithm_colours
 from schedbench.hall.io import atomic_write_text, write_parquet
 from schedbench.hall.logs import logged
 from schedbench.scheduling.stage.eps_sweep import collect_sweep, growth_table, growth_table_tex
@@ -11,7 +11,7 @@ with logged(snakemake.log[0], "eps_sweep_table") as log:
     write_parquet(points, snakemake.output.table)
     write_parquet(growth, snakemake.output.growth)
     atomic_write_text(snakemake.output.tex, growth_table_tex(growth))
-    colours = colour_map(points["algorithm"])  # one colour per algorithm in every problem's figure
+    colours = algorithm_colours(points["algorithm"])  # an algorithm has one colour in every figure
     for problem, path in zip(snakemake.params.problems, snakemake.output.figures):
         plot_eps_sweep(points, problem, path, colours)
     log.info(

@@ -31,7 +31,21 @@ __all__ = [
 ]
 
 #: the paper's section groups in order; ``paper/main.tex`` inputs ``generated/<group>.tex`` for each
-GROUPS = ("load", "maxflow", "weighted", "adversaries", "summary", "search", "eps_sweep", "loss", "bipartite")
+GROUPS = (
+    "claims",
+    "load",
+    "maxflow",
+    "weighted",
+    "adversaries",
+    "summary",
+    "search",
+    "eps_sweep",
+    "loss",
+    "bipartite",
+)
+#: tables that are ``longtable``s (caption and label inside, over several pages): input as they are,
+#: never in a float
+LONG_TABLES = ("claims",)
 
 # -------------------------------------------------------------------------------- macros
 
@@ -176,6 +190,15 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
             f"{title}: performance profiles, the ECDF of ALG/OPT over the instances of each family "
             "experiment at the $\\varepsilon$ closest to $0.25$ (in each panel's title)."
         )
+    m = re.fullmatch(r"headline_([a-z]+)", stem)
+    if m:
+        title = _PROBLEM_TITLE.get(m.group(1), m.group(1))
+        return (
+            f"{title}, the comparison at a glance: per experiment, the mean ALG/OPT against "
+            "$\\varepsilon$ of the best rejection-model algorithm (solid), the best speed-augmented "
+            "baseline inside the model (dashed, speed $1+\\varepsilon$) and the plain baseline (dotted); "
+            "each legend names its lines. Every algorithm is in the problem's own figure."
+        )
     if stem == "adversary_rounds":
         return (
             "ALG/OPT against the swept parameter of each adaptive adversary (rounds $K$ of LB-B, "
@@ -259,6 +282,8 @@ def group_tex(group: str, figures: list, tables: list[str]) -> str:
     if not figures and not tables:
         return head + "% (nothing in this config)\n"
     body = [f"\\input{{sections/{group}}}", ""]
+    body += [f"\\input{{tables/{t}.tex}}\n" for t in tables if t in LONG_TABLES]  # right after the prose
+    tables = [t for t in tables if t not in LONG_TABLES]
     for fig in figures:
         stem, kind = (fig, None) if isinstance(fig, str) else fig
         body.append(_figure_env(stem, kind))

@@ -17,6 +17,8 @@ from schedbench.hall.figure_style import save_figure  # noqa: E402
 from schedbench.hall.figure_style import ECDF_DASHES, apply_style, colour_map, palette  # noqa: E402
 
 __all__ = [
+    "algorithm_colours",
+    "label_colours",
     "ratio_vs_eps_grid",
     "plot_ratio_vs_eps",
     "rejection_vs_eps_grid",
@@ -64,11 +66,19 @@ def speed_one_as_reference(data):
     return data
 
 
+def algorithm_colours(extra=()) -> dict[str, tuple]:
+    """One colour per algorithm, the same in every figure: the registry's algorithms (and
+    ``extra`` names, e.g. a plug-in's) in sorted order along the palette."""
+    from schedbench.scheduling.registry import algorithm_names
+
+    names = sorted(set(algorithm_names()) | set(extra))
+    return dict(zip(names, palette(len(names))))
+
+
 def label_colours(data) -> dict[str, tuple]:
-    """One colour per *algorithm* (colour-blind palette, extended with husl past 10), shared by
+    """One colour per *algorithm*, the same in every figure (:func:`algorithm_colours`), shared by
     its parameter variants and its speed-1 row, which differ in marker and line style."""
-    algorithms = sorted(data["algorithm"].unique())
-    colour = dict(zip(algorithms, palette(len(algorithms))))
+    colour = algorithm_colours(data["algorithm"].unique())
     return {lab: colour[alg] for lab, alg in data.groupby("label")["algorithm"].first().items()}
 
 

@@ -1,0 +1,70 @@
+"""The headline figure (scheduling/stage/headline.py): per experiment the best rejection-model
+setting, the best in-model speed baseline and the plain baseline — chosen by the lowest mean
+ALG/OPT on constructed runs, a migratory reference never chosen, greedy preferred as the plain
+baseline, experiments with fewer than two roles left out."""
+
+import pandas as pd
+
+from schedbench.scheduling.stage.headline import headline_experiments, headline_figure, headline_lines
+
+
+def run(algorithm, model, ratio, eps=0.25, experiment="e", migratory=False, status="ok"):
+    return {
+        "experiment": experiment,
+        "algorithm": algorithm,
+        "problem": "maxflow",
+        "model": model,
+        "eps": eps,
+        "ratio": ratio,
+        "status": status,
+        "migratory": migratory,
+    }
+
+
+RUNS = pd.DataFrame(
+    [
+        run("mft-unit", "rejection", 1.5),
+        run("mft-unit", "rejection", 2.5, eps=0.125),  # mean 2.0
+        run("drop-every-k-flow", "rejection", 1.8),
+        run("drop-every-k-flow", "rejection", 1.9, eps=0.125),  # mean 1.85: the best
+        run("ll-fifo", "speed", 1.2),
+        run("ll-fifo", "speed", 3.0, eps=0.0),  # speed 1: not a speed-augmented run
+        run("edf", "speed", 1.4),
+        run("global-edf", "speed", 0.5, migratory=True),  # outside the model: never the baseline
+        run("random-two-flow", "plain", 2.2, eps=float("nan")),
+        run("ll-fifo", "speed", 0.1, status="invalid"),  # not validated: not counted
+        run("mft-unit", "rejection", 1.0, experiment="lonely"),  # one role only: no panel
+    ]
+)
+
+
+def test_each_role_is_the_lowest_mean_of_its_validated_in_model_runs():
+    lines = headline_lines(RUNS, "maxflow", "e")
+    assert lines == {
+        "rejection": ("drop-every-k-flow", "drop-every-k-flow"),
+        "speed": ("ll-fifo", "ll-fifo"),
+        "plain": ("random-two-flow", "random-two-flow"),
+    }
+    assert headline_experiments(RUNS, "maxflow") == ["e"]
+
+
+def test_greedy_is_the_plain_baseline_where_it_ran():
+    runs = pd.concat(
+        [
+            RUNS,
+            pd.DataFrame(
+                [run("greedy", "plain", 3.0, eps=float("nan")), run("random-two", "plain", 1.0, eps=float("nan"))]
+            ),
+        ]
+    ).assign(problem="maxflow")
+    assert headline_lines(runs, "maxflow", "e")["plain"][0] == "greedy"
+
+
+def test_the_figure_draws_one_panel_per_experiment_with_its_three_lines():
+    fig = headline_figure(RUNS, "maxflow")
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == ["e"]
+    assert len(panels[0].get_lines()) == 3
+    assert "no maxflow experiment" not in " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
+    empty = headline_figure(RUNS[RUNS["experiment"] == "lonely"], "maxflow")
+    assert "no maxflow experiment to compare" in empty.axes[0].texts[0].get_text()
