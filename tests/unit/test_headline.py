@@ -68,3 +68,19 @@ def test_the_figure_draws_one_panel_per_experiment_with_its_three_lines():
     assert "no maxflow experiment" not in " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
     empty = headline_figure(RUNS[RUNS["experiment"] == "lonely"], "maxflow")
     assert "no maxflow experiment to compare" in empty.axes[0].texts[0].get_text()
+
+
+def test_the_finding_counts_the_experiments_where_rejection_is_at_or_below_its_rival():
+    from schedbench.scheduling.stage.headline import findings_macros_tex, headline_finding
+
+    text = headline_finding(RUNS, "maxflow")
+    # experiment e at its smallest ε (0.125): drop-every-k-flow 1.9 vs ll-fifo (no run at 0.125)
+    # → the rival is the plain baseline (2.2): rejection is below it
+    assert "1 of 1 experiments against the plain baseline" in text
+    both = pd.concat([RUNS, pd.DataFrame([run("ll-fifo", "speed", 1.5, eps=0.125)])])
+    text = headline_finding(both, "maxflow")
+    assert "0 of 1 experiments against the best speed-augmented baseline" in text  # 1.9 > 1.5
+    assert "1.9 rejecting ε, 1.5 at speed 1+ε, 2.2 plain" in text
+    assert "no experiment" in headline_finding(RUNS, "stretch")
+    tex = findings_macros_tex(both, ["maxflow", "stretch"])
+    assert "\\newcommand{\\FindingMaxflow}{" in tex and "\\newcommand{\\FindingStretch}{" in tex and "ε" not in tex

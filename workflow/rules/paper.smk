@@ -149,7 +149,8 @@ rule figure_adversary_rounds:
 
 
 rule claims_table:
-    """Every claim of the source papers judged on this run's results (docs/claims.md)."""
+    """Every claim of the source papers judged on this run's results (docs/claims.md), and each
+    scheduling problem's finding in a sentence (the macros its section opens with)."""
     input:
         unpack(claims_inputs),
         references="paper/references.tex",
@@ -157,6 +158,7 @@ rule claims_table:
     output:
         table="results/claims.parquet",
         tex="paper/tables/claims.tex",
+        findings="paper/macros_findings.tex",
     log:
         "results/logs/claims_table.log",
     benchmark:
@@ -362,7 +364,7 @@ rule paper_pdf:
         sections=sorted(_glob.glob("paper/sections/*.tex")),
         generated=expand("paper/generated/{group}.tex", group=PAPER_GROUPS) + ["paper/generated/reproducibility.tex"],
         files=lambda wc: paper_files(),
-        macros=["paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
+        macros=["paper/macros.tex", "paper/macros_config.tex", "paper/macros_findings.tex", "paper/tables/methods.tex"]
         + (["paper/macros_loss.tex"] if LOSS_EXPERIMENTS else []),
         sources=sources_of("paper_pdf.py"),
     output:

@@ -108,7 +108,7 @@ def paper_targets():
     """Everything the paper and the report are made of, the PDF excluded."""
     return (
         ["results/runs.parquet", "paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
-        + ["results/claims.parquet", "paper/tables/claims.tex"]
+        + ["results/claims.parquet", "paper/tables/claims.tex", "paper/macros_findings.tex"]
         + [f"paper/generated/{g}.tex" for g in PAPER_GROUPS]
         + expand(
             "paper/figures/{kind}_{problem}.{ext}",

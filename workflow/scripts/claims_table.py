@@ -1,4 +1,5 @@
-# Thin: the results tables -> results/claims.parquet, paper/tables/claims.tex (the claims, judged)
+# Thin: the results tables -> results/claims.parquet, paper/tables/claims.tex (the claims, judged),
+# paper/macros_findings.tex (each problem's finding in a sentence)
 from pathlib import Path
 
 import pandas as pd
@@ -9,12 +10,15 @@ from schedbench.hall.io import atomic_write_text, write_parquet
 from schedbench.hall.latex import bib_keys
 from schedbench.hall.logs import logged
 from schedbench.loss.stage.claims import loss_claims
+from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.stage.claims import scheduling_claims
+from schedbench.scheduling.stage.headline import findings_macros_tex
 
 with logged(snakemake.log[0], "claims_table") as log:
     inp, present = snakemake.input, snakemake.params.present
     growth = pd.read_parquet(inp.sweep_growth) if "sweep_growth" in inp.keys() else None
-    claims = scheduling_claims(pd.read_parquet(inp.runs), present, growth)
+    runs = pd.read_parquet(inp.runs)
+    claims = scheduling_claims(runs, present, growth)
     if "loss_slopes" in inp.keys():
         claims += loss_claims(pd.read_parquet(inp.loss_slopes), present)
     if "bipartite_checks" in inp.keys():
@@ -22,4 +26,5 @@ with logged(snakemake.log[0], "claims_table") as log:
     frame = claims_frame(claims)
     write_parquet(frame, snakemake.output.table)
     atomic_write_text(snakemake.output.tex, claims_table_tex(frame, bib_keys(Path(inp.references).read_text())))
+    atomic_write_text(snakemake.output.findings, findings_macros_tex(runs, problem_names()))
     log.info("%d claims: %s", len(frame), frame["verdict"].value_counts().to_dict())
