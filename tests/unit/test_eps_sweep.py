@@ -209,3 +209,33 @@ def test_the_figure_has_a_panel_per_model_and_a_line_per_algorithm(tmp_path):
     assert [ax.get_title() for ax in axes] == ["rejection model (reject ≤ ε)", "speed 1 + ε"]
     labels = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in axes]
     assert labels[0] == ["mft-unit (bound ≥ 1e+06, above)"] and labels[1] == ["edf", "ll-fifo"]
+
+
+def test_a_model_with_more_algorithms_than_a_panel_carries_is_split_into_panels():
+    import pandas as pd
+
+    from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
+    from schedbench.scheduling.stage.search_figures import eps_sweep_figure
+
+    points = collect_sweep([])
+    speed = ["anand-batch", "edf", "global-edf", "imd", "ll-fifo", "lwf", "ssf-edf"]  # seven
+    rows = [
+        {
+            **{c: math.nan for c in points.columns},
+            "problem": "maxflow",
+            "algorithm": a,
+            "model": "speed",
+            "eps": e,
+            "inv_eps": 1 / e,
+            "ratio": 1.5,
+            "adversary_best": 1.0,
+        }
+        for a in speed
+        for e in (0.5, 0.25)
+    ]
+    fig = eps_sweep_figure(pd.DataFrame(rows), "maxflow")
+    axes = fig.get_axes()
+    assert [ax.get_title() for ax in axes] == ["speed 1 + ε (1 of 2)", "speed 1 + ε (2 of 2)"]
+    legends = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in axes]
+    assert all(len(entries) <= MAX_LINES_PER_PANEL for entries in legends)
+    assert sorted(sum(legends, [])) == speed  # every algorithm once

@@ -159,3 +159,31 @@ def test_tasks_run_replay_and_tabulate(tmp_path):
     fig = worst_case_figure(table)
     assert fig.axes[0].get_xlabel() == "machines m"
     assert "no search tasks" in search_table_tex(collect_search([]))
+
+
+def test_the_worst_case_figure_has_a_panel_per_problem_with_at_most_six_lines():
+    import pandas as pd
+
+    from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
+
+    rows = [
+        {
+            "objective_kind": "ratio",
+            "algorithm": a,
+            "eps": e,
+            "problem": p,
+            "m": m,
+            "ratio": 2.0,
+            "proved": True,
+            "ratio_bound": float("nan"),
+        }
+        for p, algs in (("load", ["greedy"]), ("maxflow", ["edf", "imd", "ll-fifo", "lwf", "mft-unit", "ssf-edf"]))
+        for a in algs
+        for e in ((0.25, 0.5) if a == "ll-fifo" else (0.25,))  # seven maxflow lines
+        for m in (2, 4)
+    ]
+    fig = worst_case_figure(pd.DataFrame(rows))
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["load", "maxflow (1 of 2)", "maxflow (2 of 2)"]
+    entries = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in fig.axes]
+    assert all(len(e) <= MAX_LINES_PER_PANEL for e in entries) and sum(map(len, entries)) == 8

@@ -18,6 +18,7 @@ __all__ = [
     "FONT_SCALE",
     "PANEL_WIDTH",
     "PANEL_HEIGHT",
+    "MAX_LINES_PER_PANEL",
     "RC",
     "apply_style",
     "palette",
@@ -32,6 +33,9 @@ PALETTE = "colorblind"
 FONT_SCALE = 1.0
 #: width and height (inches) of one panel; figures are whole multiples of these
 PANEL_WIDTH, PANEL_HEIGHT = 3.2, 2.8
+#: the most lines (legend entries) a panel of the paper's body may carry; the appendix's full
+#: per-problem panels draw every algorithm and are exempt
+MAX_LINES_PER_PANEL = 6
 #: matplotlib settings on top of the theme: embedded TrueType fonts (the PDF is searchable and
 #: the paper's fonts stay consistent) and a PNG resolution the HTML report shows crisply
 RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "savefig.dpi": 150, "legend.frameon": True, "axes.titlesize": "medium"}

@@ -31,17 +31,19 @@ __all__ = [
 ]
 
 #: the paper's section groups in order; ``paper/main.tex`` inputs ``generated/<group>.tex`` for each
+#: (``load`` to ``summary`` after ``\\appendix``)
 GROUPS = (
     "claims",
-    "load",
-    "maxflow",
-    "weighted",
     "adversaries",
-    "summary",
     "search",
     "eps_sweep",
     "loss",
     "bipartite",
+    # the appendix: the full per-problem panels (every algorithm and setting)
+    "load",
+    "maxflow",
+    "weighted",
+    "summary",
 )
 #: tables that are ``longtable``s (caption and label inside, over several pages): input as they are,
 #: never in a float

@@ -9,9 +9,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import seaborn as sns  # noqa: E402
 
-from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, apply_style, colour_map, save_figure  # noqa: E402
+from schedbench.hall.figure_style import (  # noqa: E402
+    MAX_LINES_PER_PANEL,
+    PANEL_HEIGHT,
+    PANEL_WIDTH,
+    apply_style,
+    colour_map,
+    save_figure,
+)
 
 __all__ = ["worst_case_figure", "plot_worst_cases", "eps_sweep_figure", "plot_eps_sweep"]
 
@@ -20,42 +26,54 @@ SWEEP_PANELS = (("rejection", "rejection model (reject ≤ ε)"), ("speed", "spe
 
 
 def worst_case_figure(table) -> plt.Figure:
-    """Worst ratio found vs m, one line per (algorithm, ε); a filled marker is a proved worst
-    case (CP-SAT, no worse instance in the searched space), a hollow one a best-found instance
-    (black-box, or CP-SAT stopped by its limit); dotted: the proven upper bound where there is
-    one. Rejection-fraction hunts are in the table only."""
+    """Worst ratio found vs m, a panel per problem (split further past
+    :data:`~schedbench.hall.figure_style.MAX_LINES_PER_PANEL` lines), one line per (algorithm, ε)
+    in the algorithm's colour of every figure (a second ε of the same algorithm dashed); a filled
+    marker is a proved worst case (CP-SAT, no worse instance in the searched space), a hollow one
+    a best-found instance (black-box, or CP-SAT stopped by its limit); dotted: the proven upper
+    bound where there is one. Rejection-fraction hunts are in the table only."""
+    from schedbench.scheduling.stage.figures import algorithm_colours
+
     data = table[table["objective_kind"] == "ratio"] if not table.empty else table
-    sns.set_theme(style="whitegrid", context="paper")
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    apply_style()
     if data.empty:
+        fig, ax = plt.subplots(figsize=(6.5, 4.2))
         ax.axis("off")
         ax.text(0.5, 0.5, "no ratio search tasks in this config", ha="center", va="center")
         return fig
     data = data.assign(line=[a + ("" if e != e else f", ε={e:g}") for a, e in zip(data["algorithm"], data["eps"])])
-    lines = sorted(data["line"].unique())
-    colours = dict(
-        zip(
-            lines,
-            sns.color_palette("colorblind", len(lines)) if len(lines) <= 10 else sns.color_palette("husl", len(lines)),
-        )
+    panels = []  # (title, lines)
+    for problem in sorted(data["problem"].unique()):
+        lines = sorted(data.loc[data["problem"] == problem, "line"].unique())
+        chunks = [lines[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(lines), MAX_LINES_PER_PANEL)]
+        for k, chunk in enumerate(chunks):
+            panels.append((problem + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), chunk))
+    colours = algorithm_colours(data["algorithm"].unique())
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(PANEL_WIDTH * len(panels), PANEL_HEIGHT + 0.6), squeeze=False, layout="constrained"
     )
-    for line in lines:
-        rows = (
-            data[data["line"] == line]
-            .groupby("m", as_index=False)
-            .agg(ratio=("ratio", "max"), proved=("proved", "all"), bound=("ratio_bound", "max"))
-        )
-        c = colours[line]
-        ax.plot(rows["m"], rows["ratio"], color=c, lw=1.0, label=line)
-        for proved, marker_face in ((True, c), (False, "white")):
-            sel = rows[rows["proved"] == proved]
-            ax.scatter(sel["m"], sel["ratio"], color=c, facecolors=marker_face, edgecolors=c, zorder=3, s=28)
-        if rows["bound"].notna().any():
-            ax.plot(rows["m"], rows["bound"], color=c, lw=0.8, ls=":")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("machines m")
-    ax.set_ylabel("worst ALG / OPT found (filled: proved; dotted: proven bound)")
-    ax.legend(title="algorithm", fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    for ax, (title, lines) in zip(axes[0], panels):
+        seen: dict[str, int] = {}
+        for line in lines:
+            sel = data[(data["line"] == line) & (data["problem"] == title.split(" (")[0])]
+            rows = sel.groupby("m", as_index=False).agg(
+                ratio=("ratio", "max"), proved=("proved", "all"), bound=("ratio_bound", "max")
+            )
+            algorithm = str(sel["algorithm"].iloc[0])
+            c = colours[algorithm]
+            style = "-" if seen.get(algorithm, 0) == 0 else "--"
+            seen[algorithm] = seen.get(algorithm, 0) + 1
+            ax.plot(rows["m"], rows["ratio"], color=c, lw=1.0, ls=style, label=line)
+            for proved, marker_face in ((True, c), (False, "white")):
+                pts = rows[rows["proved"] == proved]
+                ax.scatter(pts["m"], pts["ratio"], color=c, facecolors=marker_face, edgecolors=c, zorder=3, s=28)
+            if rows["bound"].notna().any():
+                ax.plot(rows["m"], rows["bound"], color=c, lw=0.8, ls=":")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("machines m")
+        ax.set_title(title)
+        ax.legend(fontsize="x-small", loc="upper left")
+    axes[0][0].set_ylabel("worst ALG / OPT found")
     return fig
 
 
@@ -72,7 +90,12 @@ def eps_sweep_figure(points, problem: str, colours: dict | None = None) -> plt.F
     the same in every problem's figure."""
     apply_style()
     data = points[points["problem"] == problem]
-    panels = [(model, title) for model, title in SWEEP_PANELS if (data["model"] == model).any()]
+    panels = []  # (model, title, algorithms): at most MAX_LINES_PER_PANEL algorithms a panel
+    for model, title in SWEEP_PANELS:
+        names = sorted(data.loc[data["model"] == model, "algorithm"].unique())
+        chunks = [names[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(names), MAX_LINES_PER_PANEL)]
+        for k, chunk in enumerate(chunks):
+            panels.append((model, title + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), chunk))
     if not panels:
         fig, ax = plt.subplots(figsize=(PANEL_WIDTH, PANEL_HEIGHT))
         ax.axis("off")
@@ -80,8 +103,8 @@ def eps_sweep_figure(points, problem: str, colours: dict | None = None) -> plt.F
         return fig
     colours = colours or colour_map(data["algorithm"])
     fig, axes = plt.subplots(1, len(panels), figsize=(PANEL_WIDTH * len(panels), PANEL_HEIGHT), squeeze=False)
-    for ax, (model, title) in zip(axes[0], panels):
-        sel = data[data["model"] == model]
+    for ax, (model, title, names) in zip(axes[0], panels):
+        sel = data[(data["model"] == model) & data["algorithm"].isin(names)]
         top = 1.0
         for algorithm, g in sel.groupby("algorithm", sort=True):
             g = g.sort_values("inv_eps")
