@@ -97,5 +97,5 @@ def test_an_algorithm_has_one_colour_in_every_figure(runs):  # noqa: F811
         texts = [t.get_text() for t in ax.get_legend().get_texts()]
         assert 1 <= len(texts) <= 3  # a headline panel: at most three lines
         for line, text in zip(ax.get_lines(), texts):
-            algorithm = text.split(": ", 1)[1].split(" (")[0]
+            algorithm = text.split(": ", 1)[1].split(" (")[0].strip()
             assert mcolors.to_hex(line.get_color()) == mcolors.to_hex(colours[algorithm])

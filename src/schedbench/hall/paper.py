@@ -251,12 +251,18 @@ _TABLE_CAPTIONS = {
 }
 
 
+#: figures that may take most of a page (drawn at print size: two panels to the text width, their
+#: rows as many as the config's experiments); every other figure gets at most 0.42 of the height
+TALL_FIGURES = ("headline_",)
+
+
 def _figure_env(stem: str, kind: str | None) -> str:
+    height = "0.85" if stem.startswith(TALL_FIGURES) else "0.42"
     return "\n".join(
         [
             "\\begin{figure}[htbp]",
             "\\centering",
-            f"\\includegraphics[width=\\textwidth,height=0.42\\textheight,keepaspectratio]{{figures/{stem}.pdf}}",
+            f"\\includegraphics[width=\\textwidth,height={height}\\textheight,keepaspectratio]{{figures/{stem}.pdf}}",
             f"\\caption{{{figure_caption(stem, kind)}}}\\label{{fig:{stem}}}",
             "\\end{figure}",
             "",

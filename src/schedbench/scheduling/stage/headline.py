@@ -92,10 +92,14 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
         return fig
     data = _rows(df, problem)
     colours = colours or algorithm_colours(data["algorithm"])
-    ncols = min(3, len(experiments))
+    ncols = min(2, len(experiments))  # two panels fill the text width at print size: no shrinking
     nrows = int(np.ceil(len(experiments) / ncols))
     fig, axes = plt.subplots(
-        nrows, ncols, figsize=(PANEL_WIDTH * ncols, PANEL_HEIGHT * nrows), squeeze=False, layout="constrained"
+        nrows,
+        ncols,
+        figsize=(PANEL_WIDTH * ncols, (0.8 * PANEL_HEIGHT + 0.6) * nrows),
+        squeeze=False,
+        layout="constrained",
     )
     for ax, exp in zip(axes.flat, experiments):
         rows = data[data["experiment"] == exp]
@@ -111,11 +115,12 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
             else:
                 curve = sel[sel["eps"] > 0].groupby("eps")["ratio"].mean().sort_index()
                 x, y = curve.index.to_numpy(), curve.to_numpy()
-            ax.plot(x, y, ls=style, marker="o", ms=3.5, lw=1.4, color=colours[algorithm], label=f"{prefix}: {label}")
+            text = f"{prefix}: {label}".replace(" (", "\n    (", 1) if len(label) > 24 else f"{prefix}: {label}"
+            ax.plot(x, y, ls=style, marker="o", ms=3.5, lw=1.4, color=colours[algorithm], label=text)
         ax.set_xscale("log", base=2)
         ax.set_title(exp)
         ax.set_xlabel("ε")
-        ax.legend(fontsize="x-small", loc="best")
+        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.28), frameon=False)  # below
     for ax in axes.flat[len(experiments) :]:
         ax.axis("off")
     for ax in axes[:, 0]:
