@@ -4,6 +4,7 @@ ALG/OPT on constructed runs, a migratory reference never chosen, greedy preferre
 baseline, experiments with fewer than two roles left out."""
 
 import pandas as pd
+import pytest
 
 from schedbench.scheduling.stage.headline import headline_experiments, headline_figure, headline_lines
 
@@ -84,3 +85,21 @@ def test_the_finding_counts_the_experiments_where_rejection_is_at_or_below_its_r
     assert "no experiment" in headline_finding(RUNS, "stretch")
     tex = findings_macros_tex(both, ["maxflow", "stretch"])
     assert "\\newcommand{\\FindingMaxflow}{" in tex and "\\newcommand{\\FindingStretch}{" in tex and "ε" not in tex
+
+
+def test_the_rounds_figure_reads_at_print_size_two_panels_a_row_legends_below():
+    from schedbench.hall.figure_style import MAX_LINES_PER_PANEL, PANEL_WIDTH
+    from schedbench.scheduling.stage.figures import rounds_figure
+
+    rows = [
+        {"experiment": exp, "algorithm": a, "model": mod, "eps": e, "ratio": 1.0 + K / 4, "status": "ok", "g_K": K}
+        for exp in ("lb_a", "lb_b", "lbc")
+        for a, mod, e in (("greedy", "plain", float("nan")), ("lb-unit-reject", "rejection", 0.25))
+        for K in (2, 3, 4)
+    ]
+    fig = rounds_figure(pd.DataFrame(rows), "K", n_boot=20)
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == ["lb_a", "lb_b", "lbc"]
+    assert fig.get_size_inches()[0] == pytest.approx(2 * PANEL_WIDTH)  # two columns: no shrinking in the PDF
+    for ax in panels:
+        assert 1 <= len(ax.get_legend().get_texts()) <= MAX_LINES_PER_PANEL

@@ -253,7 +253,7 @@ _TABLE_CAPTIONS = {
 
 #: figures that may take most of a page (drawn at print size: two panels to the text width, their
 #: rows as many as the config's experiments); every other figure gets at most 0.42 of the height
-TALL_FIGURES = ("headline_",)
+TALL_FIGURES = ("headline_", "adversary_rounds")
 
 
 def _figure_env(stem: str, kind: str | None) -> str:

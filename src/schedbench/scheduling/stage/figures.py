@@ -14,7 +14,14 @@ import seaborn as sns  # noqa: E402
 
 from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, eps_axis_label, successful  # noqa: E402
 from schedbench.hall.figure_style import save_figure  # noqa: E402
-from schedbench.hall.figure_style import ECDF_DASHES, apply_style, colour_map, palette  # noqa: E402
+from schedbench.hall.figure_style import (  # noqa: E402
+    ECDF_DASHES,
+    PANEL_HEIGHT,
+    PANEL_WIDTH,
+    apply_style,
+    colour_map,
+    palette,
+)
 
 __all__ = [
     "algorithm_colours",
@@ -233,7 +240,13 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
             "config (or none has a validated run)"
         ).figure
     apply_style()
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.0), squeeze=False)
+    ncols = min(2, len(panels))  # two panels fill the text width at print size
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(PANEL_WIDTH * ncols, (PANEL_HEIGHT + 1.0) * nrows), squeeze=False, layout="constrained"
+    )
+    for ax in axes.flat[len(panels) :]:
+        ax.axis("off")
     for (exp, name), ax in zip(panels, axes.flat):
         col = f"g_{name}"
         rows = add_labels(data[data["experiment"] == exp])
@@ -277,7 +290,7 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
             f"adversary parameter {name}" + (" (rounds)" if name == "K" else " (machines)" if name == "m" else "")
         )
         ax.set_ylabel("ALG / OPT")
-        ax.legend(title="algorithm", fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=1)
+        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
     return fig
 
 
