@@ -166,3 +166,40 @@ def test_a_claim_record_refuses_an_unknown_verdict_and_a_silent_not_shown():
         Claim("x", "cdgk", "s", "m", "", "likely")
     with pytest.raises(ValueError, match="says why"):
         Claim("x", "cdgk", "s", "m", "", "not shown")
+
+
+def test_the_section_findings_count_the_verdicts_and_the_growing_sweeps():
+    from schedbench.hall.claims import macro_tex, verdict_sentence
+    from schedbench.scheduling.stage.eps_sweep import sweep_finding
+
+    frame = claims_frame(
+        [
+            Claim("loss blocking a", "loss", "s", "m", "", "confirmed"),
+            Claim("loss blocking b", "loss", "s", "m", "", "contradicted"),
+            Claim("greedy", "anr", "s", "m", "", "confirmed"),
+        ]
+    )
+    assert (
+        verdict_sentence(frame, "loss ", "rates")
+        == "Of the 2 claims on rates this run tests: 1 confirmed, 1 contradicted."
+    )
+    assert verdict_sentence(frame, ["greedy"], "x") == "Of the 1 claim on x this run tests: 1 confirmed."
+    assert verdict_sentence(frame, "bipartite ", "y") == "This config tests no claim on y."
+    assert macro_tex("FindingX", "at ε ≤ 1/2") == "\\newcommand{\\FindingX}{at $\\varepsilon$ $\\le$ 1/2}"
+    growth = pd.DataFrame(
+        [
+            {"problem": "load", "algorithm": "greedy", "grows": False, "found_exponent": 0.0, "bound_exponent": None},
+            {
+                "problem": "maxflow",
+                "algorithm": "mft-unit",
+                "grows": True,
+                "found_exponent": 0.8,
+                "bound_exponent": 1.0,
+            },
+        ]
+    )
+    text = sweep_finding(growth)
+    assert (
+        text.startswith("1 of 2 sweeps found") and "mft-unit on maxflow" in text and "0.80" in text and "1.00" in text
+    )
+    assert sweep_finding(None) == "This config has no ε sweep."

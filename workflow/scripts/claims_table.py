@@ -5,13 +5,14 @@ from pathlib import Path
 import pandas as pd
 
 from schedbench.bipartite.stage.claims import bipartite_claims
-from schedbench.hall.claims import claims_frame, claims_table_tex
+from schedbench.hall.claims import claims_frame, claims_table_tex, macro_tex, verdict_sentence
 from schedbench.hall.io import atomic_write_text, write_parquet
 from schedbench.hall.latex import bib_keys
 from schedbench.hall.logs import logged
 from schedbench.loss.stage.claims import loss_claims
 from schedbench.scheduling.problems import problem_names
-from schedbench.scheduling.stage.claims import scheduling_claims
+from schedbench.scheduling.stage.claims import ADVERSARY_CLAIMS, scheduling_claims
+from schedbench.scheduling.stage.eps_sweep import sweep_finding
 from schedbench.scheduling.stage.headline import findings_macros_tex
 
 with logged(snakemake.log[0], "claims_table") as log:
@@ -26,5 +27,12 @@ with logged(snakemake.log[0], "claims_table") as log:
     frame = claims_frame(claims)
     write_parquet(frame, snakemake.output.table)
     atomic_write_text(snakemake.output.tex, claims_table_tex(frame, bib_keys(Path(inp.references).read_text())))
-    atomic_write_text(snakemake.output.findings, findings_macros_tex(runs, problem_names()))
+    findings = [
+        findings_macros_tex(runs, problem_names()).rstrip("\n"),
+        macro_tex("FindingAdversaries", verdict_sentence(frame, ADVERSARY_CLAIMS, "what the adversaries force")),
+        macro_tex("FindingSweep", sweep_finding(growth)),
+        macro_tex("FindingLoss", verdict_sentence(frame, "loss ", "the loss system's rates")),
+        macro_tex("FindingBipartite", verdict_sentence(frame, "bipartite ", "the bipartite model")),
+    ]
+    atomic_write_text(snakemake.output.findings, "\n".join(findings) + "\n")
     log.info("%d claims: %s", len(frame), frame["verdict"].value_counts().to_dict())

@@ -13,7 +13,16 @@ import pandas as pd
 
 from schedbench.hall.latex import tex_text
 
-__all__ = ["VERDICTS", "Claim", "claims_frame", "claims_table_tex", "evidence_ref", "plural"]
+__all__ = [
+    "VERDICTS",
+    "Claim",
+    "claims_frame",
+    "claims_table_tex",
+    "evidence_ref",
+    "plural",
+    "verdict_sentence",
+    "macro_tex",
+]
 
 #: The verdicts, strongest first (docs/claims.md): the numbers agree with the claim as stated;
 #: they agree in direction over the finite range measured (an asymptotic claim); the run cannot
@@ -106,3 +115,20 @@ def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
         )
     lines += ["\\end{longtable}", "}", ""]
     return "\n".join(lines)
+
+
+def verdict_sentence(frame: pd.DataFrame, claim_ids, what: str) -> str:
+    """One generated sentence on the claims ``claim_ids`` (ids, or a prefix string) of ``frame``:
+    how many of each verdict (plain text)."""
+    ids = frame["claim_id"].astype(str)
+    sel = frame[ids.str.startswith(claim_ids)] if isinstance(claim_ids, str) else frame[ids.isin(list(claim_ids))]
+    if sel.empty:
+        return f"This config tests no claim on {what}."
+    counts = sel["verdict"].value_counts()
+    said = ", ".join(f"{int(counts[v])} {v}" for v in VERDICTS if counts.get(v, 0))
+    return f"Of the {plural(len(sel), 'claim')} on {what} this run tests: {said}."
+
+
+def macro_tex(name: str, text: str) -> str:
+    """``\\newcommand{\\<name>}{<plain text as LaTeX>}``."""
+    return f"\\newcommand{{\\{name}}}{{{tex_text(text)}}}"

@@ -15,7 +15,7 @@ import pandas as pd
 
 from schedbench.hall.claims import Claim, evidence_ref, plural
 
-__all__ = ["SCHEDULING_CLAIMS", "scheduling_claims"]
+__all__ = ["SCHEDULING_CLAIMS", "ADVERSARY_CLAIMS", "scheduling_claims"]
 
 #: (claim id, source, statement): the order of the table (docs/claims.md)
 SCHEDULING_CLAIMS = (
@@ -31,6 +31,9 @@ SCHEDULING_CLAIMS = (
     ("gwmft-upper", "cdgk §7", "GenWtdMaxFlowTime and max stretch, rejecting ε: O(1/ε⁶)"),
     ("greedy", "anr", "greedy restricted assignment is ⌈log₂ m⌉ + 1-competitive, tight"),
 )
+
+#: the claims the adversarial constructions test (the adversaries section opens with their verdicts)
+ADVERSARY_CLAIMS = ("lb-unit-lower", "dispatch-on-arrival", "immediate-dispatch", "section4", "greedy")
 
 _RATIO_FIGURE = {
     "load": "fig:ratio_vs_eps_load",

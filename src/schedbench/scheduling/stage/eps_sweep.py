@@ -61,6 +61,7 @@ __all__ = [
     "growth_exponent",
     "increment_per_halving",
     "growth_table_tex",
+    "sweep_finding",
 ]
 
 #: The keys of ``search.eps_sweep`` (problems is required).
@@ -409,3 +410,21 @@ def growth_table_tex(growth: pd.DataFrame) -> str:
         )
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def sweep_finding(growth: pd.DataFrame | None) -> str:
+    """The sweep's finding in one sentence (plain text, generated from the growth table): how many
+    sweeps found a worst ratio growing with 1/ε, and the steepest fitted growth."""
+    if growth is None or growth.empty:
+        return "This config has no ε sweep."
+    grows = growth[growth["grows"].astype(bool)]
+    text = f"{len(grows)} of {len(growth)} sweeps found a worst ALG/OPT that grows as ε shrinks"
+    fitted = growth.dropna(subset=["found_exponent"])
+    if len(fitted):
+        top = fitted.loc[fitted["found_exponent"].idxmax()]
+        bound = top["bound_exponent"]
+        text += (
+            f"; the steepest is {top['algorithm']} on {top['problem']}, with a fitted exponent of 1/ε of "
+            f"{top['found_exponent']:.2f}" + (f" (its proven bound's: {bound:.2f})" if pd.notna(bound) else "")
+        )
+    return text + "."
