@@ -51,9 +51,8 @@ def _rows(df: pd.DataFrame, problem: str) -> pd.DataFrame:
     return add_labels(data) if len(data) else data.assign(label=pd.Series(dtype=object))
 
 
-def headline_lines(df: pd.DataFrame, problem: str, experiment: str) -> dict[str, tuple[str, str]]:
-    """role → (label, algorithm) of one panel's lines (a role without runs there is left out)."""
-    data = _rows(df, problem)
+def _lines(data: pd.DataFrame, experiment: str) -> dict[str, tuple[str, str]]:
+    """role → (label, algorithm) of one panel, from the prepared rows of :func:`_rows`."""
     data = data[data["experiment"] == experiment]
     out = {}
     for role, model, _, _ in ROLES:
@@ -70,27 +69,39 @@ def headline_lines(df: pd.DataFrame, problem: str, experiment: str) -> dict[str,
     return out
 
 
+def _panels(data: pd.DataFrame) -> dict[str, dict[str, tuple[str, str]]]:
+    """experiment → its lines, for the experiments with ε > 0 and at least two of the roles."""
+    out = {}
+    for exp in sorted(data["experiment"].unique()):
+        if (data.loc[data["experiment"] == exp, "eps"] > 0).any():
+            lines = _lines(data, exp)
+            if len(lines) >= 2:
+                out[exp] = lines
+    return out
+
+
+def headline_lines(df: pd.DataFrame, problem: str, experiment: str) -> dict[str, tuple[str, str]]:
+    """role → (label, algorithm) of one panel's lines (a role without runs there is left out)."""
+    return _lines(_rows(df, problem), experiment)
+
+
 def headline_experiments(df: pd.DataFrame, problem: str) -> list[str]:
     """The panels: the problem's experiments with ε > 0 and at least two of the roles."""
-    data = _rows(df, problem)
-    out = []
-    for exp in sorted(data["experiment"].unique()):
-        if (data.loc[data["experiment"] == exp, "eps"] > 0).any() and len(headline_lines(df, problem, exp)) >= 2:
-            out.append(exp)
-    return out
+    return list(_panels(_rows(df, problem)))
 
 
 def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None) -> plt.Figure:
     """The headline figure of ``problem`` (module docstring); a one-panel note when the config
     has no experiment to draw for it."""
     apply_style()
-    experiments = headline_experiments(df, problem)
+    data = _rows(df, problem)
+    panels = _panels(data)
+    experiments = list(panels)
     if not experiments:
         fig, ax = plt.subplots(figsize=(PANEL_WIDTH, PANEL_HEIGHT / 2))
         ax.axis("off")
         ax.text(0.5, 0.5, f"no {problem} experiment to compare in this config", ha="center", va="center")
         return fig
-    data = _rows(df, problem)
     colours = colours or algorithm_colours(data["algorithm"])
     ncols = min(2, len(experiments))  # two panels fill the text width at print size: no shrinking
     nrows = int(np.ceil(len(experiments) / ncols))
@@ -104,7 +115,7 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
     for ax, exp in zip(axes.flat, experiments):
         rows = data[data["experiment"] == exp]
         grid = sorted(rows.loc[rows["eps"] > 0, "eps"].unique())
-        lines = headline_lines(df, problem, exp)
+        lines = panels[exp]
         for role, _, style, prefix in ROLES:
             if role not in lines:
                 continue
@@ -143,17 +154,18 @@ def headline_finding(df: pd.DataFrame, problem: str) -> str:
     smallest ε, how often the best rejection-model setting is at or below the best in-model
     speed baseline (the plain baseline where the problem has no speed model), with the median
     ratios of the three roles."""
-    experiments = headline_experiments(df, problem)
+    data = _rows(df, problem)
+    panels = _panels(data)
+    experiments = list(panels)
     if not experiments:
         return "This config has no experiment of this problem that compares the models."
-    data = _rows(df, problem)
     at_min: dict[str, list[float]] = {role: [] for role, *_ in ROLES}
     duels = {"speed": [0, 0], "plain": [0, 0]}  # partner -> [experiments, rejection at or below]
     for exp in experiments:
         rows = data[data["experiment"] == exp]
         eps = rows.loc[rows["eps"] > 0, "eps"].min()
         value = {}
-        for role, (label, _) in headline_lines(df, problem, exp).items():
+        for role, (label, _) in panels[exp].items():
             sel = rows[rows["label"] == label]
             sel = sel if role == "plain" else sel[sel["eps"] == eps]
             if len(sel):

@@ -25,6 +25,12 @@ __all__ = ["worst_case_figure", "plot_worst_cases", "eps_sweep_figure", "plot_ep
 SWEEP_PANELS = (("rejection", "rejection model (reject ≤ ε)"), ("speed", "speed 1 + ε"))
 
 
+def _split_panel(title: str, lines: list[str]) -> list[tuple[str, list[str]]]:
+    """One panel's lines in panels of at most MAX_LINES_PER_PANEL, titled "(k of n)" when split."""
+    chunks = [lines[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(lines), MAX_LINES_PER_PANEL)]
+    return [(title + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), c) for k, c in enumerate(chunks)]
+
+
 def worst_case_figure(table) -> plt.Figure:
     """Worst ratio found vs m, a panel per problem (split further past
     :data:`~schedbench.hall.figure_style.MAX_LINES_PER_PANEL` lines), one line per (algorithm, ε)
@@ -42,12 +48,11 @@ def worst_case_figure(table) -> plt.Figure:
         ax.text(0.5, 0.5, "no ratio search tasks in this config", ha="center", va="center")
         return fig
     data = data.assign(line=[a + ("" if e != e else f", ε={e:g}") for a, e in zip(data["algorithm"], data["eps"])])
-    panels = []  # (title, lines)
-    for problem in sorted(data["problem"].unique()):
-        lines = sorted(data.loc[data["problem"] == problem, "line"].unique())
-        chunks = [lines[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(lines), MAX_LINES_PER_PANEL)]
-        for k, chunk in enumerate(chunks):
-            panels.append((problem + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), chunk))
+    panels = [  # (title, lines)
+        panel
+        for problem in sorted(data["problem"].unique())
+        for panel in _split_panel(problem, sorted(data.loc[data["problem"] == problem, "line"].unique()))
+    ]
     colours = algorithm_colours(data["algorithm"].unique())
     fig, axes = plt.subplots(
         1, len(panels), figsize=(PANEL_WIDTH * len(panels), PANEL_HEIGHT + 0.6), squeeze=False, layout="constrained"
@@ -90,12 +95,11 @@ def eps_sweep_figure(points, problem: str, colours: dict | None = None) -> plt.F
     the same in every problem's figure."""
     apply_style()
     data = points[points["problem"] == problem]
-    panels = []  # (model, title, algorithms): at most MAX_LINES_PER_PANEL algorithms a panel
-    for model, title in SWEEP_PANELS:
-        names = sorted(data.loc[data["model"] == model, "algorithm"].unique())
-        chunks = [names[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(names), MAX_LINES_PER_PANEL)]
-        for k, chunk in enumerate(chunks):
-            panels.append((model, title + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), chunk))
+    panels = [  # (model, title, algorithms): at most MAX_LINES_PER_PANEL algorithms a panel
+        (model, panel_title, names)
+        for model, title in SWEEP_PANELS
+        for panel_title, names in _split_panel(title, sorted(data.loc[data["model"] == model, "algorithm"].unique()))
+    ]
     if not panels:
         fig, ax = plt.subplots(figsize=(PANEL_WIDTH, PANEL_HEIGHT))
         ax.axis("off")
