@@ -22,6 +22,7 @@ rule figure_ratio_vs_eps:
         "results/benchmarks/figure_ratio_vs_eps/{problem}.tsv"
     localrule: True
     params:
+        experiments=appendix_experiments("ratio_vs_eps"),
         n_boot=N_BOOT,
         provenance=PROVENANCE,
     script:
@@ -74,6 +75,7 @@ rule figure_ecdf:
         "results/benchmarks/figure_ecdf/{problem}.tsv"
     localrule: True
     params:
+        experiments=appendix_experiments("ecdf"),
         provenance=PROVENANCE,
     script:
         "../scripts/figure_ecdf.py"
@@ -116,6 +118,7 @@ rule figure_rejection_vs_eps:
         "results/benchmarks/figure_rejection_vs_eps/{problem}.tsv"
     localrule: True
     params:
+        experiments=appendix_experiments("rejection_vs_eps"),
         n_boot=N_BOOT,
         provenance=PROVENANCE,
     script:

@@ -3,6 +3,8 @@ import glob as _glob
 import os as _os
 
 from schedbench.hall.paper import GROUPS as PAPER_GROUPS
+from schedbench.scheduling.stage.appendix import KINDS as APPENDIX_KINDS
+from schedbench.scheduling.stage.appendix import figure_experiments, page_count
 
 # the config file(s) as given, relative to the working directory where they are under it
 CONFIG_FILE = (
@@ -36,14 +38,20 @@ def _sweeps(names):
 def paper_groups():
     """Section group -> (figures, tables) of the paper: exactly the files the pipeline writes for
     this config (a group with neither is left out of the PDF)."""
-    kinds = ("ratio_vs_eps", "rejection_vs_eps", "ecdf")
     groups = {g: ([], []) for g in PAPER_GROUPS}
     groups["claims"][0].extend(f"headline_{p}" for p in SCHED_PROBLEMS)
     groups["claims"][1].append("claims")
+
+    def paged(problem):  # (stem, kind, pages): the appendix's paged figures of one problem
+        return [
+            (f"{k}_{problem}", "", page_count(len(figure_experiments(config["experiments"], k, problem))))
+            for k in APPENDIX_KINDS
+        ]
+
     for problem in ("load", "maxflow"):
         if problem in SCHED_PROBLEMS:
-            groups[problem][0].extend(f"{k}_{problem}" for k in kinds)
-    groups["weighted"][0].extend(f"{k}_{p}" for p in WEIGHTED_PROBLEMS for k in kinds)
+            groups[problem][0].extend(paged(problem))
+    groups["weighted"][0].extend(f for p in WEIGHTED_PROBLEMS for f in paged(p))
     if ADVERSARY_EXPERIMENTS:
         if _sweeps(config.get("figures", {}).get("rounds_parameter", "K")):
             groups["adversaries"][0].append("adversary_rounds")
@@ -73,6 +81,11 @@ def paper_labels():
         labels += [f"fig:{f if isinstance(f, str) else f[0]}" for f in figures]
         labels += [f"tab:{t}" for t in tables]
     return labels
+
+
+def appendix_experiments(kind):
+    """The experiments a paged appendix figure of ``kind`` draws (a params function of {problem})."""
+    return lambda wc: figure_experiments(config["experiments"], kind, wc.problem)
 
 
 def claims_inputs(wildcards):

@@ -4,4 +4,9 @@ from schedbench.hall.logs import logged
 from schedbench.scheduling.stage.figures import plot_ecdf
 
 with logged(snakemake.log[0], "figure_ecdf"):
-    plot_ecdf(read_parquet(snakemake.input[0]), snakemake.output.pdf, problem=snakemake.wildcards.problem)
+    plot_ecdf(
+        read_parquet(snakemake.input[0]),
+        snakemake.output.pdf,
+        problem=snakemake.wildcards.problem,
+        experiments=list(snakemake.params.experiments),
+    )

@@ -1,4 +1,4 @@
-# Thin: runs.parquet -> paper/figures/rejection_vs_eps_{problem}.pdf (one problem)
+# Thin: runs.parquet -> paper/figures/rejection_vs_eps_{problem}.pdf (one problem, a PDF page per few experiments)
 from schedbench.hall.io import read_parquet
 from schedbench.hall.logs import logged
 from schedbench.scheduling.stage.figures import plot_rejection_vs_eps
@@ -9,5 +9,6 @@ with logged(snakemake.log[0], "figure_rejection_vs_eps") as log:
         snakemake.output[0],
         n_boot=int(snakemake.params.n_boot),
         problem=snakemake.wildcards.problem,
+        experiments=list(snakemake.params.experiments),
     )
     log.info("legend order: %s", order)

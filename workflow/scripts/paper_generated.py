@@ -21,6 +21,6 @@ with logged(snakemake.log[0], "paper_generated") as log:
     for path in snakemake.output.groups:
         group = Path(path).stem
         spec = snakemake.params.groups[group]
-        figures = [stem if not kind else (stem, kind) for stem, kind in spec["figures"]]
+        figures = [tuple(f) if len(f) == 3 else f[0] if not f[1] else tuple(f) for f in spec["figures"]]
         atomic_write_text(path, group_tex(group, figures, spec["tables"]))
         log.info("%s: %d figures, %d tables", group, len(figures), len(spec["tables"]))

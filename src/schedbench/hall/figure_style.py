@@ -18,13 +18,16 @@ __all__ = [
     "FONT_SCALE",
     "PANEL_WIDTH",
     "PANEL_HEIGHT",
+    "TEXT_WIDTH",
     "MAX_LINES_PER_PANEL",
+    "ROWS_PER_PAGE",
+    "split_lines",
     "RC",
     "apply_style",
     "palette",
     "colour_map",
-    "ECDF_DASHES",
     "save_figure",
+    "save_pages",
 ]
 
 #: the colour-blind-safe seaborn palette every figure draws from
@@ -33,14 +36,17 @@ PALETTE = "colorblind"
 FONT_SCALE = 1.0
 #: width and height (inches) of one panel; figures are whole multiples of these
 PANEL_WIDTH, PANEL_HEIGHT = 3.2, 2.8
-#: the most lines (legend entries) a panel of the paper's body may carry; the appendix's full
-#: per-problem panels draw every algorithm and are exempt
+#: the paper's text width (inches: A4 with 2.5 cm margins); a figure this wide prints at 100 %
+TEXT_WIDTH = 6.3
+#: the most lines (legend entries) a panel may carry, in every figure of the paper (a figure with
+#: more lines splits them over several panels: :func:`split_lines`)
 MAX_LINES_PER_PANEL = 6
+#: the most rows of panels on one page of a paged figure (the appendix's full per-problem figures:
+#: one row per experiment, a PDF page per this many, each page a figure of the paper)
+ROWS_PER_PAGE = 3
 #: matplotlib settings on top of the theme: embedded TrueType fonts (the PDF is searchable and
 #: the paper's fonts stay consistent) and a PNG resolution the HTML report shows crisply
 RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "savefig.dpi": 150, "legend.frameon": True, "axes.titlesize": "medium"}
-#: line styles of the ECDF figure per model (the same as the ratio figure's)
-ECDF_DASHES = {"rejection": "", "speed": (4, 2), "plain": (1, 1.5), "reference": (1, 1.5)}
 
 
 def apply_style() -> None:
@@ -63,6 +69,13 @@ def colour_map(values, key=None) -> dict:
     return dict(zip(ordered, palette(len(ordered))))
 
 
+def split_lines(title: str, lines: list[str]) -> list[tuple[str, list[str]]]:
+    """One panel's ``lines`` as panels of at most :data:`MAX_LINES_PER_PANEL`, in order, each
+    ``(title, lines)``; titled "title (k of n)" when split."""
+    chunks = [lines[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(lines), MAX_LINES_PER_PANEL)]
+    return [(title + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), c) for k, c in enumerate(chunks)]
+
+
 def save_figure(fig, path: str | os.PathLike) -> None:
     """Write ``fig`` to ``path`` through a temporary file and a rename (never half-written), close it.
 
@@ -76,3 +89,35 @@ def save_figure(fig, path: str | os.PathLike) -> None:
         fig.savefig(tmp, bbox_inches="tight", metadata={"Creator": "schedbench"} if target.suffix == ".pdf" else None)
         os.replace(tmp, target)
     plt.close(fig)
+
+
+def save_pages(figs: list, path: str | os.PathLike) -> None:
+    """Write ``figs`` as the pages of one PDF at ``path`` (the paper includes page k with
+    ``\\includegraphics[page=k]``) and a ``.png`` twin with the pages one below the other (the
+    HTML report's), both through a temporary file and a rename; close the figures."""
+    import io
+
+    import numpy as np
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
+    images = []
+    with PdfPages(tmp, metadata={"Creator": "schedbench"}) as pdf:
+        for fig in figs:
+            pdf.savefig(fig, bbox_inches="tight")
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", bbox_inches="tight")
+            buf.seek(0)
+            images.append(plt.imread(buf, format="png"))
+            plt.close(fig)
+    os.replace(tmp, path)
+    if path.suffix != ".pdf":
+        return
+    width = max(im.shape[1] for im in images)
+    padded = [np.pad(im, ((0, 0), (0, width - im.shape[1]), (0, 0)), constant_values=1.0) for im in images]
+    png = path.with_suffix(".png")
+    tmp_png = png.with_name(f".{png.stem}.tmp.png")
+    plt.imsave(tmp_png, np.concatenate(padded, axis=0))
+    os.replace(tmp_png, png)

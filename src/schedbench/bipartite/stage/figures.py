@@ -10,9 +10,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from schedbench.hall.figure_style import save_figure  # noqa: E402
-from schedbench.hall.figure_style import PANEL_WIDTH, apply_style, palette  # noqa: E402
+from schedbench.hall.figure_style import MAX_LINES_PER_PANEL, PANEL_WIDTH, apply_style, palette  # noqa: E402
 
 POLICY_ORDER = ["jfsq", "jfiq", "jsq", "jiq", "jsq-d", "random", "random-mu"]
+#: the policies by whether they use the servers' speeds (docs/models/bipartite.md §3): a figure
+#: whose panels would carry more than MAX_LINES_PER_PANEL lines draws each class in its own panels
+POLICY_CLASSES = (
+    ("speed-aware", ("jfsq", "jfiq", "random-mu")),
+    ("speed-oblivious", ("jsq", "jiq", "jsq-d", "random")),
+)
 
 
 def _colors(policies):
@@ -50,13 +56,26 @@ def _excess_bars(ax, g, color, label, marker="o", ls="-"):
     _errorbars(ax, g, "N", "excess_over_t_star", "excess_ci_lo", "excess_ci_hi", color, label, marker, ls)
 
 
-def _legend(fig, axes, fontsize=6):
-    """One legend for the figure, with every label drawn in any panel (first occurrence order)."""
+def _row_legend(axes_row):
+    """One legend for a row of panels (the lines of one policy class), right of its last panel."""
     seen = {}
-    for ax in np.ravel(axes):
+    for ax in axes_row:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(label, handle)
-    fig.legend(list(seen.values()), list(seen), fontsize=fontsize, loc="outside right upper")
+    axes_row[-1].legend(
+        list(seen.values()), list(seen), fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False
+    )
+
+
+def policy_classes(policies, n_references: int) -> list[tuple[str, list[str]]]:
+    """``(title, policies)`` per panel class: all policies in one class ("") when they fit a panel
+    with the ``n_references`` reference lines, else by :data:`POLICY_CLASSES`, in the order of
+    :data:`POLICY_ORDER`."""
+    order, _ = _colors(policies)
+    if len(order) + n_references <= MAX_LINES_PER_PANEL:
+        return [("", order)]
+    out = [(title, [p for p in order if p in members]) for title, members in POLICY_CLASSES]
+    return [(title, members) for title, members in out if members]
 
 
 def _panels(df, row_key, col_key):
@@ -65,18 +84,21 @@ def _panels(df, row_key, col_key):
     return rows, cols
 
 
-def _policy_panels(df, path, title, ylabel, draw, ylog=False, refs=True):
-    """A panel per (degree rule, ρ), a series per policy drawn by ``draw(ax, rows, color, policy)``;
-    optionally the T*_N (dashed) and JIQ-fluid (dotted) references."""
+def _policy_panels(df, path, title, ylabel, draw, ylog=False, refs=True, col_key="rho", col_name="ρ"):
+    """A panel per (degree rule, ``col_key``: ρ or α), a series per policy drawn by ``draw(ax, rows, color, policy)``;
+    optionally the T*_N (dashed) and JIQ-fluid (dotted) references. When the policies and the
+    references exceed the panel limit, each degree rule gets a row per policy class
+    (:func:`policy_classes`) with its own legend."""
     ok = df[df["status"] == "ok"]
-    rows, cols = _panels(ok, "degree_label", "rho")
-    fig, axes = _grid(len(rows), len(cols))
+    rows, cols = _panels(ok, "degree_label", col_key)
     order, colors = _colors(ok["policy"])
-    for i, dl in enumerate(rows):
-        for j, rho in enumerate(cols):
+    classes = policy_classes(order, 2 if refs else 0)
+    fig, axes = _grid(len(rows) * len(classes), len(cols))
+    for i, (dl, (cls, members)) in enumerate((dl, c) for dl in rows for c in classes):
+        for j, value in enumerate(cols):
             ax = axes[i][j]
-            sub = ok[(ok["degree_label"] == dl) & (ok["rho"] == rho)]
-            for p in order:
+            sub = ok[(ok["degree_label"] == dl) & (ok[col_key] == value)]
+            for p in members:
                 g = sub[sub["policy"] == p]
                 if not g.empty:
                     draw(ax, g, colors[p], p)
@@ -87,10 +109,10 @@ def _policy_panels(df, path, title, ylabel, draw, ylog=False, refs=True):
             ax.set_xscale("log")
             if ylog:
                 ax.set_yscale("log")
-            ax.set_title(f"ρ = {rho:g}, D_N: {dl}", fontsize=8)
+            ax.set_title(f"{col_name} = {value:g}, D_N: {dl}" + (f"\n{cls}" if cls else ""), fontsize=8)
             ax.set_xlabel("N (servers)")
             ax.set_ylabel(ylabel)
-    _legend(fig, axes)
+        _row_legend(axes[i])
     fig.suptitle(title, fontsize=9)
     save_figure(fig, path)
 
@@ -128,30 +150,40 @@ def plot_b2(df, path):
 
 
 def _response_vs(df, x, xlabel, title, path, refs):
-    """One panel of E[T] against ``x`` per policy, with horizontal or curved reference lines."""
+    """E[T] against ``x`` per policy, with horizontal or curved reference lines: one panel, or
+    one per policy class when the lines would exceed the panel limit (:func:`policy_classes`)."""
     ok = df[df["status"] == "ok"]
-    fig, axes = _grid(1, 1, w=5.0, h=3.2)
-    ax = axes[0][0]
     order, colors = _colors(ok["policy"])
-    for p in order:
-        _errorbars(
-            ax, ok[ok["policy"] == p], x, "mean_response", "mean_response_ci_lo", "mean_response_ci_hi", colors[p], p
-        )
-    ref = ok.drop_duplicates(x).sort_values(x)
-    for column, style, label in refs:
-        ax.plot(ref[x], ref[column], style, color="k", lw=1, label=label)
-    ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("E[T]")
-    ax.legend(fontsize=6)
+    classes = policy_classes(order, len(refs))
+    fig, axes = _grid(1, len(classes), w=5.0 if len(classes) == 1 else PANEL_WIDTH, h=3.2)
     ns = ", ".join(str(v) for v in sorted(ok["N"].unique()))
-    ax.set_title(title.format(N=ns, rho=", ".join(f"{v:g}" for v in sorted(ok["rho"].unique()))), fontsize=9)
-    return fig, ax
+    ref = ok.drop_duplicates(x).sort_values(x)
+    for ax, (cls, members) in zip(axes[0], classes):
+        for p in members:
+            _errorbars(
+                ax,
+                ok[ok["policy"] == p],
+                x,
+                "mean_response",
+                "mean_response_ci_lo",
+                "mean_response_ci_hi",
+                colors[p],
+                p,
+            )
+        for column, style, label in refs:
+            ax.plot(ref[x], ref[column], style, color="k", lw=1, label=label)
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("E[T]")
+        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
+        ax.set_title(cls, fontsize=8)
+    fig.suptitle(title.format(N=ns, rho=", ".join(f"{v:g}" for v in sorted(ok["rho"].unique()))), fontsize=9)
+    return fig, axes[0]
 
 
 def plot_b3(df, path):
     """B3: E[T] vs graph degree D_N at fixed N, per policy; dashed: T*_N (graph bound)."""
-    fig, ax = _response_vs(
+    fig, axes = _response_vs(
         df,
         "degree",
         "degree D_N (servers per job type)",
@@ -159,34 +191,31 @@ def plot_b3(df, path):
         path,
         [("t_star_graph", "--", "T*_N (graph bound)"), ("jiq_fluid", ":", "JIQ fluid")],
     )
-    ax.set_xscale("log")
+    for ax in axes:
+        ax.set_xscale("log")
     save_figure(fig, path)
 
 
 def plot_b4(df, path):
-    """B4: E[T] − T*_N vs N in the sub-Halfin–Whitt regime ρ_N = 1 − βN^−α, per α."""
-    ok = df[df["status"] == "ok"]
-    rows, cols = _panels(ok, None, "alpha")
-    fig, axes = _grid(1, len(cols))
-    order, colors = _colors(ok["policy"])
-    styles = dict(zip(sorted(ok["degree_label"].unique()), ["-", "--", ":", "-."]))
-    markers = dict(zip(sorted(ok["degree_label"].unique()), ["o", "s", "^", "D"]))
-    for j, alpha in enumerate(cols):
-        ax = axes[0][j]
-        sub = ok[ok["alpha"] == alpha]
-        for p in order:
-            for dl, ls in styles.items():
-                g = sub[(sub["policy"] == p) & (sub["degree_label"] == dl) & (sub["excess_over_t_star"] > 0)]
-                if not g.empty:
-                    _excess_bars(ax, g, colors[p], f"{p}, D_N: {dl}", marker=markers[dl], ls=ls)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_title(f"α = {alpha:g}", fontsize=8)
-        ax.set_xlabel("N (servers)")
-        ax.set_ylabel("E[T] − T*_N")
-    _legend(fig, axes, fontsize=5)
-    fig.suptitle("B4: sub-Halfin–Whitt load ρ_N = 1 − βN^(−α)", fontsize=9)
-    save_figure(fig, path)
+    """B4: E[T] − T*_N vs N in the sub-Halfin–Whitt regime ρ_N = 1 − βN^−α, a panel per
+    (degree rule, α), log–log."""
+
+    def draw(ax, g, color, p):
+        g = g[g["excess_over_t_star"] > 0]
+        if not g.empty:
+            _excess_bars(ax, g, color, p)
+
+    _policy_panels(
+        df,
+        path,
+        "B4: sub-Halfin–Whitt load ρ_N = 1 − βN^(−α); CIs cut at a tenth of the estimate",
+        "E[T] − T*_N",
+        draw,
+        ylog=True,
+        refs=False,
+        col_key="alpha",
+        col_name="α",
+    )
 
 
 def plot_b5(df, path):

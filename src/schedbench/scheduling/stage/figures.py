@@ -10,31 +10,32 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, eps_axis_label, successful  # noqa: E402
+from schedbench.scheduling.stage.appendix import page_count, paged_figures, pages  # noqa: E402
+from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
 from schedbench.hall.figure_style import save_figure  # noqa: E402
 from schedbench.hall.figure_style import (  # noqa: E402
-    ECDF_DASHES,
     PANEL_HEIGHT,
     PANEL_WIDTH,
     apply_style,
-    colour_map,
     palette,
+    save_pages,
 )
 
 __all__ = [
     "algorithm_colours",
     "label_colours",
-    "ratio_vs_eps_grid",
+    "ratio_vs_eps_figures",
     "plot_ratio_vs_eps",
-    "rejection_vs_eps_grid",
+    "rejection_vs_eps_figures",
     "plot_rejection_vs_eps",
     "rounds_figure",
     "plot_rounds",
     "sweep_figure",
     "plot_sweep",
-    "ecdf_figure",
+    "ecdf_figures",
     "plot_ecdf",
     "ECDF_XLABEL",
     "ECDF_YLABEL",
@@ -89,42 +90,6 @@ def label_colours(data) -> dict[str, tuple]:
     return {lab: colour[alg] for lab, alg in data.groupby("label")["algorithm"].first().items()}
 
 
-def _grid(data, y: str, n_boot: int, seed: int) -> tuple[sns.FacetGrid, list[str], list[str]]:
-    data = data.astype({"label": object, "experiment": object})
-    hue_order = sorted(data["label"].unique())
-    experiments = sorted(data["experiment"].unique())
-    model_of = data.groupby("label")["model"].first()
-    apply_style()
-    grid = sns.relplot(
-        data=data,
-        x="eps",
-        y=y,
-        hue="label",
-        hue_order=hue_order,
-        style="label",
-        style_order=hue_order,
-        col="experiment",
-        col_order=experiments,
-        kind="line",
-        markers=True,
-        dashes={lab: MODEL_DASHES.get(model_of[lab], "") for lab in hue_order},
-        errorbar=("ci", 95),
-        n_boot=n_boot,
-        seed=seed,
-        facet_kws={"sharey": False},
-        height=3.0,
-        aspect=1.2,
-        col_wrap=min(3, len(experiments)),
-        palette=label_colours(data),
-    )
-    for exp, ax in zip(experiments, grid.axes.flat):
-        ax.set_xscale("log", base=2)
-        ax.set_title(exp)
-        ax.set_xlabel(eps_axis_label(data.loc[data["experiment"] == exp, "model"]))
-    grid.legend.set_title("algorithm")
-    return grid, hue_order, experiments
-
-
 def _without_swept_adversaries(df):
     """Rows of experiments whose adversary parameters take one value each (a swept one, such as
     LB-B's rounds K, is drawn against that parameter by :func:`rounds_figure` instead)."""
@@ -139,35 +104,91 @@ def _of_problem(df, problem: str | None):
     return df if problem is None else df[df["problem"] == problem]
 
 
-def ratio_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0, problem: str | None = None) -> sns.FacetGrid:
-    """ALG/OPT vs ε, one panel per experiment of ``problem`` (all if None; left open:
-    :func:`plot_ratio_vs_eps` saves).
+def _eps_lines(data):
+    """``line`` and ``line_model`` of the rows drawn against ε: the label, and the model
+    (``reference`` for a speed-model algorithm at speed 1)."""
+    return data.assign(line=data["label"].astype(object), line_model=data["model"].astype(object))
 
-    Mean ratio with 95 % bootstrap CI bands, log₂ axes, legend sorted by label. Line style
-    tells the models apart (:data:`MODEL_DASHES`): rejection-model rows solid (ε = rejected
-    fraction), speed-model rows dashed (speed 1+ε), plain algorithms and speed-model rows at
-    ε = 0 (labelled "@ speed 1") flat and dotted. Only validated runs (status ``ok``) are
-    drawn. Where an algorithm has a proven bound on ALG/OPT (column ``ratio_bound``), it is
-    drawn dash-dot in the algorithm's colour. Experiments that sweep an adversary parameter are left to
-    :func:`rounds_figure`.
+
+def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
+    """The drawing of one paged panel against ε (see :func:`~schedbench.scheduling.stage.appendix.paged_figures`)."""
+
+    def draw(ax, rows, styles, title):
+        lines = sorted(rows["line"].unique())
+        sns.lineplot(
+            data=rows,
+            x="eps",
+            y=y,
+            hue="line",
+            hue_order=lines,
+            style="line",
+            style_order=lines,
+            palette={line: styles[line]["color"] for line in lines},
+            markers={line: styles[line]["marker"] for line in lines},
+            dashes={line: styles[line]["dashes"] for line in lines},
+            errorbar=("ci", 95),
+            n_boot=n_boot,
+            seed=seed,
+            ax=ax,
+            legend=False,
+        )
+        ax.set_xscale("log", base=2)
+        if log_y:
+            ax.set_yscale("log", base=2)  # bounds (up to 2β) and ratios near 1 in one panel
+        models = set(rows["line_model"])  # one class per panel
+        ax.set_xlabel(
+            "ε (rejected fraction)"
+            if "rejection" in models
+            else "ε (speed 1+ε)"
+            if "speed" in models
+            else "ε (not used: flat)"
+        )
+        ax.set_title(title)
+
+    return draw
+
+
+def _experiments(data, experiments: list[str] | None) -> list[str]:
+    return sorted(data["experiment"].unique()) if experiments is None else list(experiments)
+
+
+def ratio_vs_eps_figures(
+    df, n_boot: int = 1000, seed: int = 0, problem: str | None = None, experiments: list[str] | None = None
+) -> list[plt.Figure]:
+    """ALG/OPT vs ε for ``problem`` (all if None), paged: a row of panels per experiment of
+    ``experiments`` (default: those in ``df`` but adversaries with a swept parameter, which
+    :func:`rounds_figure` draws), a column per class of lines
+    (:mod:`~schedbench.scheduling.stage.appendix`), at most six lines a panel.
+
+    Mean ratio with 95 % bootstrap CI bands, log₂ axes. Only validated runs (status ``ok``) are
+    drawn. A speed-model algorithm at ε = 0 is the algorithm at speed 1 (``@ speed 1``, with the
+    plain algorithms, drawn flat). Where an algorithm has a proven bound on ALG/OPT (column
+    ``ratio_bound``), it is drawn dash-dot in the algorithm's colour.
     """
-    data = broadcast_over_eps(
-        speed_one_as_reference(add_labels(successful(_without_swept_adversaries(_of_problem(df, problem)))))
-    )
-    if data["eps"].dropna().empty:
-        return _no_eps_figure(data, n_boot, seed)
-    grid, hue_order, experiments = _grid(data, "ratio", n_boot, seed)
-    for ax in grid.axes.flat:
-        ax.set_yscale("log", base=2)  # bounds (up to 2β) and ratios near 1 in one panel
-    colors = label_colours(data)
-    if "ratio_bound" in data.columns:
-        bounds = data.dropna(subset=["ratio_bound"])
-        for exp, ax in zip(experiments, grid.axes.flat):
-            for label, rows in bounds[bounds["experiment"] == exp].groupby("label", sort=True):
-                curve = rows.groupby("eps")["ratio_bound"].first().sort_index()
-                ax.plot(curve.index, curve.to_numpy(), ls="-.", lw=0.8, color=colors[label])
-    grid.set_ylabels("ALG / OPT  (dash-dot: proven bound)")
-    return grid
+
+    rows = successful(_of_problem(df, problem))
+    if experiments is None:
+        rows = _without_swept_adversaries(rows)
+    else:
+        rows = rows[rows["experiment"].isin(experiments)]
+    data = broadcast_over_eps(speed_one_as_reference(add_labels(rows)))
+    if data["eps"].dropna().empty and not data.empty:  # only plain algorithms: a point per algorithm
+        return [
+            _no_eps_figure(data[data["experiment"].isin(page)], n_boot, seed).figure
+            for page in pages(_experiments(data, experiments))
+        ]
+    data = _eps_lines(data)
+    draw_ratio = _eps_panel("ratio", n_boot, seed, log_y=True)
+
+    def draw(ax, rows, styles, title):
+        draw_ratio(ax, rows, styles, title)
+        bounds = rows.dropna(subset=["ratio_bound"]) if "ratio_bound" in rows.columns else rows.iloc[:0]
+        for line, brows in bounds.groupby("line", sort=True):
+            curve = brows.groupby("eps")["ratio_bound"].first().sort_index()
+            ax.plot(curve.index, curve.to_numpy(), ls="-.", lw=0.8, color=styles[line]["color"])
+        ax.set_ylabel("ALG / OPT (dash-dot: bound)")
+
+    return paged_figures(data, _experiments(data, experiments), draw)
 
 
 def _no_eps_figure(data, n_boot: int, seed: int):
@@ -196,20 +217,27 @@ def _no_eps_figure(data, n_boot: int, seed: int):
     return grid
 
 
-def rejection_vs_eps_grid(df, n_boot: int = 1000, seed: int = 0, problem: str | None = None) -> sns.FacetGrid:
+def rejection_vs_eps_figures(
+    df, n_boot: int = 1000, seed: int = 0, problem: str | None = None, experiments: list[str] | None = None
+) -> list[plt.Figure]:
     """The largest prefix rejected fraction vs ε for the rejection-model rows of ``problem``
-    (all if None), with y = ε (the budget) in black; every run is drawn, including those over
-    budget."""
+    (all if None), paged like :func:`ratio_vs_eps_figures`, with y = ε (the budget) dotted black;
+    every run is drawn, including those over budget."""
+
     df = _of_problem(df, problem)
     data = add_labels(df[(df["model"] == "rejection") & df["status"].isin(["ok", "budget_violated"])])
-    if data.empty:
-        return _Placeholder("no rejection-model runs in this config")
-    grid, _, experiments = _grid(data, "rejected_frac_max_prefix", n_boot, seed)
-    for exp, ax in zip(experiments, grid.axes.flat):
-        eps = sorted(data.loc[data["experiment"] == exp, "eps"].unique())
-        ax.plot(eps, eps, color="black", lw=1.0, ls=":", label="budget y = ε")
-    grid.set_ylabels("max prefix rejected fraction")
-    return grid
+    if experiments is not None:
+        data = data[data["experiment"].isin(experiments)]
+    data = _eps_lines(data)
+    draw_fraction = _eps_panel("rejected_frac_max_prefix", n_boot, seed, log_y=False)
+
+    def draw(ax, rows, styles, title):
+        draw_fraction(ax, rows, styles, title)
+        eps = sorted(rows["eps"].unique())
+        ax.plot(eps, eps, color="black", lw=1.0, ls=":")
+        ax.set_ylabel("max prefix rejected fraction")
+
+    return paged_figures(data, _experiments(data, experiments), draw, empty="no rejection-model runs")
 
 
 def _swept_parameter(rows, parameters: list[str]) -> str | None:
@@ -294,23 +322,52 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
     return fig
 
 
+def _checked_pages(figs: list, experiments: list[str] | None) -> list:
+    """``figs``, when they are as many as the pages the paper includes for ``experiments``."""
+    if experiments is not None and len(figs) != page_count(len(experiments)):
+        raise RuntimeError(
+            f"a paged figure of {len(experiments)} experiments drew {len(figs)} pages, "
+            f"the paper includes {page_count(len(experiments))}"
+        )
+    return figs
+
+
+def _legend_lines(figs) -> list[str]:
+    return [t.get_text() for fig in figs for ax in fig.axes if ax.get_legend() for t in ax.get_legend().texts]
+
+
 def plot_ratio_vs_eps(
-    df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0, problem: str | None = None
+    df,
+    path: str | os.PathLike,
+    n_boot: int = 1000,
+    seed: int = 0,
+    problem: str | None = None,
+    experiments: list[str] | None = None,
 ) -> list[str]:
-    """Write the ratio figure (of ``problem``'s experiments) to ``path`` atomically; return the legend order."""
-    grid = ratio_vs_eps_grid(df, n_boot=n_boot, seed=seed, problem=problem)
-    hue_order = [t.get_text() for t in grid.legend.texts] if grid.legend is not None else []
-    save_figure(grid.figure, path)
-    return hue_order
+    """Write the paged ratio figure (of ``problem``'s experiments) to ``path`` atomically, a PDF
+    page per page; return the legend entries, page by page and column by column."""
+    figs = _checked_pages(
+        ratio_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments), experiments
+    )
+    lines = _legend_lines(figs)
+    save_pages(figs, path)
+    return lines
 
 
 def plot_rejection_vs_eps(
-    df, path: str | os.PathLike, n_boot: int = 1000, seed: int = 0, problem: str | None = None
+    df,
+    path: str | os.PathLike,
+    n_boot: int = 1000,
+    seed: int = 0,
+    problem: str | None = None,
+    experiments: list[str] | None = None,
 ) -> list[str]:
-    grid = rejection_vs_eps_grid(df, n_boot=n_boot, seed=seed, problem=problem)
-    hue_order = [t.get_text() for t in grid.legend.texts] if grid.legend is not None else []
-    save_figure(grid.figure, path)
-    return hue_order
+    figs = _checked_pages(
+        rejection_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments), experiments
+    )
+    lines = _legend_lines(figs)
+    save_pages(figs, path)
+    return lines
 
 
 def plot_rounds(df, parameter: str | list[str], path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
@@ -379,7 +436,7 @@ def plot_sweep(df, parameters: list[str], path: str | os.PathLike, n_boot: int =
 
 #: axis labels of the performance profiles (tested)
 ECDF_XLABEL = "τ = ALG / OPT"
-ECDF_YLABEL = "fraction of instances with ALG/OPT ≤ τ"
+ECDF_YLABEL = "instances with ALG/OPT ≤ τ"
 
 
 def _at_one_eps(rows, eps: float):
@@ -396,45 +453,48 @@ def _at_one_eps(rows, eps: float):
     return rows.assign(line=line, line_model=model).astype({"line": object}), chosen
 
 
-def ecdf_figure(df, problem: str | None = None, eps: float = 0.25) -> plt.Figure:
+def ecdf_figures(
+    df, problem: str | None = None, eps: float = 0.25, experiments: list[str] | None = None
+) -> list[plt.Figure]:
     """Performance profiles: the ECDF of ALG/OPT over the instances of each family experiment of
-    ``problem`` (all if None; adversary experiments have no instance set and are left out), one
-    panel per experiment, one line per algorithm and parameter setting at one ε (the one closest
-    to ``eps``; plain algorithms have none; a speed-model algorithm at speed 1 is drawn dotted).
-    A line that reaches 1 at τ has ALG/OPT ≤ τ on every instance. Validated runs only; legend
-    sorted by label, one colour per line (parameter variants of an algorithm must differ)."""
+    ``problem`` (all if None; adversary experiments have no instance set and are left out; or
+    exactly ``experiments``), paged like :func:`ratio_vs_eps_figures`, one line per algorithm and
+    parameter setting at one ε (the one closest to ``eps``, in the panel's title; plain algorithms
+    have none; a speed-model algorithm at speed 1 is drawn with no augmentation). A line that
+    reaches 1 at τ has ALG/OPT ≤ τ on every instance. Validated runs only."""
+
     data = successful(_of_problem(df, problem))
     if "claimed_opt" in data.columns:
         data = data[data["claimed_opt"].isna()]
+    if experiments is not None:
+        data = data[data["experiment"].isin(experiments)]
     if data.empty:
-        return _Placeholder("no validated runs on instance families for this problem in this config").figure
+        message = "no validated runs on instance families for this problem in this config"
+        return [_Placeholder(message).figure for _ in pages(_experiments(data, experiments))]
     data = add_labels(data)
-    experiments = sorted(data["experiment"].unique())
-    apply_style()
-    ncols = min(3, len(experiments))
-    nrows = -(-len(experiments) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False, layout="constrained")
-    for ax in axes.flat[len(experiments) :]:
-        ax.axis("off")
-    for exp, ax in zip(experiments, axes.flat):
-        rows, chosen = _at_one_eps(data[data["experiment"] == exp], eps)
-        order = sorted(rows["line"].unique())
-        line_colour = colour_map(order)  # one colour per line: parameter variants must differ here
-        line_dash = dict(zip(rows["line"], rows["line_model"]))
-        for line in order:
+    parts, note = [], {}
+    for exp, rows in data.groupby("experiment", sort=True):
+        rows, chosen = _at_one_eps(rows, eps)
+        parts.append(rows)
+        note[exp] = f"n = {rows['instance'].nunique()}" + (f", ε = {chosen:g}" if chosen is not None else "")
+    data = pd.concat(parts, ignore_index=True)
+
+    def draw(ax, rows, styles, title):
+        for line in sorted(rows["line"].unique()):
             ratios = rows.loc[rows["line"] == line, "ratio"].to_numpy(dtype=float)
-            dash = ECDF_DASHES.get(line_dash[line], "")
-            sns.ecdfplot(
-                x=ratios, ax=ax, color=line_colour[line], label=line, lw=1.2, linestyle=(0, dash) if dash else "-"
-            )
+            dash = styles[line]["dashes"]
+            sns.ecdfplot(x=ratios, ax=ax, color=styles[line]["color"], lw=1.2, linestyle=(0, dash) if dash else "-")
         ax.set_xlim(left=min(1.0, float(rows["ratio"].min())) - 0.02)
         ax.set_xlabel(ECDF_XLABEL)
         ax.set_ylabel(ECDF_YLABEL)
-        n_inst = rows["instance"].nunique()
-        ax.set_title(f"{exp} (n = {n_inst}" + (f", ε = {chosen:g})" if chosen is not None else ")"))
-        ax.legend(title="algorithm", fontsize="x-small", loc="lower right")
-    return fig
+        ax.set_title(f"{title} ({note[rows['experiment'].iloc[0]]})")
+
+    return paged_figures(
+        data, _experiments(data, experiments), draw, empty="no validated runs on instance families", markers=False
+    )
 
 
-def plot_ecdf(df, path: str | os.PathLike, problem: str | None = None, eps: float = 0.25) -> None:
-    save_figure(ecdf_figure(df, problem=problem, eps=eps), path)
+def plot_ecdf(
+    df, path: str | os.PathLike, problem: str | None = None, eps: float = 0.25, experiments: list[str] | None = None
+) -> None:
+    save_pages(_checked_pages(ecdf_figures(df, problem=problem, eps=eps, experiments=experiments), experiments), path)

@@ -11,24 +11,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from schedbench.hall.figure_style import (  # noqa: E402
-    MAX_LINES_PER_PANEL,
     PANEL_HEIGHT,
     PANEL_WIDTH,
     apply_style,
     colour_map,
     save_figure,
+    split_lines,
 )
 
 __all__ = ["worst_case_figure", "plot_worst_cases", "eps_sweep_figure", "plot_eps_sweep"]
 
 #: The panels of an ε-sweep figure: one per model present, in this order.
 SWEEP_PANELS = (("rejection", "rejection model (reject ≤ ε)"), ("speed", "speed 1 + ε"))
-
-
-def _split_panel(title: str, lines: list[str]) -> list[tuple[str, list[str]]]:
-    """One panel's lines in panels of at most MAX_LINES_PER_PANEL, titled "(k of n)" when split."""
-    chunks = [lines[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(lines), MAX_LINES_PER_PANEL)]
-    return [(title + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), c) for k, c in enumerate(chunks)]
 
 
 def worst_case_figure(table) -> plt.Figure:
@@ -51,7 +45,7 @@ def worst_case_figure(table) -> plt.Figure:
     panels = [  # (title, lines)
         panel
         for problem in sorted(data["problem"].unique())
-        for panel in _split_panel(problem, sorted(data.loc[data["problem"] == problem, "line"].unique()))
+        for panel in split_lines(problem, sorted(data.loc[data["problem"] == problem, "line"].unique()))
     ]
     colours = algorithm_colours(data["algorithm"].unique())
     fig, axes = plt.subplots(
@@ -98,7 +92,7 @@ def eps_sweep_figure(points, problem: str, colours: dict | None = None) -> plt.F
     panels = [  # (model, title, algorithms): at most MAX_LINES_PER_PANEL algorithms a panel
         (model, panel_title, names)
         for model, title in SWEEP_PANELS
-        for panel_title, names in _split_panel(title, sorted(data.loc[data["model"] == model, "algorithm"].unique()))
+        for panel_title, names in split_lines(title, sorted(data.loc[data["model"] == model, "algorithm"].unique()))
     ]
     if not panels:
         fig, ax = plt.subplots(figsize=(PANEL_WIDTH, PANEL_HEIGHT))
