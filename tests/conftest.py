@@ -61,6 +61,7 @@ def browser_missing() -> str | None:
 XDIST_GROUPS = {
     "tests/e2e/test_pipeline.py": "e2e-local",
     "tests/e2e/test_paper.py": "e2e-local",
+    "tests/e2e/test_plan.py": "e2e-local",  # reads the same smoke run (else a second worker runs it again)
     "tests/e2e/test_slurm.py": "slurm",
 }
 

@@ -52,6 +52,24 @@ def test_every_module_a_job_imports_is_a_declared_input(script):
     assert not missing, f"{script.name} imports undeclared sources: {missing}"
 
 
+def test_a_name_a_package_loads_on_first_use_declares_its_module(tmp_path):
+    # schedbench, schedbench.loss and schedbench.bipartite load their public names on first use
+    # (``_EXPORTS``): importing such a name runs its module, which must then be a declared input
+    script = tmp_path / "job.py"
+    script.write_text(
+        "from schedbench import run\nfrom schedbench.loss import simulate_loss\n"
+        "from schedbench.bipartite import simulate_bipartite\n"
+    )
+    declared = "\n".join(script_sources(script))
+    for name in ("schedbench/api.py", "loss/simulate.py", "bipartite/simulate.py"):
+        assert name in declared
+    assert "loss/exact.py" not in declared  # names not imported stay out
+    # and importing the package alone loads none of them (a job on one room of a wing)
+    probe = "import sys, schedbench.loss, schedbench.bipartite; print(sorted(sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert "schedbench.loss.simulate" not in loaded and "schedbench.bipartite.simulate" not in loaded
+
+
 def test_run_online_declares_the_fast_path_seeds_budget_and_record():
     declared = "\n".join(
         script_sources(ROOT / "workflow/scripts/run_online.py", "schedbench.scheduling.algorithms.greedy")

@@ -55,30 +55,33 @@ rule bipartite_checks:
         "../scripts/bipartite_checks.py"
 
 
-rule bipartite_figure:
+rule bipartite_figures:
+    """Every bipartite figure (B1-B5, as the experiments ask) in one job."""
     input:
         "results/bipartite.parquet",
-        sources=sources_of("bipartite_figure.py"),
+        sources=sources_of("bipartite_figures.py"),
     output:
-        pdf="paper/figures/bipartite_{experiment}_{figure}.pdf",
-        png=report(
-            "paper/figures/bipartite_{experiment}_{figure}.png",
-            caption="../report/bipartite.rst",
-            category="Bipartite load balancing",
-            subcategory="Figures",
-            labels={"figure": "{figure}", "experiment": "{experiment}"},
-        ),
+        pdf=[f"paper/figures/bipartite_{e}_{f}.pdf" for e, f in bip_figures()],
+        png=[
+            report(
+                f"paper/figures/bipartite_{e}_{f}.png",
+                caption="../report/bipartite.rst",
+                category="Bipartite load balancing",
+                subcategory="Figures",
+                labels={"figure": f, "experiment": e},
+            )
+            for e, f in bip_figures()
+        ],
     log:
-        "results/logs/bipartite_figure/{experiment}-{figure}.log",
+        "results/logs/bipartite_figures.log",
     benchmark:
-        "results/benchmarks/bipartite_figure/{experiment}-{figure}.tsv"
-    wildcard_constraints:
-        figure=r"B[1-5]",
+        "results/benchmarks/bipartite_figures.tsv"
     localrule: True
     params:
+        figures=[[e, f] for e, f in bip_figures()],
         provenance=PROVENANCE,
     script:
-        "../scripts/bipartite_figure.py"
+        "../scripts/bipartite_figures.py"
 
 
 rule bipartite_tables:

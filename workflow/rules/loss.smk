@@ -39,29 +39,33 @@ rule loss_collect:
         "../scripts/loss_collect.py"
 
 
-rule loss_figure:
+rule loss_figures:
+    """Every loss figure (A1-A5, one per experiment) in one job."""
     input:
         "results/loss.parquet",
-        sources=sources_of("loss_figure.py"),
+        sources=sources_of("loss_figures.py"),
     output:
-        pdf="paper/figures/loss_{experiment}.pdf",
-        png=report(
-            "paper/figures/loss_{experiment}.png",
-            caption="../report/loss.rst",
-            category="Loss system",
-            subcategory="Figures",
-            labels={"figure": "{experiment}"},
-        ),
+        pdf=[f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS],
+        png=[
+            report(
+                f"paper/figures/loss_{e}.png",
+                caption="../report/loss.rst",
+                category="Loss system",
+                subcategory="Figures",
+                labels={"figure": e},
+            )
+            for e in LOSS_EXPERIMENTS
+        ],
     log:
-        "results/logs/loss_figure/{experiment}.log",
+        "results/logs/loss_figures.log",
     benchmark:
-        "results/benchmarks/loss_figure/{experiment}.tsv"
+        "results/benchmarks/loss_figures.tsv"
     localrule: True
     params:
-        figure=lambda wc: LOSS["experiments"][wc.experiment]["figure"],
+        figures={e: LOSS["experiments"][e]["figure"] for e in LOSS_EXPERIMENTS},
         provenance=PROVENANCE,
     script:
-        "../scripts/loss_figure.py"
+        "../scripts/loss_figures.py"
 
 
 rule loss_tables:

@@ -3,66 +3,40 @@
 include: "paper_common.smk"
 
 
-rule figure_ratio_vs_eps:
+rule scheduling_figures:
+    """One problem's figures in one job (one start-up for four): the headline figure (the paper's
+    first section) and the appendix's paged figures of every algorithm — ALG/OPT against ε, the
+    largest prefix rejected fraction against ε, the performance profiles."""
     input:
         "results/runs.parquet",
-        sources=sources_of("figure_ratio_vs_eps.py"),
+        sources=sources_of("scheduling_figures.py"),
     output:
-        pdf="paper/figures/ratio_vs_eps_{problem}.pdf",
-        png=report(
-            "paper/figures/ratio_vs_eps_{problem}.png",
-            caption="../report/ratio_vs_eps.rst",
-            category="Scheduling {problem}",
-            subcategory="Figures",
-            labels={"figure": "ALG/OPT vs ε", "problem": "{problem}"},
-        ),
-    log:
-        "results/logs/figure_ratio_vs_eps_{problem}.log",
-    benchmark:
-        "results/benchmarks/figure_ratio_vs_eps/{problem}.tsv"
-    localrule: True
-    params:
-        experiments=appendix_experiments("ratio_vs_eps"),
-        n_boot=N_BOOT,
-        provenance=PROVENANCE,
-    script:
-        "../scripts/figure_ratio_vs_eps.py"
-
-
-rule figure_headline:
-    """The problem's headline figure: per experiment, the best rejection-model algorithm against
-    the best speed baseline and the plain baseline (the paper's first section)."""
-    input:
-        "results/runs.parquet",
-        sources=sources_of("figure_headline.py"),
-    output:
-        pdf="paper/figures/headline_{problem}.pdf",
-        png=report(
+        headline="paper/figures/headline_{problem}.pdf",
+        ratio_vs_eps="paper/figures/ratio_vs_eps_{problem}.pdf",
+        rejection_vs_eps="paper/figures/rejection_vs_eps_{problem}.pdf",
+        ecdf="paper/figures/ecdf_{problem}.pdf",
+        headline_png=report(
             "paper/figures/headline_{problem}.png",
             caption="../report/headline.rst",
             category="Scheduling {problem}",
             subcategory="Figures",
             labels={"figure": "headline: rejection vs speed", "problem": "{problem}"},
         ),
-    log:
-        "results/logs/figure_headline_{problem}.log",
-    benchmark:
-        "results/benchmarks/figure_headline/{problem}.tsv"
-    localrule: True
-    params:
-        provenance=PROVENANCE,
-    script:
-        "../scripts/figure_headline.py"
-
-
-rule figure_ecdf:
-    """Performance profiles: the ECDF of ALG/OPT per family experiment of one problem."""
-    input:
-        "results/runs.parquet",
-        sources=sources_of("figure_ecdf.py"),
-    output:
-        pdf="paper/figures/ecdf_{problem}.pdf",
-        png=report(
+        ratio_vs_eps_png=report(
+            "paper/figures/ratio_vs_eps_{problem}.png",
+            caption="../report/ratio_vs_eps.rst",
+            category="Scheduling {problem}",
+            subcategory="Figures",
+            labels={"figure": "ALG/OPT vs ε", "problem": "{problem}"},
+        ),
+        rejection_vs_eps_png=report(
+            "paper/figures/rejection_vs_eps_{problem}.png",
+            caption="../report/rejection_vs_eps.rst",
+            category="Scheduling {problem}",
+            subcategory="Figures",
+            labels={"figure": "max prefix rejected fraction vs ε", "problem": "{problem}"},
+        ),
+        ecdf_png=report(
             "paper/figures/ecdf_{problem}.png",
             caption="../report/ecdf.rst",
             category="Scheduling {problem}",
@@ -70,15 +44,16 @@ rule figure_ecdf:
             labels={"figure": "performance profile (ECDF)", "problem": "{problem}"},
         ),
     log:
-        "results/logs/figure_ecdf_{problem}.log",
+        "results/logs/scheduling_figures/{problem}.log",
     benchmark:
-        "results/benchmarks/figure_ecdf/{problem}.tsv"
+        "results/benchmarks/scheduling_figures/{problem}.tsv"
     localrule: True
     params:
-        experiments=appendix_experiments("ecdf"),
+        n_boot=N_BOOT,
+        experiments=appendix_experiments,
         provenance=PROVENANCE,
     script:
-        "../scripts/figure_ecdf.py"
+        "../scripts/scheduling_figures.py"
 
 
 rule paper_tables:
@@ -97,32 +72,6 @@ rule paper_tables:
     localrule: True
     script:
         "../scripts/paper_tables.py"
-
-
-rule figure_rejection_vs_eps:
-    input:
-        "results/runs.parquet",
-        sources=sources_of("figure_rejection_vs_eps.py"),
-    output:
-        pdf="paper/figures/rejection_vs_eps_{problem}.pdf",
-        png=report(
-            "paper/figures/rejection_vs_eps_{problem}.png",
-            caption="../report/rejection_vs_eps.rst",
-            category="Scheduling {problem}",
-            subcategory="Figures",
-            labels={"figure": "max prefix rejected fraction vs ε", "problem": "{problem}"},
-        ),
-    log:
-        "results/logs/figure_rejection_vs_eps_{problem}.log",
-    benchmark:
-        "results/benchmarks/figure_rejection_vs_eps/{problem}.tsv"
-    localrule: True
-    params:
-        experiments=appendix_experiments("rejection_vs_eps"),
-        n_boot=N_BOOT,
-        provenance=PROVENANCE,
-    script:
-        "../scripts/figure_rejection_vs_eps.py"
 
 
 rule figure_adversary_rounds:

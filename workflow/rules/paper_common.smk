@@ -83,9 +83,9 @@ def paper_labels():
     return labels
 
 
-def appendix_experiments(kind):
-    """The experiments a paged appendix figure of ``kind`` draws (a params function of {problem})."""
-    return lambda wc: figure_experiments(config["experiments"], kind, wc.problem)
+def appendix_experiments(wildcards):
+    """Per paged appendix figure (its kind), the experiments it draws for {problem}."""
+    return {kind: figure_experiments(config["experiments"], kind, wildcards.problem) for kind in APPENDIX_KINDS}
 
 
 def claims_inputs(wildcards):

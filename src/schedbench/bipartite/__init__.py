@@ -3,6 +3,24 @@ Numba kernels (:mod:`.kernels`, :mod:`.simulate`), graph generators G1–G3 (:mo
 oracles (:mod:`.oracles`), the stability check (:mod:`.capacity`), and its pipeline stage
 (:mod:`.stage`: groups, exact checks, rate fits, config checks, tables, report views, figures)."""
 
-from schedbench.bipartite.simulate import BipartiteResult, neighbors_csr, simulate_bipartite
+from __future__ import annotations
 
-__all__ = ["simulate_bipartite", "BipartiteResult", "neighbors_csr"]
+import importlib
+
+#: the wing's public names, loaded on first use (see ``schedbench.loss``): importing one room of
+#: the wing does not import the numba simulators
+_EXPORTS = {
+    "simulate_bipartite": "schedbench.bipartite.simulate",
+    "BipartiteResult": "schedbench.bipartite.simulate",
+    "neighbors_csr": "schedbench.bipartite.simulate",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'schedbench.bipartite' has no attribute {name!r}")

@@ -36,9 +36,26 @@ def module_file(module: str) -> Path | None:
 
 
 @lru_cache(maxsize=None)
+def _lazy_exports(module: str) -> dict[str, str]:
+    """A package's names loaded on first use: the literal ``_EXPORTS = {name: module}`` of its
+    ``__init__.py`` (``schedbench``, ``schedbench.loss``, ``schedbench.bipartite``), else none."""
+    f = module_file(module)
+    if f is None or f.name != "__init__.py":
+        return {}
+    for node in ast.parse(f.read_text(), filename=str(f)).body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in targets) and node.value is not None:
+            return dict(ast.literal_eval(node.value))
+    return {}
+
+
+@lru_cache(maxsize=None)
 def _imports(path: Path) -> frozenset[str]:
     """Schedbench modules named by the imports of one file (``from a import b`` counts
-    ``a.b`` when that is a module, and ``a`` itself plus the packages on the way). Cached: the
+    ``a.b`` when that is a module, or the module package ``a`` loads ``b`` from on first use,
+    and ``a`` itself plus the packages on the way). Cached: the
     Snakefile asks for many closures sharing files, and every cluster job step parses it again
     (the files do not change during one parse)."""
     tree = ast.parse(path.read_text(), filename=str(path))
@@ -49,6 +66,8 @@ def _imports(path: Path) -> frozenset[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
+            lazy = _lazy_exports(node.module)  # a package's name loaded on first use: its module
+            found.update(lazy[a.name] for a in node.names if a.name in lazy)
     out = set()
     for name in found:
         parts = name.split(".")

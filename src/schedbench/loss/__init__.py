@@ -3,26 +3,32 @@
 (:mod:`.formulas`; Erlang-B is the hall's, :mod:`schedbench.hall.erlang`), and its pipeline stage
 (:mod:`.stage`: points, slope fits, config checks, tables, report views, figures)."""
 
-from schedbench.hall.erlang import erlang_b
-from schedbench.loss.exact import LossExact, solve_loss_exact
-from schedbench.loss.formulas import (
-    k_schedule,
-    lam_of_n,
-    mean_response_given_split,
-    min_response,
-    sampled_birth_death_d1,
-)
-from schedbench.loss.simulate import LossResult, simulate_loss
+from __future__ import annotations
 
-__all__ = [
-    "simulate_loss",
-    "LossResult",
-    "solve_loss_exact",
-    "LossExact",
-    "erlang_b",
-    "lam_of_n",
-    "k_schedule",
-    "sampled_birth_death_d1",
-    "min_response",
-    "mean_response_given_split",
-]
+import importlib
+
+#: the wing's public names, loaded on first use (as the package's own, ``schedbench.__init__``): a
+#: job that imports one room of the wing (its figures, say) does not import the simulators and
+#: the exact oracles with numba and scipy, nor depend on their sources
+_EXPORTS = {
+    "simulate_loss": "schedbench.loss.simulate",
+    "LossResult": "schedbench.loss.simulate",
+    "solve_loss_exact": "schedbench.loss.exact",
+    "LossExact": "schedbench.loss.exact",
+    "erlang_b": "schedbench.hall.erlang",
+    "lam_of_n": "schedbench.loss.formulas",
+    "k_schedule": "schedbench.loss.formulas",
+    "sampled_birth_death_d1": "schedbench.loss.formulas",
+    "min_response": "schedbench.loss.formulas",
+    "mean_response_given_split": "schedbench.loss.formulas",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'schedbench.loss' has no attribute {name!r}")
