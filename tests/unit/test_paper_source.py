@@ -144,3 +144,12 @@ def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def test_tex_text_raises_plain_text_powers():
+    from schedbench.hall.latex import tex_text
+
+    assert tex_text("(1/ε)^1.47") == "(1/$\\varepsilon$)\\textsuperscript{1.47}"
+    assert tex_text("O(n^-(1-α)/2)") == "O(n\\textsuperscript{-(1-$\\alpha$)/2})"
+    assert tex_text("k = n^(α+0.1)") == "k = n\\textsuperscript{$\\alpha$+0.1}"
+    assert tex_text("a ^ b") == "a \\textasciicircum{} b"  # a lone caret stays a caret

@@ -159,9 +159,26 @@ def bib_keys(references_tex: str) -> list[str]:
     return re.findall(r"\\bibitem(?:\[[^\]]*\])?\{([^}]+)\}", references_tex)
 
 
+#: a power written in plain text: ``x^2``, ``(1/ε)^1.47``, ``n^-1/2``, ``n^-(1-α)/2``, ``m^(α+0.1)``
+_POWER = re.compile(r"\^([-−]?\([^()]*\)(?:/[0-9]+)?|[-−]?[0-9.]*[0-9](?:/[0-9]+)?|[A-Za-zα-ω])")
+
+
+def _tex_chars(s: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in s)
+
+
 def tex_text(s: str) -> str:
-    """Plain text (with the few symbols the registry's strings use) as LaTeX."""
-    return "".join(_TEX.get(ch, ch) for ch in str(s))
+    """Plain text (with the few symbols the registry's strings use) as LaTeX; a power ``a^b``
+    has its exponent raised (``n^-(1-α)/2``: the whole ``-(1-α)/2``, outer brackets of a lone
+    bracketed exponent dropped)."""
+    s, out, pos = str(s), [], 0
+    for m in _POWER.finditer(s):
+        exponent = m.group(1)
+        if exponent.startswith("(") and exponent.endswith(")"):
+            exponent = exponent[1:-1]
+        out += [_tex_chars(s[pos : m.start()]), "\\textsuperscript{" + _tex_chars(exponent) + "}"]
+        pos = m.end()
+    return "".join(out) + _tex_chars(s[pos:])
 
 
 def slope_cell(lo: float, mid: float, hi: float) -> str:
