@@ -14,7 +14,7 @@ sources it really uses.
 
 from __future__ import annotations
 
-import importlib
+from schedbench.hall.lazy import lazy_getattr
 from importlib.metadata import PackageNotFoundError, version
 
 _EXPORTS = {
@@ -51,12 +51,7 @@ except PackageNotFoundError:  # running from a source tree without installation
 __all__ = [*_EXPORTS, "__version__"]
 
 
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'schedbench' has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _EXPORTS)
 
 
 def __dir__() -> list[str]:

@@ -5,7 +5,7 @@ oracles (:mod:`.oracles`), the stability check (:mod:`.capacity`), and its pipel
 
 from __future__ import annotations
 
-import importlib
+from schedbench.hall.lazy import lazy_getattr
 
 #: the wing's public names, loaded on first use (see ``schedbench.loss``): importing one room of
 #: the wing does not import the numba simulators
@@ -18,9 +18,4 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'schedbench.bipartite' has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _EXPORTS)

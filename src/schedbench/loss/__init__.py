@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-import importlib
+from schedbench.hall.lazy import lazy_getattr
 
 #: the wing's public names, loaded on first use (as the package's own, ``schedbench.__init__``): a
 #: job that imports one room of the wing (its figures, say) does not import the simulators and
@@ -26,9 +26,4 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'schedbench.loss' has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _EXPORTS)

@@ -84,6 +84,13 @@ def _panels(df, row_key, col_key):
     return rows, cols
 
 
+def _positive_excess_bars(ax, g, color, policy):
+    """One policy's E[T] − T*_N where it is positive (a log axis; below T*_N is the bound's error)."""
+    g = g[g["excess_over_t_star"] > 0]
+    if not g.empty:
+        _excess_bars(ax, g, color, policy)
+
+
 def _policy_panels(df, path, title, ylabel, draw, ylog=False, refs=True, col_key="rho", col_name="ρ"):
     """A panel per (degree rule, ``col_key``: ρ or α), a series per policy drawn by ``draw(ax, rows, color, policy)``;
     optionally the T*_N (dashed) and JIQ-fluid (dotted) references. When the policies and the
@@ -133,17 +140,12 @@ def plot_b1(df, path):
 def plot_b2(df, path):
     """B2: E[T] − T*_N vs N, log–log, per policy (convergence of JFSQ/JFIQ only)."""
 
-    def draw(ax, g, color, p):
-        g = g[g["excess_over_t_star"] > 0]
-        if not g.empty:
-            _excess_bars(ax, g, color, p)
-
     _policy_panels(
         df,
         path,
         "B2: distance to the lower bound T*_N (graph bound); CIs cut at a tenth of the estimate",
         "E[T] − T*_N",
-        draw,
+        _positive_excess_bars,
         ylog=True,
         refs=False,
     )
@@ -200,17 +202,12 @@ def plot_b4(df, path):
     """B4: E[T] − T*_N vs N in the sub-Halfin–Whitt regime ρ_N = 1 − βN^−α, a panel per
     (degree rule, α), log–log."""
 
-    def draw(ax, g, color, p):
-        g = g[g["excess_over_t_star"] > 0]
-        if not g.empty:
-            _excess_bars(ax, g, color, p)
-
     _policy_panels(
         df,
         path,
         "B4: sub-Halfin–Whitt load ρ_N = 1 − βN^(−α); CIs cut at a tenth of the estimate",
         "E[T] − T*_N",
-        draw,
+        _positive_excess_bars,
         ylog=True,
         refs=False,
         col_key="alpha",

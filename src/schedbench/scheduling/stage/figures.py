@@ -346,6 +346,14 @@ def _legend_lines(figs) -> list[str]:
     return [t.get_text() for fig in figs for ax in fig.axes if ax.get_legend() for t in ax.get_legend().texts]
 
 
+def _save_paged(figs, path, experiments) -> list[str]:
+    """Check ``figs`` against the paper's page count, write them (a PDF page each); return the
+    legend entries, page by page and column by column."""
+    lines = _legend_lines(_checked_pages(figs, experiments))
+    save_pages(figs, path)
+    return lines
+
+
 def plot_ratio_vs_eps(
     df,
     path: str | os.PathLike,
@@ -355,13 +363,9 @@ def plot_ratio_vs_eps(
     experiments: list[str] | None = None,
 ) -> list[str]:
     """Write the paged ratio figure (of ``problem``'s experiments) to ``path`` atomically, a PDF
-    page per page; return the legend entries, page by page and column by column."""
-    figs = _checked_pages(
-        ratio_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments), experiments
-    )
-    lines = _legend_lines(figs)
-    save_pages(figs, path)
-    return lines
+    page per page; return the legend entries."""
+    figs = ratio_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments)
+    return _save_paged(figs, path, experiments)
 
 
 def plot_rejection_vs_eps(
@@ -372,12 +376,9 @@ def plot_rejection_vs_eps(
     problem: str | None = None,
     experiments: list[str] | None = None,
 ) -> list[str]:
-    figs = _checked_pages(
-        rejection_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments), experiments
-    )
-    lines = _legend_lines(figs)
-    save_pages(figs, path)
-    return lines
+    """Write the paged rejected-fraction figure to ``path`` atomically; return the legend entries."""
+    figs = rejection_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments)
+    return _save_paged(figs, path, experiments)
 
 
 def plot_rounds(df, parameter: str | list[str], path: str | os.PathLike, n_boot: int = 1000, seed: int = 0) -> None:
@@ -507,4 +508,4 @@ def ecdf_figures(
 def plot_ecdf(
     df, path: str | os.PathLike, problem: str | None = None, eps: float = 0.25, experiments: list[str] | None = None
 ) -> None:
-    save_pages(_checked_pages(ecdf_figures(df, problem=problem, eps=eps, experiments=experiments), experiments), path)
+    _save_paged(ecdf_figures(df, problem=problem, eps=eps, experiments=experiments), path, experiments)
