@@ -151,6 +151,10 @@ def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
     return draw
 
 
+def _colours(data) -> dict[str, tuple]:
+    return algorithm_colours(data["algorithm"].unique()) if len(data) else {}
+
+
 def _experiments(data, experiments: list[str] | None) -> list[str]:
     return sorted(data["experiment"].unique()) if experiments is None else list(experiments)
 
@@ -198,7 +202,7 @@ def ratio_vs_eps_figures(
             )
         ax.set_ylabel("ALG / OPT (dash-dot: bound)")
 
-    return paged_figures(data, _experiments(data, experiments), draw)
+    return paged_figures(data, _experiments(data, experiments), draw, colours=_colours(data))
 
 
 def _no_eps_figure(data, n_boot: int, seed: int):
@@ -247,7 +251,9 @@ def rejection_vs_eps_figures(
         ax.plot(eps, eps, color="black", lw=1.0, ls=":")
         ax.set_ylabel("max prefix rejected fraction")
 
-    return paged_figures(data, _experiments(data, experiments), draw, empty="no rejection-model runs")
+    return paged_figures(
+        data, _experiments(data, experiments), draw, colours=_colours(data), empty="no rejection-model runs"
+    )
 
 
 def _swept_parameter(rows, parameters: list[str]) -> str | None:
@@ -501,7 +507,12 @@ def ecdf_figures(
         ax.set_title(f"{title} ({note[rows['experiment'].iloc[0]]})")
 
     return paged_figures(
-        data, _experiments(data, experiments), draw, empty="no validated runs on instance families", markers=False
+        data,
+        _experiments(data, experiments),
+        draw,
+        colours=_colours(data),
+        empty="no validated runs on instance families",
+        markers=False,
     )
 
 
