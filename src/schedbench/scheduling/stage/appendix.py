@@ -136,9 +136,10 @@ def paged_figures(
 ) -> list[plt.Figure]:
     """One figure per page: a row per experiment, a column per class of lines (see the module
     docstring). ``data`` has columns ``experiment``, ``line``, ``line_model``, ``algorithm``;
-    ``draw(ax, rows, styles, title)`` draws the rows of one panel (``styles``: line -> colour,
-    marker, dashes; ``colours``: algorithm -> colour, the one of every figure), titles it ``title`` (the experiment; the column's class above it in the top
-    row) and labels its axes; the y label is kept in the first column only. A panel whose
+    ``colours``: algorithm -> colour (the one of every figure). ``draw(ax, rows, styles, title)``
+    draws the rows of one panel (``styles``: line -> colour, marker, dashes), titles it ``title``
+    (the experiment; the column's class above it in the top row) and labels its axes; the y label
+    is kept in the first column only. A panel whose
     experiment has none of its column's lines says so. A page is as wide as the text (a panel at
     most :data:`~schedbench.hall.figure_style.PANEL_WIDTH`), so it prints at 100 %; ``markers``
     False leaves them out of the legend (lines drawn without)."""
