@@ -223,7 +223,9 @@ def test_report_shows_every_figure_and_table_in_a_browser(report, pipeline):
                 f" const el = document.querySelector('{selector}');"
                 " const ok = el && (el.tagName !== 'IMG' || (el.complete && el.naturalWidth > 0));"
                 " if (ok) { setTimeout(() => { const r = el.getBoundingClientRect();"
-                "   done({x: r.x, y: r.y, width: r.width, height: Math.min(r.height, 900)}); }, 300); }"
+                # the part on screen: a tall image (a paged figure's pages) is centred, its top above the view
+                "   const y = Math.max(r.y, 0), bottom = Math.min(r.bottom, window.innerHeight, y + 900);"
+                "   done({x: r.x, y: y, width: r.width, height: bottom - y}); }, 300); }"
                 " else if (Date.now() - t0 > 10000) done(null); else setTimeout(poll, 50); })(); })"
             )
             assert rect and rect["width"] > 50 and rect["height"] > 50, key

@@ -1,4 +1,4 @@
-"""The appendix's paged figures (issue 25): which experiments each draws (from the config alone,
+"""The appendix's paged figures: which experiments each draws (from the config alone,
 so the paper knows the page count), the class columns split at the panel limit, one row per
 experiment, every line in a legend of at most six entries, the multi-page PDF and its PNG twin,
 and the paper's one float per page."""
@@ -21,6 +21,15 @@ from schedbench.scheduling.stage.figures import ecdf_figures, ratio_vs_eps_figur
 from schedbench.scheduling.stage.metrics import add_labels
 
 from tests.unit.test_config_and_results import runs  # noqa: F401  (the module's results fixture)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")  # the tests keep the figures they inspect open
+
 
 SMOKE = yaml.safe_load(open("config/smoke.yaml"))["experiments"]
 

@@ -1,4 +1,4 @@
-"""Every figure of the paper keeps its legends short (issue 25): no legend — of a panel or shared
+"""Every figure of the paper keeps its legends short: no legend — of a panel or shared
 by a figure — lists more than MAX_LINES_PER_PANEL lines, on the widest settings of the default
 config (all seven bipartite policies, every loss sweep), for the scheduling figures on a real
 results table."""
@@ -12,6 +12,14 @@ import pytest
 from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
 
 from tests.unit.test_config_and_results import runs  # noqa: F401  (the module's results fixture)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")  # the tests keep the figures they inspect open
 
 
 def _legends(fig) -> list[list[str]]:

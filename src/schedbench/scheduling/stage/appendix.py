@@ -1,4 +1,4 @@
-"""The appendix's full per-problem figures, paged so every panel can be read (issue 25).
+"""The appendix's full per-problem figures, paged so every panel can be read.
 
 Each of these figures (ALG/OPT vs ε, rejected fraction vs ε, performance profiles) draws every
 algorithm and parameter setting of every experiment of one problem. A page holds one row of
