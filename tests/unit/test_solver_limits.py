@@ -207,3 +207,51 @@ def test_a_safety_net_does_not_run_out_while_numba_compiles():
     assert compiling > limit  # the compile alone is longer than the limit ...
     assert time.perf_counter() - t > limit
     assert effort.seconds_left() > 0 and not effort.exhausted()  # ... and did not use it up
+
+
+def test_effort_gives_a_budgeted_step_what_is_left_of_both_limits_and_charges_it():
+    e = Effort(2.0, 600.0)
+    assert e.step_budget(1000.0) == 2000  # the work binds
+    e.charge_steps(500, 1000.0, 2000)
+    assert e.used == 0.5 and not e.stopped_by
+    e.charge_steps(1500, 1000.0, 1500)  # used its whole work budget: the work limit, not the clock
+    assert e.exhausted() and e.status == "bound"
+    c = Effort(None, 0.5)
+    budget = c.step_budget(1000.0)
+    assert 0 < budget <= 500  # the clock binds: what is left of half a second
+    c.charge_steps(budget, 1000.0, budget)
+    assert c.stopped_by == "clock" and c.status == "timeout"
+
+
+def _local_search_case():
+    """A lazy-windows probe whose tabu search has many moves to make: 3000 jobs on 20 machines at
+    a deadline below the list schedule's value."""
+    from schedbench.scheduling.offline import _lazy_windows as lw
+    from schedbench.scheduling.offline import maxflow as mf
+
+    inst = poisson(3000, 20, 1, 16)
+    dl = mf._Deadlines(inst, "flow")
+    machine, completion = mf._list_schedule(inst)
+    T = int(dl.value(completion)) // 2
+    return lw.LazyWindows(inst, dl, 0, hint=machine), machine, dl.deadline(T).astype(np.int64)
+
+
+def test_the_local_search_stops_at_the_work_it_is_given_and_is_charged_for_it():
+    """The tabu search used to run its fixed 2000 moves whatever the limits (about 200 s at
+    n = 10^4 on 16 machines): now it stops once the effort's budget is spent, deterministically."""
+    from schedbench.scheduling.offline import _lazy_windows as lw
+
+    probe, machine, deadline = _local_search_case()
+    per_move = int(np.diff(probe.mptr).max()) * (1 + 2 * int(np.diff(probe.mptr).max()))  # one move's scans, at most
+    free = Effort(None, 600.0)
+    probe._search(machine, deadline, lw.LS_ITERS, free)
+    full_ops = free.used * lw.LS_OPS_PER_UNIT
+    work = full_ops / 4 / lw.LS_OPS_PER_UNIT  # a quarter of what the full search does
+    runs = []
+    for _ in range(2):  # a fresh probe each time: its k-th search draws from seed + k
+        probe, machine, deadline = _local_search_case()
+        e = Effort(work, 600.0)
+        runs.append(probe._search(machine, deadline, lw.LS_ITERS, e))
+        assert work <= e.used <= work + per_move / lw.LS_OPS_PER_UNIT
+        assert e.exhausted() and e.status == "bound"
+    assert np.array_equal(runs[0], runs[1])

@@ -8,9 +8,13 @@ work is :data:`CPSAT_TIME_PER_UNIT` of CP-SAT's deterministic time (``max_determ
 or :data:`HIGHS_NODES_PER_UNIT` branch-and-bound nodes of HiGHS; both are about a second of one
 core of the reference machine (2 cores, Python 3.11: CP-SAT's lazy-window probes at m = 10,
 n = 200–1000 spent 0.2–0.35 deterministic time per wall second; HiGHS's lazy probe at m = 10,
-n = 200 about 200 nodes per second), so a work limit reads roughly as seconds. Polynomial steps (max-flow, matching, EDF, the
-local search with its fixed move count) are not charged: they always finish, under the safety
-net only. docs/offline-optimum.md states the rule for users. No solver is imported here (the
+n = 200 about 200 nodes per second), so a work limit reads roughly as seconds. A step whose cost
+grows faster than the input (the lazy windows' tabu local search: each move re-runs EDF on two
+machines for every job of a late machine, about 200 s for its 2000 moves at n = 10⁴ on 16
+machines) counts its elementary operations, gets a budget of operations from what is left of both
+limits (:meth:`Effort.step_budget`) and is charged for what it did (:meth:`Effort.charge_steps`),
+so neither limit is overrun by it. Polynomial steps that are near-linear (max-flow, matching, EDF
+checks, list schedules) are not charged: they always finish, under the safety net only. docs/offline-optimum.md states the rule for users. No solver is imported here (the
 module is cheap to import for argument checks).
 
 Every wall-clock limit of the suite (the safety nets here, the searches' ``budget_seconds``) is
@@ -189,6 +193,20 @@ class Effort:
     def status(self) -> str:
         """The status of a solve that did not finish."""
         return "timeout" if self.stopped_by == "clock" else "bound"
+
+    # ------------------------------------------------------------------ budgeted steps
+    def step_budget(self, ops_per_unit: float) -> int:
+        """Operations a budgeted step may still do at ``ops_per_unit`` operations per unit of work
+        (about a second, module docstring): the least of the work and the seconds left, ≥ 0."""
+        left = min(self.work_left(), self.seconds_left())
+        return int(max(0.0, min(left * ops_per_unit, 2.0**62)))
+
+    def charge_steps(self, ops: int, ops_per_unit: float, budget: int) -> None:
+        """Charge ``ops`` operations of a budgeted step; when it used up a ``budget`` that the
+        clock (not the work) had set, the solve stops for the clock (``status="timeout"``)."""
+        self.used += ops / ops_per_unit
+        if ops >= budget and self.seconds_left() < self.work_left() and not self.stopped_by:
+            self.clock_stop()
 
     # ------------------------------------------------------------------ HiGHS
     def limit_highs(self, h: highspy.Highs) -> None:

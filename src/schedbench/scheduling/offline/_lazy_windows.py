@@ -55,6 +55,13 @@ MAX_CUTS_PER_MACHINE = 4
 LS_ITERS = 2000
 POLISH_ITERS = 300
 LS_TENURE = 10
+#: Elementary operations of the local search (entries scanned by its EDF re-runs) per unit of work
+#: (``hall/effort.py``: a unit is about a second of the reference machine). Measured on trace windows
+#: of 10⁴ jobs on 16 machines: 1.9–2.1·10⁷ operations/s (LLNL-Thunder, max stretch), 4.3–6.0·10⁷
+#: (KTH-SP2, max flow). The search stops before a move once the budget the effort gives it
+#: (:meth:`Effort.step_budget`) is spent — one move may pass it (at most ~8·10⁶ operations there)
+#: — and is charged for what it did.
+LS_OPS_PER_UNIT = 2.5e7
 #: Extra CP-SAT parameters (measured: see maxflow's module docstring).
 CPSAT_PARAMS: dict = {}
 
@@ -380,12 +387,14 @@ class LazyWindows:
         _window_rows(*args, False, rows_ptr, cols, coef, rhs)
         return rows_ptr, cols[:nnz], coef[:nnz], rhs[:nrows]
 
-    def _search(self, machine, deadline, iters):
-        """Tabu local search from ``machine`` at these deadlines: the best assignment found."""
+    def _search(self, machine, deadline, iters, effort):
+        """Tabu local search from ``machine`` at these deadlines: the best assignment found
+        (within the operations ``effort`` allows, charged to it)."""
         inst = self.inst
         chosen = self.entries_of(machine).astype(np.int64)
         self.ls_calls += 1
-        _local_search(
+        budget = effort.step_budget(LS_OPS_PER_UNIT)
+        _, ops = _local_search(
             self.indptr,
             self.indices,
             self.owner,
@@ -398,16 +407,18 @@ class LazyWindows:
             int(iters),
             LS_TENURE,
             int(self.seed) + self.ls_calls,
+            budget,
         )
+        effort.charge_steps(ops, LS_OPS_PER_UNIT, budget)
         return inst.indices[chosen].astype(np.int64)
 
-    def repair(self, T, iters=None):
+    def repair(self, T, effort, iters=None):
         """The local search alone at T from the current hint: the assignment if EDF then meets
         every deadline (it becomes the hint), else None (the hint is kept)."""
         if self.hint is None:
             return None
         deadline = self.dl.deadline(T).astype(np.int64)
-        better = self._search(self.hint, deadline, self.ls_iters if iters is None else iters)
+        better = self._search(self.hint, deadline, self.ls_iters if iters is None else iters, effort)
         ok, _ = self._cuts(better, deadline)
         if ok:
             self.hint = better
@@ -425,7 +436,7 @@ class LazyWindows:
                 return True, self.hint.copy()
             self._add_windows(rows)
             if self.ls_iters:
-                better = self._search(self.hint, deadline, self.ls_iters)
+                better = self._search(self.hint, deadline, self.ls_iters, effort)
                 ok, rows = self._cuts(better, deadline)
                 self.hint = better
                 if ok:
@@ -472,7 +483,7 @@ class LazyWindows:
             before = self.win.shape[0]
             self._add_windows(rows)
             if self.polish_iters and not effort.exhausted():
-                better = self._search(machine, deadline, self.polish_iters)
+                better = self._search(machine, deadline, self.polish_iters, effort)
                 ok, rows = self._cuts(better, deadline)
                 if ok:
                     self.hint = better
@@ -571,11 +582,12 @@ def _edf_tardiness(mptr, ment, rel_e, dl_e, size_e, on, i, heap, rem, extra, ski
 
 
 @njit(cache=True)
-def _local_search(indptr, indices, owner, mptr, ment, rel_e, dl_e, size_e, chosen, max_iter, tenure, seed):
+def _local_search(indptr, indices, owner, mptr, ment, rel_e, dl_e, size_e, chosen, max_iter, tenure, seed, max_ops):
     """Tabu search on the assignment (``chosen[j]``: the CSR entry of job j, updated in place)
     minimising the total EDF tardiness over the machines; moves: one job to another eligible
-    machine, among the jobs of a machine with tardiness. Stops at zero (returns 0) or after
-    ``max_iter`` moves (returns the best cost, ``chosen`` = the best assignment)."""
+    machine, among the jobs of a machine with tardiness. Stops at zero, after ``max_iter`` moves
+    or before a move once ``max_ops`` operations (machine entries scanned by EDF) are spent.
+    Returns (the best cost, the operations spent); ``chosen`` = the best assignment."""
     np.random.seed(seed)
     n = indptr.shape[0] - 1
     nnz = indices.shape[0]
@@ -588,13 +600,14 @@ def _local_search(indptr, indices, owner, mptr, ment, rel_e, dl_e, size_e, chose
     cost = np.empty(m, dtype=np.int64)
     for i in range(m):
         cost[i] = _edf_tardiness(mptr, ment, rel_e, dl_e, size_e, on, i, heap, rem, -1, -1)
+    ops = np.int64(nnz)
     total = cost.sum()
     best = total
     best_chosen = chosen.copy()
     tabu = np.zeros(n, dtype=np.int64)
     late = np.empty(m, dtype=np.int64)
     for it in range(max_iter):
-        if total == 0:
+        if total == 0 or ops >= max_ops:
             break
         nl = 0
         for i in range(m):
@@ -614,11 +627,13 @@ def _local_search(indptr, indices, owner, mptr, ment, rel_e, dl_e, size_e, chose
                 continue
             j = owner[k]
             ci = _edf_tardiness(mptr, ment, rel_e, dl_e, size_e, on, i, heap, rem, -1, k)
+            ops += mptr[i + 1] - mptr[i]
             for k2 in range(indptr[j], indptr[j + 1]):
                 if k2 == k:
                     continue
                 i2 = indices[k2]
                 ci2 = _edf_tardiness(mptr, ment, rel_e, dl_e, size_e, on, i2, heap, rem, k2, -1)
+                ops += mptr[i2 + 1] - mptr[i2]
                 d = ci + ci2 - cost[i] - cost[i2]
                 if tabu[j] > it and total + d >= best:
                     continue
@@ -642,7 +657,7 @@ def _local_search(indptr, indices, owner, mptr, ment, rel_e, dl_e, size_e, chose
             best = total
             best_chosen[:] = chosen
     chosen[:] = best_chosen
-    return best
+    return best, ops
 
 
 @njit(cache=True)

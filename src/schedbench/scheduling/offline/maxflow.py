@@ -78,8 +78,9 @@ by bisection between a proven lower bound and a feasible schedule.
 up (or when the next probe would overrun it, judged by the longest so far); matching probes run
 Hopcroft–Karp in chunks of phases between clock checks; HiGHS gets what is left. Then
 ``status="timeout"``, ``value`` = the best schedule found, ``lower_bound`` = the best proven
-bound. Overruns left: the bounds before the first clock check, one chunk of phases, one local
-search run of a lazy probe (≤ ``LS_ITERS`` moves), and HiGHS's / CP-SAT's own stop (measured:
+bound. Overruns left: the bounds before the first clock check, one chunk of phases, one move of
+a lazy probe's local search (it is charged and stops at what is left of both limits,
+:data:`._lazy_windows.LS_OPS_PER_UNIT`), and HiGHS's / CP-SAT's own stop (measured:
 1.4 s over a 20 s limit on a 400-job MIP).
 
 Measured (benchmarks/bench_opt_flow.py, benchmarks/README.md): unit jobs, n = 10^5, m = 100,
@@ -976,7 +977,7 @@ def _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, ch
     # local-search descent: each success at the candidate just below the best schedule lowers
     # the upper bound to that schedule's value (cheap; no proofs)
     while grid.count(lo, hi) > 0 and not effort.exhausted():
-        assign = probe.repair(grid.below(hi))
+        assign = probe.repair(grid.below(hi), effort)
         if assign is None:
             break
         hi = min(hi, _assignment_value(inst, dl, assign, grid.below(hi)))
