@@ -305,6 +305,14 @@ def test_config_files_are_read_strictly(tmp_path, text, message):
         ),
         (lambda c: c.update(seed="seven"), "seed: 'seven' is not of type 'integer'"),
         (lambda c: c.update(eps=[0.5, 2]), "eps.1: 2 is greater than or equal to the maximum of 1"),
+        (
+            lambda c: c["experiments"]["trace_nasa"].update(opt={"work_limit": 0}),
+            "experiments.trace_nasa.opt.work_limit: 0 is less than or equal to the minimum of 0",
+        ),
+        (
+            lambda c: c["experiments"]["trace_nasa"].update(opt={"gap": 0.01}),
+            "experiments.trace_nasa.opt: Additional properties are not allowed ('gap'",
+        ),
     ],
 )
 def test_schema_errors_name_the_key_in_one_line(mutate, message):
@@ -436,3 +444,16 @@ def test_generated_paper_files_are_not_tracked():
     # paper/generated/ is written by the pipeline (rule paper_generated): never committed
     lines = {line.strip() for line in (ROOT / ".gitignore").read_text().splitlines()}
     assert "paper/generated/" in lines
+
+
+def test_an_experiment_s_own_opt_limits_replace_the_top_level_ones():
+    """The run planner and the offline rule read an experiment's ``opt`` key by key."""
+    from schedbench.scheduling.stage.plan import plan_scheduling
+
+    cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    cfg["experiments"] = {k: v for k, v in cfg["experiments"].items() if k in ("log_kth_flow", "flow_small_rho90")}
+    assert cfg["experiments"]["log_kth_flow"]["opt"] == {"work_limit": 10}
+    notes = {s.section: s.note for s in plan_scheduling(cfg) if "work limit" in s.note}
+    assert "(10)" in notes["experiments.log_kth_flow"] and "(60)" in notes["experiments.flow_small_rho90"]
+    rule = (ROOT / "workflow/rules/offline.smk").read_text()
+    assert 'work_limit=exp_opt_limit("work_limit")' in rule and 'time_limit=exp_opt_limit("time_limit")' in rule

@@ -80,6 +80,12 @@ def exp_eps(experiment):
     return exp_cfg(experiment).get("eps", config["eps"])
 
 
+def exp_opt_limit(key):
+    """The offline solve's ``key`` (work_limit, time_limit) for an experiment: its own ``opt``
+    replaces the top-level ``opt`` key by key."""
+    return lambda wildcards: exp_cfg(wildcards.experiment).get("opt", {}).get(key, config["opt"][key])
+
+
 def family_module(wildcards):
     return get_family(exp_cfg(wildcards.experiment)["family"]).generator.__module__
 

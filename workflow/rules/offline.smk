@@ -12,8 +12,8 @@ rule solve_offline:
         "results/benchmarks/solve_offline/{experiment}-{part}.tsv"
     params:
         problem=exp_problem,
-        time_limit=config["opt"]["time_limit"],
-        work_limit=config["opt"]["work_limit"],
+        time_limit=exp_opt_limit("time_limit"),
+        work_limit=exp_opt_limit("work_limit"),
         seed=config["seed"],
     script:
         "../scripts/solve_offline.py"

@@ -230,10 +230,11 @@ def plan_scheduling(config: dict) -> list[StageEstimate]:
         exp = config["experiments"][name]
         eps = exp.get("eps", config["eps"])
         where = f"experiments.{name}"
+        limit = float((exp.get("opt") or {}).get("work_limit", work_limit))  # the experiment's own, if set
         if "family" in exp:
-            out += _family_stages(where, exp, eps, batch_size, work_limit)
+            out += _family_stages(where, exp, eps, batch_size, limit)
         else:
-            out += _adversary_stages(where, exp, eps, work_limit)
+            out += _adversary_stages(where, exp, eps, limit)
     return out + _search_stages(config.get("search"))
 
 
