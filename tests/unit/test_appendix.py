@@ -155,3 +155,31 @@ def test_bipartite_figures_split_policies_by_class_past_the_panel_limit():
     assert [title for title, _ in split] == ["speed-aware", "speed-oblivious"]
     assert sorted(p for _, members in split for p in members) == sorted(POLICY_ORDER)
     assert all(len(members) + 2 <= MAX_LINES_PER_PANEL for _, members in split)
+
+
+def test_an_alg_opt_panel_whose_opt_is_only_a_bound_says_so(runs):  # noqa: F811
+    """The tables flag a ratio over an unproven OPT; the ALG/OPT panels do too (title), the
+    rejected-fraction panels (no OPT in them) do not."""
+    from schedbench.hall.figure_style import BOUND_FLAG
+    from schedbench.hall.paper import figure_caption
+    from schedbench.scheduling.stage.headline import headline_figure
+
+    data = runs.copy()
+    data.loc[data["experiment"] == "random_unit", "opt_status"] = "bound"
+    exps = ["random_pow2", "random_unit"]
+
+    def titles(figs):
+        return {ax.get_title() for fig in figs for ax in fig.axes if ax.get_title()}
+
+    for figs in (
+        ratio_vs_eps_figures(data, problem="load", experiments=exps, n_boot=20),
+        ecdf_figures(data, problem="load", experiments=exps),
+        [headline_figure(data, "load")],
+    ):
+        flagged = {t for t in titles(figs) if t.endswith(BOUND_FLAG)}
+        assert flagged and all("random_unit" in t for t in flagged)
+        assert any("random_pow2" in t for t in titles(figs) - flagged)
+    rejection = rejection_vs_eps_figures(data, problem="load", experiments=exps, n_boot=20)
+    assert not any(t.endswith(BOUND_FLAG) for t in titles(rejection))
+    for stem in ("ratio_vs_eps_load", "ecdf_load", "headline_load"):
+        assert BOUND_FLAG.strip() in figure_caption(stem)

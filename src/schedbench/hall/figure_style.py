@@ -19,6 +19,7 @@ __all__ = [
     "PANEL_WIDTH",
     "PANEL_HEIGHT",
     "TEXT_WIDTH",
+    "BOUND_FLAG",
     "MAX_LINES_PER_PANEL",
     "ROWS_PER_PAGE",
     "split_lines",
@@ -38,6 +39,9 @@ FONT_SCALE = 1.0
 PANEL_WIDTH, PANEL_HEIGHT = 3.2, 2.8
 #: the paper's text width (inches: A4 with 2.5 cm margins); a figure this wide prints at 100 %
 TEXT_WIDTH = 6.3
+#: Appended to the title of an ALG/OPT panel with an experiment whose OPT is not proven optimal:
+#: its ratios divide by the proven lower bound (the tables say so too; the captions explain it).
+BOUND_FLAG = " (OPT a bound)"
 #: the most lines (legend entries) a panel may carry, in every figure of the paper (a figure with
 #: more lines splits them over several panels: :func:`split_lines`)
 MAX_LINES_PER_PANEL = 6

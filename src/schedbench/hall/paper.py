@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
+from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, HIGHS_NODES_PER_UNIT
 from schedbench.hall.latex import tex_text
 
@@ -171,6 +171,13 @@ _BIP = {
 }
 
 
+#: What a flagged ALG/OPT panel means (the flag: :data:`~schedbench.hall.figure_style.BOUND_FLAG`).
+_BOUND_NOTE = (
+    f"A panel titled ``\\ldots{BOUND_FLAG.strip()}'' has an instance whose optimum the solver did not prove "
+    "within its work limit: its ratios divide by the proven lower bound, so they overstate ALG/OPT."
+)
+
+
 def figure_caption(stem: str, kind: str | None = None) -> str:
     """The LaTeX caption of a figure file (``kind``: the loss or bipartite figure letter)."""
     boot = "95\\,\\% bootstrap CI bands over instances or seeds (\\NBoot{} resamples)"
@@ -185,7 +192,9 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
             "marker and line style: its parameter setting."
         )
         if what == "ratio_vs_eps":
-            return f"{title}: ALG/OPT against $\\varepsilon$; {boot}; dash-dot: the proven bound. {layout}"
+            return (
+                f"{title}: ALG/OPT against $\\varepsilon$; {boot}; dash-dot: the proven bound. {layout} {_BOUND_NOTE}"
+            )
         if what == "rejection_vs_eps":
             return (
                 f"{title}: the largest rejected fraction at any prefix against $\\varepsilon$ "
@@ -193,7 +202,7 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
             )
         return (
             f"{title}: performance profiles, the ECDF of ALG/OPT over the instances of each family "
-            f"experiment at the $\\varepsilon$ closest to $0.25$ (with the instance count in each panel's title). {layout}"
+            f"experiment at the $\\varepsilon$ closest to $0.25$ (with the instance count in each panel's title). {layout} {_BOUND_NOTE}"
         )
     m = re.fullmatch(r"headline_([a-z]+)", stem)
     if m:
@@ -202,7 +211,7 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
             f"{title}, the comparison at a glance: per experiment, the mean ALG/OPT against "
             "$\\varepsilon$ of the best rejection-model algorithm (solid), the best speed-augmented "
             "baseline inside the model (dashed, speed $1+\\varepsilon$) and the plain baseline (dotted); "
-            "each legend names its lines. Every algorithm is in the problem's own figure."
+            f"each legend names its lines. Every algorithm is in the problem's own figure. {_BOUND_NOTE}"
         )
     if stem == "adversary_rounds":
         return (

@@ -15,7 +15,7 @@ import seaborn as sns  # noqa: E402
 
 from schedbench.scheduling.stage.appendix import page_count, paged_figures, pages  # noqa: E402
 from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
-from schedbench.hall.figure_style import save_figure  # noqa: E402
+from schedbench.hall.figure_style import BOUND_FLAG, save_figure  # noqa: E402
 from schedbench.hall.figure_style import (  # noqa: E402
     PANEL_HEIGHT,
     PANEL_WIDTH,
@@ -113,6 +113,12 @@ def _eps_lines(data):
     return data.assign(line=data["label"].astype(object), line_model=data["model"].astype(object))
 
 
+def ratio_title(title: str, rows: pd.DataFrame) -> str:
+    """``title``, flagged with :data:`BOUND_FLAG` when some OPT of ``rows`` is only a bound."""
+    unproven = "opt_status" in rows and bool((rows["opt_status"] != "optimal").any())
+    return title + BOUND_FLAG if unproven else title
+
+
 def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
     """The drawing of one paged panel against ε (see :func:`~schedbench.scheduling.stage.appendix.paged_figures`)."""
 
@@ -146,7 +152,7 @@ def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
             if "speed" in models
             else "ε (not used: flat)"
         )
-        ax.set_title(title)
+        ax.set_title(ratio_title(title, rows) if y == "ratio" else title)
 
     return draw
 
@@ -504,7 +510,7 @@ def ecdf_figures(
         ax.set_xlim(left=min(1.0, float(rows["ratio"].min())) - 0.02)
         ax.set_xlabel(ECDF_XLABEL)
         ax.set_ylabel(ECDF_YLABEL)
-        ax.set_title(f"{title} ({note[rows['experiment'].iloc[0]]})")
+        ax.set_title(ratio_title(f"{title} ({note[rows['experiment'].iloc[0]]})", rows))
 
     return paged_figures(
         data,

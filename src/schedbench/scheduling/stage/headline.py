@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, apply_style, save_figure  # noqa: E402
-from schedbench.scheduling.stage.figures import algorithm_colours  # noqa: E402
+from schedbench.scheduling.stage.figures import algorithm_colours, ratio_title  # noqa: E402
 from schedbench.scheduling.stage.metrics import add_labels, successful  # noqa: E402
 
 __all__ = [
@@ -129,7 +129,7 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
             text = f"{prefix}: {label}".replace(" (", "\n    (", 1) if len(label) > 24 else f"{prefix}: {label}"
             ax.plot(x, y, ls=style, marker="o", ms=3.5, lw=1.4, color=colours[algorithm], label=text)
         ax.set_xscale("log", base=2)
-        ax.set_title(exp)
+        ax.set_title(ratio_title(exp, rows))
         ax.set_xlabel("ε")
         ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.28), frameon=False)  # below
     for ax in axes.flat[len(experiments) :]:
