@@ -14,8 +14,9 @@ machines for every job of a late machine, about 200 s for its 2000 moves at n = 
 machines) counts its elementary operations, gets a budget of operations from what is left of both
 limits (:meth:`Effort.step_budget`) and is charged for what it did (:meth:`Effort.charge_steps`),
 so neither limit is overrun by it. Polynomial steps that are near-linear (max-flow, matching, EDF
-checks, list schedules) are not charged: they always finish, under the safety net only. docs/offline-optimum.md states the rule for users. No solver is imported here (the
-module is cheap to import for argument checks).
+checks, list schedules) are not charged: they always finish, under the safety net only.
+docs/offline-optimum.md states the rule for users. No solver is imported here (the module is
+cheap to import for argument checks).
 
 Every wall-clock limit of the suite (the safety nets here, the searches' ``budget_seconds``) is
 read on :func:`work_clock`, a clock that stops while numba compiles: the first solve of a process
