@@ -37,6 +37,7 @@ validate(config, "workflow/schemas/config.schema.yaml")
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/sources.smk"
 include: "workflow/rules/instances.smk"
 include: "workflow/rules/offline.smk"
 include: "workflow/rules/online.smk"

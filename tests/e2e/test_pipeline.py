@@ -119,10 +119,19 @@ def test_each_online_job_depends_on_its_algorithms_sources(pipeline):
     col = {name: i for i, name in enumerate(header)}
     online = [r for r in rows if r[col["rule"]] == "run_online"]
     assert online
+    # a job declares its sources through one manifest (rule source_manifest), whose inputs they are
+    manifests = {
+        r[col["output_file"]]: r[col["input-file(s)"]].split(",") for r in rows if r[col["rule"]] == "source_manifest"
+    }
+    assert manifests
     smoke = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())["experiments"]
     for r in online:
         exp = re.search(r"results/(\w+)/online/batch-\d+\.parquet", r[col["output_file"]]).group(1)
-        inputs = r[col["input-file(s)"]].split(",")
+        declared = r[col["input-file(s)"]].split(",")
+        mine_manifests = [p for p in declared if p in manifests]
+        assert len(mine_manifests) == 1, declared
+        assert not any(p.endswith(".py") for p in declared), declared  # no source file directly
+        inputs = manifests[mine_manifests[0]]
         # wmft-A lives in wmft_a.py
         mine = {get_algorithm(a).__module__.rsplit(".", 1)[1] + ".py" for a in smoke[exp]["algorithms"]}
         for module in mine:

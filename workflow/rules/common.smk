@@ -1,4 +1,5 @@
 # Targets from the config, wildcard constraints and the package sources each stage depends on.
+import hashlib
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -58,10 +59,40 @@ wildcard_constraints:
     problem=r"[a-z]+",
 
 
+# source manifest name -> the source files it stands for (filled while the DAG is built)
+SOURCE_SETS = {}
+
+
 def sources_of(script, *plugins):
-    """Every src/schedbench file the workflow script imports, transitively (derived from the
-    imports, never listed by hand), plus the named plug-in modules and theirs."""
-    return script_sources(str(Path(workflow.main_snakefile).parent / "workflow" / "scripts" / script), *plugins)
+    """The source manifest of a job: ``results/sources/<script>-<hash>.sha256``, made by rule
+    ``source_manifest`` from every src/schedbench file the workflow script imports, transitively
+    (derived from the imports, never listed by hand), plus the named plug-in modules and theirs.
+
+    One input per job instead of its 40-70 source files: Snakemake stats every input of every
+    ready job each time a job ends, which cost its own process about half a core on the default
+    config (docs/architecture.md, "Pipeline"). An edited source reruns its manifests (their
+    inputs), and so every job that declares one of them; jobs whose closure lacks it are
+    untouched."""
+    root = Path(workflow.main_snakefile).parent
+    files = script_sources(str(root / "workflow" / "scripts" / script), *plugins)
+    # named by the set of files, relative to the checkout where they are in it (a moved checkout
+    # keeps its results)
+    names = [str(Path(f).relative_to(root)) if Path(f).is_relative_to(root) else f for f in files]
+    digest = hashlib.sha256("\n".join(names).encode()).hexdigest()[:12]
+    name = f"{Path(script).stem}-{digest}"
+    SOURCE_SETS[name] = files
+    return f"results/sources/{name}.sha256"
+
+
+def source_set(wildcards):
+    """The source files of one manifest (rule ``source_manifest``)."""
+    try:
+        return SOURCE_SETS[wildcards.name]
+    except KeyError:
+        raise WorkflowError(
+            f"results/sources/{wildcards.name}.sha256: no job declares this source manifest "
+            "(it is made only as the input of a job, never asked for alone)"
+        ) from None
 
 
 def exp_cfg(experiment):
