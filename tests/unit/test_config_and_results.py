@@ -452,8 +452,8 @@ def test_an_experiment_s_own_opt_limits_replace_the_top_level_ones():
 
     cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     cfg["experiments"] = {k: v for k, v in cfg["experiments"].items() if k in ("log_kth_flow", "flow_small_rho90")}
-    assert cfg["experiments"]["log_kth_flow"]["opt"] == {"work_limit": 10}
+    assert cfg["experiments"]["log_kth_flow"]["opt"] == {"work_limit": 5}
     notes = {s.section: s.note for s in plan_scheduling(cfg) if "work limit" in s.note}
-    assert "(10)" in notes["experiments.log_kth_flow"] and "(60)" in notes["experiments.flow_small_rho90"]
+    assert "(5)" in notes["experiments.log_kth_flow"] and "(60)" in notes["experiments.flow_small_rho90"]
     rule = (ROOT / "workflow/rules/offline.smk").read_text()
     assert 'work_limit=exp_opt_limit("work_limit")' in rule and 'time_limit=exp_opt_limit("time_limit")' in rule

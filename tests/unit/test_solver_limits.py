@@ -112,6 +112,16 @@ def test_a_bad_work_limit_is_refused_by_name(bad):
         worst_case("greedy", m=2, work_limit=bad)
 
 
+def test_a_huge_finite_work_limit_is_no_limit_not_an_overflow():
+    # 1e306 units times HiGHS's nodes per unit is inf: the node limit is capped before rounding
+    # (found by the hostile-input harness: "cannot convert float infinity to integer")
+    inst = poisson(40, 3, 0, 8)
+    huge = 8.98846567431158e305
+    for solve in (opt_makespan, opt_max_flow):
+        got, ref = solve(inst, work_limit=huge), solve(inst, work_limit=None)
+        assert got.status == ref.status == "optimal" and got.value == ref.value
+
+
 def test_the_exact_search_stopped_by_its_work_limit_is_reproducible():
     runs = [worst_case("greedy", m=8, opt=2, work_limit=0.3, workers=1, seed=3) for _ in range(2)]
     assert all(not wc.proved and wc.extra["stopped_by"] == "work" for wc in runs)

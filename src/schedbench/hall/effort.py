@@ -213,8 +213,9 @@ class Effort:
     def limit_highs(self, h: highspy.Highs) -> None:
         h.setOptionValue("time_limit", max(self.seconds_left(), 1e-3))
         if math.isfinite(self.work_limit):
-            nodes = max(1, math.ceil(self.work_left() * HIGHS_NODES_PER_UNIT))
-            h.setOptionValue("mip_max_nodes", int(min(nodes, 2**31 - 1)))
+            # capped before rounding: a huge finite limit (1e306 units) overflows the product
+            nodes = max(1, math.ceil(min(self.work_left() * HIGHS_NODES_PER_UNIT, 2**31 - 1)))
+            h.setOptionValue("mip_max_nodes", int(nodes))
 
     def charge_highs(self, h: highspy.Highs, status: highspy.HighsModelStatus) -> None:
         """Charge the nodes of the solve just run; note which limit stopped it, if one did."""
