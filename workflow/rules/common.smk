@@ -69,10 +69,10 @@ def sources_of(script, *plugins):
     (derived from the imports, never listed by hand), plus the named plug-in modules and theirs.
 
     One input per job instead of its 40-70 source files: Snakemake stats every input of every
-    ready job each time a job ends, which cost its own process about half a core on the default
-    config (docs/architecture.md, "Pipeline"). An edited source reruns its manifests (their
-    inputs), and so every job that declares one of them; jobs whose closure lacks it are
-    untouched."""
+    waiting job at each scheduler pass (when a job ends, and on the profile's rate-limit timer),
+    which with the files listed cost its own process about half a core on the default config
+    (docs/architecture.md, "Pipeline"). An edited source reruns its manifests (their inputs), and
+    so every job that declares one of them; jobs whose closure lacks it are untouched."""
     root = Path(workflow.main_snakefile).parent
     files = script_sources(str(root / "workflow" / "scripts" / script), *plugins)
     # named by the set of files, relative to the checkout where they are in it (a moved checkout
