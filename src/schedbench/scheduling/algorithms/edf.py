@@ -7,7 +7,10 @@ preemptively by earliest deadline d_j = r_j + T/w_j, ties by release, then job i
 the problem's flow weight (:meth:`Problem.flow_weight_of`: 1 for MaxFlowTime). Nothing is
 rejected; the engine applies speed 1+ε (ε = 0: the speed-1 reference row).
 
-``oracle``: ``"opt"`` uses T = T* (the given offline optimum), ``"none"`` uses T = 1. For
+``oracle``: ``"opt"`` uses T = T* (the given offline optimum), ``"none"`` uses T = 1,
+``"running"`` the online estimate T(t) = max over the jobs arrived so far of w_j·p_j (a lower
+bound on the optimum of the prefix: a job alone has weighted flow ≥ w_j·p_j), read when the
+job arrives, so each deadline is fixed at arrival and no oracle is needed. For
 MaxFlowTime every w_j = 1, so T shifts every deadline by the same amount and the order, hence
 the schedule, does not depend on T: EDF is FIFO by release (ties by arrival), the engine's
 default order. For weighted problems (subclasses with another ``problem``) T sets how release
@@ -52,9 +55,12 @@ class LeastWork:
         best = cur.min()
         return int(eligible[cur <= best + _TIE * max(1.0, best)].min())
 
+    def left(self, i: int, t: int) -> float:
+        """W_i at slot t: the work left on machine i."""
+        return max(0.0, self.work[i] - self.speed * (t - self.stamp[i]))
+
     def add(self, i: int, size: float, t: int) -> None:
-        left = max(0.0, self.work[i] - self.speed * (t - self.stamp[i]))
-        self.work[i] = left + size
+        self.work[i] = self.left(i, t) + size
         self.stamp[i] = t
 
 
@@ -69,7 +75,10 @@ class Edf(OnlineAlgorithm):
     rule_label = "R"
     parameters = {
         "oracle": Param(
-            "opt", ("opt", "none"), "opt: T = T* in d_j = r_j + T/w_j; none: T = 1 (same order for MaxFlowTime)"
+            "opt",
+            ("opt", "none", "running"),
+            "opt: T = T* in d_j = r_j + T/w_j; none: T = 1; running: T = max w·p over the jobs arrived so far"
+            " (same order for MaxFlowTime)",
         ),
     }
     summary = "least remaining work; preemptive EDF per machine, d = r + T/w"
@@ -80,7 +89,9 @@ class Edf(OnlineAlgorithm):
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        self.T = float(self.opt) if self.params["oracle"] == "opt" else 1.0
+        oracle = self.params.get("oracle", "running")
+        self.running = oracle == "running"  # T(t) = max w·p so far, raised in :meth:`on_arrival`
+        self.T = float(self.opt) if oracle == "opt" else (0.0 if self.running else 1.0)
         self._weight = get_problem(self.problem).flow_weight_of
         self.work = LeastWork(self.m, type(self).speed_for(self.eps))
         self.key: dict[int, tuple] = {}
@@ -95,9 +106,20 @@ class Edf(OnlineAlgorithm):
         """The static processing key of a job (smaller runs first)."""
         return (job.release + self.slack(job), job.release, job.id)
 
+    def observe(self, job: JobView) -> None:
+        """Raise the running estimate T(t) to w_j·p_j (``oracle="running"`` only)."""
+        if self.running:
+            self.T = max(self.T, self._weight(job.size, job.w_flow) * job.size)
+
     def on_arrival(self, job: JobView, view) -> int:
+        self.observe(job)
         t = view.time
         i = self.work.pick(job.eligible, t)
+        self.accept(job, i, t)
+        return i
+
+    def accept(self, job: JobView, i: int, t: int) -> None:
+        """Send ``job`` to machine ``i`` at slot ``t``: its work, its static key, the reorder mark."""
         self.work.add(i, job.size, t)
         k = self.order_key(job)
         self.key[job.id] = k
@@ -106,7 +128,6 @@ class Edf(OnlineAlgorithm):
             self.tail[i] = k  # appended last by the engine: already in order
         else:
             self.touched.add(i)
-        return i
 
     def on_slot(self, view) -> SlotPlan | None:
         if not self.touched:
@@ -123,8 +144,11 @@ class Edf(OnlineAlgorithm):
 
     # ------------------------------------------------------------------ compiled path
     def slacks(self, inst, order) -> np.ndarray:
-        """S_j = T/w_j per arrival position, with the same float operations as :meth:`slack`."""
-        return self.T / get_problem(self.problem).flow_weights(inst)[order]
+        """S_j = T/w_j per arrival position, with the same float operations as :meth:`slack`
+        (``running``: T at each arrival, the running maximum of w·p in arrival order)."""
+        w = get_problem(self.problem).flow_weights(inst)[order]
+        T = np.maximum.accumulate(w * inst.size[order]) if self.running else self.T
+        return T / w
 
     def static_keys(self, inst, order) -> tuple[np.ndarray, ...]:
         """The keys of :meth:`order_key` per arrival position, most significant first (the

@@ -1,0 +1,81 @@
+"""EDF that spends its rejection budget: the suite's own practice policy for every flow problem
+(max flow, weighted max flow, GenWtd, max stretch), **not an algorithm of the source papers**
+(``docs/models/rejection-model.md`` §13).
+
+The rule is ``edf`` with ``oracle="running"`` (least remaining work, preemptive EDF per machine
+with d_j = r_j + T(r_j)/w_j, T(t) = max over the jobs arrived so far of w_j·p_j, no oracle) at
+speed 1, plus one rejection test on arrival: the job is rejected when its projected weighted
+flow on the machine chosen for it, w_j·(W_i + p_j) with W_i the machine's remaining work (the
+flow it would get behind everything already there, as under FIFO), exceeds θ·T(t), and the
+prefix budget allows it (:class:`~schedbench.scheduling.budget.Budget` with the problem's
+budget weight: 1, w or w^r). A rejected job costs no work.
+
+Its speed twin is ``edf`` with ``oracle="running"`` at speed 1+ε: the pair differs only in the
+mechanism (reject or run faster), which is what the practice comparison
+(:mod:`schedbench.scheduling.stage.practice`) measures. θ is tuned on training instances there;
+no ratio bound is claimed. Step path only.
+"""
+
+from __future__ import annotations
+
+from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms.edf import Edf
+from schedbench.scheduling.budget import Budget
+from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.problems import get_problem
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class EdfReject(Edf):
+    """EDF with the running estimate T(t); reject on arrival when w·(W + p) > θ·T(t), within the budget."""
+
+    name = "edf-reject"
+    model = "rejection"
+    rule_label = "R"
+    parameters = {
+        "theta": Param(4.0, None, "reject on arrival when w·(W_i + p) > θ·E(t); θ > 0"),
+        "estimate": Param(
+            "lb",
+            ("lb", "ratchet"),
+            "E(t): lb = T(t) = max w·p so far; ratchet = max(T(t), the largest projected w·(W + p) accepted so far)",
+        ),
+    }
+    summary = "edf with running T(t) = max w·p; reject on arrival when w·(W + p) > θ·T(t), within the budget"
+    bound = "none (the suite's own heuristic)"
+    cites = ""
+    section = ""
+    reference = "schedbench's own practice policy, docs/models/rejection-model.md §13 (not in the source papers)"
+
+    @classmethod
+    def check_params(cls, params):
+        cls._positive_number(params, "theta")
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.theta = float(self.params["theta"])
+        self.ratchet = self.params["estimate"] == "ratchet"
+        self.accepted_max = 0.0  # the largest projected weighted flow accepted so far (ratchet)
+        self.budget = Budget(self.eps, get_problem(self.problem))
+        self.counters = {"guard_fires": 0}
+
+    def on_arrival(self, job: JobView, view) -> int:
+        self.observe(job)
+        w = self.budget.weight(job)
+        self.budget.arrive(w)
+        t = view.time
+        i = self.work.pick(job.eligible, t)
+        projected = self._weight(job.size, job.w_flow) * (self.work.left(i, t) + job.size)
+        estimate = max(self.T, self.accepted_max) if self.ratchet else self.T
+        if projected > self.theta * estimate:
+            if self.budget.allows(w):
+                self.budget.reject(w)
+                return REJECT
+            self.counters["guard_fires"] += 1
+        self.accepted_max = max(self.accepted_max, projected)
+        self.accept(job, i, t)
+        return i
+
+    # step path only: the priority kernel has no rejection rule (the base class's "none offered")
+    compiled_run = OnlineAlgorithm.compiled_run
