@@ -46,6 +46,7 @@ include: "workflow/rules/paper.smk"
 include: "workflow/rules/loss.smk"
 include: "workflow/rules/bipartite.smk"
 include: "workflow/rules/search.smk"
+include: "workflow/rules/practice.smk"
 
 
 # On a cluster (workflow/profiles/slurm) the rules marked `localrule: True` run on the submitting

@@ -8,7 +8,12 @@ from __future__ import annotations
 from schedbench.bipartite.stage.config import check_bipartite
 from schedbench.hall.config import ConfigError
 from schedbench.loss.stage.config import check_loss
-from schedbench.scheduling.stage.config import check_experiment, check_figures_section, check_search_section
+from schedbench.scheduling.stage.config import (
+    check_experiment,
+    check_figures_section,
+    check_practice_section,
+    check_search_section,
+)
 
 
 def check_config(config: dict) -> None:
@@ -26,6 +31,7 @@ def check_config(config: dict) -> None:
     check_bipartite(config.get("bipartite"))
     check_search_section(config.get("search"))
     check_figures_section(config.get("figures"))
+    check_practice_section(config.get("practice"))
     for exp_name, exp in config["experiments"].items():
         check_experiment(f"experiments.{exp_name}", exp, config["eps"])
 

@@ -9,6 +9,7 @@ from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
 from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.scheduling.stage.eps_sweep import point_file, sweep_eps, sweep_pairs
+from schedbench.scheduling.stage.practice import family_entries, practice_families
 from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.sources import script_sources
 from schedbench.bipartite.stage.experiments import expand_groups
@@ -47,6 +48,9 @@ SEARCH_TASKS = sorted(SEARCH.get("tasks") or {})
 EPS_SWEEP = SEARCH.get("eps_sweep") or {}
 EPS_SWEEP_PAIRS = sweep_pairs(EPS_SWEEP)
 EPS_SWEEP_PROBLEMS = sorted({p for p, _ in EPS_SWEEP_PAIRS})
+# the practice comparison: one job per family (workflow/rules/practice.smk)
+PRACTICE = config.get("practice") or {}
+PRACTICE_FAMILIES = practice_families(PRACTICE)
 # every algorithm's module: the method table lists the whole registry
 ALGORITHM_MODULES = sorted({get_algorithm(name).__module__ for name in algorithm_names()})
 

@@ -41,6 +41,9 @@ def paper_groups():
     groups = {g: ([], []) for g in PAPER_GROUPS}
     groups["claims"][0].extend(f"headline_{p}" for p in SCHED_PROBLEMS)
     groups["claims"][1].append("claims")
+    if PRACTICE_FAMILIES:  # the practice comparison (practice.smk)
+        groups["practice"][0].append("practice")
+        groups["practice"][1].append("practice")
 
     def paged(problem):  # (stem, kind, pages): the appendix's paged figures of one problem
         return [
@@ -97,6 +100,8 @@ def claims_inputs(wildcards):
         out["bipartite_checks"] = "results/bipartite_checks.parquet"
     if EPS_SWEEP:
         out["sweep_growth"] = "results/eps_sweep_growth.parquet"
+    if PRACTICE_FAMILIES:
+        out["practice_pairs"] = "results/practice_pairs.parquet"
     return out
 
 
@@ -131,6 +136,7 @@ def paper_targets():
         )
         + expand("paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep"), ext=("pdf", "png"))
         + ["paper/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
+        + (["results/practice_pairs.parquet", "paper/tables/practice.tex"] if PRACTICE_FAMILIES else [])
         + loss_targets()
         + bip_targets()
         + report_tables()

@@ -14,10 +14,12 @@ from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.stage.claims import ADVERSARY_CLAIMS, scheduling_claims
 from schedbench.scheduling.stage.eps_sweep import sweep_finding
 from schedbench.scheduling.stage.headline import findings_macros_tex
+from schedbench.scheduling.stage.practice import practice_finding
 
 with logged(snakemake.log[0], "claims_table") as log:
     inp, present = snakemake.input, snakemake.params.present
     growth = pd.read_parquet(inp.sweep_growth) if "sweep_growth" in inp.keys() else None
+    pairs = pd.read_parquet(inp.practice_pairs) if "practice_pairs" in inp.keys() else None
     runs = pd.read_parquet(inp.runs)
     claims = scheduling_claims(runs, present, growth)
     if "loss_slopes" in inp.keys():
@@ -31,6 +33,7 @@ with logged(snakemake.log[0], "claims_table") as log:
         findings_macros_tex(runs, problem_names()).rstrip("\n"),
         macro_tex("FindingAdversaries", verdict_sentence(frame, ADVERSARY_CLAIMS, "what the adversaries force")),
         macro_tex("FindingSweep", sweep_finding(growth)),
+        macro_tex("FindingPractice", practice_finding(pairs)),
         macro_tex("FindingLoss", verdict_sentence(frame, "loss ", "the loss system's rates")),
         macro_tex("FindingBipartite", verdict_sentence(frame, "bipartite ", "the bipartite model")),
     ]

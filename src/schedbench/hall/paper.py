@@ -35,6 +35,7 @@ __all__ = [
 #: (``load`` to ``summary`` after ``\\appendix``)
 GROUPS = (
     "claims",
+    "practice",
     "adversaries",
     "search",
     "eps_sweep",
@@ -85,11 +86,18 @@ def _trace_pace(exps: dict) -> str:
 
 
 def config_macros_tex(
-    cfg: dict, config_file: str, config_hash: str, slope_tol: float, eps_sweep: dict | None = None
+    cfg: dict,
+    config_file: str,
+    config_hash: str,
+    slope_tol: float,
+    eps_sweep: dict | None = None,
+    practice: dict | None = None,
 ) -> str:
     """Every number of the config the text quotes, as a macro (no number is typed in the prose).
     ``eps_sweep``: the ε sweep's values and candidates per point with the wing's defaults applied
-    (``scheduling.stage.eps_sweep.sweep_summary``), None without a sweep."""
+    (``scheduling.stage.eps_sweep.sweep_summary``), None without a sweep; ``practice``: the
+    practice comparison's ε values, split sizes and flag threshold with the wing's defaults
+    applied (``scheduling.stage.practice.practice_summary``), None without one."""
     exps = cfg.get("experiments", {})
     loads = [
         e["params"]["load"]
@@ -116,6 +124,16 @@ def config_macros_tex(
     }
     if eps_sweep:
         macros.update({"SweepEps": _set(eps_sweep["eps"]), "SweepMaxEvals": _num(eps_sweep["max_evals"])})
+    if practice:
+        macros.update(
+            {
+                "PracticeEps": _set(practice["eps"]),
+                "PracticeTrain": _set(practice["train_instances"]),
+                "PracticeTest": _set(practice["test_instances"]),
+                "PracticeMinBudget": f"{float(practice['min_budget_used']):g}",
+                "PracticeNumFamilies": str(practice["families"]),
+            }
+        )
     loss = cfg.get("loss") or {}
     if loss:
         macros.update(
@@ -218,6 +236,14 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
             "ALG/OPT against the swept parameter of each adaptive adversary (rounds $K$ of LB-B, "
             f"machines $m$ of the immediate-dispatch tree) at one $\\varepsilon$; {boot}."
         )
+    if stem == "practice":
+        return (
+            "Rejection against speed on held-out instances: per family, the geometric-mean ratio "
+            "ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ over the test instances against $\\varepsilon$, one line "
+            "per (rejection policy at $\\varepsilon$, speed baseline at $1+\\varepsilon$), constants tuned on "
+            "separate training instances, no oracle, no OPT; band: 95\\,\\% bootstrap CI over instances "
+            "(from 10 on); dashed: a tie; hollow: flagged (budget unused or all tied)."
+        )
     if stem == "worst_cases":
         return "The worst ALG/OPT each search task found, against the proven bound where there is one."
     m = re.fullmatch(r"eps_sweep_([a-z]+)", stem)
@@ -257,6 +283,12 @@ _TABLE_CAPTIONS = {
     "the loss model's source~\\cite{loss} (consistent: slope at most the claim $+\\LossSlopeTol$).",
     "bipartite_checks": "T2: the simulator against exact values and limits, each within the tolerance of its "
     "last column.",
+    "practice": "The paired comparison on held-out test instances: per family, $\\varepsilon$, rejection "
+    "policy (with the constants tuned on the training instances) and speed baseline, the test instances "
+    "$n$, the geometric-mean ratio ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ [95\\,\\% bootstrap CI], the win "
+    "rate of the policy [95\\,\\% Wilson CI; a tie counts one half], the budget it used (mean rejected "
+    "fraction over $\\varepsilon$) and the largest prefix fraction over $\\varepsilon$; a flag says why a row "
+    "is left out of the headline.",
     "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
     "proven bound and what the hand-made adversaries force.",
     "eps_sweep": "Growth of the worst ALG/OPT found as $\\varepsilon$ shrinks: the exponent $b$ of "

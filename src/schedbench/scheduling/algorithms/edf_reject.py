@@ -5,8 +5,9 @@
 The rule is ``edf`` with ``oracle="running"`` (least remaining work, preemptive EDF per machine
 with d_j = r_j + T(r_j)/w_j, T(t) = max over the jobs arrived so far of w_j·p_j, no oracle) at
 speed 1, plus one rejection test on arrival: the job is rejected when its projected weighted
-flow on the machine chosen for it, w_j·(W_i + p_j) with W_i the machine's remaining work (the
-flow it would get behind everything already there, as under FIFO), exceeds θ·T(t), and the
+flow on the machine chosen for it, w_j·(A_ij + p_j) with A_ij the remaining work there that EDF
+runs before it (all of it under FIFO, i.e. for max flow; jobs arriving later with earlier
+deadlines are not foreseen), exceeds θ·E(t), and the
 prefix budget allows it (:class:`~schedbench.scheduling.budget.Budget` with the problem's
 budget weight: 1, w or w^r). A rejected job costs no work.
 
@@ -29,20 +30,20 @@ from schedbench.scheduling.registry import register_algorithm
 
 @register_algorithm
 class EdfReject(Edf):
-    """EDF with the running estimate T(t); reject on arrival when w·(W + p) > θ·T(t), within the budget."""
+    """EDF with the running estimate T(t); reject on arrival when w·(A + p) > θ·E(t), within the budget."""
 
     name = "edf-reject"
     model = "rejection"
     rule_label = "R"
     parameters = {
-        "theta": Param(4.0, None, "reject on arrival when w·(W_i + p) > θ·E(t); θ > 0"),
+        "theta": Param(4.0, None, "reject on arrival when w·(A + p) > θ·E(t), A the work EDF runs first; θ > 0"),
         "estimate": Param(
             "lb",
             ("lb", "ratchet"),
-            "E(t): lb = T(t) = max w·p so far; ratchet = max(T(t), the largest projected w·(W + p) accepted so far)",
+            "E(t): lb = T(t) = max w·p so far; ratchet = max(T(t), the largest projected w·(A + p) accepted so far)",
         ),
     }
-    summary = "edf with running T(t) = max w·p; reject on arrival when w·(W + p) > θ·T(t), within the budget"
+    summary = "edf with running T(t) = max w·p; reject on arrival when w·(A + p) > θ·E(t), within the budget"
     bound = "none (the suite's own heuristic)"
     cites = ""
     section = ""
@@ -66,7 +67,7 @@ class EdfReject(Edf):
         self.budget.arrive(w)
         t = view.time
         i = self.work.pick(job.eligible, t)
-        projected = self._weight(job.size, job.w_flow) * (self.work.left(i, t) + job.size)
+        projected = self._weight(job.size, job.w_flow) * (self.work_ahead(i, job, view) + job.size)
         estimate = max(self.T, self.accepted_max) if self.ratchet else self.T
         if projected > self.theta * estimate:
             if self.budget.allows(w):
@@ -76,6 +77,14 @@ class EdfReject(Edf):
         self.accepted_max = max(self.accepted_max, projected)
         self.accept(job, i, t)
         return i
+
+    def work_ahead(self, i: int, job: JobView, view) -> float:
+        """The remaining work on machine ``i`` that EDF runs before ``job`` (keys below its key);
+        every job there when its deadlines are non-decreasing in release (max flow: FIFO)."""
+        key = self.order_key(job)
+        if self.tail[i] is None or key >= self.tail[i]:
+            return self.work.left(i, view.time)
+        return float(sum(view.remaining(k) for k in view.queue(i) if self.key[k] < key))
 
     # step path only: the priority kernel has no rejection rule (the base class's "none offered")
     compiled_run = OnlineAlgorithm.compiled_run

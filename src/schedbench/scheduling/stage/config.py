@@ -53,6 +53,16 @@ def check_search_section(section: dict | None) -> None:
         raise ConfigError(str(exc)) from None
 
 
+def check_practice_section(section: dict | None) -> None:
+    """The practice comparison (:mod:`schedbench.scheduling.stage.practice`)."""
+    from schedbench.scheduling.stage.practice import PracticeConfigError, check_practice
+
+    try:
+        check_practice(section)
+    except PracticeConfigError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def check_experiment(where: str, exp: dict, default_eps: list) -> None:
     """One seed-000 experiment: its family or adversary, its ε grid, its algorithms."""
     if ("family" in exp) == ("adversary" in exp):

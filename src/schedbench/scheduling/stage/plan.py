@@ -221,6 +221,44 @@ def _eps_sweep_stages(section: dict | None) -> list[StageEstimate]:
     return out
 
 
+def _practice_stages(section: dict | None) -> list[StageEstimate]:
+    """One job per family of ``practice``: every candidate of every entry on the training
+    instances, then the chosen ones on the test instances, at each ε (the tuning is counted)."""
+    from schedbench.scheduling.stage.practice import DEFAULT_EPS, family_entries, practice_families, split_indices
+
+    out = []
+    for name in practice_families(section):
+        fam = section["families"][name]
+        family = get_family(fam["family"])
+        problem = fam.get("problem", "load")
+        shape = family.shape(fam.get("params") or {}) if hasattr(family, "shape") else None
+        n, _, entries = shape if shape is not None else (0, 0, 0)
+        unit = family.unit_sizes(fam.get("params") or {})
+        train, test = split_indices(section, fam)
+        eps = len(fam.get("eps", section.get("eps", DEFAULT_EPS)))
+        runs = seconds = 0.0
+        for role in ("policies", "baselines"):
+            for entry in family_entries(fam, role):
+                cls = get_algorithm(entry["algorithm"])
+                k = eps * (len(algorithm_grid(entry["tune"])) * len(train) + len(test))
+                runs += k
+                seconds += k * n / _run_rate(cls, unit, problem)
+        instances = len(train) + len(test)
+        out.append(
+            StageEstimate(
+                f"practice.families.{name}",
+                "practice",
+                1,
+                int(runs),
+                float(runs * n),
+                JOB_STARTUP_SECONDS + seconds + instances * n * 2e-6,
+                BASE_BYTES + len(train) * _instance_bytes(n, entries) + n * RUN_BYTES_PER_JOB + runs * ROW_BYTES,
+                f"n = {n}: {len(train)} training + {len(test)} test instances, tuning included",
+            )
+        )
+    return out
+
+
 def plan_scheduling(config: dict) -> list[StageEstimate]:
     """Every stage of the scheduling experiments and search tasks of a checked config."""
     batch_size = int(config.get("batch_size", 10))
@@ -235,7 +273,7 @@ def plan_scheduling(config: dict) -> list[StageEstimate]:
             out += _family_stages(where, exp, eps, batch_size, limit)
         else:
             out += _adversary_stages(where, exp, eps, limit)
-    return out + _search_stages(config.get("search"))
+    return out + _search_stages(config.get("search")) + _practice_stages(config.get("practice"))
 
 
 def total_runs(stages: list[StageEstimate]) -> int:

@@ -1,0 +1,563 @@
+"""The practice comparison (config section ``practice``): may an online algorithm do better by
+turning away an ε fraction of jobs than by running 1+ε faster — measured on held-out instances,
+with tuned constants on both sides, paired per instance, without an oracle and without OPT.
+
+Protocol (``docs/models/rejection-model.md`` §13; the paper's method section states it):
+
+1. **Split by instance index.** A family's instances ``0 .. train-1`` are its training set,
+   ``train .. train+test-1`` its test set: disjoint random streams for the random families
+   (:meth:`Family.make` keys each instance by its index), disjoint windows of the log for the
+   trace families. Each run records its ``split``, ``instance_index`` and the family seed.
+2. **Tuning on the training set only.** For every policy (rejection model) and baseline (speed
+   model; for LoadBalancing a plain rule, see 4) with a ``tune`` grid, every combination of the
+   grid runs on every training instance at each ε; the combination with the smallest geometric
+   mean of the objective over the training instances wins (pairs share the instances, so this
+   ranks as the geometric mean of ALG/OPT would, and needs no OPT); a combination with a run
+   that fails the validator or the budget is out; ties go to the first in grid order. The test
+   set is never read while tuning (:func:`tune` receives training instances only).
+3. **Test.** The chosen combination of each entry runs on every test instance at that ε; the
+   row records the chosen parameters (``p_<name>``), how many candidates were tried and the
+   winning training score. Nothing reported is chosen on the test data.
+4. **Pairs.** For each (family, ε, policy, baseline) and each test instance, the ratio
+   ALG_rejection / ALG_speed (exact without OPT: both ran on the same instance); the table gives
+   the geometric mean with a 95 % percentile-bootstrap interval (resampling instances), the win
+   rate (ratio < 1; a tie counts one half) with a Wilson interval, and the budget the policy
+   used (rejected / ε, mean and smallest over instances; the largest prefix fraction / ε). For
+   LoadBalancing the speed side is a plain rule at speed 1+ε, whose makespan is its load over
+   1+ε (:func:`~schedbench.scheduling.speed.machine_speed`): the machines process nothing over
+   time, so speed only divides the loads.
+5. **Flags.** A (family, ε) where every policy leaves its budget essentially unused (mean use <
+   ``min_budget_used``) or where every pair ties on every instance does not exercise the
+   question and is left out of the headline (``headline`` False, ``flag`` says why).
+
+Every run goes through :func:`schedbench.scheduling.play.execute` and the validator; only
+``status == "ok"`` runs are paired (the others are counted in ``invalid``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.latex import fmt_cell, tex_text
+from schedbench.hall.params import ParameterError
+from schedbench.hall.seeds import derived_seed
+
+__all__ = [
+    "PRACTICE_KEYS",
+    "FAMILY_KEYS",
+    "ENTRY_KEYS",
+    "PracticeConfigError",
+    "check_practice",
+    "practice_families",
+    "family_entries",
+    "split_indices",
+    "practice_summary",
+    "tune",
+    "run_family",
+    "paired_table",
+    "wilson_interval",
+    "practice_table_tex",
+    "practice_finding",
+    "practice_figure",
+]
+
+log = logging.getLogger(__name__)
+
+PRACTICE_KEYS = ("eps", "train_instances", "test_instances", "n_boot", "min_budget_used", "seed", "families")
+FAMILY_KEYS = ("family", "problem", "params", "train_instances", "test_instances", "eps", "policies", "baselines")
+ENTRY_KEYS = ("algorithm", "params", "tune", "label")
+DEFAULT_EPS = [0.125, 0.0625, 0.03125]
+DEFAULTS = {"train_instances": 5, "test_instances": 30, "n_boot": 2000, "min_budget_used": 0.1}
+#: ratio within this relative distance of 1 is a tie (both sides equal up to float noise)
+TIE = 1e-9
+
+
+class PracticeConfigError(ValueError):
+    """``practice`` is malformed (the message names the key)."""
+
+
+def _where(*keys: Any) -> str:
+    return ".".join(["practice", *map(str, keys)])
+
+
+def _count(value: Any, where: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise PracticeConfigError(f"{where}: an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def _eps_list(value: Any, where: str) -> list[float]:
+    if not isinstance(value, list) or not value:
+        raise PracticeConfigError(f"{where}: a non-empty list of ε values in (0, 1), got {value!r}")
+    for e in value:
+        if isinstance(e, bool) or not isinstance(e, (int, float)) or not math.isfinite(e) or not 0 < e < 1:
+            raise PracticeConfigError(f"{where}: every ε must be a number in (0, 1), got {e!r}")
+    if len(set(value)) != len(value):
+        raise PracticeConfigError(f"{where}: a value is listed twice: {value!r}")
+    return [float(e) for e in value]
+
+
+def family_entries(fam: dict, role: str) -> list[dict]:
+    """The policies (``role="policies"``) or baselines of a family, each with its ``label``
+    (default: the algorithm, `` (tuned)`` added when it has a grid)."""
+    out = []
+    for entry in fam.get(role) or []:
+        label = entry.get("label") or (entry["algorithm"] + (" (tuned)" if entry.get("tune") else ""))
+        out.append({"algorithm": entry["algorithm"], "params": dict(entry.get("params") or {}),
+                    "tune": dict(entry.get("tune") or {}), "label": label})
+    return out
+
+
+def _check_entry(where: str, entry: Any, role: str, problem: str) -> None:
+    from schedbench.scheduling.registry import UnknownNameError, get_algorithm
+
+    if not isinstance(entry, dict) or "algorithm" not in entry:
+        raise PracticeConfigError(f"{where}: a mapping with 'algorithm' (and 'params', 'tune', 'label'), got {entry!r}")
+    unknown = sorted(set(entry) - set(ENTRY_KEYS))
+    if unknown:
+        raise PracticeConfigError(f"{where}.{unknown[0]}: unknown key (keys: {', '.join(ENTRY_KEYS)})")
+    try:
+        cls = get_algorithm(entry["algorithm"])
+    except UnknownNameError as exc:
+        raise PracticeConfigError(f"{where}.algorithm: {exc}") from None
+    if problem not in cls.solved_problems():
+        raise PracticeConfigError(f"{where}.algorithm: {cls.name!r} solves {', '.join(cls.solved_problems())}, not {problem}")
+    wanted = ("rejection",) if role == "policies" else (("speed", "plain") if problem == "load" else ("speed",))
+    if cls.model not in wanted:
+        raise PracticeConfigError(
+            f"{where}.algorithm: {cls.name!r} has model {cls.model!r}; {role} take {' or '.join(wanted)} algorithms"
+        )
+    params, grid = entry.get("params") or {}, entry.get("tune") or {}
+    for key, value in (("params", params), ("tune", grid)):
+        if not isinstance(value, dict):
+            raise PracticeConfigError(f"{where}.{key}: a mapping of parameter names, got {value!r}")
+    for name, value in params.items():
+        if isinstance(value, list):
+            raise PracticeConfigError(f"{where}.params.{name}: one value (candidates to tune go under 'tune'), got a list")
+    for name, value in grid.items():
+        if name in params:
+            raise PracticeConfigError(f"{where}.tune.{name}: also fixed under 'params'")
+        if not isinstance(value, list) or not value:
+            raise PracticeConfigError(f"{where}.tune.{name}: a non-empty list of candidate values, got {value!r}")
+    for combo in algorithm_grid(grid):
+        try:
+            resolved = cls.resolve_params({**params, **combo})
+        except ParameterError as exc:
+            raise PracticeConfigError(f"{where}: {exc}") from None
+        if cls.uses_oracle(resolved):
+            raise PracticeConfigError(
+                f"{where}: {cls.name!r} with {resolved} assumes the oracle T*; the practice comparison runs "
+                "without one (choose an online 'oracle' parameter)"
+            )
+    if "label" in entry and (not isinstance(entry["label"], str) or not entry["label"].strip()):
+        raise PracticeConfigError(f"{where}.label: a non-empty string, got {entry['label']!r}")
+
+
+def check_practice(section: Any) -> None:
+    """Check the section before any job: keys, counts, ε values, families and their
+    parameters, policies of the rejection model and baselines of the speed model (plain rules
+    for LoadBalancing) that solve the family's problem and need no oracle, unique labels."""
+    if section is None:
+        return
+    from schedbench.scheduling.problems import problem_names
+    from schedbench.scheduling.registry import UnknownNameError, get_family
+
+    if not isinstance(section, dict):
+        raise PracticeConfigError(f"practice: a mapping with the key 'families', got {section!r}")
+    unknown = sorted(set(section) - set(PRACTICE_KEYS))
+    if unknown:
+        raise PracticeConfigError(f"{_where(unknown[0])}: unknown key (keys: {', '.join(PRACTICE_KEYS)})")
+    _eps_list(section.get("eps", DEFAULT_EPS), _where("eps"))
+    for key in ("train_instances", "test_instances", "n_boot"):
+        if key in section:
+            _count(section[key], _where(key), 2 if key == "test_instances" else 1)
+    mbu = section.get("min_budget_used", DEFAULTS["min_budget_used"])
+    if isinstance(mbu, bool) or not isinstance(mbu, (int, float)) or not 0 <= mbu <= 1:
+        raise PracticeConfigError(f"{_where('min_budget_used')}: a number in [0, 1], got {mbu!r}")
+    if "seed" in section:
+        _count(section["seed"], _where("seed"), 0)
+    families = section.get("families")
+    if not isinstance(families, dict) or not families:
+        raise PracticeConfigError(f"{_where('families')}: required, a mapping of names to families, got {families!r}")
+    for name, fam in families.items():
+        where = _where("families", name)
+        if not isinstance(name, str) or not name.replace("_", "").isalnum():
+            raise PracticeConfigError(f"{where}: a name of letters, digits and '_'")
+        if not isinstance(fam, dict):
+            raise PracticeConfigError(f"{where}: a mapping, got {fam!r}")
+        unknown = sorted(set(fam) - set(FAMILY_KEYS))
+        if unknown:
+            raise PracticeConfigError(f"{where}.{unknown[0]}: unknown key (keys: {', '.join(FAMILY_KEYS)})")
+        problem = fam.get("problem", "load")
+        if problem not in problem_names():
+            raise PracticeConfigError(f"{where}.problem: {problem!r} is not a problem ({', '.join(problem_names())})")
+        try:
+            family = get_family(fam.get("family"))
+            resolved = family.resolve(fam.get("params") or {})
+        except (UnknownNameError, ParameterError) as exc:
+            raise PracticeConfigError(f"{where}: {exc}") from None
+        for key in ("train_instances", "test_instances"):
+            if key in fam:
+                _count(fam[key], f"{where}.{key}", 2 if key == "test_instances" else 1)
+        if "eps" in fam:
+            _eps_list(fam["eps"], f"{where}.eps")
+        train, test = split_indices(section, fam)
+        try:  # the last index must exist (a log has finitely many windows)
+            family.make(test[-1], 0, **resolved) if family.uses_index else None
+        except ParameterError as exc:
+            raise PracticeConfigError(f"{where}: {len(train)} training + {len(test)} test instances: {exc}") from None
+        labels = []
+        for role in ("policies", "baselines"):
+            entries = fam.get(role)
+            if not isinstance(entries, list) or not entries:
+                raise PracticeConfigError(f"{where}.{role}: a non-empty list of algorithm entries, got {entries!r}")
+            for k, entry in enumerate(entries):
+                _check_entry(f"{where}.{role}[{k}]", entry, role, problem)
+            labels += [e["label"] for e in family_entries(fam, role)]
+        if len(set(labels)) != len(labels):
+            raise PracticeConfigError(f"{where}: two entries share a label ({labels}); give each a distinct 'label'")
+        unit_only = [e["algorithm"] for r in ("policies", "baselines") for e in fam[r]]
+        from schedbench.scheduling.registry import get_algorithm
+
+        for alg in unit_only:
+            if get_algorithm(alg).unit_sizes_only and family.sized(resolved):
+                raise PracticeConfigError(f"{where}: {alg!r} is defined for unit sizes only; the family has sizes")
+
+
+def practice_families(section: dict | None) -> list[str]:
+    """The family names of the section (empty when there is none)."""
+    return sorted((section or {}).get("families") or {})
+
+
+def practice_summary(section: dict | None) -> dict | None:
+    """What the paper quotes of the section, defaults applied: every ε, training and test set
+    size over the families, the flag threshold and the number of families (None: no section)."""
+    if not section:
+        return None
+    fams = [section["families"][n] for n in practice_families(section)]
+    splits = [split_indices(section, f) for f in fams]
+    return {
+        "eps": sorted({float(e) for f in fams for e in f.get("eps", section.get("eps", DEFAULT_EPS))}),
+        "train_instances": sorted({len(tr) for tr, _ in splits}),
+        "test_instances": sorted({len(te) for _, te in splits}),
+        "min_budget_used": float(section.get("min_budget_used", DEFAULTS["min_budget_used"])),
+        "families": len(fams),
+    }
+
+
+def split_indices(section: dict, fam: dict) -> tuple[list[int], list[int]]:
+    """Training indices 0..k-1 and test indices k..k+n-1 of a family (disjoint by construction)."""
+    k = int(fam.get("train_instances", section.get("train_instances", DEFAULTS["train_instances"])))
+    n = int(fam.get("test_instances", section.get("test_instances", DEFAULTS["test_instances"])))
+    return list(range(k)), list(range(k, k + n))
+
+
+def _family_seed(section: dict, base_seed: int, name: str) -> int:
+    return derived_seed(int(section.get("seed", base_seed)), "practice", name)
+
+
+def _run(cls, inst, eps, params, problem, seed) -> dict[str, Any]:
+    """One validated run as a row (a failed run: status error)."""
+    from schedbench.scheduling.engine import AlgorithmError
+    from schedbench.scheduling.play import execute
+    from schedbench.scheduling.record import RunRecord
+    from schedbench.scheduling.speed import machine_speed
+
+    run_eps = eps if cls.model != "plain" else None
+    t0 = time.perf_counter()
+    try:
+        rec = execute(cls, inst, eps=run_eps, seed=seed, params=params, problem=problem)
+    except (ParameterError, AlgorithmError, ValueError) as exc:
+        rec = RunRecord.failed(cls, inst, exc, run_eps, seed, params, problem, seconds=time.perf_counter() - t0)
+    row = rec.to_row()
+    row["eps"] = float(eps)
+    # LoadBalancing: a plain rule at speed 1+ε finishes its loads 1+ε times sooner (module doc, 4)
+    row["speed"] = machine_speed("speed", eps) if cls.model == "plain" else cls.speed_for(eps)
+    if cls.model == "plain":
+        row["objective"] = row["objective"] / row["speed"]
+    return row
+
+
+def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int) -> tuple[dict, float, int, list[dict]]:
+    """The combination of ``entry["tune"]`` (with ``entry["params"]``) with the smallest geometric
+    mean objective over the ``train`` instances at ``eps``: (chosen parameters, its score, the
+    number of candidates, every training row). A candidate with a run that is not ``ok`` is out."""
+    from schedbench.scheduling.registry import get_algorithm
+
+    cls = get_algorithm(entry["algorithm"])
+    candidates = [{**entry["params"], **combo} for combo in algorithm_grid(entry["tune"])]
+    best, best_score, rows = None, math.inf, []
+    for k, params in enumerate(candidates):
+        runs = []
+        for inst in train:
+            index = int(inst.meta["index"])
+            row = _run(cls, inst, eps, params, problem, derived_seed(seed, "run", index, cls.name))
+            runs.append({**row, "candidate": k, "instance_index": index})
+        rows += runs
+        ok = all(r["status"] == "ok" for r in runs) and all(r["objective"] > 0 for r in runs)
+        score = float(np.exp(np.mean(np.log([r["objective"] for r in runs])))) if ok else math.inf
+        if score < best_score:
+            best, best_score = params, score
+    if best is None:
+        raise ParameterError(
+            f"{entry['label']}: no candidate of its grid ran valid on every training instance at ε = {eps:g}"
+        )
+    return best, best_score, len(candidates), rows
+
+
+def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
+    """Tune every entry of family ``name`` on its training instances, then run the chosen
+    combinations on its test instances: one row per run (both splits; ``split`` says which)."""
+    from schedbench.scheduling.registry import get_algorithm, get_family
+
+    fam = section["families"][name]
+    problem = fam.get("problem", "load")
+    family = get_family(fam["family"])
+    seed = _family_seed(section, base_seed, name)
+    train_idx, test_idx = split_indices(section, fam)
+    eps_list = [float(e) for e in fam.get("eps", section.get("eps", DEFAULT_EPS))]
+    params = fam.get("params") or {}
+    train = [family.make(i, seed, **params) for i in train_idx]
+    rows = []
+    chosen: dict[tuple[str, float], tuple[dict, float, int]] = {}
+    for role in ("policies", "baselines"):
+        for entry in family_entries(fam, role):
+            for eps in eps_list:
+                best, score, n_cand, train_rows = tune(entry, train, eps, problem, seed)
+                chosen[(entry["label"], eps)] = (best, score, n_cand)
+                rows += [{**r, "split": "train", "label": entry["label"], "role": role} for r in train_rows]
+                log.info("%s: %s at eps=%g -> %s (train geo-mean %.6g over %d candidates)",
+                         name, entry["label"], eps, best, score, n_cand)
+    del train
+    for i in test_idx:
+        inst = family.make(i, seed, **params)
+        for role in ("policies", "baselines"):
+            for entry in family_entries(fam, role):
+                cls = get_algorithm(entry["algorithm"])
+                for eps in eps_list:
+                    best, score, n_cand = chosen[(entry["label"], eps)]
+                    row = _run(cls, inst, eps, best, problem, derived_seed(seed, "run", i, cls.name))
+                    rows.append({**row, "split": "test", "label": entry["label"], "role": role, "instance_index": i,
+                                 "candidate": -1, "candidates": n_cand, "train_score": score,
+                                 "tuned": json.dumps(best, sort_keys=True, default=str)})
+    table = pd.DataFrame(rows)
+    table.insert(0, "practice_family", name)
+    table.insert(1, "family", fam["family"])
+    table["family_seed"] = seed
+    table["budget_used"] = np.where(table["model"] == "rejection", table["rejected_frac"] / table["eps"], np.nan)
+    table["prefix_budget_used"] = np.where(
+        table["model"] == "rejection", table["rejected_frac_max_prefix"] / table["eps"], np.nan
+    )
+    for col in ("tuned",):
+        table[col] = table[col].fillna("")
+    for col in [c for c in table.columns if c.startswith("p_")]:
+        table[col] = table[col].map(lambda v: v if v is None or isinstance(v, str) else json.dumps(v))
+    return table
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a proportion wins/n (95 % by default)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _geo_ci(log_ratios: np.ndarray, n_boot: int, seed: int) -> tuple[float, float, float]:
+    from schedbench.hall.stats import bootstrap_ci
+
+    mean, lo, hi = bootstrap_ci(log_ratios, n_boot=n_boot, seed=seed)
+    return float(np.exp(mean)), float(np.exp(lo)), float(np.exp(hi))
+
+
+def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float = 0.1, seed: int = 0) -> pd.DataFrame:
+    """One row per (family, ε, policy, baseline) over the test instances both ran valid: the
+    geometric-mean ratio ALG_rejection / ALG_speed with its 95 % bootstrap interval, the win rate
+    with its Wilson interval, the policy's budget use; flags and the headline mark (module doc)."""
+    test = runs[runs["split"] == "test"]
+    out = []
+    for (fam, eps), block in test.groupby(["practice_family", "eps"], sort=True):
+        pol = block[block["role"] == "policies"]
+        base = block[block["role"] == "baselines"]
+        for p_label, p_rows in pol.groupby("label", sort=True):
+            for b_label, b_rows in base.groupby("label", sort=True):
+                a = p_rows.set_index("instance_index")
+                b = b_rows.set_index("instance_index")
+                both = sorted(set(a.index) & set(b.index))
+                ok = [i for i in both if a.at[i, "status"] == "ok" and b.at[i, "status"] == "ok"]
+                ratio = np.array([a.at[i, "objective"] / b.at[i, "objective"] for i in ok], dtype=float)
+                ties = np.abs(ratio - 1.0) <= TIE
+                wins = float(np.sum((ratio < 1.0) & ~ties) + 0.5 * np.sum(ties))
+                g, lo, hi = _geo_ci(np.log(ratio), n_boot, derived_seed(seed, "pairs", fam, eps, p_label, b_label)) if len(ok) else (math.nan,) * 3
+                w_lo, w_hi = wilson_interval(wins, len(ok))
+                used = a.loc[ok, "budget_used"].astype(float) if ok else pd.Series(dtype=float)
+                out.append({
+                    "practice_family": fam,
+                    "family": str(block["family"].iloc[0]),
+                    "problem": str(block["problem"].iloc[0]),
+                    "eps": float(eps),
+                    "policy": p_label,
+                    "baseline": b_label,
+                    "policy_algorithm": str(p_rows["algorithm"].iloc[0]),
+                    "baseline_algorithm": str(b_rows["algorithm"].iloc[0]),
+                    "policy_params": str(p_rows["tuned"].iloc[0]),
+                    "baseline_params": str(b_rows["tuned"].iloc[0]),
+                    "instances": len(ok),
+                    "invalid": len(both) - len(ok),
+                    "geo_ratio": g,
+                    "geo_ratio_lo": lo,
+                    "geo_ratio_hi": hi,
+                    "win_rate": wins / len(ok) if ok else math.nan,
+                    "win_rate_lo": w_lo,
+                    "win_rate_hi": w_hi,
+                    "ties": int(ties.sum()),
+                    "budget_used": float(used.mean()) if len(used) else math.nan,
+                    "budget_used_min": float(used.min()) if len(used) else math.nan,
+                    "prefix_budget_used_max": float(a.loc[ok, "prefix_budget_used"].max()) if ok else math.nan,
+                    "rejected_frac": float(a.loc[ok, "rejected_frac"].mean()) if ok else math.nan,
+                })
+    table = pd.DataFrame(out)
+    if table.empty:
+        return table
+    flags = []
+    for (fam, eps), block in table.groupby(["practice_family", "eps"], sort=False):
+        unused = bool((block["budget_used"].fillna(0) < min_budget_used).all())
+        tied = bool((block["ties"] == block["instances"]).all())
+        flag = "budget unused" if unused else ("all tied" if tied else "")
+        flags += [(fam, eps, flag)]
+    flag_of = {(f, e): fl for f, e, fl in flags}
+    table["flag"] = [flag_of[(f, e)] for f, e in zip(table["practice_family"], table["eps"])]
+    table["headline"] = (table["flag"] == "") & (table["instances"] >= 10)
+    return table
+
+
+def _eps_tex(eps: float) -> str:
+    inv = 1.0 / eps
+    return f"1/{inv:.0f}" if abs(inv - round(inv)) < 1e-9 else f"{eps:g}"
+
+
+def _params_tex(params: str) -> str:
+    """The chosen constants, ``{"theta": 1.5}`` → ``theta=1.5`` (none: --)."""
+    try:
+        d = json.loads(params) if params else {}
+    except ValueError:
+        return tex_text(params)
+    return tex_text(", ".join(f"{k}={v}" for k, v in d.items())) or "--"
+
+
+def practice_table_tex(pairs: pd.DataFrame) -> str:
+    """The paired table: per family, ε, policy (its tuned constants) and baseline, the test
+    instances, the geometric-mean ratio ALG_rej/ALG_speed [95 % CI], the win rate [95 % CI] and
+    the budget the policy used (mean rejected/ε, largest prefix/ε); a flagged row says why."""
+    lines = [
+        "% Generated by schedbench (scheduling.stage.practice.practice_table_tex); do not edit.",
+        "\\begin{tabular}{lrllrllrrl}",
+        "\\toprule",
+        "family & $\\varepsilon$ & policy (tuned) & baseline (speed $1{+}\\varepsilon$) & $n$ & "
+        "ratio [95\\,\\% CI] & wins [95\\,\\% CI] & budget & prefix & flag \\\\",
+        "\\midrule",
+    ]
+    if pairs.empty:
+        lines.append("\\multicolumn{10}{l}{no \\texttt{practice} section in this config} \\\\")
+    for _, r in pairs.iterrows():
+        lines.append(
+            " & ".join(
+                [
+                    tex_text(r["practice_family"]),
+                    _eps_tex(r["eps"]),
+                    tex_text(r["policy_algorithm"]) + " " + _params_tex(r["policy_params"]),
+                    tex_text(r["baseline"]),
+                    str(int(r["instances"])),
+                    f"{fmt_cell(r['geo_ratio'], '.3f')} [{fmt_cell(r['geo_ratio_lo'], '.3f')}, {fmt_cell(r['geo_ratio_hi'], '.3f')}]",
+                    f"{fmt_cell(r['win_rate'], '.2f')} [{fmt_cell(r['win_rate_lo'], '.2f')}, {fmt_cell(r['win_rate_hi'], '.2f')}]",
+                    fmt_cell(r["budget_used"], ".2f"),
+                    fmt_cell(r["prefix_budget_used_max"], ".2f"),
+                    tex_text(r["flag"]) if r["flag"] else "",
+                ]
+            )
+            + " \\\\"
+        )
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def practice_finding(pairs: pd.DataFrame | None) -> str:
+    """The comparison's finding in plain text, generated from the headline rows of the paired
+    table: in how many (family, ε, pair) the rejection policy's interval lies below 1 (it wins),
+    above 1 (speed wins) or covers 1, and the budget the policies used."""
+    if pairs is None or pairs.empty:
+        return "This config has no practice comparison."
+    head = pairs[pairs["headline"].astype(bool)]
+    left = len(pairs) - len(head)
+    if head.empty:
+        return f"No paired comparison qualifies for the headline ({left} flagged or under 10 instances)."
+    below = int((head["geo_ratio_hi"] < 1).sum())
+    above = int((head["geo_ratio_lo"] > 1).sum())
+    best = head.loc[head["geo_ratio"].idxmin()]
+    worst = head.loc[head["geo_ratio"].idxmax()]
+    text = (
+        f"On held-out instances, with tuned constants and no oracle, the rejection policy at ε is below its "
+        f"speed-(1+ε) rival with 95 % confidence in {below} of {len(head)} paired comparisons and above it in "
+        f"{above}; geometric-mean ratios run from {best['geo_ratio']:.2f} ({best['practice_family']}, "
+        f"ε = {best['eps']:g}, {best['policy_algorithm']} against {best['baseline']}) to {worst['geo_ratio']:.2f} "
+        f"({worst['practice_family']}, ε = {worst['eps']:g}); the policies used {head['budget_used'].min():.2f}–"
+        f"{head['budget_used'].max():.2f} of their budget on average"
+    )
+    if left:
+        text += f" ({left} comparisons are left out of this count: flagged, or fewer than 10 instances)"
+    return text + "."
+
+
+def practice_figure(pairs: pd.DataFrame):
+    """Per family, the geometric-mean ratio ALG_rej/ALG_speed with its 95 % interval against ε,
+    one line per (policy, baseline), log ε axis; the dashed line at 1 is a tie. Flagged rows
+    are drawn hollow. Families with fewer than 10 instances a point draw no interval."""
+    import matplotlib.pyplot as plt
+
+    from schedbench.hall.figure_style import apply_style, palette
+
+    apply_style()
+    fams = list(dict.fromkeys(pairs["practice_family"])) if not pairs.empty else []
+    cols = 2
+    rows = max(1, -(-len(fams) // cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(6.3, 1.9 * rows + 0.4), squeeze=False)
+    for ax in axes.flat[len(fams):]:
+        ax.set_visible(False)
+    if not fams:
+        axes[0][0].set_visible(True)
+        axes[0][0].text(0.5, 0.5, "no practice section", ha="center", va="center")
+        return fig
+    for ax, fam in zip(axes.flat, fams):
+        block = pairs[pairs["practice_family"] == fam]
+        keys = list(dict.fromkeys(zip(block["policy"], block["baseline"])))
+        colours = palette(len(keys))
+        for (pol, base), colour in zip(keys, colours):
+            line = block[(block["policy"] == pol) & (block["baseline"] == base)].sort_values("eps")
+            x = line["eps"].to_numpy()
+            y = line["geo_ratio"].to_numpy()
+            ax.plot(x, y, marker="o", color=colour, label=f"{pol} / {base}", lw=1.2, ms=3)
+            wide = line["instances"].to_numpy() >= 10
+            ax.fill_between(x, np.where(wide, line["geo_ratio_lo"], y), np.where(wide, line["geo_ratio_hi"], y),
+                            color=colour, alpha=0.2, lw=0)
+            flagged = line["flag"].to_numpy() != ""
+            if flagged.any():
+                ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour, ms=4)
+        ax.axhline(1.0, color="0.4", ls="--", lw=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"{fam} ({block['problem'].iloc[0]}, n = {int(block['instances'].min())})", fontsize=7)
+        ax.set_xlabel("ε", fontsize=7)
+        ax.set_ylabel("ALG$_{rej}$ / ALG$_{speed}$", fontsize=7)
+        ax.tick_params(labelsize=6)
+        ax.legend(fontsize=5, loc="best", frameon=False)
+    fig.tight_layout()
+    return fig

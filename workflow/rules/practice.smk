@@ -1,0 +1,76 @@
+# The practice comparison (config section `practice`): rejection policies against speed
+# baselines, tuned on training instances, paired on held-out ones (scheduling.stage.practice).
+
+
+def practice_cfg(name):
+    return PRACTICE["families"][name]
+
+
+def practice_modules(wildcards):
+    """The family's generator and every algorithm it runs (plug-ins too): editing one reruns it."""
+    fam = practice_cfg(wildcards.practice_family)
+    algorithms = {e["algorithm"] for role in ("policies", "baselines") for e in family_entries(fam, role)}
+    return [get_family(fam["family"]).generator.__module__] + sorted(
+        get_algorithm(a).__module__ for a in algorithms
+    )
+
+
+def practice_data(wildcards):
+    """Data files the family reads (a trace)."""
+    fam = practice_cfg(wildcards.practice_family)
+    return get_family(fam["family"]).inputs(fam.get("params", {}))
+
+
+wildcard_constraints:
+    practice_family=r"[A-Za-z0-9_]+",
+
+
+if PRACTICE_FAMILIES:
+
+    rule practice_family:
+        """Tune every policy and baseline of one family on its training instances, then run the
+        chosen settings on its test instances (every outcome validated)."""
+        input:
+            data=practice_data,
+            sources=lambda wc: sources_of("practice_family.py", *practice_modules(wc)),
+        output:
+            "results/practice/{practice_family}.parquet",
+        log:
+            "results/logs/practice/{practice_family}.log",
+        benchmark:
+            "results/benchmarks/practice/{practice_family}.tsv"
+        params:
+            section=PRACTICE,
+            seed=config["seed"],
+        script:
+            "../scripts/practice_family.py"
+
+    rule practice_table:
+        """The paired table (geometric-mean ratio and win rate with intervals, budget used), its
+        LaTeX table and figure."""
+        input:
+            families=expand("results/practice/{practice_family}.parquet", practice_family=PRACTICE_FAMILIES),
+            sources=sources_of("practice_table.py"),
+        output:
+            runs="results/practice_runs.parquet",
+            pairs="results/practice_pairs.parquet",
+            tex="paper/tables/practice.tex",
+            figure="paper/figures/practice.pdf",
+            png=report(
+                "paper/figures/practice.png",
+                caption="../report/practice.rst",
+                category="Practice comparison",
+                labels={"figure": "rejection vs speed, paired"},
+            ),
+        log:
+            "results/logs/practice_table.log",
+        benchmark:
+            "results/benchmarks/practice_table.tsv"
+        localrule: True
+        params:
+            n_boot=PRACTICE.get("n_boot", 2000),
+            min_budget_used=PRACTICE.get("min_budget_used", 0.1),
+            seed=config["seed"],
+            provenance=PROVENANCE,
+        script:
+            "../scripts/practice_table.py"
