@@ -1,0 +1,280 @@
+"""The practice comparison (scheduling.stage.practice) and its two policies.
+
+Checked against things the stage does not compute itself: hand-worked runs of the policies,
+the instances the tuning is handed (never a test instance), a recomputation of the paired
+table from the runs with numpy alone, planted flags, and the config checks' messages.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.registry import get_algorithm
+from schedbench.scheduling.stage import practice
+from schedbench.scheduling.stage.practice import (
+    PracticeConfigError,
+    check_practice,
+    paired_table,
+    run_family,
+    split_indices,
+    wilson_interval,
+)
+
+
+def _instance(release, size, eligible, m, w_flow=None):
+    indptr = np.cumsum([0] + [len(e) for e in eligible]).astype(np.int64)
+    indices = np.array([i for e in eligible for i in e], dtype=np.int64)
+    return Instance(
+        m,
+        np.array(release, dtype=np.int64),
+        np.array(size, dtype=np.int64),
+        indptr,
+        indices,
+        None if w_flow is None else np.array(w_flow, dtype=float),
+        None,
+    )
+
+
+SECTION = {
+    "eps": [0.25, 0.125],
+    "train_instances": 2,
+    "test_instances": 4,
+    "families": {
+        "lb": {
+            "family": "random-restricted",
+            "problem": "load",
+            "params": {"m": 4, "n": 80, "d": 2, "sizes": "pow2", "max_size_exp": 3, "arrivals": "zero"},
+            "policies": [{"algorithm": "greedy-reject", "tune": {"theta": [0.8, 1.0, 1.5]}}],
+            "baselines": [{"algorithm": "greedy"}],
+        },
+        "flow": {
+            "family": "random-restricted",
+            "problem": "maxflow",
+            "params": {"m": 3, "n": 120, "d": 2, "sizes": "uniform", "max_size": 4, "arrivals": "poisson", "load": 0.9},
+            "policies": [{"algorithm": "edf-reject", "tune": {"theta": [1.5, 3.0], "estimate": ["lb", "ratchet"]}}],
+            "baselines": [{"algorithm": "edf", "params": {"oracle": "running"}}, {"algorithm": "ll-fifo"}],
+        },
+    },
+}
+
+
+# ------------------------------------------------------------------ the policies, by hand
+def test_greedy_reject_by_hand():
+    """m = 1, sizes 4, 4, 4, 4, ε = 1/2, θ = 1: L(t) = max(p_max, Σp/1) = Σp so far, so the
+    load never passes θ·L and nothing is rejected; θ = 0.5 rejects whenever load + p > Σp/2 and
+    the budget allows: job 1 (load 4 + 4 > 4 = 0.5·8; budget ⌊0.5·2⌋ = 1), not job 2 (8 > 6 but
+    budget 1.5 allows no second), job 3 (load 8 + 4 > 8 and budget 2 allows one more)."""
+    inst = _instance([0, 0, 0, 0], [4, 4, 4, 4], [[0]] * 4, 1)
+    cls = get_algorithm("greedy-reject")
+    none = execute(cls, inst, eps=0.5, seed=0, params={"theta": 1.0})
+    assert none.rejected_frac == 0 and none.objective == 16
+    half = execute(cls, inst, eps=0.5, seed=0, params={"theta": 0.5})
+    assert half.status == "ok"
+    assert list(half.outcome.machine) == [0, -1, 0, -1]
+    assert half.objective == 8 and half.rejected_frac == 0.5
+
+
+def test_edf_reject_by_hand_and_its_budget():
+    """One machine, six unit jobs at time 0, maxflow (FIFO): a job's projected flow is the work
+    ahead plus one; T(t) = 1 and θ = 2 reject a projection above 2 when ε = 1/2 allows
+    (rejected + 1 ≤ arrived/2): job 0 (1) and job 1 (2) kept; job 2 (3) rejected, 1 ≤ 1.5; job 3
+    (3) rejected, 2 ≤ 2; job 4 (3) kept, 3 > 2.5 (a guard fire); job 5 (4) rejected, 3 ≤ 3."""
+    inst = _instance([0] * 6, [1] * 6, [[0]] * 6, 1)
+    rec = execute(get_algorithm("edf-reject"), inst, eps=0.5, seed=0, params={"theta": 2.0})
+    assert rec.status == "ok"
+    assert list(rec.outcome.machine) == [0, 0, -1, -1, 0, -1]
+    assert rec.objective == 3 and rec.rejected_frac == pytest.approx(0.5)
+    assert rec.rejected_frac_max_prefix == pytest.approx(0.5)
+    assert rec.counters["guard_fires"] == 1
+
+
+def test_edf_reject_ahead_of_a_later_deadline():
+    """Weighted (w = 1, 4): a heavy job arriving behind a light one has the earlier deadline
+    r + T/w, so EDF runs it first and its projection counts none of the light job's work."""
+    inst = _instance([0, 0], [5, 1], [[0], [0]], 1, w_flow=[1.0, 4.0])
+    rec = execute(
+        get_algorithm("edf-reject"), inst, eps=0.5, seed=0, params={"theta": 1.5}, problem="wtdmaxflow"
+    )
+    # T = max(w p) = 5 at job 0 (projection 5 ≤ 7.5), then job 1: w·(0 + 1) = 4 ≤ 1.5·5
+    assert list(rec.outcome.machine) == [0, 0] and rec.status == "ok"
+    assert rec.objective == pytest.approx(max(1 * 6, 4 * 1))
+
+
+def test_edf_running_oracle_is_deterministic_in_arrival_order():
+    """edf with oracle=running: compiled and step paths agree (the conformance suite sweeps it
+    too); a heavy job late in the sequence does not change earlier deadlines."""
+    inst = _instance([0, 0, 1, 2], [2, 1, 3, 1], [[0], [0], [0], [0]], 1, w_flow=[1.0, 2.0, 1.0, 4.0])
+    cls = get_algorithm("edf")
+    fast = execute(cls, inst, eps=0.25, seed=0, params={"oracle": "running"}, problem="wtdmaxflow", fast=True)
+    step = execute(cls, inst, eps=0.25, seed=0, params={"oracle": "running"}, problem="wtdmaxflow", fast=False)
+    assert fast.path == "compiled" and step.path == "step"
+    assert np.allclose(fast.outcome.completion, step.outcome.completion)
+
+
+# ------------------------------------------------------------------ tuning and the split
+def test_split_is_disjoint_and_tuning_never_sees_a_test_instance(monkeypatch):
+    train, test = split_indices(SECTION, SECTION["families"]["lb"])
+    assert train == [0, 1] and test == [2, 3, 4, 5] and not set(train) & set(test)
+    seen = []
+    real = practice.tune
+
+    def spy(entry, train_instances, *args, **kwargs):
+        seen.extend(int(i.meta["index"]) for i in train_instances)
+        return real(entry, train_instances, *args, **kwargs)
+
+    monkeypatch.setattr(practice, "tune", spy)
+    table = run_family("lb", SECTION, 5)
+    assert seen and set(seen) <= set(train)
+    assert set(table.loc[table["split"] == "train", "instance_index"]) == set(train)
+    assert set(table.loc[table["split"] == "test", "instance_index"]) == set(test)
+    assert (table["family_seed"] == table["family_seed"].iloc[0]).all()
+
+
+def test_a_tuning_run_is_deterministic_for_a_seed_and_records_its_choice():
+    a = run_family("flow", SECTION, 11).drop(columns=["seconds"])
+    b = run_family("flow", SECTION, 11).drop(columns=["seconds"])
+    pd.testing.assert_frame_equal(a, b)
+    test = a[(a["split"] == "test") & (a["algorithm"] == "edf-reject")]
+    for (eps,), block in test.groupby(["eps"]):
+        chosen = json.loads(block["tuned"].iloc[0])
+        assert set(chosen) == {"theta", "estimate"}
+        assert (block["p_theta"].astype(float) == chosen["theta"]).all()
+        # the choice is the training set's best geometric mean, recomputed here
+        train = a[(a["split"] == "train") & (a["algorithm"] == "edf-reject") & (a["eps"] == eps)]
+        scores = train.groupby("candidate")["objective"].apply(lambda x: float(np.exp(np.log(x).mean())))
+        best = train[train["candidate"] == scores.idxmin()].iloc[0]
+        assert float(best["p_theta"]) == chosen["theta"] and best["p_estimate"] == chosen["estimate"]
+        assert block["train_score"].iloc[0] == pytest.approx(scores.min())
+    c = run_family("flow", SECTION, 12)
+    assert not np.array_equal(c["objective"].to_numpy(), a["objective"].to_numpy())
+
+
+def test_load_baseline_at_speed_is_its_load_over_one_plus_eps():
+    table = run_family("lb", SECTION, 3)
+    base = table[(table["split"] == "test") & (table["algorithm"] == "greedy")]
+    from schedbench.scheduling.registry import get_family
+
+    inst = get_family("random-restricted").make(2, int(base["family_seed"].iloc[0]), **SECTION["families"]["lb"]["params"])
+    plain = execute(get_algorithm("greedy"), inst, eps=None, seed=0).objective
+    for _, row in base[base["instance_index"] == 2].iterrows():
+        assert row["objective"] == pytest.approx(plain / (1 + row["eps"]))
+
+
+# ------------------------------------------------------------------ the paired table
+def _recompute(runs: pd.DataFrame, fam: str, eps: float, policy: str, baseline: str):
+    test = runs[(runs["split"] == "test") & (runs["practice_family"] == fam) & (runs["eps"] == eps)]
+    a = test[test["label"] == policy].set_index("instance_index")
+    b = test[test["label"] == baseline].set_index("instance_index")
+    ok = [i for i in a.index if a.at[i, "status"] == "ok" and b.at[i, "status"] == "ok"]
+    r = np.array([a.at[i, "objective"] / b.at[i, "objective"] for i in ok])
+    wins = np.sum(r < 1 - 1e-9) + 0.5 * np.sum(np.abs(r - 1) <= 1e-9)
+    return math.exp(np.mean(np.log(r))), wins / len(r), float((a.loc[ok, "rejected_frac"] / eps).mean()), len(ok)
+
+
+def test_paired_table_equals_a_direct_recomputation():
+    runs = pd.concat([run_family(f, SECTION, 4) for f in SECTION["families"]], ignore_index=True)
+    pairs = paired_table(runs, n_boot=300)
+    assert len(pairs) == 2 * (1 + 2)  # ε × (lb: 1 pair; flow: 2 pairs)
+    for _, row in pairs.iterrows():
+        geo, win, used, n = _recompute(runs, row["practice_family"], row["eps"], row["policy"], row["baseline"])
+        assert row["geo_ratio"] == pytest.approx(geo, rel=1e-12)
+        assert row["win_rate"] == pytest.approx(win)
+        assert row["budget_used"] == pytest.approx(used)
+        assert row["instances"] == n == 4
+        assert row["geo_ratio_lo"] <= row["geo_ratio"] + 1e-12 <= row["geo_ratio_hi"] + 2e-12
+        assert 0 <= row["win_rate_lo"] <= row["win_rate"] <= row["win_rate_hi"] <= 1
+    # fewer than ten test instances: never in the headline
+    assert not pairs["headline"].any()
+
+
+def _planted(used: float, ties: bool, n: int = 12) -> pd.DataFrame:
+    rows = []
+    for i in range(n):
+        base = 10.0 + i
+        rows.append(dict(practice_family="f", family="x", problem="load", eps=0.125, split="test",
+                         label="pol", role="policies", algorithm="p", model="rejection", instance_index=i,
+                         objective=base if ties else base * 0.9, status="ok", rejected_frac=used * 0.125,
+                         budget_used=used, prefix_budget_used=used, tuned="{}"))
+        rows.append(dict(practice_family="f", family="x", problem="load", eps=0.125, split="test",
+                         label="base", role="baselines", algorithm="b", model="speed", instance_index=i,
+                         objective=base, status="ok", rejected_frac=0.0, budget_used=np.nan,
+                         prefix_budget_used=np.nan, tuned="{}"))
+    return pd.DataFrame(rows)
+
+
+def test_a_family_that_leaves_its_budget_unused_is_flagged_and_out_of_the_headline():
+    used = paired_table(_planted(0.6, ties=False), n_boot=200)
+    assert used["flag"].tolist() == [""] and used["headline"].tolist() == [True]
+    assert used["win_rate"].iloc[0] == 1.0 and used["geo_ratio"].iloc[0] == pytest.approx(0.9)
+    unused = paired_table(_planted(0.01, ties=False), n_boot=200)
+    assert unused["flag"].tolist() == ["budget unused"] and unused["headline"].tolist() == [False]
+    tied = paired_table(_planted(0.6, ties=True), n_boot=200)
+    assert tied["flag"].tolist() == ["all tied"] and not tied["headline"].any()
+    assert tied["win_rate"].iloc[0] == 0.5  # a tie counts one half
+    assert "0 of 0" not in practice.practice_finding(used)
+    assert practice.practice_finding(unused).startswith("No paired comparison qualifies")
+
+
+def test_an_invalid_run_is_not_paired_but_counted():
+    runs = _planted(0.6, ties=False)
+    runs.loc[(runs["instance_index"] == 3) & (runs["label"] == "pol"), "status"] = "budget_violated"
+    row = paired_table(runs, n_boot=200).iloc[0]
+    assert row["instances"] == 11 and row["invalid"] == 1 and row["headline"]
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(10, 10)
+    assert lo == pytest.approx(0.7225, abs=1e-4) and hi == pytest.approx(1.0)
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+
+
+# ------------------------------------------------------------------ config checks
+@pytest.mark.parametrize(
+    "mutate, where",
+    [
+        (lambda s: s.update(bogus=1), "practice.bogus"),
+        (lambda s: s.update(eps=[0.5, 0.5]), "practice.eps"),
+        (lambda s: s.update(test_instances=1), "practice.test_instances"),
+        (lambda s: s["families"]["lb"]["policies"][0].update(algorithm="greedy"), "practice.families.lb.policies[0].algorithm"),
+        (lambda s: s["families"]["lb"]["baselines"][0].update(algorithm="greedy-reject"), "practice.families.lb.baselines[0].algorithm"),
+        (lambda s: s["families"]["flow"]["policies"][0]["tune"].update(theta=2.0), "practice.families.flow.policies[0].tune.theta"),
+        (lambda s: s["families"]["flow"]["policies"][0]["tune"].update(theta=[-1.0]), "theta"),
+        (lambda s: s["families"]["flow"]["baselines"][0].update(params={"oracle": "opt"}), "assumes the oracle"),
+        (lambda s: s["families"]["flow"]["baselines"].append({"algorithm": "edf", "params": {"oracle": "running"}}), "share a label"),
+        (lambda s: s["families"]["lb"].update(problem="maxflow"), "practice.families.lb.policies[0].algorithm"),
+        (lambda s: s["families"]["lb"]["params"].update(m=0), "practice.families.lb"),
+    ],
+)
+def test_bad_sections_name_the_key(mutate, where):
+    section = copy.deepcopy(SECTION)
+    mutate(section)
+    with pytest.raises(PracticeConfigError, match=__import__("re").escape(where)):
+        check_practice(section)
+
+
+def test_too_many_log_windows_is_refused_before_any_run():
+    section = {
+        "families": {
+            "log": {
+                "family": "swf-trace",
+                "params": {"trace": "nasa-ipsc", "m": 16, "d": 2, "n": 1000},
+                "train_instances": 5,
+                "test_instances": 14,
+                "policies": [{"algorithm": "greedy-reject"}],
+                "baselines": [{"algorithm": "greedy"}],
+            }
+        }
+    }
+    with pytest.raises(PracticeConfigError, match=r"practice\.families\.log: 5 training \+ 14 test"):
+        check_practice(section)
+    section["families"]["log"]["test_instances"] = 13
+    check_practice(section)
