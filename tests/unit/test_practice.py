@@ -191,8 +191,9 @@ def test_paired_table_equals_a_direct_recomputation():
         assert row["instances"] == n == 4
         assert row["geo_ratio_lo"] <= row["geo_ratio"] + 1e-12 <= row["geo_ratio_hi"] + 2e-12
         assert 0 <= row["win_rate_lo"] <= row["win_rate"] <= row["win_rate_hi"] <= 1
-    # fewer than ten test instances: never in the headline
+    # fewer than ten test instances: never in the headline; one selected pair per (family, ε)
     assert not pairs["headline"].any()
+    assert pairs.groupby(["practice_family", "eps"])["selected"].sum().eq(1).all()
 
 
 def _planted(used: float, ties: bool, n: int = 12) -> pd.DataFrame:
@@ -202,11 +203,11 @@ def _planted(used: float, ties: bool, n: int = 12) -> pd.DataFrame:
         rows.append(dict(practice_family="f", family="x", problem="load", eps=0.125, split="test",
                          label="pol", role="policies", algorithm="p", model="rejection", instance_index=i,
                          objective=base if ties else base * 0.9, status="ok", rejected_frac=used * 0.125,
-                         budget_used=used, prefix_budget_used=used, tuned="{}"))
+                         budget_used=used, prefix_budget_used=used, tuned="{}", train_score=1.0, entry_order=0))
         rows.append(dict(practice_family="f", family="x", problem="load", eps=0.125, split="test",
                          label="base", role="baselines", algorithm="b", model="speed", instance_index=i,
                          objective=base, status="ok", rejected_frac=0.0, budget_used=np.nan,
-                         prefix_budget_used=np.nan, tuned="{}"))
+                         prefix_budget_used=np.nan, tuned="{}", train_score=1.0, entry_order=0))
     return pd.DataFrame(rows)
 
 
@@ -221,6 +222,22 @@ def test_a_family_that_leaves_its_budget_unused_is_flagged_and_out_of_the_headli
     assert tied["win_rate"].iloc[0] == 0.5  # a tie counts one half
     assert "0 of 0" not in practice.practice_finding(used)
     assert practice.practice_finding(unused).startswith("No paired comparison qualifies")
+
+
+def test_the_headline_pair_is_chosen_on_training_scores_not_on_the_test_rows():
+    """Two baselines: 'fast' wins on the test rows (the policy's ratio to it is the worst) but
+    'slow' had the better training score, so the headline pairs the policy with 'slow'."""
+    runs = _planted(0.6, ties=False)
+    other = runs[runs["role"] == "baselines"].copy()
+    other["label"], other["objective"], other["train_score"], other["entry_order"] = "fast", other["objective"] * 0.5, 2.0, 1
+    runs = pd.concat([runs, other], ignore_index=True)
+    pairs = paired_table(runs, n_boot=200).set_index("baseline")
+    assert pairs.loc["base", "selected"] and not pairs.loc["fast", "selected"]
+    assert pairs.loc["base", "headline"] and not pairs.loc["fast", "headline"]
+    # equal training scores: the first baseline of the config
+    runs.loc[runs["label"] == "fast", "train_score"] = 1.0
+    pairs = paired_table(runs, n_boot=200).set_index("baseline")
+    assert pairs["selected"].sum() == 1 and pairs.loc["base", "selected"]
 
 
 def test_an_invalid_run_is_not_paired_but_counted():

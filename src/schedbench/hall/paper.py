@@ -49,7 +49,7 @@ GROUPS = (
 )
 #: tables that are ``longtable``s (caption and label inside, over several pages): input as they are,
 #: never in a float
-LONG_TABLES = ("claims",)
+LONG_TABLES = ("claims", "practice")
 
 # -------------------------------------------------------------------------------- macros
 
@@ -283,12 +283,6 @@ _TABLE_CAPTIONS = {
     "the loss model's source~\\cite{loss} (consistent: slope at most the claim $+\\LossSlopeTol$).",
     "bipartite_checks": "T2: the simulator against exact values and limits, each within the tolerance of its "
     "last column.",
-    "practice": "The paired comparison on held-out test instances: per family, $\\varepsilon$, rejection "
-    "policy (with the constants tuned on the training instances) and speed baseline, the test instances "
-    "$n$, the geometric-mean ratio ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ [95\\,\\% bootstrap CI], the win "
-    "rate of the policy [95\\,\\% Wilson CI; a tie counts one half], the budget it used (mean rejected "
-    "fraction over $\\varepsilon$) and the largest prefix fraction over $\\varepsilon$; a flag says why a row "
-    "is left out of the headline.",
     "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
     "proven bound and what the hand-made adversaries force.",
     "eps_sweep": "Growth of the worst ALG/OPT found as $\\varepsilon$ shrinks: the exponent $b$ of "

@@ -26,9 +26,12 @@ Protocol (``docs/models/rejection-model.md`` §13; the paper's method section st
    LoadBalancing the speed side is a plain rule at speed 1+ε, whose makespan is its load over
    1+ε (:func:`~schedbench.scheduling.speed.machine_speed`): the machines process nothing over
    time, so speed only divides the loads.
-5. **Flags.** A (family, ε) where every policy leaves its budget essentially unused (mean use <
+5. **Headline and flags.** Per (family, ε) the headline pair is the policy and the baseline with
+   the best training score (``selected``: chosen on the training set, like every constant). A
+   (family, ε) where every policy leaves its budget essentially unused (mean use <
    ``min_budget_used``) or where every pair ties on every instance does not exercise the
-   question and is left out of the headline (``headline`` False, ``flag`` says why).
+   question and is left out of the headline (``headline`` False, ``flag`` says why), as is a
+   pair over fewer than ten instances.
 
 Every run goes through :func:`schedbench.scheduling.play.execute` and the validator; only
 ``status == "ok"`` runs are paired (the others are counted in ``invalid``).
@@ -340,13 +343,13 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
     for i in test_idx:
         inst = family.make(i, seed, **params)
         for role in ("policies", "baselines"):
-            for entry in family_entries(fam, role):
+            for order, entry in enumerate(family_entries(fam, role)):
                 cls = get_algorithm(entry["algorithm"])
                 for eps in eps_list:
                     best, score, n_cand = chosen[(entry["label"], eps)]
                     row = _run(cls, inst, eps, best, problem, derived_seed(seed, "run", i, cls.name))
                     rows.append({**row, "split": "test", "label": entry["label"], "role": role, "instance_index": i,
-                                 "candidate": -1, "candidates": n_cand, "train_score": score,
+                                 "entry_order": order, "candidate": -1, "candidates": n_cand, "train_score": score,
                                  "tuned": json.dumps(best, sort_keys=True, default=str)})
     table = pd.DataFrame(rows)
     table.insert(0, "practice_family", name)
@@ -425,6 +428,10 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
                     "budget_used_min": float(used.min()) if len(used) else math.nan,
                     "prefix_budget_used_max": float(a.loc[ok, "prefix_budget_used"].max()) if ok else math.nan,
                     "rejected_frac": float(a.loc[ok, "rejected_frac"].mean()) if ok else math.nan,
+                    "policy_train_score": float(p_rows["train_score"].iloc[0]),
+                    "baseline_train_score": float(b_rows["train_score"].iloc[0]),
+                    "policy_order": int(p_rows["entry_order"].iloc[0]),
+                    "baseline_order": int(b_rows["entry_order"].iloc[0]),
                 })
     table = pd.DataFrame(out)
     if table.empty:
@@ -437,13 +444,16 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
         flags += [(fam, eps, flag)]
     flag_of = {(f, e): fl for f, e, fl in flags}
     table["flag"] = [flag_of[(f, e)] for f, e in zip(table["practice_family"], table["eps"])]
-    table["headline"] = (table["flag"] == "") & (table["instances"] >= 10)
+    # the headline pair of a (family, ε): the policy and the baseline with the best training
+    # score (ties: the first in the config) — chosen on the training instances, never on the
+    # test rows reported here
+    table["selected"] = False
+    for _, block in table.groupby(["practice_family", "eps"], sort=False):
+        pol = block.sort_values(["policy_train_score", "policy_order"]).iloc[0]["policy"]
+        base = block.sort_values(["baseline_train_score", "baseline_order"]).iloc[0]["baseline"]
+        table.loc[block.index[(block["policy"] == pol) & (block["baseline"] == base)], "selected"] = True
+    table["headline"] = table["selected"] & (table["flag"] == "") & (table["instances"] >= 10)
     return table
-
-
-def _eps_tex(eps: float) -> str:
-    inv = 1.0 / eps
-    return f"1/{inv:.0f}" if abs(inv - round(inv)) < 1e-9 else f"{eps:g}"
 
 
 def _params_tex(params: str) -> str:
@@ -455,26 +465,49 @@ def _params_tex(params: str) -> str:
     return tex_text(", ".join(f"{k}={v}" for k, v in d.items())) or "--"
 
 
+#: the paired table's caption (a longtable carries its own; the paper inputs it as it is)
+TABLE_CAPTION = (
+    "Rejection against speed on held-out instances: per family and $\\varepsilon$, the rejection policy and "
+    "the speed-$(1+\\varepsilon)$ baseline with the best training score (constants tuned on the training "
+    "instances and shown after the policy), the test instances $n$, the geometric-mean ratio "
+    "ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ [95\\,\\% bootstrap CI], the policy's win rate [95\\,\\% "
+    "Wilson CI; a tie counts one half], the budget it used (mean rejected fraction over $\\varepsilon$) and "
+    "the largest prefix fraction over $\\varepsilon$; a flag says why a row is left out of the count of "
+    "Section~\\ref{sec:practice}. Every other pair is in \\texttt{results/practice\\_pairs.parquet}."
+)
+
+
 def practice_table_tex(pairs: pd.DataFrame) -> str:
-    """The paired table: per family, ε, policy (its tuned constants) and baseline, the test
-    instances, the geometric-mean ratio ALG_rej/ALG_speed [95 % CI], the win rate [95 % CI] and
-    the budget the policy used (mean rejected/ε, largest prefix/ε); a flagged row says why."""
+    """The paired table of the paper (a ``longtable``, caption and label included): the selected
+    pair of every (family, ε) — the policy and the baseline with the best training score — with
+    the test instances, the geometric-mean ratio [95 % CI], the win rate [95 % CI], the budget the
+    policy used (mean rejected/ε, largest prefix/ε) and the flag."""
+    head = "family & problem & $\\varepsilon$ & policy (tuned) & baseline & $n$ & ratio [95\\,\\% CI] & wins [95\\,\\% CI] & budget & prefix & flag \\\\"
     lines = [
         "% Generated by schedbench (scheduling.stage.practice.practice_table_tex); do not edit.",
-        "\\begin{tabular}{lrllrllrrl}",
+        "{\\scriptsize",
+        "\\setlength{\\tabcolsep}{2.5pt}",
+        "\\begin{longtable}{@{}lllp{3.3cm}lrllrrl@{}}",
+        f"\\caption{{{TABLE_CAPTION}}}\\label{{tab:practice}}\\\\",
         "\\toprule",
-        "family & $\\varepsilon$ & policy (tuned) & baseline (speed $1{+}\\varepsilon$) & $n$ & "
-        "ratio [95\\,\\% CI] & wins [95\\,\\% CI] & budget & prefix & flag \\\\",
+        head,
         "\\midrule",
+        "\\endfirsthead",
+        "\\toprule",
+        head,
+        "\\midrule",
+        "\\endhead",
     ]
-    if pairs.empty:
-        lines.append("\\multicolumn{10}{l}{no \\texttt{practice} section in this config} \\\\")
-    for _, r in pairs.iterrows():
+    rows = pairs[pairs["selected"].astype(bool)] if not pairs.empty else pairs
+    if rows.empty:
+        lines.append("\\multicolumn{11}{l}{no \\texttt{practice} section in this config} \\\\")
+    for _, r in rows.iterrows():
         lines.append(
             " & ".join(
                 [
                     tex_text(r["practice_family"]),
-                    _eps_tex(r["eps"]),
+                    tex_text(r["problem"]),
+                    _eps_label(r["eps"]),
                     tex_text(r["policy_algorithm"]) + " " + _params_tex(r["policy_params"]),
                     tex_text(r["baseline"]),
                     str(int(r["instances"])),
@@ -482,47 +515,51 @@ def practice_table_tex(pairs: pd.DataFrame) -> str:
                     f"{fmt_cell(r['win_rate'], '.2f')} [{fmt_cell(r['win_rate_lo'], '.2f')}, {fmt_cell(r['win_rate_hi'], '.2f')}]",
                     fmt_cell(r["budget_used"], ".2f"),
                     fmt_cell(r["prefix_budget_used_max"], ".2f"),
-                    tex_text(r["flag"]) if r["flag"] else "",
+                    tex_text(r["flag"]) if r["flag"] else ("" if r["instances"] >= 10 else "n < 10"),
                 ]
             )
             + " \\\\"
         )
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    lines += ["\\bottomrule", "\\end{longtable}", "}", ""]
+    return "\n".join(lines)
 
 
 def practice_finding(pairs: pd.DataFrame | None) -> str:
     """The comparison's finding in plain text, generated from the headline rows of the paired
-    table: in how many (family, ε, pair) the rejection policy's interval lies below 1 (it wins),
-    above 1 (speed wins) or covers 1, and the budget the policies used."""
+    table (per family and ε, the policy and the baseline with the best training score): in how
+    many the rejection policy's interval lies below 1 (it wins), above 1 (speed wins) or covers
+    1, the range of the ratios and the budget the policies used."""
     if pairs is None or pairs.empty:
         return "This config has no practice comparison."
     head = pairs[pairs["headline"].astype(bool)]
-    left = len(pairs) - len(head)
+    flagged = pairs[pairs["selected"].astype(bool) & ~pairs["headline"].astype(bool)]
     if head.empty:
-        return f"No paired comparison qualifies for the headline ({left} flagged or under 10 instances)."
+        return f"No paired comparison qualifies for the headline ({len(flagged)} flagged or under ten instances)."
     below = int((head["geo_ratio_hi"] < 1).sum())
     above = int((head["geo_ratio_lo"] > 1).sum())
     best = head.loc[head["geo_ratio"].idxmin()]
     worst = head.loc[head["geo_ratio"].idxmax()]
     text = (
-        f"On held-out instances, with tuned constants and no oracle, the rejection policy at ε is below its "
-        f"speed-(1+ε) rival with 95 % confidence in {below} of {len(head)} paired comparisons and above it in "
-        f"{above}; geometric-mean ratios run from {best['geo_ratio']:.2f} ({best['practice_family']}, "
-        f"ε = {best['eps']:g}, {best['policy_algorithm']} against {best['baseline']}) to {worst['geo_ratio']:.2f} "
-        f"({worst['practice_family']}, ε = {worst['eps']:g}); the policies used {head['budget_used'].min():.2f}–"
-        f"{head['budget_used'].max():.2f} of their budget on average"
+        f"On held-out instances, with constants tuned on separate training instances and no oracle, the "
+        f"rejection policy at ε beats the speed-(1+ε) baseline with 95 % confidence in {below} of the "
+        f"{len(head)} (family, ε) comparisons, loses in {above} and is within the interval of a tie in "
+        f"{len(head) - below - above} (each the pair with the best training score); the geometric-mean "
+        f"ratio runs from {best['geo_ratio']:.2f} ({best['practice_family']}, ε = {best['eps']:g}) to "
+        f"{worst['geo_ratio']:.2f} ({worst['practice_family']}, ε = {worst['eps']:g}), and the policies used "
+        f"{head['budget_used'].min():.2f} to {head['budget_used'].max():.2f} of their budget on average"
     )
-    if left:
-        text += f" ({left} comparisons are left out of this count: flagged, or fewer than 10 instances)"
+    if len(flagged):
+        text += f" ({len(flagged)} comparisons are left out: flagged, or fewer than ten instances)"
     return text + "."
 
 
 def practice_figure(pairs: pd.DataFrame):
-    """Per family, the geometric-mean ratio ALG_rej/ALG_speed with its 95 % interval against ε,
-    one line per (policy, baseline), log ε axis; the dashed line at 1 is a tie. Flagged rows
-    are drawn hollow. Families with fewer than 10 instances a point draw no interval."""
+    """Per family, each policy's geometric-mean ratio to the speed baseline with the best training
+    score at that ε (chosen on the training set), with its 95 % interval, against ε (log axis);
+    the dashed line at 1 is a tie; hollow markers: a flagged (family, ε); no band below ten
+    instances."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, NullLocator
 
     from schedbench.hall.figure_style import apply_style, palette
 
@@ -530,34 +567,46 @@ def practice_figure(pairs: pd.DataFrame):
     fams = list(dict.fromkeys(pairs["practice_family"])) if not pairs.empty else []
     cols = 2
     rows = max(1, -(-len(fams) // cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(6.3, 1.9 * rows + 0.4), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.3, 1.75 * rows + 0.3), squeeze=False)
     for ax in axes.flat[len(fams):]:
         ax.set_visible(False)
     if not fams:
         axes[0][0].set_visible(True)
         axes[0][0].text(0.5, 0.5, "no practice section", ha="center", va="center")
         return fig
+    policies = list(dict.fromkeys(pairs["policy"]))
+    colour = dict(zip(policies, palette(len(policies))))
     for ax, fam in zip(axes.flat, fams):
         block = pairs[pairs["practice_family"] == fam]
-        keys = list(dict.fromkeys(zip(block["policy"], block["baseline"])))
-        colours = palette(len(keys))
-        for (pol, base), colour in zip(keys, colours):
-            line = block[(block["policy"] == pol) & (block["baseline"] == base)].sort_values("eps")
-            x = line["eps"].to_numpy()
-            y = line["geo_ratio"].to_numpy()
-            ax.plot(x, y, marker="o", color=colour, label=f"{pol} / {base}", lw=1.2, ms=3)
+        chosen = block[block["selected"].astype(bool)].set_index("eps")["baseline"]
+        block = block[block["baseline"] == block["eps"].map(chosen)]
+        for pol, line in block.groupby("policy", sort=False):
+            line = line.sort_values("eps")
+            x, y = line["eps"].to_numpy(), line["geo_ratio"].to_numpy()
+            ax.plot(x, y, marker="o", color=colour[pol], label=pol, lw=1.1, ms=3)
             wide = line["instances"].to_numpy() >= 10
-            ax.fill_between(x, np.where(wide, line["geo_ratio_lo"], y), np.where(wide, line["geo_ratio_hi"], y),
-                            color=colour, alpha=0.2, lw=0)
+            lo = np.where(wide, line["geo_ratio_lo"], y)
+            hi = np.where(wide, line["geo_ratio_hi"], y)
+            ax.fill_between(x, lo, hi, color=colour[pol], alpha=0.2, lw=0)
             flagged = line["flag"].to_numpy() != ""
             if flagged.any():
-                ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour, ms=4)
+                ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour[pol], ms=4)
         ax.axhline(1.0, color="0.4", ls="--", lw=0.8)
         ax.set_xscale("log", base=2)
-        ax.set_title(f"{fam} ({block['problem'].iloc[0]}, n = {int(block['instances'].min())})", fontsize=7)
+        eps = sorted(block["eps"].unique())
+        ax.xaxis.set_major_locator(FixedLocator(eps))
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_xticklabels([_eps_label(e) for e in eps])
+        bases = ", ".join(dict.fromkeys(block["baseline"]))
+        ax.set_title(f"{fam} ({block['problem'].iloc[0]}, n = {int(block['instances'].min())}); vs {bases}", fontsize=6)
         ax.set_xlabel("ε", fontsize=7)
         ax.set_ylabel("ALG$_{rej}$ / ALG$_{speed}$", fontsize=7)
         ax.tick_params(labelsize=6)
         ax.legend(fontsize=5, loc="best", frameon=False)
     fig.tight_layout()
     return fig
+
+
+def _eps_label(eps: float) -> str:
+    inv = 1.0 / eps
+    return f"1/{inv:.0f}" if abs(inv - round(inv)) < 1e-9 else f"{eps:g}"
