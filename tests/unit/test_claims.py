@@ -12,6 +12,7 @@ from schedbench.bipartite.stage.claims import bipartite_claims
 from schedbench.hall.claims import VERDICTS, Claim, claims_frame, claims_table_tex
 from schedbench.hall.latex import bib_keys
 from schedbench.loss.stage.claims import loss_claims
+from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.stage.claims import SCHEDULING_CLAIMS, scheduling_claims
 from tests.conftest import ROOT
 
@@ -31,13 +32,16 @@ def run(algorithm, ratio, eps=0.25, bound=None, family="random-restricted", m=8,
         "status": kw.pop("status", "ok"),
         "opt_status": opt_status,
         "rejected_frac_max_prefix": kw.pop("rejected", 0.0),
+        "model": get_algorithm(algorithm).model,
+        **{f"p_{k[2:]}": kw.pop(k) for k in list(kw) if k.startswith("p_")},
     }
+    row = {**row, **{k: kw.pop(k) for k in list(kw) if k.startswith("p_")}}
     assert not kw
     return row
 
 
-def verdicts(rows, growth=None):
-    return {c.claim_id: c for c in scheduling_claims(pd.DataFrame(rows), PRESENT, growth)}
+def verdicts(rows, growth=None, pairs=None):
+    return {c.claim_id: c for c in scheduling_claims(pd.DataFrame(rows), PRESENT, growth, pairs)}
 
 
 def test_every_claim_the_docs_list_gets_a_row_and_no_other():
@@ -51,17 +55,37 @@ def test_every_claim_the_docs_list_gets_a_row_and_no_other():
 
 def test_an_upper_bound_holds_until_a_planted_ratio_exceeds_it():
     rows = [run("lb-unit-reject", 1.5, bound=2.0), run("lb-unit-reject", 2.0, bound=2.0, eps=0.125)]
-    assert verdicts(rows)["lb-unit-upper"].verdict == "confirmed"
-    planted = rows + [run("lb-unit-reject", 2.5, bound=2.0)]
+    c = verdicts(rows)["lb-unit-upper"]
+    assert c.verdict == "consistent" and c.measured.startswith("no violation in 2 runs")
+    planted = rows + [run("lb-unit-reject", 2.5, bound=2.0, experiment="planted")]
     c = verdicts(planted)["lb-unit-upper"]
-    assert c.verdict == "contradicted" and "1 above it" in c.measured
-    # over an unproven OPT the ratio is no evidence; an invalid run is not counted either
-    unproven = rows + [run("lb-unit-reject", 9.0, bound=2.0, opt_status="bound")]
+    assert c.verdict == "contradicted" and "1 run over the cap: planted ε=0.25: ALG/OPT 2.5 > 2" in c.measured
+    # over an unproven OPT the ratio is no violation, but it is listed, never dropped
+    unproven = rows + [run("lb-unit-reject", 9.0, bound=2.0, opt_status="bound", experiment="logwin")]
+    c = verdicts(unproven)["lb-unit-upper"]
+    assert c.verdict == "consistent"
+    assert "1 run over the cap relative to a lower bound only (OPT not proven, no violation): logwin" in c.measured
+    # an invalid run is not counted
     invalid = rows + [run("lb-unit-reject", 9.0, bound=2.0, status="invalid")]
-    assert verdicts(unproven)["lb-unit-upper"].verdict == verdicts(invalid)["lb-unit-upper"].verdict == "confirmed"
+    assert verdicts(invalid)["lb-unit-upper"].verdict == "consistent"
     # no run of the algorithm: not shown, with the reason
     c = verdicts([run("greedy", 1.0)])["mft-unit-upper"]
     assert c.verdict == "not shown" and "mft-unit" in c.why
+
+
+def test_a_planted_over_budget_run_is_listed_and_contradicts_the_bound():
+    rows = [run("gwmft", 3.0, bound=9.0, problem="stretch"), run("gwmft", 2.0, bound=9.0, problem="stretch")]
+    assert verdicts(rows)["gwmft-upper"].verdict == "consistent"
+    over = run("gwmft", 2.0, bound=9.0, problem="stretch", status="budget_violated", rejected=0.3, experiment="plant")
+    c = verdicts(rows + [over])["gwmft-upper"]
+    assert c.verdict == "contradicted"
+    assert "1 run over the budget: plant ε=0.25: prefix 0.3 > ε (OPT optimal)" in c.measured
+    assert "largest prefix rejected fraction / ε 1.2" in c.measured
+    # the row says which caps hold by construction (T* handed over) and which are measured
+    mixed = [run("gwmft", 3.0, bound=9.0, p_oracle="opt"), run("gwmft", 2.0, bound=9.0, p_oracle="prefix-lb")]
+    assert "1 with T* given (holds by construction), 1 on an online estimate (measured)" in (
+        verdicts(mixed)["gwmft-upper"].measured
+    )
 
 
 def test_a_lower_bound_is_confirmed_qualitatively_only_by_growth():
@@ -77,6 +101,46 @@ def test_a_lower_bound_is_confirmed_qualitatively_only_by_growth():
     assert verdicts(tree)["immediate-dispatch"].verdict == "confirmed qualitatively"
     speed1 = [run("ll-fifo", 1.6, m=4, family="anr-flow"), run("ll-fifo", 3.0, m=8, eps=0.0, family="anr-flow")]
     assert verdicts(speed1)["immediate-dispatch"].verdict == "not shown"
+
+
+def test_a_lower_bound_rests_on_the_best_variant_tested():
+    """The forced ratio at each m is the best variant's: a weak variant that grows while the best
+    one stays flat does not show the bound."""
+    weak = [run("greedy-cap", r, m=m, family="lb-b", p_kappa=1.0) for r, m in ((2.0, 4), (5.0, 16))]
+    best = [run("greedy-cap", r, m=m, family="lb-b", p_kappa=4.0) for r, m in ((1.5, 4), (1.5, 16))]
+    c = verdicts(weak + best)["dispatch-on-arrival"]
+    assert c.verdict == "not shown" and "best of 2 variants" in c.measured
+    assert verdicts(weak)["dispatch-on-arrival"].verdict == "confirmed qualitatively"
+    # greedy does not reject on arrival: not an algorithm of Thm 8.2
+    flat = [run("greedy", r, m=m, family="lb-b") for r, m in ((1.0, 4), (9.0, 16))]
+    assert verdicts(flat)["dispatch-on-arrival"].verdict == "not shown"
+
+
+def test_rejection_vs_speed_needs_rejection_flat_and_speed_growing():
+    rej = [run("mft-unit", 4.0, m=m, family="anr-flow", problem="maxflow") for m in (4, 1024)]
+    spd = [run("ll-fifo", r, m=m, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (5.0, 1024))]
+    c = verdicts(rej + spd)["rejection-vs-speed"]
+    assert c.verdict == "confirmed qualitatively" and "rejection 4 → 4, speed 1.5 → 5" in c.measured
+    grows = [run("mft-unit", r, m=m, family="anr-flow", problem="maxflow") for r, m in ((2.0, 4), (4.0, 1024))]
+    assert verdicts(grows + spd)["rejection-vs-speed"].verdict == "not shown"
+    assert verdicts(spd)["rejection-vs-speed"].verdict == "not shown"
+
+
+def test_the_practice_claim_follows_the_headline_pairs():
+    def pairs(*cis):
+        return pd.DataFrame(
+            [
+                dict(headline=True, geo_ratio=(lo + hi) / 2, geo_ratio_lo=lo, geo_ratio_hi=hi, instances=30, budget_used=0.5)
+                for lo, hi in cis
+            ]
+            + [dict(headline=False, geo_ratio=5.0, geo_ratio_lo=4.0, geo_ratio_hi=6.0, instances=30, budget_used=0.0)]
+        )
+
+    assert verdicts([run("greedy", 1.0)], pairs=pairs((0.5, 0.7), (0.8, 0.9)))["practice"].verdict == "confirmed"
+    mixed = verdicts([run("greedy", 1.0)], pairs=pairs((0.5, 0.7), (0.9, 1.1)))["practice"]
+    assert mixed.verdict == "confirmed qualitatively" and "below 1 with 95 % confidence in 1, above in 0" in mixed.measured
+    assert verdicts([run("greedy", 1.0)], pairs=pairs((1.1, 1.2), (1.2, 1.3)))["practice"].verdict == "contradicted"
+    assert verdicts([run("greedy", 1.0)])["practice"].verdict == "not shown"
 
 
 def test_section4_needs_the_per_class_srpt_rule_over_budget_and_a_within_it():

@@ -21,7 +21,7 @@ with logged(snakemake.log[0], "claims_table") as log:
     growth = pd.read_parquet(inp.sweep_growth) if "sweep_growth" in inp.keys() else None
     pairs = pd.read_parquet(inp.practice_pairs) if "practice_pairs" in inp.keys() else None
     runs = pd.read_parquet(inp.runs)
-    claims = scheduling_claims(runs, present, growth)
+    claims = scheduling_claims(runs, present, growth, pairs)
     if "loss_slopes" in inp.keys():
         claims += loss_claims(pd.read_parquet(inp.loss_slopes), present)
     if "bipartite_checks" in inp.keys():

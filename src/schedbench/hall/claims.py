@@ -24,10 +24,11 @@ __all__ = [
     "macro_tex",
 ]
 
-#: The verdicts, strongest first (docs/claims.md): the numbers agree with the claim as stated;
-#: they agree in direction over the finite range measured (an asymptotic claim); the run cannot
-#: say (and ``why``); the numbers contradict it.
-VERDICTS = ("confirmed", "confirmed qualitatively", "not shown", "contradicted")
+#: The verdicts, strongest first (docs/claims.md): the numbers agree with the claim as stated; an
+#: upper bound met no violation in the runs measured (a finite run cannot confirm a bound); they
+#: agree in direction over the finite range measured (an asymptotic claim); the run cannot say
+#: (and ``why``); the numbers contradict it.
+VERDICTS = ("confirmed", "consistent", "confirmed qualitatively", "not shown", "contradicted")
 
 
 @dataclass
@@ -92,7 +93,9 @@ def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
         + "@{}}",
         "\\caption{What was measured, claim by claim: each claim of the source papers, what this run "
         "measured, and a verdict written from the results (\\emph{confirmed}: the numbers agree with the "
-        "claim as stated; \\emph{qualitatively}: they agree in direction over the finite range measured; "
+        "claim as stated; \\emph{consistent}: an upper bound met no violation of its cap or its budget in "
+        "the runs measured (the row says which caps hold by construction); "
+        "\\emph{qualitatively}: they agree in direction over the finite range measured; "
         "\\emph{not shown}: this run cannot say, and why; \\emph{contradicted}).}\\label{tab:claims}\\\\",
         "\\toprule",
         "source & claim & measured & verdict & shown in \\\\",
