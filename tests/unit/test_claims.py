@@ -121,8 +121,14 @@ def test_rejection_vs_speed_needs_rejection_flat_and_speed_growing():
     spd = [run("ll-fifo", r, m=m, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (5.0, 1024))]
     c = verdicts(rej + spd)["rejection-vs-speed"]
     assert c.verdict == "confirmed qualitatively" and "rejection 4 → 4, speed 1.5 → 5" in c.measured
-    grows = [run("mft-unit", r, m=m, family="anr-flow", problem="maxflow") for r, m in ((2.0, 4), (4.0, 1024))]
-    assert verdicts(grows + spd)["rejection-vs-speed"].verdict == "not shown"
+    # a smaller ε: the rejection cap (O(1/ε)) is still above speed's log m at the largest m
+    late = [run("mft-unit", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((2.0, 4), (8.0, 1024))]
+    late += [run("ll-fifo", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (6.0, 1024))]
+    c = verdicts(rej + spd + late)["rejection-vs-speed"]
+    assert c.verdict == "confirmed qualitatively" and "ε=0.125: rejection 2 → 8, speed 1.5 → 6 (m 4 → 1.02e+03; not yet separated)" in c.measured
+    assert verdicts(late)["rejection-vs-speed"].verdict == "not shown"
+    flat = [run("ll-fifo", 2.0, m=m, family="anr-flow", problem="maxflow") for m in (4, 1024)]
+    assert verdicts(rej + flat)["rejection-vs-speed"].verdict == "not shown"
     assert verdicts(spd)["rejection-vs-speed"].verdict == "not shown"
 
 

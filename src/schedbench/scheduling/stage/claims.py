@@ -175,30 +175,34 @@ def _growth(cid, source, statement, runs, families, algorithms, over, evidence, 
 
 
 def _separation(cid, source, statement, runs, evidence) -> Claim:
-    """On the immediate-dispatch tree (``anr-flow``), per ε: the best rejection-model variant's
-    forced ratio at the largest m is no larger than at the smallest, and below the best
-    speed-(1+ε) variant's, which grows with m."""
+    """On the immediate-dispatch tree (``anr-flow``), per ε: the best speed-(1+ε) variant's forced
+    ratio grows with m, and at the largest m the best rejection-model variant is below it
+    (separated). The rejection side is capped by O(1/ε) while speed grows like log m, so at a
+    small ε the crossover can lie beyond the largest m tried: the row names such ε. Confirmed
+    qualitatively when speed grows at every ε and the two are separated at one ε at least."""
     sel = _counted(runs)
     sel = sel[(sel["family"] == "anr-flow") & (sel["eps"] > 0)].assign(x=lambda d: d["m"].astype(float))
     rej, spd = sel[sel["model"] == "rejection"], sel[sel["model"] == "speed"]
     if rej.empty or spd.empty:
         return Claim(cid, source, statement, "--", evidence, "not shown", "no anr-flow runs of both models")
-    parts, holds = [], []
+    parts, grows, separated = [], [], []
     for eps in sorted(set(rej["eps"]) & set(spd["eps"]), reverse=True):
         r, s = _best_variant(rej[rej["eps"] == eps]), _best_variant(spd[spd["eps"] == eps])
-        if len(r) < 2 or len(s) < 2:
+        if len(r) < 2 or len(s) < 2 or r.index[-1] != s.index[-1]:
             continue
+        grows.append(s.iloc[-1] > s.iloc[0])
+        separated.append(r.iloc[-1] < s.iloc[-1])
         parts.append(
             f"ε={_g(eps)}: rejection {_g(r.iloc[0])} → {_g(r.iloc[-1])}, speed {_g(s.iloc[0])} → {_g(s.iloc[-1])} "
-            f"(m {_g(r.index[0])} → {_g(r.index[-1])})"
+            f"(m {_g(r.index[0])} → {_g(r.index[-1])}" + ("" if separated[-1] else "; not yet separated") + ")"
         )
-        holds.append(r.iloc[-1] <= r.iloc[0] * (1 + CAP_TOL) and s.iloc[-1] > s.iloc[0] and r.iloc[-1] < s.iloc[-1])
-    if not holds:
+    if not grows:
         return Claim(cid, source, statement, "--", evidence, "not shown", "fewer than two values of m at a common ε")
-    measured = "best variant of each model; " + "; ".join(parts)
-    if all(holds):
+    measured = "forced ALG/OPT, best variant of each model; " + "; ".join(parts)
+    if all(grows) and any(separated):
         return Claim(cid, source, statement, measured, evidence, "confirmed qualitatively")
-    return Claim(cid, source, statement, measured, evidence, "not shown", "the rejection side grows or speed does not, at some ε")
+    why = "speed does not grow with m at some ε" if not all(grows) else "not separated at any ε within the m tried"
+    return Claim(cid, source, statement, measured, evidence, "not shown", why)
 
 
 def _practice(cid, source, statement, pairs: pd.DataFrame | None, evidence) -> Claim:
