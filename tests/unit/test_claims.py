@@ -122,10 +122,17 @@ def test_rejection_vs_speed_needs_rejection_flat_and_speed_growing():
     c = verdicts(rej + spd)["rejection-vs-speed"]
     assert c.verdict == "confirmed qualitatively" and "rejection 4 → 4, speed 1.5 → 5" in c.measured
     # a smaller ε: the rejection cap (O(1/ε)) is still above speed's log m at the largest m
-    late = [run("mft-unit", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((2.0, 4), (8.0, 1024))]
-    late += [run("ll-fifo", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (6.0, 1024))]
+    late = [
+        run("mft-unit", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((2.0, 4), (8.0, 1024))
+    ]
+    late += [
+        run("ll-fifo", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (6.0, 1024))
+    ]
     c = verdicts(rej + spd + late)["rejection-vs-speed"]
-    assert c.verdict == "confirmed qualitatively" and "ε=0.125: rejection 2 → 8, speed 1.5 → 6 (m 4 → 1.02e+03; not yet separated)" in c.measured
+    assert (
+        c.verdict == "confirmed qualitatively"
+        and "ε=0.125: rejection 2 → 8, speed 1.5 → 6 (m 4 → 1.02e+03; not yet separated)" in c.measured
+    )
     assert verdicts(late)["rejection-vs-speed"].verdict == "not shown"
     flat = [run("ll-fifo", 2.0, m=m, family="anr-flow", problem="maxflow") for m in (4, 1024)]
     assert verdicts(rej + flat)["rejection-vs-speed"].verdict == "not shown"
@@ -136,7 +143,14 @@ def test_the_practice_claim_follows_the_headline_pairs():
     def pairs(*cis):
         return pd.DataFrame(
             [
-                dict(headline=True, geo_ratio=(lo + hi) / 2, geo_ratio_lo=lo, geo_ratio_hi=hi, instances=30, budget_used=0.5)
+                dict(
+                    headline=True,
+                    geo_ratio=(lo + hi) / 2,
+                    geo_ratio_lo=lo,
+                    geo_ratio_hi=hi,
+                    instances=30,
+                    budget_used=0.5,
+                )
                 for lo, hi in cis
             ]
             + [dict(headline=False, geo_ratio=5.0, geo_ratio_lo=4.0, geo_ratio_hi=6.0, instances=30, budget_used=0.0)]
@@ -144,7 +158,9 @@ def test_the_practice_claim_follows_the_headline_pairs():
 
     assert verdicts([run("greedy", 1.0)], pairs=pairs((0.5, 0.7), (0.8, 0.9)))["practice"].verdict == "confirmed"
     mixed = verdicts([run("greedy", 1.0)], pairs=pairs((0.5, 0.7), (0.9, 1.1)))["practice"]
-    assert mixed.verdict == "confirmed qualitatively" and "below 1 with 95 % confidence in 1, above in 0" in mixed.measured
+    assert (
+        mixed.verdict == "confirmed qualitatively" and "below 1 with 95 % confidence in 1, above in 0" in mixed.measured
+    )
     assert verdicts([run("greedy", 1.0)], pairs=pairs((1.1, 1.2), (1.2, 1.3)))["practice"].verdict == "contradicted"
     assert verdicts([run("greedy", 1.0)])["practice"].verdict == "not shown"
 

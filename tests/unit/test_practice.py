@@ -100,9 +100,7 @@ def test_edf_reject_ahead_of_a_later_deadline():
     """Weighted (w = 1, 4): a heavy job arriving behind a light one has the earlier deadline
     r + T/w, so EDF runs it first and its projection counts none of the light job's work."""
     inst = _instance([0, 0], [5, 1], [[0], [0]], 1, w_flow=[1.0, 4.0])
-    rec = execute(
-        get_algorithm("edf-reject"), inst, eps=0.5, seed=0, params={"theta": 1.5}, problem="wtdmaxflow"
-    )
+    rec = execute(get_algorithm("edf-reject"), inst, eps=0.5, seed=0, params={"theta": 1.5}, problem="wtdmaxflow")
     # T = max(w p) = 5 at job 0 (projection 5 ≤ 7.5), then job 1: w·(0 + 1) = 4 ≤ 1.5·5
     assert list(rec.outcome.machine) == [0, 0] and rec.status == "ok"
     assert rec.objective == pytest.approx(max(1 * 6, 4 * 1))
@@ -162,7 +160,9 @@ def test_load_baseline_at_speed_is_its_load_over_one_plus_eps():
     base = table[(table["split"] == "test") & (table["algorithm"] == "greedy")]
     from schedbench.scheduling.registry import get_family
 
-    inst = get_family("random-restricted").make(2, int(base["family_seed"].iloc[0]), **SECTION["families"]["lb"]["params"])
+    inst = get_family("random-restricted").make(
+        2, int(base["family_seed"].iloc[0]), **SECTION["families"]["lb"]["params"]
+    )
     plain = execute(get_algorithm("greedy"), inst, eps=None, seed=0).objective
     for _, row in base[base["instance_index"] == 2].iterrows():
         assert row["objective"] == pytest.approx(plain / (1 + row["eps"]))
@@ -200,14 +200,50 @@ def _planted(used: float, ties: bool, n: int = 12) -> pd.DataFrame:
     rows = []
     for i in range(n):
         base = 10.0 + i
-        rows.append(dict(practice_family="f", family="x", problem="load", eps=0.125, split="test",
-                         label="pol", role="policies", algorithm="p", model="rejection", instance_index=i,
-                         objective=base if ties else base * 0.9, status="ok", rejected_frac=used * 0.125,
-                         budget_used=used, prefix_budget_used=used, tuned="{}", train_score=1.0, entry_order=0))
-        rows.append(dict(practice_family="f", family="x", problem="load", eps=0.125, split="test",
-                         label="base", role="baselines", algorithm="b", model="speed", instance_index=i,
-                         objective=base, status="ok", rejected_frac=0.0, budget_used=np.nan,
-                         prefix_budget_used=np.nan, tuned="{}", train_score=1.0, entry_order=0))
+        rows.append(
+            dict(
+                practice_family="f",
+                family="x",
+                problem="load",
+                eps=0.125,
+                split="test",
+                label="pol",
+                role="policies",
+                algorithm="p",
+                model="rejection",
+                instance_index=i,
+                objective=base if ties else base * 0.9,
+                status="ok",
+                rejected_frac=used * 0.125,
+                budget_used=used,
+                prefix_budget_used=used,
+                tuned="{}",
+                train_score=1.0,
+                entry_order=0,
+            )
+        )
+        rows.append(
+            dict(
+                practice_family="f",
+                family="x",
+                problem="load",
+                eps=0.125,
+                split="test",
+                label="base",
+                role="baselines",
+                algorithm="b",
+                model="speed",
+                instance_index=i,
+                objective=base,
+                status="ok",
+                rejected_frac=0.0,
+                budget_used=np.nan,
+                prefix_budget_used=np.nan,
+                tuned="{}",
+                train_score=1.0,
+                entry_order=0,
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -229,7 +265,12 @@ def test_the_headline_pair_is_chosen_on_training_scores_not_on_the_test_rows():
     'slow' had the better training score, so the headline pairs the policy with 'slow'."""
     runs = _planted(0.6, ties=False)
     other = runs[runs["role"] == "baselines"].copy()
-    other["label"], other["objective"], other["train_score"], other["entry_order"] = "fast", other["objective"] * 0.5, 2.0, 1
+    other["label"], other["objective"], other["train_score"], other["entry_order"] = (
+        "fast",
+        other["objective"] * 0.5,
+        2.0,
+        1,
+    )
     runs = pd.concat([runs, other], ignore_index=True)
     pairs = paired_table(runs, n_boot=200).set_index("baseline")
     assert pairs.loc["base", "selected"] and not pairs.loc["fast", "selected"]
@@ -261,12 +302,24 @@ def test_wilson_interval_known_values():
         (lambda s: s.update(bogus=1), "practice.bogus"),
         (lambda s: s.update(eps=[0.5, 0.5]), "practice.eps"),
         (lambda s: s.update(test_instances=1), "practice.test_instances"),
-        (lambda s: s["families"]["lb"]["policies"][0].update(algorithm="greedy"), "practice.families.lb.policies[0].algorithm"),
-        (lambda s: s["families"]["lb"]["baselines"][0].update(algorithm="greedy-reject"), "practice.families.lb.baselines[0].algorithm"),
-        (lambda s: s["families"]["flow"]["policies"][0]["tune"].update(theta=2.0), "practice.families.flow.policies[0].tune.theta"),
+        (
+            lambda s: s["families"]["lb"]["policies"][0].update(algorithm="greedy"),
+            "practice.families.lb.policies[0].algorithm",
+        ),
+        (
+            lambda s: s["families"]["lb"]["baselines"][0].update(algorithm="greedy-reject"),
+            "practice.families.lb.baselines[0].algorithm",
+        ),
+        (
+            lambda s: s["families"]["flow"]["policies"][0]["tune"].update(theta=2.0),
+            "practice.families.flow.policies[0].tune.theta",
+        ),
         (lambda s: s["families"]["flow"]["policies"][0]["tune"].update(theta=[-1.0]), "theta"),
         (lambda s: s["families"]["flow"]["baselines"][0].update(params={"oracle": "opt"}), "assumes the oracle"),
-        (lambda s: s["families"]["flow"]["baselines"].append({"algorithm": "edf", "params": {"oracle": "running"}}), "share a label"),
+        (
+            lambda s: s["families"]["flow"]["baselines"].append({"algorithm": "edf", "params": {"oracle": "running"}}),
+            "share a label",
+        ),
         (lambda s: s["families"]["lb"].update(problem="maxflow"), "practice.families.lb.policies[0].algorithm"),
         (lambda s: s["families"]["lb"]["params"].update(m=0), "practice.families.lb"),
     ],

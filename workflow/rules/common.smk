@@ -228,3 +228,21 @@ def eps_sweep_points(problem, algorithm):
     """The worst-case files of one (problem, algorithm) of search.eps_sweep, largest eps first
     (the chain's order)."""
     return [str(point_file("results/eps_sweep", problem, algorithm, e)) for e in sweep_eps(EPS_SWEEP)]
+
+
+# the practice comparison (workflow/rules/practice.smk)
+def practice_cfg(name):
+    return PRACTICE["families"][name]
+
+
+def practice_modules(wildcards):
+    """The family's generator and every algorithm it runs (plug-ins too): editing one reruns it."""
+    fam = practice_cfg(wildcards.practice_family)
+    algorithms = {e["algorithm"] for role in ("policies", "baselines") for e in family_entries(fam, role)}
+    return [get_family(fam["family"]).generator.__module__] + sorted(get_algorithm(a).__module__ for a in algorithms)
+
+
+def practice_data(wildcards):
+    """Data files the family reads (a trace)."""
+    fam = practice_cfg(wildcards.practice_family)
+    return get_family(fam["family"]).inputs(fam.get("params", {}))

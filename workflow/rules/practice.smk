@@ -2,25 +2,6 @@
 # baselines, tuned on training instances, paired on held-out ones (scheduling.stage.practice).
 
 
-def practice_cfg(name):
-    return PRACTICE["families"][name]
-
-
-def practice_modules(wildcards):
-    """The family's generator and every algorithm it runs (plug-ins too): editing one reruns it."""
-    fam = practice_cfg(wildcards.practice_family)
-    algorithms = {e["algorithm"] for role in ("policies", "baselines") for e in family_entries(fam, role)}
-    return [get_family(fam["family"]).generator.__module__] + sorted(
-        get_algorithm(a).__module__ for a in algorithms
-    )
-
-
-def practice_data(wildcards):
-    """Data files the family reads (a trace)."""
-    fam = practice_cfg(wildcards.practice_family)
-    return get_family(fam["family"]).inputs(fam.get("params", {}))
-
-
 wildcard_constraints:
     practice_family=r"[A-Za-z0-9_]+",
 

@@ -133,7 +133,9 @@ def _upper(cid, source, statement, runs, algorithms, evidence) -> Claim:
                 budget_broken, lambda r: f"prefix {_g(r['rejected_frac_max_prefix'])} > ε (OPT {r['opt_status']})"
             )
         return Claim(cid, source, statement, measured, evidence, "contradicted")
-    return Claim(cid, source, statement, f"no violation in {plural(len(sel), 'run')}: " + measured, evidence, "consistent")
+    return Claim(
+        cid, source, statement, f"no violation in {plural(len(sel), 'run')}: " + measured, evidence, "consistent"
+    )
 
 
 def _variant_columns(rows: pd.DataFrame) -> list[str]:

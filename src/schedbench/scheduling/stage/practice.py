@@ -114,8 +114,14 @@ def family_entries(fam: dict, role: str) -> list[dict]:
     out = []
     for entry in fam.get(role) or []:
         label = entry.get("label") or (entry["algorithm"] + (" (tuned)" if entry.get("tune") else ""))
-        out.append({"algorithm": entry["algorithm"], "params": dict(entry.get("params") or {}),
-                    "tune": dict(entry.get("tune") or {}), "label": label})
+        out.append(
+            {
+                "algorithm": entry["algorithm"],
+                "params": dict(entry.get("params") or {}),
+                "tune": dict(entry.get("tune") or {}),
+                "label": label,
+            }
+        )
     return out
 
 
@@ -132,7 +138,9 @@ def _check_entry(where: str, entry: Any, role: str, problem: str) -> None:
     except UnknownNameError as exc:
         raise PracticeConfigError(f"{where}.algorithm: {exc}") from None
     if problem not in cls.solved_problems():
-        raise PracticeConfigError(f"{where}.algorithm: {cls.name!r} solves {', '.join(cls.solved_problems())}, not {problem}")
+        raise PracticeConfigError(
+            f"{where}.algorithm: {cls.name!r} solves {', '.join(cls.solved_problems())}, not {problem}"
+        )
     wanted = ("rejection",) if role == "policies" else (("speed", "plain") if problem == "load" else ("speed",))
     if cls.model not in wanted:
         raise PracticeConfigError(
@@ -144,7 +152,9 @@ def _check_entry(where: str, entry: Any, role: str, problem: str) -> None:
             raise PracticeConfigError(f"{where}.{key}: a mapping of parameter names, got {value!r}")
     for name, value in params.items():
         if isinstance(value, list):
-            raise PracticeConfigError(f"{where}.params.{name}: one value (candidates to tune go under 'tune'), got a list")
+            raise PracticeConfigError(
+                f"{where}.params.{name}: one value (candidates to tune go under 'tune'), got a list"
+            )
     for name, value in grid.items():
         if name in params:
             raise PracticeConfigError(f"{where}.tune.{name}: also fixed under 'params'")
@@ -337,8 +347,15 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
                 best, score, n_cand, train_rows = tune(entry, train, eps, problem, seed)
                 chosen[(entry["label"], eps)] = (best, score, n_cand)
                 rows += [{**r, "split": "train", "label": entry["label"], "role": role} for r in train_rows]
-                log.info("%s: %s at eps=%g -> %s (train geo-mean %.6g over %d candidates)",
-                         name, entry["label"], eps, best, score, n_cand)
+                log.info(
+                    "%s: %s at eps=%g -> %s (train geo-mean %.6g over %d candidates)",
+                    name,
+                    entry["label"],
+                    eps,
+                    best,
+                    score,
+                    n_cand,
+                )
     del train
     for i in test_idx:
         inst = family.make(i, seed, **params)
@@ -348,9 +365,20 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
                 for eps in eps_list:
                     best, score, n_cand = chosen[(entry["label"], eps)]
                     row = _run(cls, inst, eps, best, problem, derived_seed(seed, "run", i, cls.name))
-                    rows.append({**row, "split": "test", "label": entry["label"], "role": role, "instance_index": i,
-                                 "entry_order": order, "candidate": -1, "candidates": n_cand, "train_score": score,
-                                 "tuned": json.dumps(best, sort_keys=True, default=str)})
+                    rows.append(
+                        {
+                            **row,
+                            "split": "test",
+                            "label": entry["label"],
+                            "role": role,
+                            "instance_index": i,
+                            "entry_order": order,
+                            "candidate": -1,
+                            "candidates": n_cand,
+                            "train_score": score,
+                            "tuned": json.dumps(best, sort_keys=True, default=str),
+                        }
+                    )
     table = pd.DataFrame(rows)
     table.insert(0, "practice_family", name)
     table.insert(1, "family", fam["family"])
@@ -401,38 +429,44 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
                 ratio = np.array([a.at[i, "objective"] / b.at[i, "objective"] for i in ok], dtype=float)
                 ties = np.abs(ratio - 1.0) <= TIE
                 wins = float(np.sum((ratio < 1.0) & ~ties) + 0.5 * np.sum(ties))
-                g, lo, hi = _geo_ci(np.log(ratio), n_boot, derived_seed(seed, "pairs", fam, eps, p_label, b_label)) if len(ok) else (math.nan,) * 3
+                g, lo, hi = (
+                    _geo_ci(np.log(ratio), n_boot, derived_seed(seed, "pairs", fam, eps, p_label, b_label))
+                    if len(ok)
+                    else (math.nan,) * 3
+                )
                 w_lo, w_hi = wilson_interval(wins, len(ok))
                 used = a.loc[ok, "budget_used"].astype(float) if ok else pd.Series(dtype=float)
-                out.append({
-                    "practice_family": fam,
-                    "family": str(block["family"].iloc[0]),
-                    "problem": str(block["problem"].iloc[0]),
-                    "eps": float(eps),
-                    "policy": p_label,
-                    "baseline": b_label,
-                    "policy_algorithm": str(p_rows["algorithm"].iloc[0]),
-                    "baseline_algorithm": str(b_rows["algorithm"].iloc[0]),
-                    "policy_params": str(p_rows["tuned"].iloc[0]),
-                    "baseline_params": str(b_rows["tuned"].iloc[0]),
-                    "instances": len(ok),
-                    "invalid": len(both) - len(ok),
-                    "geo_ratio": g,
-                    "geo_ratio_lo": lo,
-                    "geo_ratio_hi": hi,
-                    "win_rate": wins / len(ok) if ok else math.nan,
-                    "win_rate_lo": w_lo,
-                    "win_rate_hi": w_hi,
-                    "ties": int(ties.sum()),
-                    "budget_used": float(used.mean()) if len(used) else math.nan,
-                    "budget_used_min": float(used.min()) if len(used) else math.nan,
-                    "prefix_budget_used_max": float(a.loc[ok, "prefix_budget_used"].max()) if ok else math.nan,
-                    "rejected_frac": float(a.loc[ok, "rejected_frac"].mean()) if ok else math.nan,
-                    "policy_train_score": float(p_rows["train_score"].iloc[0]),
-                    "baseline_train_score": float(b_rows["train_score"].iloc[0]),
-                    "policy_order": int(p_rows["entry_order"].iloc[0]),
-                    "baseline_order": int(b_rows["entry_order"].iloc[0]),
-                })
+                out.append(
+                    {
+                        "practice_family": fam,
+                        "family": str(block["family"].iloc[0]),
+                        "problem": str(block["problem"].iloc[0]),
+                        "eps": float(eps),
+                        "policy": p_label,
+                        "baseline": b_label,
+                        "policy_algorithm": str(p_rows["algorithm"].iloc[0]),
+                        "baseline_algorithm": str(b_rows["algorithm"].iloc[0]),
+                        "policy_params": str(p_rows["tuned"].iloc[0]),
+                        "baseline_params": str(b_rows["tuned"].iloc[0]),
+                        "instances": len(ok),
+                        "invalid": len(both) - len(ok),
+                        "geo_ratio": g,
+                        "geo_ratio_lo": lo,
+                        "geo_ratio_hi": hi,
+                        "win_rate": wins / len(ok) if ok else math.nan,
+                        "win_rate_lo": w_lo,
+                        "win_rate_hi": w_hi,
+                        "ties": int(ties.sum()),
+                        "budget_used": float(used.mean()) if len(used) else math.nan,
+                        "budget_used_min": float(used.min()) if len(used) else math.nan,
+                        "prefix_budget_used_max": float(a.loc[ok, "prefix_budget_used"].max()) if ok else math.nan,
+                        "rejected_frac": float(a.loc[ok, "rejected_frac"].mean()) if ok else math.nan,
+                        "policy_train_score": float(p_rows["train_score"].iloc[0]),
+                        "baseline_train_score": float(b_rows["train_score"].iloc[0]),
+                        "policy_order": int(p_rows["entry_order"].iloc[0]),
+                        "baseline_order": int(b_rows["entry_order"].iloc[0]),
+                    }
+                )
     table = pd.DataFrame(out)
     if table.empty:
         return table
@@ -555,11 +589,12 @@ def practice_finding(pairs: pd.DataFrame | None) -> str:
 
 def practice_figure(pairs: pd.DataFrame):
     """Per family, each policy's geometric-mean ratio to the speed baseline with the best training
-    score at that ε (chosen on the training set), with its 95 % interval, against ε (log axis);
+    score at that ε (chosen on the training set), with its 95 % interval, against ε (log axis; the
+    ratio's axis too where it spans more than a factor 3);
     the dashed line at 1 is a tie; hollow markers: a flagged (family, ε); no band below ten
     instances."""
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FixedLocator, NullLocator
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
 
     from schedbench.hall.figure_style import apply_style, palette
 
@@ -568,7 +603,7 @@ def practice_figure(pairs: pd.DataFrame):
     cols = 2
     rows = max(1, -(-len(fams) // cols))
     fig, axes = plt.subplots(rows, cols, figsize=(6.3, 1.75 * rows + 0.3), squeeze=False)
-    for ax in axes.flat[len(fams):]:
+    for ax in axes.flat[len(fams) :]:
         ax.set_visible(False)
     if not fams:
         axes[0][0].set_visible(True)
@@ -592,6 +627,12 @@ def practice_figure(pairs: pd.DataFrame):
             if flagged.any():
                 ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour[pol], ms=4)
         ax.axhline(1.0, color="0.4", ls="--", lw=0.8)
+        lo_all, hi_all = ax.get_ylim()
+        if hi_all / max(lo_all, 1e-12) > 3:  # a wide range: log axis (0.5 and 2 equally far from a tie)
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 3.0, 5.0)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xscale("log", base=2)
         eps = sorted(block["eps"].unique())
         ax.xaxis.set_major_locator(FixedLocator(eps))
