@@ -153,3 +153,18 @@ def test_tex_text_raises_plain_text_powers():
     assert tex_text("O(n^-(1-α)/2)") == "O(n\\textsuperscript{-(1-$\\alpha$)/2})"
     assert tex_text("k = n^(α+0.1)") == "k = n\\textsuperscript{$\\alpha$+0.1}"
     assert tex_text("a ^ b") == "a \\textasciicircum{} b"  # a lone caret stays a caret
+
+
+def test_every_character_of_the_method_table_and_claims_typesets():
+    """pdflatex (without a Unicode font setup) stops at a character it has no glyph for: every
+    non-ASCII character of the registry's strings and of the claims' statements must be one that
+    ``tex_text`` maps (θ in a summary once broke the PDF)."""
+    from schedbench.hall.latex import _TEX
+    from schedbench.scheduling.stage.claims import SCHEDULING_CLAIMS
+    from schedbench.scheduling.stage.methods import method_rows
+
+    texts = [str(v) for row in method_rows() for v in row.values()]
+    texts += [part for claim in SCHEDULING_CLAIMS for part in claim]
+    texts += ["rejection 4 → 4, speed 1.5 → 5"]  # the rejection-vs-speed row's measured text
+    unmapped = {ch for text in texts for ch in text if ord(ch) > 127 and ch not in _TEX}
+    assert not unmapped, f"characters tex_text does not map: {sorted(unmapped)}"
