@@ -287,7 +287,9 @@ _TABLE_CAPTIONS = {
     "proven bound and what the hand-made adversaries force.",
     "eps_sweep": "Growth of the worst ALG/OPT found as $\\varepsilon$ shrinks: the exponent $b$ of "
     "ratio $\\propto (1/\\varepsilon)^b$ (least squares, with its range over consecutive $\\varepsilon$ "
-    "steps), the increase per halving of $\\varepsilon$, and the same exponent for the adversaries' "
+    "steps), the increase per halving of $\\varepsilon$, the fit in the form of the algorithm's proven bound "
+    "(the exponent $b$ for a power of $1/\\varepsilon$, the increase per halving for a bound logarithmic in "
+    "$1/\\varepsilon$) with its 95\\,\\% CI from three values of $\\varepsilon$ on, and the same exponent for the adversaries' "
     "ratios and for the proven bound. $^\\dagger$: a point stopped by the wall clock.",
     "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (its source~\\cite{bipartite} states none: measurements).",
 }
