@@ -113,6 +113,27 @@ def test_growth_fits_recover_exact_power_laws_and_logarithms():
     assert math.isnan(increment_per_halving([2.0, math.nan], [1.0, 2.0]))
 
 
+def test_growth_is_fitted_in_the_form_of_the_bound_with_an_interval():
+    from schedbench.scheduling.stage.eps_sweep import bound_kind, growth_fit
+
+    assert bound_kind("lb-unit-reject") == bound_kind("lb-general-reject") == "log"
+    assert bound_kind("mft-unit") == bound_kind("wmft-B") == bound_kind("ll-fifo") == "power"
+    x = np.array([2.0, 4.0, 8.0, 16.0, 32.0])
+    slope, lo, hi = growth_fit(x, 3.0 * x**0.5, "power")  # exact: the interval shrinks to the slope
+    assert slope == pytest.approx(0.5) and lo == pytest.approx(0.5) and hi == pytest.approx(0.5)
+    slope, lo, hi = growth_fit(x, 2.0 + np.log2(x), "log")  # +1 per halving
+    assert slope == pytest.approx(1.0) and lo == pytest.approx(1.0)
+    noisy = 2.0 + np.log2(x) + np.array([0.3, -0.2, 0.1, -0.4, 0.2])
+    slope, lo, hi = growth_fit(x, noisy, "log")
+    from scipy import stats
+
+    fit = stats.linregress(np.log2(x), noisy)  # the interval recomputed by hand: t(0.975, 3)·stderr
+    assert slope == pytest.approx(fit.slope) and hi - slope == pytest.approx(3.182446305284263 * fit.stderr)
+    assert lo < 1.0 < hi
+    assert math.isnan(growth_fit(x[:2], [1.0, 2.0], "power")[1])  # two points: a slope, no interval
+    assert all(math.isnan(v) for v in growth_fit([2.0], [1.0], "log"))
+
+
 def _replay(wc: WorstCase) -> float:
     """ALG/OPT of a stored point, recomputed without the search: the real plug-in (given the OPT
     as T* where it assumes one) and the real offline solver."""

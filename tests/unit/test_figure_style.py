@@ -3,6 +3,7 @@ profiles (ECDF of ALG/OPT) and the PNG twin the HTML report shows."""
 
 import matplotlib.colors as mcolors
 import numpy as np
+import pandas as pd
 import pytest
 import seaborn as sns
 
@@ -54,19 +55,28 @@ def test_ratio_figure_colours_come_from_the_palette(runs):  # noqa: F811
 
 
 def test_ecdf_legend_order_axis_labels_and_profiles(runs):  # noqa: F811
+    # random_unit with ten instances (its own copied under new names): an ECDF; the others fewer
+    unit = runs[runs["experiment"] == "random_unit"]
+    many = pd.concat([unit.assign(instance=unit["instance"] + f"-{k}") for k in range(10)], ignore_index=True)
+    runs = pd.concat([runs[runs["experiment"] != "random_unit"], many], ignore_index=True)
     figs = ecdf_figures(runs, problem="load")
     axes = [ax for fig in figs for ax in fig.axes if ax.get_lines()]
     # family experiments only (anr_adaptive is an adversary: no instance set), a row each
     rows = [ax.get_title().split("\n")[-1].split(" (")[0] for ax in axes]
     assert list(dict.fromkeys(rows)) == ["anr_tree", "random_pow2", "random_unit"]
     for ax in axes:
-        assert ax.get_xlabel() == ECDF_XLABEL and ax.get_ylabel() in (ECDF_YLABEL, "")
         assert ax.get_xlim()[0] < 1.0
+        if "no ECDF" in ax.get_title():  # fewer than ten instances: each instance's ratio, no profile
+            assert ax.get_xlabel() == ECDF_XLABEL and ax.get_ylabel() in ("setting (legend order)", "")
+            assert all(line.get_linestyle() == "None" for line in ax.get_lines())
+            continue
+        assert ax.get_xlabel() == ECDF_XLABEL and ax.get_ylabel() in (ECDF_YLABEL, "")
         for line in ax.get_lines():  # every profile is a CDF: non-decreasing, ending at 1
             y = np.asarray(line.get_ydata(), dtype=float)
             if y.size:
                 assert np.all(np.diff(y) >= 0) and y[-1] == pytest.approx(1.0)
     assert any(ax.get_ylabel() == ECDF_YLABEL for ax in axes)
+    assert any("no ECDF" in ax.get_title() for ax in axes)  # anr_tree: one instance
     legends = [[t.get_text() for t in ax.get_legend().texts] for fig in figs for ax in fig.axes if ax.get_legend()]
     assert all(entries == sorted(entries) and len(entries) == len(set(entries)) for entries in legends)
     assert "greedy" in {e for entries in legends for e in entries}
@@ -101,6 +111,6 @@ def test_an_algorithm_has_one_colour_in_every_figure(runs):  # noqa: F811
     for ax in drawn:
         texts = [t.get_text() for t in ax.get_legend().get_texts()]
         assert 1 <= len(texts) <= 3  # a headline panel: at most three lines
-        for line, text in zip(ax.get_lines(), texts):
+        for handle, text in zip(ax.get_legend().legend_handles, texts):
             algorithm = text.split(": ", 1)[1].split(" (")[0].strip()
-            assert mcolors.to_hex(line.get_color()) == mcolors.to_hex(colours[algorithm])
+            assert mcolors.to_hex(handle.get_color()) == mcolors.to_hex(colours[algorithm])

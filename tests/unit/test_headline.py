@@ -9,9 +9,10 @@ import pytest
 from schedbench.scheduling.stage.headline import headline_experiments, headline_figure, headline_lines
 
 
-def run(algorithm, model, ratio, eps=0.25, experiment="e", migratory=False, status="ok"):
+def run(algorithm, model, ratio, eps=0.25, experiment="e", migratory=False, status="ok", instance=0):
     return {
         "experiment": experiment,
+        "instance": f"{experiment}/{instance:04d}",
         "algorithm": algorithm,
         "problem": "maxflow",
         "model": model,
@@ -64,11 +65,25 @@ def test_greedy_is_the_plain_baseline_where_it_ran():
 def test_the_figure_draws_one_panel_per_experiment_with_its_three_lines():
     fig = headline_figure(RUNS, "maxflow")
     panels = [ax for ax in fig.axes if ax.get_title()]
-    assert [ax.get_title() for ax in panels] == ["e"]
+    assert [ax.get_title() for ax in panels] == ["e (n = 1 < 10: each instance)"]
     assert len(panels[0].get_lines()) == 3
     assert "no maxflow experiment" not in " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
     empty = headline_figure(RUNS[RUNS["experiment"] == "lonely"], "maxflow")
     assert "no maxflow experiment to compare" in empty.axes[0].texts[0].get_text()
+
+
+def test_a_mean_needs_ten_instances_else_each_instance_is_drawn():
+    def runs(n):
+        return pd.DataFrame(
+            [run("mft-unit", "rejection", 1.5 + k / 100, eps=e, instance=k) for k in range(n) for e in (0.25, 0.125)]
+            + [run("ll-fifo", "speed", 1.2 + k / 100, eps=e, instance=k) for k in range(n) for e in (0.25, 0.125)]
+        )
+
+    few = [ax for ax in headline_figure(runs(3), "maxflow").axes if ax.get_title()][0]
+    assert few.get_title() == "e (n = 3 < 10: each instance)" and len(few.get_lines()) == 2 * 3
+    many = [ax for ax in headline_figure(runs(10), "maxflow").axes if ax.get_title()][0]
+    assert many.get_title() == "e" and len(many.get_lines()) == 2
+    assert list(many.get_lines()[0].get_ydata()) == pytest.approx([1.5 + 0.045] * 2)  # the mean over 10
 
 
 def test_the_finding_counts_the_experiments_where_rejection_is_at_or_below_its_rival():

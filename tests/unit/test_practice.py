@@ -94,6 +94,11 @@ def test_edf_reject_by_hand_and_its_budget():
     assert rec.objective == 3 and rec.rejected_frac == pytest.approx(0.5)
     assert rec.rejected_frac_max_prefix == pytest.approx(0.5)
     assert rec.counters["guard_fires"] == 1
+    # the record says how much of the budget the run spent: 3 of 6 jobs at ε = 1/2, all of it
+    row = rec.to_row()
+    assert row["budget_used"] == pytest.approx(1.0) and row["prefix_budget_used"] == pytest.approx(1.0)
+    speed = execute(get_algorithm("edf"), inst, eps=0.5, seed=0, params={"oracle": "running"}).to_row()
+    assert math.isnan(speed["budget_used"]) and math.isnan(speed["prefix_budget_used"])
 
 
 def test_edf_reject_ahead_of_a_later_deadline():

@@ -71,6 +71,8 @@ def test_failed_row_has_the_columns_of_a_good_row():
             "rejected_frac",
             "rejected_frac_max_prefix",
             "rejected_volume_frac",
+            "budget_used",
+            "prefix_budget_used",
             "wasted_work",
             "wasted_work_frac",
             "claimed_opt",

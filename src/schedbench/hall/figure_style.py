@@ -22,6 +22,8 @@ __all__ = [
     "BOUND_FLAG",
     "MAX_LINES_PER_PANEL",
     "ROWS_PER_PAGE",
+    "MIN_SUMMARY_N",
+    "few_note",
     "split_lines",
     "RC",
     "apply_style",
@@ -48,6 +50,16 @@ MAX_LINES_PER_PANEL = 6
 #: the most rows of panels on one page of a paged figure (the appendix's full per-problem figures:
 #: one row per experiment, a PDF page per this many, each page a figure of the paper)
 ROWS_PER_PAGE = 3
+#: the fewest instances a mean, a confidence band or an ECDF is drawn over; with fewer, a figure
+#: draws each instance's value instead and its title says so (:func:`few_note`)
+MIN_SUMMARY_N = 10
+
+
+def few_note(n: int) -> str:
+    """The title suffix of a panel drawn instance by instance (``n`` < :data:`MIN_SUMMARY_N`)."""
+    return f" (n = {n} < {MIN_SUMMARY_N}: each instance)"
+
+
 #: matplotlib settings on top of the theme: embedded TrueType fonts (the PDF is searchable and
 #: the paper's fonts stay consistent) and a PNG resolution the HTML report shows crisply
 RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "savefig.dpi": 150, "legend.frameon": True, "axes.titlesize": "medium"}

@@ -198,7 +198,10 @@ _BOUND_NOTE = (
 
 def figure_caption(stem: str, kind: str | None = None) -> str:
     """The LaTeX caption of a figure file (``kind``: the loss or bipartite figure letter)."""
-    boot = "95\\,\\% bootstrap CI bands over instances or seeds (\\NBoot{} resamples)"
+    boot = (
+        "95\\,\\% bootstrap CI bands over instances or seeds (\\NBoot{} resamples; a panel with fewer than ten "
+        "instances at a point draws each instance instead of a mean and a band, and its title says so)"
+    )
     m = re.fullmatch(r"(ratio_vs_eps|rejection_vs_eps|ecdf)_([a-z]+)", stem)
     if m:
         what, problem = m.groups()
@@ -220,15 +223,20 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
             )
         return (
             f"{title}: performance profiles, the ECDF of ALG/OPT over the instances of each family "
-            f"experiment at the $\\varepsilon$ closest to $0.25$ (with the instance count in each panel's title). {layout} {_BOUND_NOTE}"
+            f"experiment at the $\\varepsilon$ closest to $0.25$ (with the instance count in each panel's title; "
+            f"with fewer than ten instances a panel shows each instance's ratio, one row per setting, and no ECDF). "
+            f"{layout} {_BOUND_NOTE}"
         )
     m = re.fullmatch(r"headline_([a-z]+)", stem)
     if m:
         title = _PROBLEM_TITLE.get(m.group(1), m.group(1))
         return (
             f"{title}, the comparison at a glance: per experiment, the mean ALG/OPT against "
-            "$\\varepsilon$ of the best rejection-model algorithm (solid), the best speed-augmented "
-            "baseline inside the model (dashed, speed $1+\\varepsilon$) and the plain baseline (dotted); "
+            "$\\varepsilon$ (each instance's curve where the experiment has fewer than ten) of the rejection-model "
+            "algorithm (solid), the speed-augmented baseline inside the model (dashed, speed $1+\\varepsilon$) and "
+            "the plain baseline (dotted) with the lowest mean ALG/OPT over all $\\varepsilon$ on these same "
+            "instances: a descriptive choice, made on the data shown (the held-out comparison, where the config "
+            "has one, is the section on rejection against speed measured fairly); "
             f"each legend names its lines. Every algorithm is in the problem's own figure. {_BOUND_NOTE}"
         )
     if stem == "adversary_rounds":
@@ -287,7 +295,9 @@ _TABLE_CAPTIONS = {
     "proven bound and what the hand-made adversaries force.",
     "eps_sweep": "Growth of the worst ALG/OPT found as $\\varepsilon$ shrinks: the exponent $b$ of "
     "ratio $\\propto (1/\\varepsilon)^b$ (least squares, with its range over consecutive $\\varepsilon$ "
-    "steps), the increase per halving of $\\varepsilon$, and the same exponent for the adversaries' "
+    "steps), the increase per halving of $\\varepsilon$, the fit in the form of the algorithm's proven bound "
+    "(the exponent $b$ for a power of $1/\\varepsilon$, the increase per halving for a bound logarithmic in "
+    "$1/\\varepsilon$) with its 95\\,\\% CI from three values of $\\varepsilon$ on, and the same exponent for the adversaries' "
     "ratios and for the proven bound. $^\\dagger$: a point stopped by the wall clock.",
     "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (its source~\\cite{bipartite} states none: measurements).",
 }

@@ -49,6 +49,8 @@ class RunRecord:
     rejected_frac_max_prefix: float = math.nan  # the largest over arrival prefixes
     rejected_volume_frac: float = math.nan  # rejected size / total size
     budget_violations: int = 0  # steps with an arrival or a rejection at which the ε budget was exceeded
+    budget_used: float = math.nan  # rejection model: rejected_frac / ε (NaN for speed and plain runs)
+    prefix_budget_used: float = math.nan  # rejection model: rejected_frac_max_prefix / ε (> 1: over budget)
     wasted_work: float = math.nan  # work spent on jobs rejected later
     wasted_work_frac: float = math.nan  # wasted work / total size
     claimed_opt: float | None = field(default=None, metadata=_NAN_IF_NONE)  # an adversary's constructed OPT
@@ -110,6 +112,9 @@ class RunRecord:
         params = dict(alg.params)
         measured = {f.name: getattr(validation, f.name) for f in fields(Validation) if f.name != "valid"}
         measured["errors"] = list(validation.errors)
+        if algo.model == "rejection" and alg.eps:  # how much of its ε budget the run spent
+            measured["budget_used"] = float(validation.rejected_frac) / alg.eps
+            measured["prefix_budget_used"] = float(validation.rejected_frac_max_prefix) / alg.eps
         return cls(
             **_identity(algo, alg.eps, seed, params, alg.problem),
             n_jobs=instance.n,

@@ -15,7 +15,7 @@ import seaborn as sns  # noqa: E402
 
 from schedbench.scheduling.stage.appendix import page_count, paged_figures, pages  # noqa: E402
 from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
-from schedbench.hall.figure_style import BOUND_FLAG, save_figure  # noqa: E402
+from schedbench.hall.figure_style import BOUND_FLAG, MIN_SUMMARY_N, few_note, save_figure  # noqa: E402
 from schedbench.hall.figure_style import (  # noqa: E402
     PANEL_HEIGHT,
     PANEL_WIDTH,
@@ -124,6 +124,13 @@ def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
 
     def draw(ax, rows, styles, title):
         lines = sorted(rows["line"].unique())
+        # fewer than MIN_SUMMARY_N instances at a point: each instance's value, no mean, no band
+        few = int(rows.groupby(["line", "eps"], dropna=False)["instance"].nunique().min()) < MIN_SUMMARY_N
+        summary = (
+            {"units": "instance", "estimator": None}
+            if few
+            else {"errorbar": ("ci", 95), "n_boot": n_boot, "seed": seed}
+        )
         sns.lineplot(
             data=rows,
             x="eps",
@@ -135,12 +142,12 @@ def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
             palette={line: styles[line]["color"] for line in lines},
             markers={line: styles[line]["marker"] for line in lines},
             dashes={line: styles[line]["dashes"] for line in lines},
-            errorbar=("ci", 95),
-            n_boot=n_boot,
-            seed=seed,
             ax=ax,
             legend=False,
+            **summary,
         )
+        if few:
+            title += few_note(int(rows.groupby(["line", "eps"], dropna=False)["instance"].nunique().min()))
         ax.set_xscale("log", base=2)
         if log_y:
             ax.set_yscale("log", base=2)  # bounds (up to 2β) and ratios near 1 in one panel
@@ -499,17 +506,35 @@ def ecdf_figures(
     for exp, rows in data.groupby("experiment", sort=True):
         rows, chosen = _at_one_eps(rows, eps)
         parts.append(rows)
-        note[exp] = f"n = {rows['instance'].nunique()}" + (f", ε = {chosen:g}" if chosen is not None else "")
+        n = rows["instance"].nunique()
+        few = f" < {MIN_SUMMARY_N}: each instance, no ECDF" if n < MIN_SUMMARY_N else ""
+        note[exp] = f"n = {n}{few}" + (f", ε = {chosen:g}" if chosen is not None else "")
     data = pd.concat(parts, ignore_index=True)
 
     def draw(ax, rows, styles, title):
-        for line in sorted(rows["line"].unique()):
+        lines = sorted(rows["line"].unique())
+        n = rows["instance"].nunique()
+        for k, line in enumerate(lines):
             ratios = rows.loc[rows["line"] == line, "ratio"].to_numpy(dtype=float)
             dash = styles[line]["dashes"]
-            sns.ecdfplot(x=ratios, ax=ax, color=styles[line]["color"], lw=1.2, linestyle=(0, dash) if dash else "-")
+            if n < MIN_SUMMARY_N:  # too few for an ECDF: each instance's ratio, one row per line
+                ax.plot(
+                    ratios,
+                    [k] * len(ratios),
+                    ls="none",
+                    marker=styles[line]["marker"] or "o",
+                    color=styles[line]["color"],
+                )
+            else:
+                sns.ecdfplot(x=ratios, ax=ax, color=styles[line]["color"], lw=1.2, linestyle=(0, dash) if dash else "-")
         ax.set_xlim(left=min(1.0, float(rows["ratio"].min())) - 0.02)
         ax.set_xlabel(ECDF_XLABEL)
-        ax.set_ylabel(ECDF_YLABEL)
+        if n < MIN_SUMMARY_N:
+            ax.set_yticks(range(len(lines)), [""] * len(lines))
+            ax.set_ylim(-0.5, len(lines) - 0.5)
+            ax.set_ylabel("setting (legend order)")
+        else:
+            ax.set_ylabel(ECDF_YLABEL)
         ax.set_title(ratio_title(f"{title} ({note[rows['experiment'].iloc[0]]})", rows))
 
     return paged_figures(

@@ -22,7 +22,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, apply_style, save_figure  # noqa: E402
+from schedbench.hall.figure_style import (  # noqa: E402
+    MIN_SUMMARY_N,
+    PANEL_HEIGHT,
+    PANEL_WIDTH,
+    apply_style,
+    few_note,
+    save_figure,
+)
 from schedbench.scheduling.stage.figures import algorithm_colours, ratio_title  # noqa: E402
 from schedbench.scheduling.stage.metrics import add_labels, successful  # noqa: E402
 
@@ -116,26 +123,47 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
         rows = data[data["experiment"] == exp]
         grid = sorted(rows.loc[rows["eps"] > 0, "eps"].unique())
         lines = panels[exp]
+        n = rows["instance"].nunique()
+        few = n < MIN_SUMMARY_N
         for role, _, style, prefix in ROLES:
             if role not in lines:
                 continue
             label, algorithm = lines[role]
             sel = rows[rows["label"] == label]
+            text = f"{prefix}: {label}".replace(" (", "\n    (", 1) if len(label) > 24 else f"{prefix}: {label}"
+            if few:  # fewer than MIN_SUMMARY_N instances: each instance's curve, no mean
+                for k, (_, one) in enumerate(sel.groupby("instance", sort=True)):
+                    if role == "plain":
+                        x, y = grid, [one["ratio"].mean()] * len(grid)  # one run: its own value
+                    else:
+                        curve = one[one["eps"] > 0].set_index("eps")["ratio"].sort_index()
+                        x, y = curve.index.to_numpy(), curve.to_numpy()
+                    ax.plot(
+                        x,
+                        y,
+                        ls=style,
+                        marker="o",
+                        ms=3,
+                        lw=1.0,
+                        alpha=0.8,
+                        color=colours[algorithm],
+                        label=text if k == 0 else None,
+                    )
+                continue
             if role == "plain":  # no ε: a flat line at its mean over the panel's ε grid
                 x, y = grid, [sel["ratio"].mean()] * len(grid)
             else:
                 curve = sel[sel["eps"] > 0].groupby("eps")["ratio"].mean().sort_index()
                 x, y = curve.index.to_numpy(), curve.to_numpy()
-            text = f"{prefix}: {label}".replace(" (", "\n    (", 1) if len(label) > 24 else f"{prefix}: {label}"
             ax.plot(x, y, ls=style, marker="o", ms=3.5, lw=1.4, color=colours[algorithm], label=text)
         ax.set_xscale("log", base=2)
-        ax.set_title(ratio_title(exp, rows))
+        ax.set_title(ratio_title(exp + (few_note(n) if few else ""), rows))
         ax.set_xlabel("ε")
         ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.28), frameon=False)  # below
     for ax in axes.flat[len(experiments) :]:
         ax.axis("off")
     for ax in axes[:, 0]:
-        ax.set_ylabel("mean ALG / OPT")
+        ax.set_ylabel("ALG / OPT (mean from 10 instances)")
     return fig
 
 

@@ -383,10 +383,6 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
     table.insert(0, "practice_family", name)
     table.insert(1, "family", fam["family"])
     table["family_seed"] = seed
-    table["budget_used"] = np.where(table["model"] == "rejection", table["rejected_frac"] / table["eps"], np.nan)
-    table["prefix_budget_used"] = np.where(
-        table["model"] == "rejection", table["rejected_frac_max_prefix"] / table["eps"], np.nan
-    )
     for col in ("tuned",):
         table[col] = table[col].fillna("")
     for col in [c for c in table.columns if c.startswith("p_")]:
