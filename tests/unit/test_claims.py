@@ -71,6 +71,9 @@ def test_an_upper_bound_holds_until_a_planted_ratio_exceeds_it():
     # no run of the algorithm: not shown, with the reason
     c = verdicts([run("greedy", 1.0)])["mft-unit-upper"]
     assert c.verdict == "not shown" and "mft-unit" in c.why
+    # only unproven optima: nothing tests the cap
+    c = verdicts([run("lb-unit-reject", 9.0, bound=2.0, opt_status="bound")])["lb-unit-upper"]
+    assert c.verdict == "not shown" and "proven OPT" in c.why
 
 
 def test_a_planted_over_budget_run_is_listed_and_contradicts_the_bound():
@@ -111,6 +114,10 @@ def test_a_lower_bound_rests_on_the_best_variant_tested():
     c = verdicts(weak + best)["dispatch-on-arrival"]
     assert c.verdict == "not shown" and "best of 2 variants" in c.measured
     assert verdicts(weak)["dispatch-on-arrival"].verdict == "confirmed qualitatively"
+    # a strong variant tried only at the small end does not fake growth
+    early = [run("greedy-cap", 1.0, m=4, family="lb-b", p_kappa=8.0)]
+    flat_both = [run("greedy-cap", r, m=m, family="lb-b", p_kappa=4.0) for r, m in ((1.5, 4), (1.5, 16))]
+    assert verdicts(early + flat_both)["dispatch-on-arrival"].verdict == "not shown"
     # greedy does not reject on arrival: not an algorithm of Thm 8.2
     flat = [run("greedy", r, m=m, family="lb-b") for r, m in ((1.0, 4), (9.0, 16))]
     assert verdicts(flat)["dispatch-on-arrival"].verdict == "not shown"
@@ -136,6 +143,13 @@ def test_rejection_vs_speed_needs_rejection_flat_and_speed_growing():
     assert verdicts(late)["rejection-vs-speed"].verdict == "not shown"
     flat = [run("ll-fifo", 2.0, m=m, family="anr-flow", problem="maxflow") for m in (4, 1024)]
     assert verdicts(rej + flat)["rejection-vs-speed"].verdict == "not shown"
+    # an over-budget rejection run is not a rejection-model run: it cannot make the separation
+    cheat = [
+        run("mft-unit", r, m=m, family="anr-flow", problem="maxflow", status=st)
+        for r, m, st in ((8.0, 4, "ok"), (8.0, 1024, "ok"), (1.0, 1024, "budget_violated"))
+    ]
+    spd8 = [run("ll-fifo", r, m=m, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (5.0, 1024))]
+    assert verdicts(cheat + spd8)["rejection-vs-speed"].verdict == "not shown"
     assert verdicts(spd)["rejection-vs-speed"].verdict == "not shown"
 
 
@@ -162,6 +176,9 @@ def test_the_practice_claim_follows_the_headline_pairs():
         mixed.verdict == "confirmed qualitatively" and "below 1 with 95 % confidence in 1, above in 0" in mixed.measured
     )
     assert verdicts([run("greedy", 1.0)], pairs=pairs((1.1, 1.2), (1.2, 1.3)))["practice"].verdict == "contradicted"
+    # no win at all (two losses, two ties): never "confirmed qualitatively"
+    none = verdicts([run("greedy", 1.0)], pairs=pairs((1.1, 1.2), (1.1, 1.3), (0.9, 1.1), (0.95, 1.05)))["practice"]
+    assert none.verdict == "not shown" and "below 1 with 95 % confidence in 0, above in 2" in none.measured
     assert verdicts([run("greedy", 1.0)])["practice"].verdict == "not shown"
 
 

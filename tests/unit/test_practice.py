@@ -201,54 +201,57 @@ def test_paired_table_equals_a_direct_recomputation():
     assert pairs.groupby(["practice_family", "eps"])["selected"].sum().eq(1).all()
 
 
-def _planted(used: float, ties: bool, n: int = 12) -> pd.DataFrame:
+def _planted(used: float, ties: bool, n: int = 12, train_used: float | None = None) -> pd.DataFrame:
+    """A family with one policy and one baseline: ``n`` test instances (indices 3..) and three
+    training instances (0..2) of the chosen settings; the policy's objective is 0.9 of the
+    baseline's (or equal with ``ties``), its budget use ``used`` (``train_used`` on training)."""
     rows = []
-    for i in range(n):
-        base = 10.0 + i
-        rows.append(
-            dict(
+    for split, indices, use in (
+        ("train", range(3), used if train_used is None else train_used),
+        ("test", range(3, 3 + n), used),
+    ):
+        for i in indices:
+            base = 10.0 + i
+            common = dict(
                 practice_family="f",
                 family="x",
                 problem="load",
                 eps=0.125,
-                split="test",
-                label="pol",
-                role="policies",
-                algorithm="p",
-                model="rejection",
+                split=split,
                 instance_index=i,
-                objective=base if ties else base * 0.9,
                 status="ok",
-                rejected_frac=used * 0.125,
-                budget_used=used,
-                prefix_budget_used=used,
                 tuned="{}",
                 train_score=1.0,
                 entry_order=0,
+                chosen=True,
+                candidate=0,
             )
-        )
-        rows.append(
-            dict(
-                practice_family="f",
-                family="x",
-                problem="load",
-                eps=0.125,
-                split="test",
-                label="base",
-                role="baselines",
-                algorithm="b",
-                model="speed",
-                instance_index=i,
-                objective=base,
-                status="ok",
-                rejected_frac=0.0,
-                budget_used=np.nan,
-                prefix_budget_used=np.nan,
-                tuned="{}",
-                train_score=1.0,
-                entry_order=0,
+            rows.append(
+                dict(
+                    common,
+                    label="pol",
+                    role="policies",
+                    algorithm="p",
+                    model="rejection",
+                    objective=base if ties else base * 0.9,
+                    rejected_frac=use * 0.125,
+                    budget_used=use,
+                    prefix_budget_used=use,
+                )
             )
-        )
+            rows.append(
+                dict(
+                    common,
+                    label="base",
+                    role="baselines",
+                    algorithm="b",
+                    model="speed",
+                    objective=base,
+                    rejected_frac=0.0,
+                    budget_used=np.nan,
+                    prefix_budget_used=np.nan,
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -263,6 +266,36 @@ def test_a_family_that_leaves_its_budget_unused_is_flagged_and_out_of_the_headli
     assert tied["win_rate"].iloc[0] == 0.5  # a tie counts one half
     assert "0 of 0" not in practice.practice_finding(used)
     assert practice.practice_finding(unused).startswith("No paired comparison qualifies")
+
+
+def test_the_flags_are_decided_on_the_training_runs_not_on_the_test_rows():
+    """A policy that spends its budget on the test rows but not on the training runs of its chosen
+    setting is flagged (and the other way round): nothing is left out on test data."""
+    flagged = paired_table(_planted(0.6, ties=False, train_used=0.01), n_boot=200)
+    assert flagged["flag"].tolist() == ["budget unused"] and not flagged["headline"].any()
+    kept = paired_table(_planted(0.01, ties=False, train_used=0.6), n_boot=200)
+    assert kept["flag"].tolist() == [""] and kept["headline"].all()
+
+
+def test_identical_training_and_test_instances_are_refused():
+    """anr-tree has no randomness: instance 7 is instance 0; a comparison on it would test on
+    its training data."""
+    section = {
+        "train_instances": 1,
+        "test_instances": 2,
+        "eps": [0.25],
+        "families": {
+            "tree": {
+                "family": "anr-tree",
+                "params": {"K": 3},
+                "policies": [{"algorithm": "greedy-reject"}],
+                "baselines": [{"algorithm": "greedy"}],
+            }
+        },
+    }
+    check_practice(section)
+    with pytest.raises(practice.ParameterError, match=r"practice\.families\.tree: test instance 1 is identical"):
+        run_family("tree", section, 0)
 
 
 def test_the_headline_pair_is_chosen_on_training_scores_not_on_the_test_rows():
@@ -288,9 +321,12 @@ def test_the_headline_pair_is_chosen_on_training_scores_not_on_the_test_rows():
 
 def test_an_invalid_run_is_not_paired_but_counted():
     runs = _planted(0.6, ties=False)
-    runs.loc[(runs["instance_index"] == 3) & (runs["label"] == "pol"), "status"] = "budget_violated"
+    runs.loc[(runs["split"] == "test") & (runs["instance_index"] == 3) & (runs["label"] == "pol"), "status"] = (
+        "budget_violated"
+    )
     row = paired_table(runs, n_boot=200).iloc[0]
-    assert row["instances"] == 11 and row["invalid"] == 1 and row["headline"]
+    # not paired, counted, and the pair is flagged out of the headline (shown in the table)
+    assert row["instances"] == 11 and row["invalid"] == 1 and row["flag"] == "invalid runs" and not row["headline"]
 
 
 def test_wilson_interval_known_values():

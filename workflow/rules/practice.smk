@@ -51,7 +51,7 @@ if PRACTICE_FAMILIES:
         params:
             n_boot=PRACTICE.get("n_boot", 2000),
             min_budget_used=PRACTICE.get("min_budget_used", 0.1),
-            seed=config["seed"],
+            seed=PRACTICE.get("seed", config["seed"]),
             provenance=PROVENANCE,
         script:
             "../scripts/practice_table.py"

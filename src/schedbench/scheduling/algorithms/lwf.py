@@ -12,8 +12,10 @@ it is run next to the B10 proxy (``ssf-edf``), which should beat it on adversari
   order is re-evaluated in every slot where something changes on the machine;
 * nothing is rejected; the engine applies speed 1+ε.
 
-T scales every S_j alike, so the order never depends on T (``oracle`` is kept only for a
-uniform parameter grid with ``edf``). For MaxFlowTime every S_j = T and LWF is FIFO by release.
+A fixed T (``opt`` or ``none``) scales every S_j alike, so the order does not depend on it
+(``oracle`` is kept for a uniform parameter grid with ``edf``); with ``running`` each job's S_j =
+T(r_j)/w_j uses the estimate at its arrival (``edf``'s running maximum of w·p), which can reorder.
+For MaxFlowTime with a fixed T every S_j = T and LWF is FIFO by release.
 
 Implementation: while every job ever sent to a machine has the same S, the order is by
 (r_j, id) and static (no reorder, no wake-up: MaxFlowTime's case). Otherwise the order of a
@@ -63,6 +65,7 @@ class Lwf(Edf):
         self.asked: set[int] = set()  # wake-up slots already asked of the engine
 
     def on_arrival(self, job: JobView, view) -> int:
+        self.observe(job)  # oracle="running": T(t) raised before the job's slack is fixed
         t = view.time
         i = self.work.pick(job.eligible, t)
         self.work.add(i, job.size, t)

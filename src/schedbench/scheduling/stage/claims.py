@@ -133,6 +133,8 @@ def _upper(cid, source, statement, runs, algorithms, evidence) -> Claim:
                 budget_broken, lambda r: f"prefix {_g(r['rejected_frac_max_prefix'])} > ε (OPT {r['opt_status']})"
             )
         return Claim(cid, source, statement, measured, evidence, "contradicted")
+    if proven.empty:  # nothing tests the cap: no run over a proven OPT
+        return Claim(cid, source, statement, measured, evidence, "not shown", "no run with a proven OPT tests the cap")
     return Claim(
         cid, source, statement, f"no violation in {plural(len(sel), 'run')}: " + measured, evidence, "consistent"
     )
@@ -143,10 +145,18 @@ def _variant_columns(rows: pd.DataFrame) -> list[str]:
 
 
 def _best_variant(rows: pd.DataFrame) -> pd.Series:
-    """Per x: the smallest, over the algorithm variants (algorithm and parameters), of the
-    largest ratio forced on that variant at x — what every variant tested is pushed to."""
+    """Per x: the smallest, over the algorithm variants (algorithm and parameters) that ran at
+    both the smallest and the largest x, of the largest ratio forced on that variant at x — what
+    every such variant is pushed to."""
     key = rows[_variant_columns(rows)].astype(str).agg("|".join, axis=1)
     worst = rows.assign(variant=key).groupby(["x", "variant"])["ratio"].max()
+    # only variants that ran at both ends: a strong variant tried at small x only would fake growth
+    ends = worst.index.get_level_values("x")
+    at_first = set(worst.loc[ends.min()].index)
+    at_last = set(worst.loc[ends.max()].index)
+    both = at_first & at_last
+    if both:
+        worst = worst[worst.index.get_level_values("variant").isin(both)]
     return worst.groupby("x").min().sort_index()
 
 
@@ -184,7 +194,9 @@ def _separation(cid, source, statement, runs, evidence) -> Claim:
     qualitatively when speed grows at every ε and the two are separated at one ε at least."""
     sel = _counted(runs)
     sel = sel[(sel["family"] == "anr-flow") & (sel["eps"] > 0)].assign(x=lambda d: d["m"].astype(float))
-    rej, spd = sel[sel["model"] == "rejection"], sel[sel["model"] == "speed"]
+    # the rejection side counts only runs within their budget: an over-budget run is no rejection-model run
+    rej = sel[(sel["model"] == "rejection") & (sel["status"] == "ok")]
+    spd = sel[sel["model"] == "speed"]
     if rej.empty or spd.empty:
         return Claim(cid, source, statement, "--", evidence, "not shown", "no anr-flow runs of both models")
     parts, grows, separated = [], [], []
@@ -209,7 +221,8 @@ def _separation(cid, source, statement, runs, evidence) -> Claim:
 
 def _practice(cid, source, statement, pairs: pd.DataFrame | None, evidence) -> Claim:
     """The practice comparison's headline pairs (scheduling.stage.practice): confirmed when every
-    interval lies below 1, contradicted when most lie above 1, else confirmed qualitatively."""
+    interval lies below 1, contradicted when most lie above 1, confirmed qualitatively when more
+    lie below 1 than above (and one at least), else not shown."""
     if pairs is None or pairs.empty:
         return Claim(cid, source, statement, "--", evidence, "not shown", "this config has no practice section")
     head = pairs[pairs["headline"].astype(bool)]
@@ -222,11 +235,18 @@ def _practice(cid, source, statement, pairs: pd.DataFrame | None, evidence) -> C
         f"{_g(head['geo_ratio'].min())} to {_g(head['geo_ratio'].max())}; budget used "
         f"{_g(head['budget_used'].min())} to {_g(head['budget_used'].max())}"
     )
+    flagged = pairs[pairs["selected"].astype(bool) & ~pairs["headline"].astype(bool)] if "selected" in pairs else []
+    if len(flagged):
+        measured += f"; {plural(len(flagged), 'selected comparison')} left out (flagged: budget unused, tied, invalid runs, or n < 10)"
     if below == len(head):
         return Claim(cid, source, statement, measured, evidence, "confirmed")
     if above > len(head) / 2:
         return Claim(cid, source, statement, measured, evidence, "contradicted")
-    return Claim(cid, source, statement, measured, evidence, "confirmed qualitatively")
+    if below > 0 and below > above:
+        return Claim(cid, source, statement, measured, evidence, "confirmed qualitatively")
+    return Claim(
+        cid, source, statement, measured, evidence, "not shown", "rejection does not win more often than it loses"
+    )
 
 
 def _section4(cid, source, statement, runs, evidence) -> Claim:

@@ -29,9 +29,12 @@ Protocol (``docs/models/rejection-model.md`` §13; the paper's method section st
 5. **Headline and flags.** Per (family, ε) the headline pair is the policy and the baseline with
    the best training score (``selected``: chosen on the training set, like every constant). A
    (family, ε) where every policy leaves its budget essentially unused (mean use <
-   ``min_budget_used``) or where every pair ties on every instance does not exercise the
-   question and is left out of the headline (``headline`` False, ``flag`` says why), as is a
-   pair over fewer than ten instances.
+   ``min_budget_used``) or where every pair ties on every instance — both decided on the
+   training runs of the chosen settings, not on the test rows — does not exercise the question
+   and is left out of the headline (``headline`` False, ``flag`` says why), as is a pair with a
+   test run the validator refused (``invalid runs``: never hidden, the table shows the flag) and
+   a pair over fewer than ten instances. Training and test instances must differ: a family whose
+   instances do not depend on the index is refused when the job runs.
 
 Every run goes through :func:`schedbench.scheduling.play.execute` and the validator; only
 ``status == "ok"`` runs are paired (the others are counted in ``invalid``).
@@ -299,15 +302,16 @@ def _run(cls, inst, eps, params, problem, seed) -> dict[str, Any]:
     return row
 
 
-def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int) -> tuple[dict, float, int, list[dict]]:
+def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int) -> tuple[dict, float, int, list[dict], int]:
     """The combination of ``entry["tune"]`` (with ``entry["params"]``) with the smallest geometric
     mean objective over the ``train`` instances at ``eps``: (chosen parameters, its score, the
-    number of candidates, every training row). A candidate with a run that is not ``ok`` is out."""
+    number of candidates, every training row, the chosen candidate's index). A candidate with a
+    run that is not ``ok`` (or a non-positive objective) is out; ties: the first in grid order."""
     from schedbench.scheduling.registry import get_algorithm
 
     cls = get_algorithm(entry["algorithm"])
     candidates = [{**entry["params"], **combo} for combo in algorithm_grid(entry["tune"])]
-    best, best_score, rows = None, math.inf, []
+    best, best_score, best_k, rows = None, math.inf, -1, []
     for k, params in enumerate(candidates):
         runs = []
         for inst in train:
@@ -318,12 +322,22 @@ def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int) -> t
         ok = all(r["status"] == "ok" for r in runs) and all(r["objective"] > 0 for r in runs)
         score = float(np.exp(np.mean(np.log([r["objective"] for r in runs])))) if ok else math.inf
         if score < best_score:
-            best, best_score = params, score
+            best, best_score, best_k = params, score, k
     if best is None:
         raise ParameterError(
             f"{entry['label']}: no candidate of its grid ran valid on every training instance at ε = {eps:g}"
         )
-    return best, best_score, len(candidates), rows
+    return best, best_score, len(candidates), rows, best_k
+
+
+def _fingerprint(inst) -> str:
+    """A digest of an instance's arrays: two instances with the same one are the same instance."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for a in (inst.release, inst.size, inst.indptr, inst.indices, inst.w_flow, inst.w_reject):
+        h.update(np.ascontiguousarray(a).tobytes() if a is not None else b"-")
+    return h.hexdigest()
 
 
 def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
@@ -339,14 +353,28 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
     eps_list = [float(e) for e in fam.get("eps", section.get("eps", DEFAULT_EPS))]
     params = fam.get("params") or {}
     train = [family.make(i, seed, **params) for i in train_idx]
+    seen = {_fingerprint(inst) for inst in train}
     rows = []
-    chosen: dict[tuple[str, float], tuple[dict, float, int]] = {}
+    chosen: dict[tuple[str, float], tuple[dict, float, int, int]] = {}
     for role in ("policies", "baselines"):
-        for entry in family_entries(fam, role):
+        for k, entry in enumerate(family_entries(fam, role)):
             for eps in eps_list:
-                best, score, n_cand, train_rows = tune(entry, train, eps, problem, seed)
-                chosen[(entry["label"], eps)] = (best, score, n_cand)
-                rows += [{**r, "split": "train", "label": entry["label"], "role": role} for r in train_rows]
+                try:
+                    best, score, n_cand, train_rows, best_k = tune(entry, train, eps, problem, seed)
+                except ParameterError as exc:
+                    raise ParameterError(f"{_where('families', name)}.{role}[{k}]: {exc}") from None
+                chosen[(entry["label"], eps)] = (best, score, n_cand, best_k)
+                rows += [
+                    {
+                        **r,
+                        "split": "train",
+                        "label": entry["label"],
+                        "role": role,
+                        "entry_order": k,
+                        "chosen": r["candidate"] == best_k,
+                    }
+                    for r in train_rows
+                ]
                 log.info(
                     "%s: %s at eps=%g -> %s (train geo-mean %.6g over %d candidates)",
                     name,
@@ -359,11 +387,17 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
     del train
     for i in test_idx:
         inst = family.make(i, seed, **params)
+        if _fingerprint(inst) in seen:  # a family whose instances do not depend on the index
+            raise ParameterError(
+                f"{_where('families', name)}: test instance {i} is identical to a training instance "
+                f"(family {fam['family']!r} with these params does not vary with the instance index); "
+                "the comparison needs disjoint training and test instances"
+            )
         for role in ("policies", "baselines"):
             for order, entry in enumerate(family_entries(fam, role)):
                 cls = get_algorithm(entry["algorithm"])
                 for eps in eps_list:
-                    best, score, n_cand = chosen[(entry["label"], eps)]
+                    best, score, n_cand, best_k = chosen[(entry["label"], eps)]
                     row = _run(cls, inst, eps, best, problem, derived_seed(seed, "run", i, cls.name))
                     rows.append(
                         {
@@ -373,7 +407,8 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
                             "role": role,
                             "instance_index": i,
                             "entry_order": order,
-                            "candidate": -1,
+                            "candidate": best_k,
+                            "chosen": True,
                             "candidates": n_cand,
                             "train_score": score,
                             "tuned": json.dumps(best, sort_keys=True, default=str),
@@ -407,10 +442,44 @@ def _geo_ci(log_ratios: np.ndarray, n_boot: int, seed: int) -> tuple[float, floa
     return float(np.exp(mean)), float(np.exp(lo)), float(np.exp(hi))
 
 
+def _usable(a: pd.DataFrame, b: pd.DataFrame, i) -> bool:
+    """Both runs on instance ``i`` passed the validator with a finite positive objective."""
+    return bool(
+        a.at[i, "status"] == "ok"
+        and b.at[i, "status"] == "ok"
+        and np.isfinite(a.at[i, "objective"])
+        and np.isfinite(b.at[i, "objective"])
+        and a.at[i, "objective"] > 0
+        and b.at[i, "objective"] > 0
+    )
+
+
+def _training_flags(runs: pd.DataFrame, min_budget_used: float) -> dict[tuple[str, float], str]:
+    """Per (family, ε), decided on the training runs of the chosen settings (never on the test
+    rows): ``budget unused`` when every policy's mean budget use there is below
+    ``min_budget_used``, ``all tied`` when every policy equals every baseline on every training
+    instance, else ''."""
+    train = runs[(runs["split"] == "train") & runs.get("chosen", pd.Series(False, index=runs.index)).astype(bool)]
+    flags = {}
+    for (fam, eps), block in train.groupby(["practice_family", "eps"], sort=False):
+        pol, base = block[block["role"] == "policies"], block[block["role"] == "baselines"]
+        used = pol.groupby("label")["budget_used"].mean().fillna(0.0)
+        unused = bool(len(used)) and bool((used < min_budget_used).all())
+        tied = True
+        for _, p_rows in pol.groupby("label"):
+            for _, b_rows in base.groupby("label"):
+                a, b = p_rows.set_index("instance_index")["objective"], b_rows.set_index("instance_index")["objective"]
+                common = a.index.intersection(b.index)
+                tied &= bool(len(common)) and bool((np.abs(a[common] / b[common] - 1.0) <= TIE).all())
+        flags[(fam, float(eps))] = "budget unused" if unused else ("all tied" if tied else "")
+    return flags
+
+
 def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float = 0.1, seed: int = 0) -> pd.DataFrame:
     """One row per (family, ε, policy, baseline) over the test instances both ran valid: the
     geometric-mean ratio ALG_rejection / ALG_speed with its 95 % bootstrap interval, the win rate
-    with its Wilson interval, the policy's budget use; flags and the headline mark (module doc)."""
+    with its Wilson interval, the policy's budget use; the flags (decided on the training runs),
+    the selected pair (by training score) and the headline mark (module doc)."""
     test = runs[runs["split"] == "test"]
     out = []
     for (fam, eps), block in test.groupby(["practice_family", "eps"], sort=True):
@@ -421,15 +490,12 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
                 a = p_rows.set_index("instance_index")
                 b = b_rows.set_index("instance_index")
                 both = sorted(set(a.index) & set(b.index))
-                ok = [i for i in both if a.at[i, "status"] == "ok" and b.at[i, "status"] == "ok"]
+                ok = [i for i in both if _usable(a, b, i)]
                 ratio = np.array([a.at[i, "objective"] / b.at[i, "objective"] for i in ok], dtype=float)
                 ties = np.abs(ratio - 1.0) <= TIE
                 wins = float(np.sum((ratio < 1.0) & ~ties) + 0.5 * np.sum(ties))
-                g, lo, hi = (
-                    _geo_ci(np.log(ratio), n_boot, derived_seed(seed, "pairs", fam, eps, p_label, b_label))
-                    if len(ok)
-                    else (math.nan,) * 3
-                )
+                boot_seed = derived_seed(seed, "pairs", fam, eps, p_label, b_label)
+                g, lo, hi = _geo_ci(np.log(ratio), n_boot, boot_seed) if len(ok) else (math.nan,) * 3
                 w_lo, w_hi = wilson_interval(wins, len(ok))
                 used = a.loc[ok, "budget_used"].astype(float) if ok else pd.Series(dtype=float)
                 out.append(
@@ -466,14 +532,14 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
     table = pd.DataFrame(out)
     if table.empty:
         return table
-    flags = []
-    for (fam, eps), block in table.groupby(["practice_family", "eps"], sort=False):
-        unused = bool((block["budget_used"].fillna(0) < min_budget_used).all())
-        tied = bool((block["ties"] == block["instances"]).all())
-        flag = "budget unused" if unused else ("all tied" if tied else "")
-        flags += [(fam, eps, flag)]
-    flag_of = {(f, e): fl for f, e, fl in flags}
-    table["flag"] = [flag_of[(f, e)] for f, e in zip(table["practice_family"], table["eps"])]
+    flag_of = _training_flags(runs, min_budget_used)
+    flags = [flag_of.get((f, float(e)), "") for f, e in zip(table["practice_family"], table["eps"])]
+    # a pair with a test run the validator refused, or with no usable instance, says so
+    flags = [
+        fl or ("no valid pair" if n == 0 else ("invalid runs" if bad else ""))
+        for fl, n, bad in zip(flags, table["instances"], table["invalid"])
+    ]
+    table["flag"] = flags
     # the headline pair of a (family, ε): the policy and the baseline with the best training
     # score (ties: the first in the config) — chosen on the training instances, never on the
     # test rows reported here
