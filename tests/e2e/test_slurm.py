@@ -56,6 +56,7 @@ REMOTE_RULES = {
     "worst_case_task",
     "eps_sweep_algorithm",
     "bipartite_checks",
+    "practice_family",
 }
 
 

@@ -248,9 +248,11 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
         return (
             "Rejection against speed on held-out instances: per family, the geometric-mean ratio "
             "ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ over the test instances against $\\varepsilon$, one line "
-            "per (rejection policy at $\\varepsilon$, speed baseline at $1+\\varepsilon$), constants tuned on "
-            "separate training instances, no oracle, no OPT; band: 95\\,\\% bootstrap CI over instances "
-            "(from 10 on); dashed: a tie; hollow: flagged (budget unused or all tied)."
+            "per rejection policy (at $\\varepsilon$) against the speed baseline (at $1+\\varepsilon$) with the best "
+            "training score, named in the panel's title; constants tuned on separate training instances, no "
+            "oracle, no OPT; band: 95\\,\\% bootstrap CI over instances (from ten on); dashed: a tie; "
+            "hollow: flagged (budget unused or all tied on the training runs, or invalid runs); log axes where "
+            "the ratios span more than a factor three."
         )
     if stem == "worst_cases":
         return "The worst ALG/OPT each search task found, against the proven bound where there is one."
@@ -305,7 +307,7 @@ _TABLE_CAPTIONS = {
 
 #: figures that may take most of a page (drawn at print size: two panels to the text width, their
 #: rows as many as the config's experiments); every other figure gets at most 0.42 of the height
-TALL_FIGURES = ("headline_", "adversary_rounds")
+TALL_FIGURES = ("headline_", "adversary_rounds", "practice")
 
 
 def _figure_env(stem: str, kind: str | None, page: int | None = None, pages: int | None = None) -> str:

@@ -43,7 +43,7 @@ class EdfReject(Edf):
             "E(t): lb = T(t) = max w·p so far; ratchet = max(T(t), the largest projected w·(A + p) accepted so far)",
         ),
     }
-    summary = "edf with running T(t) = max w·p; reject on arrival when w·(A + p) > θ·E(t), within the budget"
+    summary = "edf, running T = max w·p; reject on arrival when w·(A + p) > θ·E(t), within the budget"
     bound = "none (the suite's own heuristic)"
     cites = ""
     section = ""

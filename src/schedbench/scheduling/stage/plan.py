@@ -247,7 +247,7 @@ def _practice_stages(section: dict | None) -> list[StageEstimate]:
         out.append(
             StageEstimate(
                 f"practice.families.{name}",
-                "practice",
+                "practice_family",
                 1,
                 int(runs),
                 float(runs * n),

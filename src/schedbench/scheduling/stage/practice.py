@@ -665,13 +665,13 @@ def practice_figure(pairs: pd.DataFrame):
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
 
-    from schedbench.hall.figure_style import apply_style, palette
+    from schedbench.hall.figure_style import TEXT_WIDTH, apply_style, palette
 
     apply_style()
     fams = list(dict.fromkeys(pairs["practice_family"])) if not pairs.empty else []
-    cols = 2
+    cols = 3  # the text width: three panels a row, a page for the default config's 18 families
     rows = max(1, -(-len(fams) // cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(6.3, 1.75 * rows + 0.3), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(TEXT_WIDTH, 1.75 * rows + 0.3), squeeze=False)
     for ax in axes.flat[len(fams) :]:
         ax.set_visible(False)
     if not fams:
@@ -708,9 +708,9 @@ def practice_figure(pairs: pd.DataFrame):
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xticklabels([_eps_label(e) for e in eps])
         bases = ", ".join(dict.fromkeys(block["baseline"]))
-        ax.set_title(f"{fam} ({block['problem'].iloc[0]}, n = {int(block['instances'].min())}); vs {bases}", fontsize=6)
-        ax.set_xlabel("ε", fontsize=7)
-        ax.set_ylabel("ALG$_{rej}$ / ALG$_{speed}$", fontsize=7)
+        ax.set_title(f"{fam} ({block['problem'].iloc[0]}, n = {int(block['instances'].min())})\nvs {bases}", fontsize=6)
+        ax.set_xlabel("ε", fontsize=6)
+        ax.set_ylabel("ALG$_{rej}$ / ALG$_{speed}$", fontsize=6)
         ax.tick_params(labelsize=6)
         ax.legend(fontsize=5, loc="best", frameon=False)
     fig.tight_layout()
