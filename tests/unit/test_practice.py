@@ -19,14 +19,8 @@ from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.stage import practice
-from schedbench.scheduling.stage.practice import (
-    PracticeConfigError,
-    check_practice,
-    paired_table,
-    run_family,
-    split_indices,
-    wilson_interval,
-)
+from schedbench.scheduling.stage.practice import PracticeConfigError, check_practice, run_family, split_indices
+from schedbench.scheduling.stage.practice_report import paired_table, practice_finding, wilson_interval
 
 
 def _instance(release, size, eligible, m, w_flow=None):
@@ -264,8 +258,8 @@ def test_a_family_that_leaves_its_budget_unused_is_flagged_and_out_of_the_headli
     tied = paired_table(_planted(0.6, ties=True), n_boot=200)
     assert tied["flag"].tolist() == ["all tied"] and not tied["headline"].any()
     assert tied["win_rate"].iloc[0] == 0.5  # a tie counts one half
-    assert "0 of 0" not in practice.practice_finding(used)
-    assert practice.practice_finding(unused).startswith("No paired comparison qualifies")
+    assert "0 of 0" not in practice_finding(used)
+    assert practice_finding(unused).startswith("No paired comparison qualifies")
 
 
 def test_the_flags_are_decided_on_the_training_runs_not_on_the_test_rows():

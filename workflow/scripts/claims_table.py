@@ -14,7 +14,7 @@ from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.stage.claims import ADVERSARY_CLAIMS, scheduling_claims
 from schedbench.scheduling.stage.eps_sweep import sweep_finding
 from schedbench.scheduling.stage.headline import findings_macros_tex
-from schedbench.scheduling.stage.practice import practice_finding
+from schedbench.scheduling.stage.practice_report import practice_finding
 
 with logged(snakemake.log[0], "claims_table") as log:
     inp, present = snakemake.input, snakemake.params.present

@@ -5,7 +5,7 @@ import pandas as pd
 from schedbench.hall.figure_style import save_figure
 from schedbench.hall.io import atomic_write_text, write_parquet
 from schedbench.hall.logs import logged
-from schedbench.scheduling.stage.practice import paired_table, practice_figure, practice_table_tex
+from schedbench.scheduling.stage.practice_report import paired_table, practice_figure, practice_table_tex
 
 with logged(snakemake.log[0], "practice_table") as log:
     runs = pd.concat([pd.read_parquet(p) for p in snakemake.input.families], ignore_index=True)
