@@ -357,6 +357,10 @@ def test_wilson_interval_known_values():
         ),
         (lambda s: s["families"]["lb"].update(problem="maxflow"), "practice.families.lb.policies[0].algorithm"),
         (lambda s: s["families"]["lb"]["params"].update(m=0), "practice.families.lb"),
+        (lambda s: s["families"]["lb"].update(params=-1), "practice.families.lb.params"),
+        (lambda s: s.update(train_instances=10**30), "practice.train_instances"),
+        (lambda s: s["families"]["flow"].update(test_instances=10**30), "practice.families.flow.test_instances"),
+        (lambda s: s.update(seed=None), "practice.seed"),
     ],
 )
 def test_bad_sections_name_the_key(mutate, where):

@@ -172,10 +172,12 @@ def _check_search_arguments(section: dict) -> None:
 
 
 def sweep_limits(section: dict) -> dict:
-    """The stop of every point's search: `max_evals` candidates, `budget_seconds` of wall clock."""
+    """The stop of every point's search: `max_evals` candidates, `budget_seconds` of wall clock
+    (a key missing or null: its default, as for `n` and `m`)."""
+    evals, seconds = section.get("max_evals"), section.get("budget_seconds")
     return {
-        "max_evals": int(section.get("max_evals", DEFAULT_MAX_EVALS)),
-        "budget_seconds": float(section.get("budget_seconds", DEFAULT_BUDGET_SECONDS)),
+        "max_evals": DEFAULT_MAX_EVALS if evals is None else int(evals),
+        "budget_seconds": DEFAULT_BUDGET_SECONDS if seconds is None else float(seconds),
     }
 
 

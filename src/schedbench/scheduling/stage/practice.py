@@ -90,9 +90,13 @@ def _where(*keys: Any) -> str:
     return ".".join(["practice", *map(str, keys)])
 
 
-def _count(value: Any, where: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise PracticeConfigError(f"{where}: an integer >= {minimum}, got {value!r}")
+#: the most training or test instances a family may ask for (checked before anything is built)
+MAX_INSTANCES = 100_000
+
+
+def _count(value: Any, where: str, minimum: int = 1, maximum: int = MAX_INSTANCES) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise PracticeConfigError(f"{where}: an integer in [{minimum}, {maximum}], got {value!r}")
     return value
 
 
@@ -190,12 +194,17 @@ def check_practice(section: Any) -> None:
     _eps_list(section.get("eps", DEFAULT_EPS), _where("eps"))
     for key in ("train_instances", "test_instances", "n_boot"):
         if key in section:
-            _count(section[key], _where(key), 2 if key == "test_instances" else 1)
+            _count(
+                section[key],
+                _where(key),
+                2 if key == "test_instances" else 1,
+                10**6 if key == "n_boot" else MAX_INSTANCES,
+            )
     mbu = section.get("min_budget_used", DEFAULTS["min_budget_used"])
     if isinstance(mbu, bool) or not isinstance(mbu, (int, float)) or not 0 <= mbu <= 1:
         raise PracticeConfigError(f"{_where('min_budget_used')}: a number in [0, 1], got {mbu!r}")
     if "seed" in section:
-        _count(section["seed"], _where("seed"), 0)
+        _count(section["seed"], _where("seed"), 0, 2**63 - 1)
     families = section.get("families")
     if not isinstance(families, dict) or not families:
         raise PracticeConfigError(f"{_where('families')}: required, a mapping of names to families, got {families!r}")
@@ -209,6 +218,8 @@ def check_practice(section: Any) -> None:
         if unknown:
             raise PracticeConfigError(f"{where}.{unknown[0]}: unknown key (keys: {', '.join(FAMILY_KEYS)})")
         problem = fam.get("problem", "load")
+        if fam.get("params") is not None and not isinstance(fam["params"], dict):
+            raise PracticeConfigError(f"{where}.params: a mapping of the family's parameters, got {fam['params']!r}")
         if problem not in problem_names():
             raise PracticeConfigError(f"{where}.problem: {problem!r} is not a problem ({', '.join(problem_names())})")
         try:
