@@ -191,3 +191,20 @@ def test_importing_the_engine_does_not_import_numba():
     )
     assert out.stdout.strip() == "False"
     assert budget.allows_nb is allows_nb
+
+
+@given(
+    st.lists(st.sampled_from([0.5, 1.0, 2.0, 4.0]), min_size=1, max_size=30),
+    st.sampled_from([0.1, 0.25, 0.5]),
+)
+def test_take_rejects_exactly_when_the_rule_allows(weights, eps):
+    """``Budget.take`` against the rule itself: a rejection is taken iff ``allows`` holds before
+    it, the sums move only then, and the prefix budget is never exceeded."""
+    budget, rejected, arrived = Budget(eps), 0.0, 0.0
+    for w in weights:
+        budget.arrive(w)
+        arrived += w
+        expect = allows(rejected, w, arrived, eps)
+        assert budget.take(w) == expect
+        rejected += w if expect else 0.0
+        assert budget.rejected == rejected and rejected <= eps * arrived + BUDGET_TOL

@@ -87,7 +87,7 @@ class Budget:
     job weighs, per the problem table: :meth:`weight`. Counting algorithms use the default
     weight 1 throughout and their sums stay integers. Use: :meth:`arrive` for every arriving
     job (before asking about it), :meth:`allows` before a rejection, :meth:`reject` when
-    rejecting.
+    rejecting (:meth:`take`: both in one call).
     """
 
     __slots__ = ("eps", "problem", "arrived", "rejected")
@@ -112,6 +112,15 @@ class Budget:
 
     def reject(self, w=1) -> None:
         self.rejected += w
+
+    def take(self, w=1) -> bool:
+        """Reject one job of weight ``w`` if the budget allows it (:meth:`allows`, then
+        :meth:`reject`); whether it did. The arrival-time rejection of the policies that reject
+        a job over their threshold while the budget lasts (and count a guard fire otherwise)."""
+        if self.allows(w):
+            self.reject(w)
+            return True
+        return False
 
     @property
     def left(self) -> float:

@@ -70,8 +70,7 @@ class EdfReject(Edf):
         projected = self._weight(job.size, job.w_flow) * (self.work_ahead(i, job, view) + job.size)
         estimate = max(self.T, self.accepted_max) if self.ratchet else self.T
         if projected > self.theta * estimate:
-            if self.budget.allows(w):
-                self.budget.reject(w)
+            if self.budget.take(w):
                 return REJECT
             self.counters["guard_fires"] += 1
         self.accepted_max = max(self.accepted_max, projected)

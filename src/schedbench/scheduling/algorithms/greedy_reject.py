@@ -62,8 +62,7 @@ class GreedyReject(OnlineAlgorithm):
         loads = self.load[job.eligible]
         i = int(job.eligible[loads == loads.min()].min())
         if self.load[i] + job.size > self.theta * self.estimate():
-            if self.budget.allows():
-                self.budget.reject()
+            if self.budget.take():
                 return REJECT
             self.counters["guard_fires"] += 1
         self.load[i] += job.size
