@@ -184,7 +184,7 @@ def check_practice(section: Any) -> None:
     if section is None:
         return
     from schedbench.scheduling.problems import problem_names
-    from schedbench.scheduling.registry import UnknownNameError, get_family
+    from schedbench.scheduling.registry import UnknownNameError, get_algorithm, get_family
 
     if not isinstance(section, dict):
         raise PracticeConfigError(f"practice: a mapping with the key 'families', got {section!r}")
@@ -247,10 +247,7 @@ def check_practice(section: Any) -> None:
             labels += [e["label"] for e in family_entries(fam, role)]
         if len(set(labels)) != len(labels):
             raise PracticeConfigError(f"{where}: two entries share a label ({labels}); give each a distinct 'label'")
-        unit_only = [e["algorithm"] for r in ("policies", "baselines") for e in fam[r]]
-        from schedbench.scheduling.registry import get_algorithm
-
-        for alg in unit_only:
+        for alg in (e["algorithm"] for r in ("policies", "baselines") for e in fam[r]):
             if get_algorithm(alg).unit_sizes_only and family.sized(resolved):
                 raise PracticeConfigError(f"{where}: {alg!r} is defined for unit sizes only; the family has sizes")
 
