@@ -139,3 +139,18 @@ def test_a_binary_config_or_base_file_is_refused_by_name(tmp_path):
     child.write_text("base: bin.yaml\nseed: 1\n")
     with pytest.raises(ConfigError, match=r"bin\.yaml: not a UTF-8 text file"):
         load_config_file(str(child))
+
+
+def test_a_subnormal_eps_is_refused_by_name_not_overflowed():
+    """ε = 5e-324 is in (0, 1) but 1/ε is infinite: ⌈log₂(1/ε)⌉ raised OverflowError (found by the
+    hostile-input harness); every rejection-model algorithm refuses it naming eps."""
+    from schedbench.hall.params import ParameterError
+    from schedbench.scheduling.registry import algorithm_names, get_algorithm
+
+    for name in algorithm_names():
+        cls = get_algorithm(name)
+        if cls.model != "rejection":
+            continue
+        with pytest.raises(ParameterError, match=r"eps = 5e-324 is too small"):
+            cls.check_eps(5e-324)
+        assert cls.check_eps(2.0**-53) == 2.0**-53

@@ -75,6 +75,10 @@ from schedbench.hall.params import Param, ParameterError, resolve
 from schedbench.scheduling.model import HOLD, REJECT
 from schedbench.scheduling.problems import get_problem
 
+#: the smallest rejected fraction ε an algorithm accepts: 1/ε ≤ 2^53 stays a finite float, exact
+#: as an integer (a subnormal ε such as 5e-324 made ⌈log₂(1/ε)⌉ an OverflowError)
+MIN_REJECTION_EPS = 2.0**-53
+
 __all__ = ["OnlineAlgorithm", "JobView", "SlotPlan", "Param", "ParameterError", "REJECT", "HOLD"]
 
 
@@ -185,6 +189,11 @@ class OnlineAlgorithm:
             eps = float(eps)
         if cls.model == "rejection" and not (ok and 0.0 < eps < 1.0):
             raise ParameterError(f"algorithm {cls.name!r}: eps must be a number in (0, 1), got {eps!r}")
+        # 1/ε must be a finite integer-exact float: the rules derive ⌈1/ε⌉, log₂(1/ε), 1/ε^k
+        if cls.model == "rejection" and eps < MIN_REJECTION_EPS:
+            raise ParameterError(
+                f"algorithm {cls.name!r}: eps = {eps!r} is too small: the rules need a finite 1/ε (eps >= 2^-53)"
+            )
         if cls.model == "speed" and not (ok and 0.0 <= eps <= 16.0):
             raise ParameterError(f"algorithm {cls.name!r}: eps (extra speed) must be in [0, 16], got {eps!r}")
         return float(eps)
