@@ -204,16 +204,32 @@ def test_the_weighted_lower_bound_is_never_claimed_shown_but_quotes_the_sweep():
     growth = pd.DataFrame(
         [
             {
+                "series": "m8",
+                "sweep": "eps",
                 "problem": "wtdmaxflow",
                 "algorithm": "wmft-B",
                 "found_exponent": 0.7,
-                "inv_eps_min": 2.0,
-                "inv_eps_max": 16.0,
-            }
+                "x_min": 2.0,
+                "x_max": 32.0,
+                "m_min": 8,
+                "m_max": 8,
+            },
+            {  # an m series is growth in m, never quoted for a bound in 1/ε
+                "series": "grow_m",
+                "sweep": "m",
+                "problem": "wtdmaxflow",
+                "algorithm": "edf",
+                "found_exponent": 1.5,
+                "x_min": 2.0,
+                "x_max": 64.0,
+                "m_min": 2,
+                "m_max": 64,
+            },
         ]
     )
     c = verdicts([run("greedy", 1.0)], growth)["wmft-lower"]
     assert c.verdict == "not shown" and "0.7" in c.measured and "wmft-B" in c.measured
+    assert "series m8, m = 8; 1/ε from 2 to 32" in c.measured and "edf" not in c.measured
 
 
 def slope(experiment, slope, consistent, claim="O(n^-1/2)", claimed=-0.5, quantity="blocking"):
@@ -289,20 +305,56 @@ def test_the_section_findings_count_the_verdicts_and_the_growing_sweeps():
     assert verdict_sentence(frame, ["greedy"], "x") == "Of the 1 claim on x this run tests: 1 confirmed."
     assert verdict_sentence(frame, "bipartite ", "y") == "This config tests no claim on y."
     assert macro_tex("FindingX", "at ε ≤ 1/2") == "\\newcommand{\\FindingX}{at $\\varepsilon$ $\\le$ 1/2}"
+    common = {"series": "m8", "sweep": "eps", "m_min": 8, "m_max": 8, "eps_min": 0.125, "eps_max": 0.5}
     growth = pd.DataFrame(
         [
-            {"problem": "load", "algorithm": "greedy", "grows": False, "found_exponent": 0.0, "bound_exponent": None},
             {
+                **common,
+                "problem": "load",
+                "algorithm": "greedy",
+                "model": "rejection",
+                "min_jobs_min": 40,
+                "grows": False,
+                "found_exponent": 0.0,
+                "bound_exponent": None,
+                "increment_per_doubling": 0.0,
+            },
+            {
+                **common,
                 "problem": "maxflow",
                 "algorithm": "mft-unit",
+                "model": "rejection",
+                "min_jobs_min": 40,
                 "grows": True,
                 "found_exponent": 0.8,
                 "bound_exponent": 1.0,
+                "increment_per_doubling": 0.5,
+            },
+            {
+                **common,
+                "series": "grow_m",
+                "sweep": "m",
+                "m_min": 2,
+                "m_max": 64,
+                "eps_min": 0.125,
+                "eps_max": 0.125,
+                "problem": "maxflow",
+                "algorithm": "edf",
+                "model": "speed",
+                "min_jobs_min": 160,
+                "grows": True,
+                "found_exponent": 0.3,
+                "bound_exponent": None,
+                "increment_per_doubling": 0.89,
             },
         ]
     )
     text = sweep_finding(growth)
+    assert text.startswith("In the ε sweep's series m8 (m = 8, ε from 1/2 to 1/8, ≥ 20/ε jobs): 1 of 2 sweeps found")
+    assert "mft-unit on maxflow" in text and "0.80" in text and "1.00" in text
     assert (
-        text.startswith("1 of 2 sweeps found") and "mft-unit on maxflow" in text and "0.80" in text and "1.00" in text
+        "series grow_m (m from 2 to 64, ε = 1/8, ≥ 20/ε jobs): 1 of 1 sweeps found a worst ALG/OPT that grows as m grows"
+        in text
     )
+    assert "speed at most +0.89 per doubling of m (edf)" in text
     assert sweep_finding(None) == "This config has no ε sweep."

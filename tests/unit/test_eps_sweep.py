@@ -27,10 +27,14 @@ from schedbench.scheduling.stage.eps_sweep import (
     growth_table,
     growth_table_tex,
     increment_per_halving,
-    point_file,
+    point_files,
     run_sweep,
+    series_points,
     sweep_eps,
+    sweep_jobs,
+    sweep_min_jobs,
     sweep_pairs,
+    sweep_series,
     sweep_size,
 )
 from schedbench.scheduling.stage.plan import plan_scheduling
@@ -65,6 +69,24 @@ TINY = {"problems": {"load": ["lb-unit-reject"]}, "eps": [0.5, 0.25], "max_evals
         ({"seed": -3}, "search.eps_sweep.seed"),
         ({"jobs_per_inverse_eps": 0}, "search.eps_sweep.jobs_per_inverse_eps"),
         ({"colour": "red"}, "search.eps_sweep.colour"),
+        ({"min_jobs_per_inverse_eps": 0}, "search.eps_sweep.min_jobs_per_inverse_eps"),
+        ({"min_jobs_per_inverse_eps": 20, "n": 30}, "search.eps_sweep.min_jobs_per_inverse_eps"),
+        ({"series": []}, "search.eps_sweep.series"),
+        ({"series": {"Bad-Name": {}}}, "search.eps_sweep.series"),
+        ({"series": {"s": {"seed": 3}}}, "search.eps_sweep.series.s.seed"),
+        ({"series": {"s": "m8"}}, "search.eps_sweep.series.s"),
+        ({"series": {"s": {"m": [4]}}}, "search.eps_sweep.series.s.m"),
+        ({"series": {"s": {"m": [4, 4]}}}, "search.eps_sweep.series.s.m"),
+        ({"series": {"s": {"m": [4, 8]}}}, "search.eps_sweep.series.s.eps"),  # an m series needs its one ε
+        ({"series": {"s": {"m": [4, 8], "eps": [0.5, 0.25]}}}, "search.eps_sweep.series.s.eps"),
+        ({"series": {"s": {"m": [4, 8], "eps": 1.5}}}, "search.eps_sweep.series.s.eps"),
+        ({"series": {"s": {"m": 8, "eps": 0.25}}}, "search.eps_sweep.series.s.eps"),
+        ({"series": {"s": {"m": 8, "max_evals": -1}}}, "search.eps_sweep.series.s.max_evals"),
+        ({"series": {"s": {"m": 8, "problems": {"load": ["edf"]}}}}, "search.eps_sweep.series.s.problems.load"),
+        (
+            {"series": {"s": {"m": 8, "min_jobs_per_inverse_eps": 10**6}}},
+            "search.eps_sweep.series.s.min_jobs_per_inverse_eps",
+        ),
     ],
 )
 def test_config_errors_name_the_key(change, key):
@@ -72,6 +94,8 @@ def test_config_errors_name_the_key(change, key):
     with pytest.raises(EpsSweepConfigError) as err:
         check_eps_sweep(section)
     assert str(err.value).startswith(key + ":") or str(err.value).startswith(key + "."), str(err.value)
+    if key.endswith(".eps") and "[4, 8]" in repr(change):
+        assert "one ε" in str(err.value)
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):  # the config check says the same
         check_search_section({"eps_sweep": section})
 
@@ -84,9 +108,9 @@ def test_the_anand_batch_sweep_refuses_nothing_it_can_run():
     stages = plan_scheduling({"experiments": {}, "eps": [0.25], "search": {"eps_sweep": section}})
     sweep = [s for s in stages if s.stage == "eps_sweep"]
     assert [s.section for s in sweep] == [
-        "search.eps_sweep.problems.maxflow.anand-batch",
-        "search.eps_sweep.problems.maxflow.ll-fifo",
-        "search.eps_sweep.problems.stretch.gwmft",
+        "search.eps_sweep.m_inverse_eps.maxflow.anand-batch",
+        "search.eps_sweep.m_inverse_eps.maxflow.ll-fifo",
+        "search.eps_sweep.m_inverse_eps.stretch.gwmft",
     ]
     assert all(s.jobs == 1 and s.runs == 4 for s in sweep)
 
@@ -98,6 +122,66 @@ def test_sizes_grow_with_one_over_eps():
     assert sweep_size(section, 0.3) == (4, 14)  # 1/0.3 = 3.3 → m = 4; n = max(12, ⌈4/0.3⌉ = 14)
     assert sweep_size({**section, "m": 5, "n": 7}, 0.01) == (5, 7)
     assert sweep_size({**section, "jobs_per_inverse_eps": 1}, 0.125) == (8, 24)
+
+
+def test_series_inherit_the_section_fix_m_or_sweep_it_and_hold_their_minimum_of_jobs():
+    section = {
+        "problems": {"load": ["greedy-cap"]},
+        "eps": [0.5, 0.25, 0.125],
+        "max_evals": 40,
+        "series": {
+            "grow": None,
+            "m8": {"m": 8, "min_jobs_per_inverse_eps": 20},
+            "ms": {"m": [16, 4, 8], "eps": 0.25, "problems": {"maxflow": ["edf"]}},
+        },
+    }
+    check_eps_sweep(section)
+    series = sweep_series(section)
+    assert list(series) == ["grow", "m8", "ms"]
+    assert series_points(series["grow"]) == [(0.5, 2), (0.25, 4), (0.125, 8)]
+    assert series_points(series["m8"]) == [(0.5, 8), (0.25, 8), (0.125, 8)]
+    assert series_points(series["ms"]) == [(0.25, 4), (0.25, 8), (0.25, 16)]  # fewest machines first
+    assert [sweep_min_jobs(series["m8"], e) for e in (0.5, 0.125)] == [40, 160]  # ≥ 20 rejections
+    assert sweep_size(series["m8"], 0.125) == (8, 160) and sweep_min_jobs(series["grow"], 0.125) == 1
+    assert sweep_jobs(section) == [
+        ("grow", "load", "greedy-cap"),
+        ("m8", "load", "greedy-cap"),
+        ("ms", "maxflow", "edf"),
+    ]
+    assert sweep_pairs(section) == [("load", "greedy-cap"), ("maxflow", "edf")]
+    assert [p.name for p in point_files("d", section, "ms")] == ["m_4.json", "m_8.json", "m_16.json"]
+    assert [p.name for p in point_files("d", section, "m8")] == ["eps_0.5.json", "eps_0.25.json", "eps_0.125.json"]
+    stages = [
+        s
+        for s in plan_scheduling({"experiments": {}, "eps": [0.25], "search": {"eps_sweep": section}})
+        if s.stage == "eps_sweep"
+    ]
+    assert [(s.section, s.runs) for s in stages] == [
+        ("search.eps_sweep.grow.load.greedy-cap", 3),
+        ("search.eps_sweep.m8.load.greedy-cap", 3),
+        ("search.eps_sweep.ms.maxflow.edf", 3),
+    ]
+
+
+@pytest.mark.parametrize("problem", ["maxflow", "load"])
+def test_a_padded_seed_repeats_its_jobs_and_a_flow_copy_meets_an_idle_system(problem):
+    """pad_jobs: at least min_jobs jobs; on a flow problem the copies are released after the
+    previous one has drained, so the padded instance's OPT equals the seed's (checked by the
+    offline solver); on LoadBalancing the copies add their load (OPT at most k times)."""
+    from schedbench.scheduling.search.blackbox import pad_jobs, to_instance
+
+    jobs = [(0, 2, (0, 1), 1.0, 1.0), (0, 1, (0,), 1.0, 1.0), (1, 3, (1,), 1.0, 1.0)]
+    padded = pad_jobs(jobs, 8, problem)
+    assert len(padded) == 8 and pad_jobs(jobs, 2, problem) == jobs
+    assert [j[1:] for j in padded] == [j[1:] for j in (jobs * 3)[:8]]
+    assert all(a[0] <= b[0] for a, b in zip(padded, padded[1:]))  # arrival order kept
+    one = solve_opt(to_instance(2, jobs), problem, time_limit=30)
+    many = solve_opt(to_instance(2, padded), problem, time_limit=30)
+    assert one.status == many.status == "optimal"
+    if problem == "maxflow":
+        assert many.value == one.value
+    else:
+        assert one.value < many.value <= 3 * one.value
 
 
 def test_growth_fits_recover_exact_power_laws_and_logarithms():
@@ -151,8 +235,8 @@ def _replay(wc: WorstCase) -> float:
 )
 def test_points_replay_chain_and_start_no_lower_than_their_seeds(tmp_path, problem, algorithm):
     section = {**TINY, "problems": {problem: [algorithm]}}
-    outs = [point_file(tmp_path, problem, algorithm, e) for e in sweep_eps(section)]
-    rows = run_sweep(problem, algorithm, section, 14, outs)
+    outs = point_files(tmp_path, section, "m_inverse_eps")
+    rows = run_sweep("m_inverse_eps", problem, algorithm, section, 14, outs)
     assert [r["eps"] for r in rows] == [0.5, 0.25]
     assert [r["m"] for r in rows] == [2, 4]
     assert math.isnan(rows[0]["chained_start"]) and math.isfinite(rows[1]["chained_start"])
@@ -171,10 +255,10 @@ def test_points_replay_chain_and_start_no_lower_than_their_seeds(tmp_path, probl
 
 
 def test_a_rerun_gives_the_same_points(tmp_path):
-    outs1 = [point_file(tmp_path / "a", "load", "lb-unit-reject", e) for e in sweep_eps(TINY)]
-    outs2 = [point_file(tmp_path / "b", "load", "lb-unit-reject", e) for e in sweep_eps(TINY)]
-    run_sweep("load", "lb-unit-reject", TINY, 3, outs1)
-    run_sweep("load", "lb-unit-reject", TINY, 3, outs2)
+    outs1 = point_files(tmp_path / "a", TINY, "m_inverse_eps")
+    outs2 = point_files(tmp_path / "b", TINY, "m_inverse_eps")
+    run_sweep("m_inverse_eps", "load", "lb-unit-reject", TINY, 3, outs1)
+    run_sweep("m_inverse_eps", "load", "lb-unit-reject", TINY, 3, outs2)
     for a, b in zip(outs1, outs2):
         da, db = json.loads(a.read_text()), json.loads(b.read_text())
         da.pop("seconds"), db.pop("seconds")
@@ -182,24 +266,41 @@ def test_a_rerun_gives_the_same_points(tmp_path):
 
 
 def test_table_growth_and_tex(tmp_path):
-    section = {**TINY, "problems": {"load": ["lb-unit-reject", "greedy-cap"]}}
+    section = {
+        **TINY,
+        "problems": {"load": ["lb-unit-reject", "greedy-cap"]},
+        "series": {"grow": None, "ms": {"m": [2, 4], "eps": 0.25, "min_jobs_per_inverse_eps": 3}},
+    }
     paths = []
-    for problem, algorithm in sweep_pairs(section):
-        outs = [point_file(tmp_path, problem, algorithm, e) for e in sweep_eps(section)]
-        run_sweep(problem, algorithm, section, 14, outs)
+    for series, problem, algorithm in sweep_jobs(section):
+        outs = point_files(tmp_path / series / problem / algorithm, section, series)
+        run_sweep(series, problem, algorithm, section, 14, outs)
         paths += outs
     points = collect_sweep(paths)
     assert list(points.columns) == POINT_COLUMNS == list(collect_sweep([]).columns)
-    assert len(points) == 4 and set(points["opt_status"]) == {"optimal"}
+    assert len(points) == 8 and set(points["opt_status"]) == {"optimal"}
+    ms = points[points["series"] == "ms"]
+    assert set(ms["sweep"]) == {"m"} and set(ms["eps"]) == {0.25} and sorted(set(ms["m"])) == [2, 4]
+    assert (ms["n"] >= 12).all() and set(ms["min_jobs"]) == {12}  # ⌈3/0.25⌉ jobs a candidate
+    assert (ms["budget_jobs"] == 0.25 * ms["n"]).all()
     growth = growth_table(points)
-    assert list(growth["algorithm"]) == ["greedy-cap", "lb-unit-reject"]
+    assert list(zip(growth["series"], growth["algorithm"])) == [
+        ("grow", "greedy-cap"),
+        ("grow", "lb-unit-reject"),
+        ("ms", "greedy-cap"),
+        ("ms", "lb-unit-reject"),
+    ]
     for _, g in growth.iterrows():
-        rows = points[points["algorithm"] == g["algorithm"]].sort_values("inv_eps")
+        col = "m" if g["sweep"] == "m" else "inv_eps"
+        rows = points[(points["algorithm"] == g["algorithm"]) & (points["series"] == g["series"])].sort_values(col)
         expected = math.log(rows["ratio"].iloc[1] / rows["ratio"].iloc[0]) / math.log(2.0)
         assert g["found_exponent"] == pytest.approx(expected)  # two points: the one step's slope
         assert g["grows"] == (rows["ratio"].iloc[1] > rows["ratio"].iloc[0])
+        assert g["fit_kind"] == ("log" if g["sweep"] == "m" else g["fit_kind"])  # an m series: per doubling
     tex = growth_table_tex(growth)
-    assert tex.count("\\\\") == 2 + len(growth) and "lb-unit-reject" in tex
+    body = tex.split("\\endhead", 1)[1]
+    assert body.count("\\\\") == 2 + len(growth) and "lb-unit-reject" in tex  # a heading per series
+    assert "series ms: m from 2 to 4, ε = 1/4, ≥ 3/ε jobs" in tex.replace("$\\varepsilon$", "ε").replace("$\\ge$", "≥")
     assert "no \\texttt{search.eps\\_sweep}" in growth_table_tex(growth.iloc[0:0])
 
 
@@ -213,6 +314,8 @@ def test_the_figure_has_a_panel_per_model_and_a_line_per_algorithm(tmp_path):
             rows.append(
                 {
                     **{c: math.nan for c in points.columns},
+                    "series": "m_inverse_eps",
+                    "sweep": "eps",
                     "problem": "maxflow",
                     "algorithm": algorithm,
                     "model": model,
@@ -243,6 +346,8 @@ def test_a_model_with_more_algorithms_than_a_panel_carries_is_split_into_panels(
     rows = [
         {
             **{c: math.nan for c in points.columns},
+            "series": "m_inverse_eps",
+            "sweep": "eps",
             "problem": "maxflow",
             "algorithm": a,
             "model": "speed",

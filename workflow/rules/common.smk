@@ -8,7 +8,7 @@ from schedbench.hall.config import ConfigError, balanced_chunks, batches, config
 from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
 from schedbench.scheduling.stage.config import experiment_problem
-from schedbench.scheduling.stage.eps_sweep import point_file, sweep_eps, sweep_pairs
+from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs, sweep_pairs
 from schedbench.scheduling.stage.practice import family_entries, practice_families
 from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.sources import script_sources
@@ -44,8 +44,10 @@ SCHED_PROBLEMS = sorted({experiment_problem(config["experiments"][e]) for e in E
 # the worst-case search tasks (workflow/rules/search.smk)
 SEARCH = config.get("search") or {}
 SEARCH_TASKS = sorted(SEARCH.get("tasks") or {})
-# the worst-case search swept over eps: one job per (problem, algorithm) (workflow/rules/search.smk)
+# the worst-case search swept over eps (and m): one job per (series, problem, algorithm)
+# (workflow/rules/search.smk)
 EPS_SWEEP = SEARCH.get("eps_sweep") or {}
+EPS_SWEEP_JOBS = sweep_jobs(EPS_SWEEP)
 EPS_SWEEP_PAIRS = sweep_pairs(EPS_SWEEP)
 EPS_SWEEP_PROBLEMS = sorted({p for p, _ in EPS_SWEEP_PAIRS})
 # the practice comparison: one job per family (workflow/rules/practice.smk)
@@ -222,12 +224,6 @@ def bip_targets():
         "paper/tables/bipartite_checks.tex",
         "paper/tables/bipartite_rates.tex",
     ] + [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in bip_figures()]
-
-
-def eps_sweep_points(problem, algorithm):
-    """The worst-case files of one (problem, algorithm) of search.eps_sweep, largest eps first
-    (the chain's order)."""
-    return [str(point_file("results/eps_sweep", problem, algorithm, e)) for e in sweep_eps(EPS_SWEEP)]
 
 
 # the practice comparison (workflow/rules/practice.smk)

@@ -6,6 +6,7 @@ ADVERSARY_MODULES = sorted({get_adversary(name).__module__ for name in adversary
 wildcard_constraints:
     task=r"[A-Za-z0-9_]+",
     sweep_problem=r"[a-z]+",
+    sweep_series=r"[a-z][a-z0-9_]*",
 
 
 rule worst_case_task:
@@ -59,19 +60,21 @@ rule worst_case_table:
 if EPS_SWEEP:
 
     rule eps_sweep_algorithm:
-        """The black-box search of one algorithm on one problem at every ε of search.eps_sweep, each
-        ε seeded from the adversaries played at that ε and from the previous ε's worst case; every
-        find is replayed through the real plug-in and the real offline solver before it is written."""
+        """The black-box search of one algorithm on one problem at every point of one series of
+        search.eps_sweep (a directory of one worst case per point: a series' points vary in
+        number), each seeded from the adversaries played there and from the previous point's
+        worst case; every find is replayed through the real plug-in and the real offline solver
+        before it is written."""
         input:
             sources=lambda wc: sources_of(
                 "eps_sweep_task.py", get_algorithm(wc.algorithm).__module__, *ADVERSARY_MODULES
             ),
         output:
-            points=[f"results/eps_sweep/{{sweep_problem}}/{{algorithm}}/eps_{e:g}.json" for e in sweep_eps(EPS_SWEEP)],
+            points=directory("results/eps_sweep/{sweep_series}/{sweep_problem}/{algorithm}"),
         log:
-            "results/logs/eps_sweep/{sweep_problem}/{algorithm}.log",
+            "results/logs/eps_sweep/{sweep_series}/{sweep_problem}/{algorithm}.log",
         benchmark:
-            "results/benchmarks/eps_sweep/{sweep_problem}/{algorithm}.tsv"
+            "results/benchmarks/eps_sweep/{sweep_series}/{sweep_problem}/{algorithm}.tsv"
         params:
             section=EPS_SWEEP,
             seed=EPS_SWEEP.get("seed", SEARCH.get("seed", config["seed"])),
@@ -79,9 +82,9 @@ if EPS_SWEEP:
             "../scripts/eps_sweep_task.py"
 
     rule eps_sweep_table:
-        """The sweep's points, the growth-exponent table and one figure per problem."""
+        """The sweep's points, the growth table and one figure per problem (a row per series)."""
         input:
-            points=[f for p, a in EPS_SWEEP_PAIRS for f in eps_sweep_points(p, a)],
+            points=sweep_directories("results/eps_sweep", EPS_SWEEP),
             sources=sources_of("eps_sweep_table.py"),
         output:
             table="results/eps_sweep.parquet",
@@ -104,6 +107,8 @@ if EPS_SWEEP:
             "results/benchmarks/eps_sweep_table.tsv"
         localrule: True
         params:
+            section=EPS_SWEEP,
+            series=[s for s, _, _ in EPS_SWEEP_JOBS],
             problems=EPS_SWEEP_PROBLEMS,
             provenance=PROVENANCE,
         script:

@@ -1,12 +1,15 @@
-# Thin: the sweep's points -> results/eps_sweep*.parquet, paper/tables/eps_sweep.tex, paper/figures/eps_sweep_*.pdf
+# Thin: the sweep's point directories -> results/eps_sweep*.parquet, paper/tables/eps_sweep.tex, paper/figures/eps_sweep_*.pdf
 from schedbench.scheduling.stage.figures import algorithm_colours
 from schedbench.hall.io import atomic_write_text, write_parquet
 from schedbench.hall.logs import logged
-from schedbench.scheduling.stage.eps_sweep import collect_sweep, growth_table, growth_table_tex
+from schedbench.scheduling.stage.eps_sweep import collect_sweep, growth_table, growth_table_tex, point_files
 from schedbench.scheduling.stage.search_figures import plot_eps_sweep
 
 with logged(snakemake.log[0], "eps_sweep_table") as log:
-    points = collect_sweep(list(snakemake.input.points))
+    section, paths = dict(snakemake.params.section), []
+    for directory, series in zip(snakemake.input.points, snakemake.params.series):
+        paths += point_files(directory, section, series)
+    points = collect_sweep(paths)
     growth = growth_table(points)
     write_parquet(points, snakemake.output.table)
     write_parquet(growth, snakemake.output.growth)

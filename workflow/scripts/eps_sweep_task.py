@@ -1,14 +1,10 @@
-# Thin: one (problem, algorithm) of search.eps_sweep -> results/eps_sweep/{problem}/{algorithm}/eps_*.json
+# Thin: one (series, problem, algorithm) of search.eps_sweep -> results/eps_sweep/{series}/{problem}/{algorithm}/*.json
 from schedbench.hall.logs import logged
-from schedbench.scheduling.stage.eps_sweep import run_sweep
+from schedbench.scheduling.stage.eps_sweep import point_files, run_sweep
 
 with logged(snakemake.log[0], "eps_sweep_algorithm") as log:
-    rows = run_sweep(
-        snakemake.wildcards.sweep_problem,
-        snakemake.wildcards.algorithm,
-        dict(snakemake.params.section),
-        int(snakemake.params.seed),
-        list(snakemake.output.points),
-    )
+    wc, section = snakemake.wildcards, dict(snakemake.params.section)
+    outputs = point_files(snakemake.output.points, section, wc.sweep_series)
+    rows = run_sweep(wc.sweep_series, wc.sweep_problem, wc.algorithm, section, int(snakemake.params.seed), outputs)
     for row in rows:
         log.info("%s", row)

@@ -49,7 +49,7 @@ GROUPS = (
 )
 #: tables that are ``longtable``s (caption and label inside, over several pages): input as they are,
 #: never in a float
-LONG_TABLES = ("claims", "practice")
+LONG_TABLES = ("claims", "practice", "eps_sweep")
 
 # -------------------------------------------------------------------------------- macros
 
@@ -123,7 +123,14 @@ def config_macros_tex(
         "TracePace": _trace_pace(exps),
     }
     if eps_sweep:
-        macros.update({"SweepEps": _set(eps_sweep["eps"]), "SweepMaxEvals": _num(eps_sweep["max_evals"])})
+        evals = eps_sweep["max_evals"]
+        macros.update(
+            {
+                "SweepEps": _set(eps_sweep["eps"]),
+                "SweepMaxEvals": _num(evals[0]) if len(evals) == 1 else _set(evals),
+                "SweepSeries": tex_text(eps_sweep["series_text"]),
+            }
+        )
     if practice:
         macros.update(
             {
@@ -260,8 +267,9 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
     if m:
         title = _PROBLEM_TITLE.get(m.group(1), m.group(1))
         return (
-            f"{title}: the worst ALG/OPT the black-box search found against $1/\\varepsilon$ (log--log; "
-            "machines and jobs grow with $1/\\varepsilon$, Section~\\ref{sec:eps_sweep}), OPT proven optimal. "
+            f"{title}: the worst ALG/OPT the black-box search found, a row per series of the sweep "
+            "(Section~\\ref{sec:eps_sweep}): against $1/\\varepsilon$ at the series' machines, or against $m$ "
+            "at its one $\\varepsilon$ (log--log), OPT proven optimal. "
             "Circles: the worst found; crosses: what the hand-made adversaries force at that "
             "$\\varepsilon$; dotted: the algorithm's proven bound (a legend entry says when it lies above "
             "the panel). Each point is a lower bound on the worst case."
@@ -295,12 +303,6 @@ _TABLE_CAPTIONS = {
     "last column.",
     "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
     "proven bound and what the hand-made adversaries force.",
-    "eps_sweep": "Growth of the worst ALG/OPT found as $\\varepsilon$ shrinks: the exponent $b$ of "
-    "ratio $\\propto (1/\\varepsilon)^b$ (least squares, with its range over consecutive $\\varepsilon$ "
-    "steps), the increase per halving of $\\varepsilon$, the fit in the form of the algorithm's proven bound "
-    "(the exponent $b$ for a power of $1/\\varepsilon$, the increase per halving for a bound logarithmic in "
-    "$1/\\varepsilon$) with its 95\\,\\% CI from three values of $\\varepsilon$ on, and the same exponent for the adversaries' "
-    "ratios and for the proven bound. $^\\dagger$: a point stopped by the wall clock.",
     "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (its source~\\cite{bipartite} states none: measurements).",
 }
 

@@ -174,8 +174,10 @@ class _Mutator:
         sizes: tuple[int, ...],
         release_window: int,
         weights: tuple[str, ...] = (),
+        n_min: int = 1,
     ) -> None:
         self.rng, self.m, self.n_max, self.sizes, self.R = rng, m, n_max, sizes, release_window
+        self.n_min = max(1, n_min)  # a move never drops a candidate below this many jobs
         self.weights = weights  # the weight fields this problem moves ("w_flow", "w_reject")
 
     def _weight(self) -> float:
@@ -216,7 +218,7 @@ class _Mutator:
         if move == 0 and n < self.n_max:  # add a job
             rel = jobs[int(r.integers(n))][0] if n and r.random() < 0.7 else int(r.integers(self.R + 1))
             jobs.insert(int(r.integers(n + 1)), self.new_job(rel, jobs))
-        elif move == 1 and n > 1:  # drop a job
+        elif move == 1 and n > self.n_min:  # drop a job
             jobs.pop(int(r.integers(n)))
         elif move == 2 and n < self.n_max:  # duplicate a job
             k = int(r.integers(n))
@@ -254,6 +256,23 @@ class _Mutator:
             job[field] = self._weight()
             jobs[k] = tuple(job)
         return jobs
+
+
+def pad_jobs(jobs: list[Job], min_jobs: int, problem: str) -> list[Job]:
+    """``jobs`` repeated until there are at least ``min_jobs`` (the last copy cut short), each copy
+    after the previous one in arrival order: on a flow problem released after the previous copy's
+    jobs could all have finished (shifted by the last release plus the total size), so a copy
+    meets an idle system; on LoadBalancing (releases only order the arrivals) shifted past the
+    last release, the copies adding their load. Unchanged when long enough."""
+    if len(jobs) >= min_jobs or not jobs:
+        return list(jobs)
+    last = max(j[0] for j in jobs)
+    shift = last + 1 if problem == "load" else last + sum(j[1] for j in jobs) + 1
+    out, k = list(jobs), 1
+    while len(out) < min_jobs:
+        out += [(j[0] + k * shift, *j[1:]) for j in jobs[: min_jobs - len(out)]]
+        k += 1
+    return out
 
 
 def _seed_instances(
@@ -327,6 +346,7 @@ def check_search_worst(
     patience: int = 400,
     temperature: float = 0.2,
     opt_time_limit: float = 10.0,
+    min_jobs: int = 1,
 ) -> dict[str, Any]:
     """The arguments of :func:`search_worst` checked before any evaluation (the config check of a
     search task calls it too): a ParameterError whose ``argument`` names the argument, else the
@@ -344,7 +364,10 @@ def check_search_worst(
         "temperature": _arg("temperature", temperature, type=float, min=0),
         "opt_time_limit": _arg("opt_time_limit", opt_time_limit, type=float, min=0, min_open=True),
         "release_window": _arg("release_window", release_window, type=int, min=0, nullable=True),
+        "min_jobs": _arg("min_jobs", min_jobs, type=int, min=1, max=MAX_SEARCH_JOBS),
     }
+    if out["n"] is not None and out["min_jobs"] > out["n"]:
+        raise refused("min_jobs", f"search_worst: min_jobs = {out['min_jobs']} exceeds n = {out['n']} (the most jobs)")
     if params is not None and not isinstance(params, dict):
         raise refused("params", f"search_worst: params must be a dict of the algorithm's parameters, got {params!r}")
     cls = get_algorithm(algorithm)  # migratory classes run on instances only (adversary seeds are skipped)
@@ -390,6 +413,7 @@ def search_worst(
     temperature: float = 0.2,
     opt_time_limit: float = 10.0,
     replay: bool = True,
+    min_jobs: int = 1,
 ) -> WorstCase:
     """Black-box search for a bad instance of ``algorithm`` on ``m`` machines (see the module
     docstring). ``objective``: ``"ratio"`` (ALG/OPT) or ``"rejection"`` (worst prefix rejection
@@ -398,7 +422,9 @@ def search_worst(
     jobs are skipped. ``n``: the most jobs a candidate may have (default: max(3m, largest seed)).
     ``sizes``: the sizes a move may choose (default: 1, 2, 4 and the seeds' sizes; 1 for unit-size
     algorithms); ``release_window``: the latest release a move may choose (flow problems; default:
-    max(m, the seeds' latest release); 0 for LoadBalancing). Returns a
+    max(m, the seeds' latest release); 0 for LoadBalancing). ``min_jobs``: the fewest jobs a
+    candidate may have — a seed with fewer is repeated (:func:`pad_jobs`) and no move drops below
+    it, so a rejection budget of ε·``min_jobs`` jobs is really available. Returns a
     :class:`~.result.WorstCase` with ``proved=False``, ``bound=None``; ``extra`` holds the seeds'
     own scores (``seed_scores``: what each hand-made construction forces here) and
     ``beats_seeds``."""
@@ -419,6 +445,7 @@ def search_worst(
         patience=patience,
         temperature=temperature,
         opt_time_limit=opt_time_limit,
+        min_jobs=min_jobs,
     )
     m, n, budget_seconds, max_evals, seed = a["m"], a["n"], a["budget_seconds"], a["max_evals"], a["seed"]
     max_seed_jobs, patience, temperature = a["max_seed_jobs"], a["patience"], a["temperature"]
@@ -438,15 +465,17 @@ def search_worst(
         else:
             kept.append((label, inst))
     seeds = kept
-    seed_jobs = [(label, from_instance(inst)) for label, inst in seeds]
+    min_jobs = a["min_jobs"]
+    n_cap = n if n is not None else MAX_SEARCH_JOBS
+    seed_jobs = [(label, pad_jobs(from_instance(inst), min_jobs, problem)[:n_cap]) for label, inst in seeds]
     if sizes is None:
         sizes = (1,) if cls.unit_sizes_only else tuple(sorted({1, 2, 4} | {j[1] for _, js in seed_jobs for j in js}))
     if release_window is None:
         release_window = 0 if problem == "load" else max([m] + [j[0] for _, js in seed_jobs for j in js])
     if n is None:
-        n = min(MAX_SEARCH_JOBS, max([3 * m] + [len(js) for _, js in seed_jobs]))
+        n = min(MAX_SEARCH_JOBS, max([3 * m, min_jobs] + [len(js) for _, js in seed_jobs]))
     ev = _Evaluator(algorithm, eps, params, problem, objective, opt_time_limit)
-    mut = _Mutator(rng, m, n, sizes, int(release_window), weighted_fields(problem))
+    mut = _Mutator(rng, m, n, sizes, int(release_window), weighted_fields(problem), n_min=min_jobs)
 
     seed_scores, pool = {}, []
     for label, js in seed_jobs:
@@ -462,7 +491,8 @@ def search_worst(
             pool.append((res, js))
     while not pool:  # nothing to start from: random instances
         js = sorted(
-            [mut.new_job(int(rng.integers(release_window + 1)), []) for _ in range(max(1, m))], key=lambda j: j[0]
+            [mut.new_job(int(rng.integers(release_window + 1)), []) for _ in range(max(1, m, min_jobs))],
+            key=lambda j: j[0],
         )
         res = ev(m, js)
         if res is not None:
@@ -570,7 +600,14 @@ def search_worst(
         method="black-box",
         seconds=time.perf_counter() - t0,
         oracle=oracle,
-        space={"m": m, "n": n, "sizes": list(sizes), "release_window": int(release_window), "opt": best_res.opt},
+        space={
+            "m": m,
+            "n": n,
+            "min_jobs": min_jobs,
+            "sizes": list(sizes),
+            "release_window": int(release_window),
+            "opt": best_res.opt,
+        },
         budget_violated=best_res.status == "budget_violated",
         replayed=replay,
         extra={

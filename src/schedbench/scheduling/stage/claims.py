@@ -292,13 +292,15 @@ def _wmft_lower(cid, source, statement, growth: pd.DataFrame | None, evidence) -
     why = "the paper's construction is not available"
     if growth is None or growth.empty:
         return Claim(cid, source, statement, "--", evidence, "not shown", why)
-    sel = growth[growth["problem"] == "wtdmaxflow"]
+    sweep = growth["sweep"] if "sweep" in growth else pd.Series("eps", index=growth.index)
+    sel = growth[(growth["problem"] == "wtdmaxflow") & (sweep == "eps")].dropna(subset=["found_exponent"])
     if sel.empty:
         return Claim(cid, source, statement, "--", evidence, "not shown", why)
     best = sel.loc[sel["found_exponent"].idxmax()]
+    machines = f"m = {best['m_min']}" if best["m_min"] == best["m_max"] else "m = 1/ε"
     measured = (
         f"the ε sweep's worst found grows as (1/ε)^{_g(best['found_exponent'])} for {best['algorithm']} "
-        f"(1/ε from {_g(best['inv_eps_min'])} to {_g(best['inv_eps_max'])})"
+        f"(series {best['series']}, {machines}; 1/ε from {_g(best['x_min'])} to {_g(best['x_max'])})"
     )
     return Claim(cid, source, statement, measured, evidence, "not shown", why + "; a search bounds one algorithm only")
 

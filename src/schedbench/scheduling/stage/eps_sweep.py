@@ -1,33 +1,43 @@
-"""The worst-case search swept over ε (config section ``search.eps_sweep``): how the worst ratio
-an algorithm can be pushed to grows as ε shrinks, against the growth its proven bound allows.
+"""The worst-case search swept over ε and over m (config section ``search.eps_sweep``): how the
+worst ratio an algorithm can be pushed to grows as ε shrinks, or as machines are added at a fixed
+ε, against the growth its proven bound allows.
 
-One pipeline job per (problem, algorithm) runs the black-box search
-(:func:`~schedbench.scheduling.search.search_worst`) at every ε of the sweep, largest ε first.
-At each ε the search starts from
+The section holds **series** (``series``: name → settings; without it, one series
+``m_inverse_eps`` of the section's own settings). Every key of the section other than ``seed`` and
+``series`` is a default a series may override:
+
+* an **ε series** (``m`` a number or ``1/eps``) sweeps the ``eps`` list at that m;
+* an **m series** (``m`` a list) sweeps those machine counts at one ``eps`` (a number).
+
+Sizes. ``m: 1/eps`` is m = ⌈1/ε⌉ rounded up to a power of two, so the adversaries' m = 2^K
+constructions fit (the LoadBalancing lower bound Ω(log 1/ε) needs m ≥ 1/ε machines) — such a
+series grows m and ε together, so it measures the two at once. A fixed-m series separates them:
+at a fixed m every ratio is capped by an m-dependent constant, so growth there is growth in 1/ε.
+``min_jobs_per_inverse_eps: k`` makes every candidate hold at least ⌈k/ε⌉ jobs (seeds shorter
+than that are repeated, :func:`~schedbench.scheduling.search.blackbox.pad_jobs`), so the
+rejection budget allows at least k rejections and a rejection policy's budget is really in play;
+at most ``n = max(3m, ⌈jobs_per_inverse_eps/ε⌉, the minimum)`` jobs. ``n`` fixes the most instead.
+
+One pipeline job per (series, problem, algorithm) runs the black-box search
+(:func:`~schedbench.scheduling.search.search_worst`) at every point of its series in chain order
+(largest ε first; smallest m first). At each point the search starts from
 
 * the hand-made adversaries that fit (:func:`~schedbench.scheduling.search.starts.default_seeds`),
-  played against the algorithm at this very ε — what they force is kept per ε
-  (``adversary_best``), and
-* the previous ε's worst case (label :data:`CHAINED`), so a bad structure found at a larger ε is
-  pushed further at the smaller one.
+  played against the algorithm at this very point — what they force is kept (``adversary_best``),
+* the previous point's worst case (label :data:`CHAINED`), so a bad structure found at a larger ε
+  (or fewer machines) is pushed further at the next point.
 
 Every find is replayed through the real plug-in and the real offline solver (the search does it
 before returning); its OPT is proven optimal (the black-box search discards candidates whose OPT
 is not), so each ratio is ALG/OPT with OPT exact.
-
-Machines and jobs grow with 1/ε by default: ``m: 1/eps`` (m = ⌈1/ε⌉ rounded up to a power of two,
-so the adversaries' m = 2^K constructions fit; the LoadBalancing lower bound Ω(log 1/ε) needs
-m ≥ 1/ε machines, and at a fixed m every ratio is capped by an m-dependent constant) and at most
-``n = max(3m, ⌈jobs_per_inverse_eps/ε⌉)`` jobs (a rejection budget ε·n below one job rejects
-nothing). Both can be fixed instead (``m: 8``, ``n: 64``).
 
 What a finite search shows (docs/worst-case-search.md): each point is a **lower bound** on the
 algorithm's worst ratio at that (m, ε) — an instance that exists; a flat curve means the search
 did not find growth within its budget, not that there is none; a fitted exponent below the
 proven bound's is consistent with the theorem and says nothing about tightness.
 
-Deterministic: the search of (problem, algorithm, ε) is seeded by :func:`derived_seed` of the
-section's seed and those three keys and stops at ``max_evals`` evaluations (``budget_seconds``
+Deterministic: the search of a point is seeded by :func:`derived_seed` of the section's seed, the
+series, problem, algorithm, ε and m, and stops at ``max_evals`` evaluations (``budget_seconds``
 is a wall-clock safety limit; a point cut by it says so: ``limit_hit`` = "clock").
 """
 
@@ -46,16 +56,25 @@ from schedbench.hall.seeds import derived_seed
 
 __all__ = [
     "SWEEP_KEYS",
+    "SERIES_KEYS",
     "DEFAULT_EPS",
+    "DEFAULT_SERIES",
     "CHAINED",
     "EpsSweepConfigError",
     "check_eps_sweep",
+    "sweep_series",
+    "series_kind",
+    "series_points",
+    "sweep_jobs",
     "sweep_pairs",
     "sweep_eps",
     "sweep_size",
+    "sweep_min_jobs",
     "sweep_limits",
     "sweep_summary",
-    "point_file",
+    "point_name",
+    "point_files",
+    "sweep_directories",
     "run_sweep",
     "collect_sweep",
     "growth_table",
@@ -67,180 +86,356 @@ __all__ = [
     "sweep_finding",
 ]
 
-#: The keys of ``search.eps_sweep`` (problems is required).
-SWEEP_KEYS = ("problems", "eps", "m", "n", "jobs_per_inverse_eps", "max_evals", "budget_seconds", "seed")
-#: The ε values when the section gives none (the issue's sweep; 1/32 where affordable).
+#: What a series sets (each defaults to the section's own value).
+SERIES_KEYS = (
+    "problems",
+    "eps",
+    "m",
+    "n",
+    "jobs_per_inverse_eps",
+    "min_jobs_per_inverse_eps",
+    "max_evals",
+    "budget_seconds",
+)
+#: The keys of ``search.eps_sweep`` (problems is required, in the section or in every series).
+SWEEP_KEYS = (*SERIES_KEYS, "seed", "series")
+#: The ε values when the section gives none.
 DEFAULT_EPS = (0.5, 0.25, 0.125, 0.0625)
 DEFAULT_MAX_EVALS = 200
 DEFAULT_BUDGET_SECONDS = 600.0
 DEFAULT_JOBS_PER_INVERSE_EPS = 4
+#: The one series of a section without ``series`` (its machines grow with 1/ε by default).
+DEFAULT_SERIES = "m_inverse_eps"
 #: ``m`` given as this string: machines grow with 1/ε (see the module docstring).
 M_INVERSE_EPS = "1/eps"
-#: The seed label of the previous ε's worst case (kept apart from the adversaries' scores).
-CHAINED = "previous eps"
+#: The seed label of the previous point's worst case (kept apart from the adversaries' scores).
+CHAINED = "previous point"
 #: The models whose worst case depends on ε (a plain rule has no ε).
 SWEPT_MODELS = ("rejection", "speed")
+_SERIES_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
 class EpsSweepConfigError(ValueError):
     """``search.eps_sweep`` is malformed (the message names the key)."""
 
 
-def _where(key: str = "") -> str:
-    return "search.eps_sweep" + (f".{key}" if key else "")
+def _where(key: str = "", series: str | None = None) -> str:
+    head = "search.eps_sweep" + (f".series.{series}" if series is not None else "")
+    return head + (f".{key}" if key else "")
+
+
+def _int_or_none(value: Any) -> bool:
+    return value is None or (not isinstance(value, bool) and isinstance(value, int) and value >= 1)
 
 
 def check_eps_sweep(section: Any) -> None:
-    """Check the section before any job: known keys, problems the offline solver proves exactly,
-    algorithms that solve the problem and have an ε, numbers in range, the searches' arguments."""
+    """Check the section before any job: known keys, well-formed series, problems the offline
+    solver proves exactly, algorithms that solve the problem and have an ε, numbers in range, and
+    every point's arguments through the search's own check."""
     if section is None:
         return
-    from schedbench.scheduling.registry import algorithm_names, get_algorithm
-    from schedbench.scheduling.search.starts import EXACT_PROBLEMS
-
     if not isinstance(section, dict):
         raise EpsSweepConfigError(f"{_where()}: a mapping with the key 'problems', got {section!r}")
     unknown = sorted(set(section) - set(SWEEP_KEYS))
     if unknown:
         raise EpsSweepConfigError(f"{_where(unknown[0])}: unknown key (keys: {', '.join(SWEEP_KEYS)})")
-    problems = section.get("problems")
-    if not isinstance(problems, dict) or not problems:
-        raise EpsSweepConfigError(
-            f"{_where('problems')}: required, a mapping of problems ({', '.join(EXACT_PROBLEMS)}) to lists "
-            f"of algorithms, got {problems!r}"
-        )
-    for problem, algorithms in problems.items():
-        where = _where(f"problems.{problem}")
-        if problem not in EXACT_PROBLEMS:
-            raise EpsSweepConfigError(f"{where}: not a problem with an exact OPT ({', '.join(EXACT_PROBLEMS)})")
-        if not isinstance(algorithms, list) or not algorithms:
-            raise EpsSweepConfigError(f"{where}: a non-empty list of algorithm names, got {algorithms!r}")
-        if len(set(map(str, algorithms))) != len(algorithms):
-            raise EpsSweepConfigError(f"{where}: an algorithm is listed twice: {algorithms!r}")
-        for name in algorithms:
-            if not isinstance(name, str) or name not in algorithm_names():
-                raise EpsSweepConfigError(f"{where}: {name!r} is not a registered algorithm")
-            cls = get_algorithm(name)
-            if problem not in cls.solved_problems():
-                raise EpsSweepConfigError(f"{where}: {name!r} solves {', '.join(cls.solved_problems())}, not {problem}")
-            if cls.model not in SWEPT_MODELS:
-                raise EpsSweepConfigError(
-                    f"{where}: {name!r} is a plain rule (model {cls.model!r}): it has no ε to sweep"
-                )
-    eps = section.get("eps", list(DEFAULT_EPS))
-    if not isinstance(eps, list) or len(eps) < 2:
-        raise EpsSweepConfigError(f"{_where('eps')}: a list of at least two ε values in (0, 1), got {eps!r}")
-    for e in eps:
-        if isinstance(e, bool) or not isinstance(e, (int, float)) or not math.isfinite(e) or not 0 < e < 1:
-            raise EpsSweepConfigError(f"{_where('eps')}: every ε must be a number in (0, 1), got {e!r}")
-    if len(set(eps)) != len(eps):
-        raise EpsSweepConfigError(f"{_where('eps')}: a value is listed twice: {eps!r}")
-    m = section.get("m", M_INVERSE_EPS)
-    if m != M_INVERSE_EPS and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
-        raise EpsSweepConfigError(f"{_where('m')}: a positive integer or {M_INVERSE_EPS!r}, got {m!r}")
-    for key in ("n", "jobs_per_inverse_eps", "max_evals"):
-        v = section.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            raise EpsSweepConfigError(f"{_where(key)}: a positive integer, got {v!r}")
     v = section.get("seed")
     if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
         raise EpsSweepConfigError(f"{_where('seed')}: an integer >= 0, got {v!r}")
-    v = section.get("budget_seconds")
+    raw = section.get("series")
+    if raw is not None:
+        if not isinstance(raw, dict) or not raw:
+            raise EpsSweepConfigError(f"{_where('series')}: a mapping of series names to their settings, got {raw!r}")
+        for name, entry in raw.items():
+            if not isinstance(name, str) or not _SERIES_NAME.fullmatch(name):
+                raise EpsSweepConfigError(
+                    f"{_where('series')}: a series name is lower case letters, digits and _, got {name!r}"
+                )
+            if entry is None:
+                continue
+            if not isinstance(entry, dict):
+                raise EpsSweepConfigError(
+                    f"{_where(series=name)}: a mapping of {', '.join(SERIES_KEYS)}, got {entry!r}"
+                )
+            unknown = sorted(set(entry) - set(SERIES_KEYS))
+            if unknown:
+                raise EpsSweepConfigError(
+                    f"{_where(unknown[0], name)}: unknown key (a series sets {', '.join(SERIES_KEYS)})"
+                )
+    for name, series in sweep_series(section).items():
+        _check_series(series, None if raw is None else name)
+
+
+def _check_series(series: dict, name: str | None) -> None:
+    """One merged series (the section's defaults with the series' own keys)."""
+    from schedbench.scheduling.registry import algorithm_names, get_algorithm
+    from schedbench.scheduling.search.starts import EXACT_PROBLEMS
+
+    def where(key: str) -> str:
+        """The key as the user wrote it: in the series when the series sets it, else in the section."""
+        if name is None:
+            return _where(key)
+        if key.split(".")[0] in series.get("_own", ()):
+            return _where(key, name)
+        return f"{_where(key)} (as used by series {name})"
+
+    problems = series.get("problems")
+    if not isinstance(problems, dict) or not problems:
+        raise EpsSweepConfigError(
+            f"{where('problems')}: required, a mapping of problems ({', '.join(EXACT_PROBLEMS)}) to lists "
+            f"of algorithms, got {problems!r}"
+        )
+    for problem, algorithms in problems.items():
+        at = where(f"problems.{problem}")
+        if problem not in EXACT_PROBLEMS:
+            raise EpsSweepConfigError(f"{at}: not a problem with an exact OPT ({', '.join(EXACT_PROBLEMS)})")
+        if not isinstance(algorithms, list) or not algorithms:
+            raise EpsSweepConfigError(f"{at}: a non-empty list of algorithm names, got {algorithms!r}")
+        if len(set(map(str, algorithms))) != len(algorithms):
+            raise EpsSweepConfigError(f"{at}: an algorithm is listed twice: {algorithms!r}")
+        for algorithm in algorithms:
+            if not isinstance(algorithm, str) or algorithm not in algorithm_names():
+                raise EpsSweepConfigError(f"{at}: {algorithm!r} is not a registered algorithm")
+            cls = get_algorithm(algorithm)
+            if problem not in cls.solved_problems():
+                raise EpsSweepConfigError(
+                    f"{at}: {algorithm!r} solves {', '.join(cls.solved_problems())}, not {problem}"
+                )
+            if cls.model not in SWEPT_MODELS:
+                raise EpsSweepConfigError(
+                    f"{at}: {algorithm!r} is a plain rule (model {cls.model!r}): it has no ε to sweep"
+                )
+    m, eps = series.get("m", M_INVERSE_EPS), series.get("eps", list(DEFAULT_EPS))
+    if isinstance(m, list):
+        if (
+            len(m) < 2
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in m)
+            or len(set(m)) != len(m)
+        ):
+            raise EpsSweepConfigError(
+                f"{where('m')}: an m series lists at least two distinct machine counts >= 1, got {m!r}"
+            )
+        if name is not None and "eps" not in series.get("_own", ()):
+            raise EpsSweepConfigError(
+                f"{_where('eps', name)}: an m series (m a list) gives its one ε here, a number in (0, 1)"
+            )
+        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps) or not 0 < eps < 1:
+            raise EpsSweepConfigError(
+                f"{where('eps')}: an m series (m a list) runs at one ε, a number in (0, 1), got {eps!r}"
+            )
+    else:
+        if m != M_INVERSE_EPS and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
+            raise EpsSweepConfigError(
+                f"{where('m')}: a positive integer, {M_INVERSE_EPS!r}, or a list of them (an m series), got {m!r}"
+            )
+        if not isinstance(eps, list) or len(eps) < 2:
+            raise EpsSweepConfigError(f"{where('eps')}: a list of at least two ε values in (0, 1), got {eps!r}")
+        for e in eps:
+            if isinstance(e, bool) or not isinstance(e, (int, float)) or not math.isfinite(e) or not 0 < e < 1:
+                raise EpsSweepConfigError(f"{where('eps')}: every ε must be a number in (0, 1), got {e!r}")
+        if len(set(eps)) != len(eps):
+            raise EpsSweepConfigError(f"{where('eps')}: a value is listed twice: {eps!r}")
+    for key in ("n", "jobs_per_inverse_eps", "min_jobs_per_inverse_eps", "max_evals"):
+        if not _int_or_none(series.get(key)):
+            raise EpsSweepConfigError(f"{where(key)}: a positive integer, got {series.get(key)!r}")
+    v = series.get("budget_seconds")
     if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0):
-        raise EpsSweepConfigError(f"{_where('budget_seconds')}: a number of seconds > 0, got {v!r}")
-    _check_search_arguments(section)
+        raise EpsSweepConfigError(f"{where('budget_seconds')}: a number of seconds > 0, got {v!r}")
+    _check_search_arguments(series, where)
 
 
-def _check_search_arguments(section: dict) -> None:
+def _check_search_arguments(series: dict, where) -> None:
     """Every point's arguments through the search's own argument check (machines, jobs, ε of the
     algorithm), without playing anything."""
     from schedbench.hall.params import ParameterError
     from schedbench.scheduling.registry import get_algorithm
     from schedbench.scheduling.search.blackbox import check_search_worst
 
-    for problem, algorithm in sweep_pairs(section):
-        for eps in sweep_eps(section):
-            m, n = sweep_size(section, eps)
-            where = _where(f"problems.{problem}")
-            try:
-                get_algorithm(algorithm).check_eps(eps)
-                check_search_worst(algorithm, m, n=n, eps=eps, problem=problem, **sweep_limits(section))
-            except (ParameterError, ValueError) as exc:
-                key = getattr(exc, "argument", None)
-                where = _where(key) if key in SWEEP_KEYS else where
-                raise EpsSweepConfigError(f"{where}: {algorithm} at ε = {eps:g}: {exc}") from None
+    # a derived n too large is the fault of the key that made it (n itself when it is set)
+    to_key = {"min_jobs": "min_jobs_per_inverse_eps"}
+    if series.get("n") is None:
+        to_key["n"] = "min_jobs_per_inverse_eps" if series.get("min_jobs_per_inverse_eps") else "jobs_per_inverse_eps"
+    for problem, algorithms in series["problems"].items():
+        for algorithm in algorithms:
+            for eps, m in series_points(series):
+                _, n = sweep_size(series, eps, m)
+                try:
+                    get_algorithm(algorithm).check_eps(eps)
+                    check_search_worst(
+                        algorithm,
+                        m,
+                        n=n,
+                        eps=eps,
+                        problem=problem,
+                        min_jobs=sweep_min_jobs(series, eps),
+                        **sweep_limits(series),
+                    )
+                except (ParameterError, ValueError) as exc:
+                    key = to_key.get(getattr(exc, "argument", None), getattr(exc, "argument", None))
+                    at = where(key) if key in SERIES_KEYS else where(f"problems.{problem}")
+                    raise EpsSweepConfigError(f"{at}: {algorithm} at ε = {eps:g}, m = {m}: {exc}") from None
 
 
-def sweep_limits(section: dict) -> dict:
+def sweep_series(section: dict | None) -> dict[str, dict]:
+    """Name → merged settings of every series (the section's keys as defaults, the series' own
+    over them; ``_own`` lists the keys the series set itself), in config order."""
+    if not section:
+        return {}
+    defaults = {k: v for k, v in section.items() if k in SERIES_KEYS}
+    raw = section.get("series")
+    if raw is None:
+        return {DEFAULT_SERIES: {**defaults, "_own": ()}}
+    return {name: {**defaults, **(entry or {}), "_own": tuple(entry or ())} for name, entry in raw.items()}
+
+
+def series_kind(series: dict) -> str:
+    """``m`` when the series sweeps machine counts at one ε, else ``eps``."""
+    return "m" if isinstance(series.get("m"), list) else "eps"
+
+
+def sweep_eps(series: dict) -> list[float]:
+    """The ε values of a series, largest first (the order the chain runs in); one for an m series."""
+    if series_kind(series) == "m":
+        return [float(series["eps"])]
+    return sorted((float(e) for e in series.get("eps", DEFAULT_EPS)), reverse=True)
+
+
+def series_points(series: dict) -> list[tuple[float, int]]:
+    """(ε, m) of every point of a series in chain order: largest ε first, or fewest machines first."""
+    if series_kind(series) == "m":
+        eps = float(series["eps"])
+        return [(eps, int(m)) for m in sorted(series["m"])]
+    return [(eps, sweep_size(series, eps)[0]) for eps in sweep_eps(series)]
+
+
+def sweep_min_jobs(series: dict, eps: float) -> int:
+    """The fewest jobs a candidate holds at ``eps``: ⌈min_jobs_per_inverse_eps/ε⌉ (1 without)."""
+    k = series.get("min_jobs_per_inverse_eps")
+    return 1 if k is None else math.ceil(int(k) / eps - 1e-9)
+
+
+def sweep_size(series: dict, eps: float, m: int | None = None) -> tuple[int, int]:
+    """(m, n) of the search at ``eps`` (``m`` given for an m series; see the module docstring)."""
+    if m is None:
+        m = series.get("m", M_INVERSE_EPS)
+        if m == M_INVERSE_EPS:
+            m = 1 << max(0, math.ceil(math.log2(1.0 / eps) - 1e-9))
+    n = series.get("n")
+    if n is None:
+        per = int(series.get("jobs_per_inverse_eps") or DEFAULT_JOBS_PER_INVERSE_EPS)
+        n = max(3 * int(m), math.ceil(per / eps - 1e-9), sweep_min_jobs(series, eps))
+    return int(m), int(n)
+
+
+def sweep_limits(series: dict) -> dict:
     """The stop of every point's search: `max_evals` candidates, `budget_seconds` of wall clock
     (a key missing or null: its default, as for `n` and `m`)."""
-    evals, seconds = section.get("max_evals"), section.get("budget_seconds")
+    evals, seconds = series.get("max_evals"), series.get("budget_seconds")
     return {
         "max_evals": DEFAULT_MAX_EVALS if evals is None else int(evals),
         "budget_seconds": DEFAULT_BUDGET_SECONDS if seconds is None else float(seconds),
     }
 
 
+def sweep_jobs(section: dict | None) -> list[tuple[str, str, str]]:
+    """(series, problem, algorithm) of every pipeline job, in config order."""
+    return [
+        (name, p, a)
+        for name, series in sweep_series(section).items()
+        for p, algorithms in series["problems"].items()
+        for a in algorithms
+    ]
+
+
 def sweep_pairs(section: dict | None) -> list[tuple[str, str]]:
-    """(problem, algorithm) of every sweep, in config order."""
-    if not section:
-        return []
-    return [(p, a) for p, algorithms in section["problems"].items() for a in algorithms]
-
-
-def sweep_eps(section: dict) -> list[float]:
-    """The sweep's ε values, largest first (the order the chain runs in)."""
-    return sorted((float(e) for e in section.get("eps", DEFAULT_EPS)), reverse=True)
-
-
-def sweep_size(section: dict, eps: float) -> tuple[int, int]:
-    """(m, n) of the search at ``eps`` (see the module docstring)."""
-    m = section.get("m", M_INVERSE_EPS)
-    if m == M_INVERSE_EPS:
-        m = 1 << max(0, math.ceil(math.log2(1.0 / eps) - 1e-9))
-    n = section.get("n")
-    if n is None:
-        per = int(section.get("jobs_per_inverse_eps", DEFAULT_JOBS_PER_INVERSE_EPS))
-        n = max(3 * int(m), math.ceil(per / eps - 1e-9))
-    return int(m), int(n)
+    """(problem, algorithm) of every sweep over all series, each once, in config order."""
+    return list(dict.fromkeys((p, a) for _, p, a in sweep_jobs(section)))
 
 
 def sweep_summary(section: dict | None) -> dict | None:
-    """What the paper quotes of the sweep (its ε values and candidates per point, defaults
-    applied), None without one."""
+    """What the paper quotes of the sweep, defaults applied: every ε of its ε series, the
+    candidates per point (each value used), and its series in words (plain text); None without
+    a sweep."""
     if not section:
         return None
-    return {"eps": sweep_eps(section), "max_evals": sweep_limits(section)["max_evals"]}
+    series = sweep_series(section)
+    words = []
+    for name, s in series.items():
+        pts = series_points(s)
+        k = s.get("min_jobs_per_inverse_eps")
+        jobs = f", at least {int(k)}/ε jobs" if k else ""
+        if series_kind(s) == "m":
+            words.append(f"{name} (ε = {pts[0][0]:g}, m from {pts[0][1]} to {pts[-1][1]}{jobs})")
+        else:
+            ms = sorted({m for _, m in pts})
+            machines = f"m = {ms[0]}" if len(ms) == 1 else "m = 1/ε"
+            words.append(f"{name} ({machines}, {len(pts)} values of ε{jobs})")
+    return {
+        "eps": sorted({e for s in series.values() if series_kind(s) == "eps" for e in sweep_eps(s)}, reverse=True),
+        "max_evals": sorted({sweep_limits(s)["max_evals"] for s in series.values()}),
+        "series_text": "; ".join(words),
+    }
 
 
-def point_file(root: str | Path, problem: str, algorithm: str, eps: float) -> Path:
-    """Where the worst case of one (problem, algorithm, ε) point is written."""
-    return Path(root) / problem / algorithm / f"eps_{float(eps):g}.json"
+def point_name(eps: float, m: int, kind: str) -> str:
+    """The file stem of one point: ``eps_0.125`` in an ε series, ``m_64`` in an m series."""
+    return f"m_{int(m)}" if kind == "m" else f"eps_{float(eps):g}"
 
 
-def run_sweep(problem: str, algorithm: str, section: dict, base_seed: int, outputs: Sequence[str | Path]) -> list[dict]:
-    """Run one (problem, algorithm) sweep; write each ε's replayed worst case to its output (the
-    outputs in :func:`sweep_eps` order). Returns the table rows."""
+def point_files(directory: str | Path, section: dict, series: str) -> list[Path]:
+    """The worst-case files of one (series, problem, algorithm) job in its output ``directory``
+    (``results/eps_sweep/<series>/<problem>/<algorithm>``), one per point in chain order."""
+    s = sweep_series(section)[series]
+    kind = series_kind(s)
+    return [Path(directory) / f"{point_name(e, m, kind)}.json" for e, m in series_points(s)]
+
+
+def sweep_directories(root: str | Path, section: dict | None) -> list[str]:
+    """The output directory of every job of the sweep under ``root`` (:func:`sweep_jobs` order)."""
+    return [str(Path(root) / s / p / a) for s, p, a in sweep_jobs(section)]
+
+
+def run_sweep(
+    series: str, problem: str, algorithm: str, section: dict, base_seed: int, outputs: Sequence[str | Path]
+) -> list[dict]:
+    """Run one (series, problem, algorithm) sweep; write each point's replayed worst case to its
+    output (the outputs in :func:`series_points` order). Returns the table rows."""
     from schedbench.scheduling.search import search_worst
     from schedbench.scheduling.search.starts import default_seeds
     from schedbench.scheduling.search.result import instance_from_dict, instance_to_dict
 
-    eps_list = sweep_eps(section)
-    if len(outputs) != len(eps_list):
-        raise ValueError(f"{len(outputs)} outputs for {len(eps_list)} ε values")
+    settings = sweep_series(section)[series]
+    points = series_points(settings)
+    if len(outputs) != len(points):
+        raise ValueError(f"{len(outputs)} outputs for {len(points)} points")
     rows, previous = [], None
-    for eps, out in zip(eps_list, outputs):
-        m, n = sweep_size(section, eps)
+    for (eps, m), out in zip(points, outputs):
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        _, n = sweep_size(settings, eps, m)
         seeds: list[Any] = list(default_seeds(algorithm, m, eps, problem))
         if previous is not None:
             # the search reads a seed with fewer machines as the same jobs on m machines
             seeds.append(instance_from_dict(instance_to_dict(previous.instance), meta={"label": CHAINED}))
-        seed = derived_seed(base_seed, "eps_sweep", problem, algorithm, f"{eps:g}") % (2**31 - 1)
+        seed = derived_seed(base_seed, "eps_sweep", series, problem, algorithm, f"{eps:g}", str(m)) % (2**31 - 1)
         wc = search_worst(
-            algorithm, m=m, n=n, eps=eps, problem=problem, seed=seed, seeds_from=seeds, **sweep_limits(section)
+            algorithm,
+            m=m,
+            n=n,
+            eps=eps,
+            problem=problem,
+            seed=seed,
+            seeds_from=seeds,
+            min_jobs=sweep_min_jobs(settings, eps),
+            **sweep_limits(settings),
         )
-        wc.extra["sweep"] = {"problem": problem, "eps_list": eps_list, "chained": previous is not None}
-        wc.extra["limit_hit"] = "clock" if int(wc.extra.get("evals", 0)) < sweep_limits(section)["max_evals"] else ""
+        wc.extra["sweep"] = {
+            "series": series,
+            "kind": series_kind(settings),
+            "problem": problem,
+            "points": [list(p) for p in points],
+            "chained": previous is not None,
+        }
+        wc.extra["limit_hit"] = "clock" if int(wc.extra.get("evals", 0)) < sweep_limits(settings)["max_evals"] else ""
         wc.save(out)
         rows.append(point_row(wc))
         previous = wc
@@ -257,7 +452,10 @@ def point_row(wc) -> dict[str, Any]:
     seeds = wc.extra.get("seed_scores") or {}
     adversary = [float(s["ratio"]) for label, s in seeds.items() if label != CHAINED]
     chained = seeds.get(CHAINED)
+    sweep = wc.extra.get("sweep") or {}
     return {
+        "series": str(sweep.get("series", DEFAULT_SERIES)),
+        "sweep": str(sweep.get("kind", "eps")),
         "problem": wc.problem,
         "algorithm": wc.algorithm,
         "model": cls.model,
@@ -265,6 +463,8 @@ def point_row(wc) -> dict[str, Any]:
         "inv_eps": 1.0 / float(wc.eps),
         "m": int(wc.m),
         "n": int(wc.n),
+        "min_jobs": int((wc.space or {}).get("min_jobs", 1)),
+        "budget_jobs": float(wc.eps) * int(wc.n),
         "ratio": float(wc.ratio),
         "objective": float(wc.objective),
         "opt": float(wc.opt),
@@ -282,6 +482,8 @@ def point_row(wc) -> dict[str, Any]:
 
 #: Columns of the sweep table, for an empty one (a test holds them equal to :func:`point_row`'s keys).
 POINT_COLUMNS = [
+    "series",
+    "sweep",
     "problem",
     "algorithm",
     "model",
@@ -289,6 +491,8 @@ POINT_COLUMNS = [
     "inv_eps",
     "m",
     "n",
+    "min_jobs",
+    "budget_jobs",
     "ratio",
     "objective",
     "opt",
@@ -310,7 +514,9 @@ def collect_sweep(paths: Sequence[str | Path]) -> pd.DataFrame:
 
     rows = [point_row(WorstCase.load(p)) for p in paths]
     table = pd.DataFrame(rows) if rows else pd.DataFrame(columns=POINT_COLUMNS)  # a row's keys are its columns
-    return table.sort_values(["problem", "algorithm", "eps"], ascending=[True, True, False], ignore_index=True)
+    return table.sort_values(
+        ["series", "problem", "algorithm", "eps", "m"], ascending=[True, True, True, False, True], ignore_index=True
+    )
 
 
 def growth_exponent(inv_eps: Sequence[float], values: Sequence[float]) -> tuple[float, float, float]:
@@ -331,8 +537,8 @@ def growth_exponent(inv_eps: Sequence[float], values: Sequence[float]) -> tuple[
 
 def increment_per_halving(inv_eps: Sequence[float], values: Sequence[float]) -> float:
     """Least-squares slope of the value against log₂(1/ε): how much the ratio grows each time ε
-    halves (constant for Θ(log 1/ε) growth; itself growing for a power of 1/ε). NaN when fewer
-    than two finite points."""
+    halves (constant for Θ(log 1/ε) growth; itself growing for a power of 1/ε) — or, given m,
+    each time m doubles. NaN when fewer than two finite points."""
     x, y = np.asarray(inv_eps, dtype=float), np.asarray(values, dtype=float)
     ok = np.isfinite(x) & np.isfinite(y) & (x > 0)
     x, y = np.log2(x[ok]), y[ok]
@@ -373,31 +579,48 @@ def growth_fit(inv_eps: Sequence[float], values: Sequence[float], kind: str) -> 
     return float(fit.slope), float(fit.slope - half), float(fit.slope + half)
 
 
+#: The swept variable of a series kind (column of the points table, and how the paper writes it).
+AXIS = {"eps": ("inv_eps", "1/ε"), "m": ("m", "m")}
+
+
 def growth_table(points: pd.DataFrame) -> pd.DataFrame:
-    """Per (problem, algorithm): the fitted growth exponent of the worst ratio found, of what the
-    adversaries force, and of the proven bound, with the ratios at the largest and smallest ε."""
+    """Per (series, problem, algorithm): the fitted growth exponent of the worst ratio found along
+    the series' variable (1/ε, or m in an m series), of what the adversaries force and of the
+    proven bound, the fit in the bound's form with its interval, and the ratios at both ends.
+    An m series is fitted per doubling of m (the separation's log m form)."""
     rows = []
-    for (problem, algorithm), g in points.groupby(["problem", "algorithm"], sort=True):
-        g = g.sort_values("inv_eps")
-        found = growth_exponent(g["inv_eps"], g["ratio"])
-        adv = growth_exponent(g["inv_eps"], g["adversary_best"])
-        bound = growth_exponent(g["inv_eps"], g["ratio_bound"])
-        kind = bound_kind(algorithm)
-        fit = growth_fit(g["inv_eps"], g["ratio"], kind)
+    for (series, problem, algorithm), g in points.groupby(["series", "problem", "algorithm"], sort=True):
+        sweep = str(g["sweep"].iloc[0])
+        col = AXIS[sweep][0]
+        g = g.sort_values(col)
+        x = g[col]
+        found = growth_exponent(x, g["ratio"])
+        adv = growth_exponent(x, g["adversary_best"])
+        bound = growth_exponent(x, g["ratio_bound"])
+        kind = bound_kind(algorithm) if sweep == "eps" else "log"
+        fit = growth_fit(x, g["ratio"], kind)
         rows.append(
             {
+                "series": series,
+                "sweep": sweep,
                 "problem": problem,
                 "algorithm": algorithm,
                 "model": g["model"].iloc[0],
                 "points": len(g),
-                "inv_eps_min": float(g["inv_eps"].min()),
-                "inv_eps_max": float(g["inv_eps"].max()),
+                "x_min": float(x.min()),
+                "x_max": float(x.max()),
+                "m_min": int(g["m"].min()),
+                "m_max": int(g["m"].max()),
+                "eps_min": float(g["eps"].min()),
+                "eps_max": float(g["eps"].max()),
+                "min_jobs_min": int(g["min_jobs"].min()),
+                "budget_jobs_min": float(g["budget_jobs"].min()),
                 "ratio_first": float(g["ratio"].iloc[0]),
                 "ratio_last": float(g["ratio"].iloc[-1]),
                 "found_exponent": found[0],
                 "found_exponent_min": found[1],
                 "found_exponent_max": found[2],
-                "increment_per_halving": increment_per_halving(g["inv_eps"], g["ratio"]),
+                "increment_per_doubling": increment_per_halving(x, g["ratio"]),
                 "fit_kind": kind,
                 "fit_slope": fit[0],
                 "fit_lo": fit[1],
@@ -411,76 +634,134 @@ def growth_table(points: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: the growth table's caption (a longtable carries its own; the paper inputs it as it is)
+TABLE_CAPTION = (
+    "Growth of the worst ALG/OPT found, per series of the sweep (headed by its machines, its "
+    "$\\varepsilon$ and the fewest jobs a candidate holds): the worst found at the first and the last "
+    "point, the exponent $b$ of ratio $\\propto x^b$ with $x = 1/\\varepsilon$ (or $x = m$ in an $m$ "
+    "series; least squares, with its range over consecutive points), the increase per doubling of $x$, "
+    "the fit in the form of the algorithm's proven bound (the exponent for a power of $1/\\varepsilon$, "
+    "the increase per doubling for a bound logarithmic in $1/\\varepsilon$ and for every $m$ series) "
+    "with its 95\\,\\% CI from three points on, and the same exponent for the adversaries' ratios and "
+    "for the proven bound. $^\\dagger$: a point stopped by the wall clock."
+)
+
+
+def series_heading(g: pd.DataFrame) -> str:
+    """One series in words (plain text), from its growth rows: its machines, its ε and the fewest
+    jobs a candidate held, e.g. ``m = 8, ε from 1/2 to 1/32, ≥ 20/ε jobs``."""
+    r = g.iloc[0]
+
+    def inv(e: float) -> str:
+        return f"1/{1 / e:g}" if abs(1 / e - round(1 / e)) < 1e-9 else f"{e:g}"
+
+    if r["sweep"] == "m":
+        machines, eps = f"m from {r['m_min']} to {r['m_max']}", f"ε = {inv(r['eps_min'])}"
+    else:
+        machines = f"m = {r['m_min']}" if r["m_min"] == r["m_max"] else "m = 1/ε (rounded up to 2^k)"
+        eps = f"ε from {inv(r['eps_max'])} to {inv(r['eps_min'])}"
+    per_inv = r["min_jobs_min"] * r["eps_max"] if r["sweep"] == "eps" else r["min_jobs_min"] * r["eps_min"]
+    jobs = f", ≥ {per_inv:.0f}/ε jobs" if r["min_jobs_min"] > 1 else ""
+    return f"{machines}, {eps}{jobs}"
+
+
 def growth_table_tex(growth: pd.DataFrame) -> str:
-    """The exponent table: per problem and algorithm, the worst ratio found at the largest and the
-    smallest ε, the fitted exponent b (ratio ∝ (1/ε)^b) with its range over consecutive ε steps,
-    the ratio's increase per halving of ε (the slope against log₂ 1/ε), the fit in the form of
-    the algorithm's proven bound with its 95 % CI (:func:`growth_fit`), the exponent of what
-    the adversaries force, and the proven bound's exponent. A dagger marks a sweep with a point
-    stopped by the wall clock before its evaluations."""
+    """The growth table of the paper (a ``longtable``, caption and label included): per series a
+    heading row (:func:`series_heading`), then per problem and algorithm the worst ratio found at
+    the first and the last point, the fitted exponent [range over steps], the increase per
+    doubling of the swept variable, the fit in the bound's form [95 % CI], the adversaries' and
+    the proven bound's exponents. A dagger marks a sweep with a point stopped by the wall clock."""
+    head = (
+        "problem & algorithm & first & last & exponent [range] & per doubling & fit in the bound's form "
+        "[95\\,\\% CI] & adversaries & bound \\\\"
+    )
     lines = [
         "% Generated by schedbench (scheduling.stage.eps_sweep.growth_table_tex); do not edit.",
-        "\\begin{tabular}{llrrlrlrr}",
+        "{\\scriptsize",
+        "\\setlength{\\tabcolsep}{3pt}",
+        "\\begin{longtable}{@{}llrrlrlrr@{}}",
+        f"\\caption{{{TABLE_CAPTION}}}\\label{{tab:eps_sweep}}\\\\",
         "\\toprule",
-        "problem & algorithm & \\multicolumn{2}{c}{worst found} & exponent found [range] & "
-        "per halving & fit in the bound's form & adversaries & proven bound \\\\",
-        " & & largest $\\varepsilon$ & smallest $\\varepsilon$ & & of $\\varepsilon$ & [95\\,\\% CI] & exponent & exponent \\\\",
+        head,
         "\\midrule",
+        "\\endfirsthead",
+        "\\toprule",
+        head,
+        "\\midrule",
+        "\\endhead",
     ]
     if growth.empty:
         lines.append("\\multicolumn{9}{l}{no \\texttt{search.eps\\_sweep} in this config} \\\\")
-    for _, r in growth.iterrows():
-        found = (
-            "--"
-            if not math.isfinite(r["found_exponent"])
-            else f"{r['found_exponent']:.2f} [{r['found_exponent_min']:.2f}, {r['found_exponent_max']:.2f}]"
-        )
-        if r["clock_limited"]:
-            found += "$^\\dagger$"
+    for series, g in growth.groupby("series", sort=False):
         lines.append(
-            " & ".join(
-                [
-                    tex_text(r["problem"]),
-                    tex_text(r["algorithm"]),
-                    fmt_cell(r["ratio_first"], ".3g"),
-                    fmt_cell(r["ratio_last"], ".3g"),
-                    found,
-                    fmt_cell(r["increment_per_halving"], "+.2f"),
-                    _fit_cell(r),
-                    fmt_cell(r["adversary_exponent"], ".2f"),
-                    fmt_cell(r["bound_exponent"], ".2f"),
-                ]
-            )
-            + " \\\\"
+            f"\\multicolumn{{9}}{{@{{}}l}}{{\\textit{{series {tex_text(series)}: {tex_text(series_heading(g))}}}}} \\\\"
         )
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
+        for _, r in g.iterrows():
+            found = (
+                "--"
+                if not math.isfinite(r["found_exponent"])
+                else f"{r['found_exponent']:.2f} [{r['found_exponent_min']:.2f}, {r['found_exponent_max']:.2f}]"
+            )
+            if r["clock_limited"]:
+                found += "$^\\dagger$"
+            lines.append(
+                " & ".join(
+                    [
+                        tex_text(r["problem"]),
+                        tex_text(r["algorithm"]),
+                        fmt_cell(r["ratio_first"], ".3g"),
+                        fmt_cell(r["ratio_last"], ".3g"),
+                        found,
+                        fmt_cell(r["increment_per_doubling"], "+.2f"),
+                        _fit_cell(r),
+                        fmt_cell(r["adversary_exponent"], ".2f"),
+                        fmt_cell(r["bound_exponent"], ".2f"),
+                    ]
+                )
+                + " \\\\"
+            )
+    lines += ["\\bottomrule", "\\end{longtable}", "}", ""]
+    return "\n".join(lines)
 
 
 def _fit_cell(r) -> str:
-    """``b = 0.52 [0.31, 0.73]`` (a power of 1/ε) or ``+0.40/halving [0.10, 0.70]`` (a bound
-    logarithmic in 1/ε); the interval only from three points on."""
+    """``b = 0.52 [0.31, 0.73]`` (a power of 1/ε) or ``+0.40/doubling [0.10, 0.70]`` (a bound
+    logarithmic in 1/ε, or an m series: per doubling of 1/ε or of m); the interval only from three
+    points on."""
     if not math.isfinite(r["fit_slope"]):
         return "--"
-    head = f"$b = {r['fit_slope']:.2f}$" if r["fit_kind"] == "power" else f"${r['fit_slope']:+.2f}$/halving"
+    head = f"$b = {r['fit_slope']:.2f}$" if r["fit_kind"] == "power" else f"${r['fit_slope']:+.2f}$/doubling"
     if math.isfinite(r["fit_lo"]):
         head += f" [{r['fit_lo']:.2f}, {r['fit_hi']:.2f}]"
     return head
 
 
 def sweep_finding(growth: pd.DataFrame | None) -> str:
-    """The sweep's finding in one sentence (plain text, generated from the growth table): how many
-    sweeps found a worst ratio growing with 1/ε, and the steepest fitted growth."""
+    """The sweep's finding (plain text, generated from the growth table), one clause per series:
+    how many sweeps found a worst ratio growing along the series' variable and the steepest fitted
+    growth; in an m series, the largest increase per doubling of m in each model."""
     if growth is None or growth.empty:
         return "This config has no ε sweep."
-    grows = growth[growth["grows"].astype(bool)]
-    text = f"{len(grows)} of {len(growth)} sweeps found a worst ALG/OPT that grows as ε shrinks"
-    fitted = growth.dropna(subset=["found_exponent"])
-    if len(fitted):
-        top = fitted.loc[fitted["found_exponent"].idxmax()]
-        bound = top["bound_exponent"]
-        text += (
-            f"; the steepest is {top['algorithm']} on {top['problem']}, with a fitted exponent of 1/ε of "
-            f"{top['found_exponent']:.2f}" + (f" (its proven bound's: {bound:.2f})" if pd.notna(bound) else "")
-        )
-    return text + "."
+    clauses = []
+    for series, g in growth.groupby("series", sort=False):
+        kind = str(g["sweep"].iloc[0])
+        along = "as m grows" if kind == "m" else "as ε shrinks"
+        grows = int(g["grows"].astype(bool).sum())
+        text = f"series {series} ({series_heading(g)}): {grows} of {len(g)} sweeps found a worst ALG/OPT that grows {along}"
+        fitted = g.dropna(subset=["found_exponent"])
+        if kind == "m":
+            per = [
+                f"{model} at most {d['increment_per_doubling'].max():+.2f} per doubling of m ({d.loc[d['increment_per_doubling'].idxmax(), 'algorithm']})"
+                for model, d in g.dropna(subset=["increment_per_doubling"]).groupby("model", sort=True)
+            ]
+            if per:
+                text += "; " + ", ".join(per)
+        elif len(fitted):
+            top = fitted.loc[fitted["found_exponent"].idxmax()]
+            bound = top["bound_exponent"]
+            text += (
+                f"; the steepest is {top['algorithm']} on {top['problem']}, exponent of 1/ε "
+                f"{top['found_exponent']:.2f}" + (f" (its proven bound's: {bound:.2f})" if pd.notna(bound) else "")
+            )
+        clauses.append(text)
+    return "In the ε sweep's " + "; in ".join(clauses) + "."

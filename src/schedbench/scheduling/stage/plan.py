@@ -198,24 +198,28 @@ SWEEP_SECONDS_PER_EVAL = 0.02
 
 
 def _eps_sweep_stages(section: dict | None) -> list[StageEstimate]:
-    """One job per (problem, algorithm) of ``search.eps_sweep``, each running every ε."""
-    from schedbench.scheduling.stage.eps_sweep import sweep_limits, sweep_eps, sweep_pairs
+    """One job per (series, problem, algorithm) of ``search.eps_sweep``, each running every point
+    of its series (a candidate costs more with more jobs: scaled by the series' largest n over
+    400 jobs, from 1 up — measured: 20 candidates of 640 jobs in 0.1–1.0 s)."""
+    from schedbench.scheduling.stage.eps_sweep import series_points, sweep_jobs, sweep_limits, sweep_series, sweep_size
 
-    out = []
-    for problem, algorithm in sweep_pairs(section):
-        limits = sweep_limits(section)
-        points = len(sweep_eps(section))
-        seconds = points * min(limits["budget_seconds"], limits["max_evals"] * SWEEP_SECONDS_PER_EVAL)
+    out, series = [], sweep_series(section)
+    for name, problem, algorithm in sweep_jobs(section):
+        s = series[name]
+        limits = sweep_limits(s)
+        points = series_points(s)
+        scale = max(1.0, max(sweep_size(s, e, m)[1] for e, m in points) / 400.0)
+        seconds = len(points) * min(limits["budget_seconds"], limits["max_evals"] * SWEEP_SECONDS_PER_EVAL * scale)
         out.append(
             StageEstimate(
-                f"search.eps_sweep.problems.{problem}.{algorithm}",
+                f"search.eps_sweep.{name}.{problem}.{algorithm}",
                 "eps_sweep",
                 1,
-                points,
+                len(points),
                 0.0,
                 JOB_STARTUP_SECONDS + seconds,
                 BASE_BYTES,
-                f"{points} values of ε × {limits['max_evals']} candidates",
+                f"{len(points)} points × {limits['max_evals']} candidates",
             )
         )
     return out

@@ -1,5 +1,6 @@
 """The worst-case search's figures: the worst ALG/OPT found against m, per algorithm; and the ε
-sweep (``search.eps_sweep``): the worst ratio found against 1/ε, one figure per problem."""
+sweep (``search.eps_sweep``): the worst ratio found against 1/ε (or m), one figure per problem,
+a row per series."""
 
 from __future__ import annotations
 
@@ -80,51 +81,69 @@ def plot_worst_cases(table, path: str | os.PathLike) -> None:
     save_figure(worst_case_figure(table), path)
 
 
+def _series_title(series: str, g) -> str:
+    """A row's title: the series' name and its machines (or its ε for an m series)."""
+    r = g.iloc[0]
+    if r["sweep"] == "m":
+        return f"{series}: ε = {r['eps']:g}, m grows"
+    ms = sorted(g["m"].unique())
+    return f"{series}: m = {ms[0]}" if len(ms) == 1 else f"{series}: m = 1/ε"
+
+
 def eps_sweep_figure(points, problem: str, colours: dict | None = None) -> plt.Figure:
-    """Worst ALG/OPT found vs 1/ε on log–log axes for one problem, a panel per model (rejection,
-    speed augmentation): per algorithm a solid line (circles) for the worst found, crosses for
-    the best the hand-made adversaries force at that ε and m, and a dotted line for the proven
-    bound at the instance's OPT where the algorithm has one (clipped above the panel when it
-    is far above the finds; its exponent is in the table). ``colours``: algorithm → colour,
-    the same in every problem's figure."""
+    """Worst ALG/OPT found on log–log axes for one problem: a row per series of the sweep (against
+    1/ε in an ε series, against m in an m series), a panel per model (rejection, speed
+    augmentation) split past :data:`~schedbench.hall.figure_style.MAX_LINES_PER_PANEL` lines; per
+    algorithm a solid line (circles) for the worst found, crosses for the best the hand-made
+    adversaries force at that point, and a dotted line for the proven bound at the instance's OPT
+    where the algorithm has one (clipped above the panel when it is far above the finds; its
+    exponent is in the table). ``colours``: algorithm → colour, the same in every figure."""
     apply_style()
     data = points[points["problem"] == problem]
-    panels = [  # (model, title, algorithms): at most MAX_LINES_PER_PANEL algorithms a panel
-        (model, panel_title, names)
-        for model, title in SWEEP_PANELS
-        for panel_title, names in split_lines(title, sorted(data.loc[data["model"] == model, "algorithm"].unique()))
-    ]
-    if not panels:
+    rows = []  # per series: [(model, title, algorithms)]
+    for series, g in data.groupby("series", sort=True):
+        panels = [
+            (model, panel_title, names)
+            for model, title in SWEEP_PANELS
+            for panel_title, names in split_lines(title, sorted(g.loc[g["model"] == model, "algorithm"].unique()))
+        ]
+        if panels:
+            rows.append((series, g, panels))
+    if not rows:
         fig, ax = plt.subplots(figsize=(PANEL_WIDTH, PANEL_HEIGHT))
         ax.axis("off")
         ax.text(0.5, 0.5, f"no ε sweep for {problem} in this config", ha="center", va="center")
         return fig
     colours = colours or colour_map(data["algorithm"])
-    fig, axes = plt.subplots(1, len(panels), figsize=(PANEL_WIDTH * len(panels), PANEL_HEIGHT), squeeze=False)
-    for ax, (model, title, names) in zip(axes[0], panels):
-        sel = data[(data["model"] == model) & data["algorithm"].isin(names)]
-        top = 1.0
-        for algorithm, g in sel.groupby("algorithm", sort=True):
-            g = g.sort_values("inv_eps")
-            top = max(top, float(g["ratio"].max()), float(g["adversary_best"].max(skipna=True) or 1.0))
-        for algorithm, g in sel.groupby("algorithm", sort=True):
-            g = g.sort_values("inv_eps")
-            c = colours[algorithm]
-            label = algorithm
-            bound = g["ratio_bound"]
-            if bound.notna().any() and float(bound.max()) > top * 4:
-                label += f" (bound ≥ {float(bound.min()):.3g}, above)"
-            ax.plot(g["inv_eps"], g["ratio"], color=c, lw=1.2, marker="o", ms=3.5, label=label)
-            ax.scatter(g["inv_eps"], g["adversary_best"], color=c, marker="x", s=22, zorder=3)
-            if bound.notna().any():
-                ax.plot(g["inv_eps"], bound, color=c, lw=0.9, ls=":")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log", base=2)
-        ax.set_ylim(0.9, top * 4)
-        ax.set_xlabel("1/ε")
-        ax.set_title(title)
-        ax.legend(fontsize="small", loc="upper left")
-    axes[0][0].set_ylabel(f"worst ALG/OPT found ({problem})")
+    ncols = max(len(panels) for _, _, panels in rows)
+    fig, axes = plt.subplots(
+        len(rows), ncols, figsize=(PANEL_WIDTH * ncols, PANEL_HEIGHT * len(rows)), squeeze=False, layout="constrained"
+    )
+    for (series, g, panels), line in zip(rows, axes):
+        col = "m" if g["sweep"].iloc[0] == "m" else "inv_eps"
+        for ax in line[len(panels) :]:
+            ax.axis("off")
+        for ax, (model, title, names) in zip(line, panels):
+            sel = g[(g["model"] == model) & g["algorithm"].isin(names)]
+            top = max(1.0, float(sel["ratio"].max()), float(sel["adversary_best"].max(skipna=True) or 1.0))
+            for algorithm, a in sel.groupby("algorithm", sort=True):
+                a = a.sort_values(col)
+                c = colours[algorithm]
+                label = algorithm
+                bound = a["ratio_bound"]
+                if bound.notna().any() and float(bound.max()) > top * 4:
+                    label += f" (bound ≥ {float(bound.min()):.3g}, above)"
+                ax.plot(a[col], a["ratio"], color=c, lw=1.2, marker="o", ms=3.5, label=label)
+                ax.scatter(a[col], a["adversary_best"], color=c, marker="x", s=22, zorder=3)
+                if bound.notna().any():
+                    ax.plot(a[col], bound, color=c, lw=0.9, ls=":")
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log", base=2)
+            ax.set_ylim(0.9, top * 4)
+            ax.set_xlabel("machines m" if col == "m" else "1/ε")
+            ax.set_title(f"{_series_title(series, g)} — {title}" if len(rows) > 1 else title, fontsize="small")
+            ax.legend(fontsize="x-small", loc="upper left")
+        line[0].set_ylabel(f"worst ALG/OPT found ({problem})")
     return fig
 
 
