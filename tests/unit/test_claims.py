@@ -3,6 +3,7 @@ bound held or broken (a planted ratio above its bound), only proven optima count
 bound's growth, the Section-4 overrun, the loss slopes and the bipartite checks — and the table
 itself: a row per claim the docs list, the generated tally, citations only of the bibliography."""
 
+import math
 import re
 
 import pandas as pd
@@ -358,3 +359,93 @@ def test_the_section_findings_count_the_verdicts_and_the_growing_sweeps():
     )
     assert "speed at most +0.89 per doubling of m (edf)" in text
     assert sweep_finding(None) == "This config has no ε sweep."
+
+
+def test_k_growth_classifies_the_sample_size_rules_against_n_alpha():
+    from schedbench.loss.stage.slopes import k_growth
+
+    assert [k_growth(r, p) for r, p in [("full", math.nan), ("fraction", 0.1), ("log", 2.0)]] == ["omega"] * 3
+    assert [k_growth("power", p) for p in (0.1, 0.0, -0.1)] == ["omega", "theta", "below"]
+    assert k_growth("const", 4.0) == "const"
+
+
+def _omega_row(label, rule, growth, s, half=0.05):
+    return {
+        **slope("A", s, None, "none", math.nan),
+        "k_label": label,
+        "k_rule": rule,
+        "k_growth": growth,
+        "points": 5,
+        "slope_lo": s - half,
+        "slope_hi": s + half,
+        "max_n": 100_000,
+    }
+
+
+def test_omega_of_n_alpha_is_judged_as_a_direction_with_constant_k_as_the_control():
+    from schedbench.loss.stage.claims import omega_claim
+
+    rows = [
+        _omega_row("log c=1", "log", "omega", -0.4),
+        _omega_row("power gamma_offset=0.1", "power", "omega", -0.3),
+        _omega_row("power gamma_offset=0", "power", "theta", 0.2),  # not ω(n^α): not tested
+        _omega_row("const k=2", "const", "const", 0.01),
+        _omega_row("full", "full", "omega", 0.5),  # full access has its own rows
+    ]
+    c = omega_claim(pd.DataFrame(rows), "tab:loss_slopes")
+    assert c.verdict == "confirmed qualitatively" and "2 series" in c.measured and "2 fall" in c.measured
+    assert "constant k: slopes 0.01 to 0.01" in c.measured
+    rows[1] = _omega_row("power gamma_offset=0.1", "power", "omega", -0.03)  # CI covers 0
+    c = omega_claim(pd.DataFrame(rows), "")
+    assert c.verdict == "not shown" and "covers 0" in c.why
+    rows[1] = _omega_row("power gamma_offset=0.1", "power", "omega", 0.3)  # rises
+    assert omega_claim(pd.DataFrame(rows), "").verdict == "contradicted"
+    assert omega_claim(pd.DataFrame(rows[2:4]), "") is None  # no ω(n^α) series
+    assert loss_claims(pd.DataFrame(rows[:2]), [])[-1].claim_id == "loss omega(n^alpha) suffices"
+
+
+def _bip(experiment, label, policy, N, excess, alpha=math.nan, rho=0.8, status="ok", degree=8.0):
+    return {
+        "experiment": experiment,
+        "degree_label": label,
+        "policy": policy,
+        "N": N,
+        "excess_over_t_star": excess,
+        "alpha": alpha,
+        "rho": rho,
+        "status": status,
+        "mean_degree": degree,
+    }
+
+
+def test_the_regime_claims_read_the_fitted_rates_of_jfsq_and_jfiq():
+    from schedbench.bipartite.stage.claims import regime_claims
+
+    Ns = [100, 400, 1600]
+    rows = [_bip("B1", "log c=2", p, n, n**-0.5) for p in ("jfsq", "jfiq") for n in Ns]
+    rows += [_bip("B1", "log c=2", "random", n, 1.0 + n**0.1) for n in Ns]  # not a claimed policy
+    rows += [_bip("B4", "power_log c=1", p, n, 2 * n**-0.3, alpha=0.3) for p in ("jfsq", "jfiq") for n in Ns]
+    rows += [_bip("B4", "log c=1", p, n, 5 * n**0.2, alpha=0.3) for p in ("jfsq", "jfiq") for n in Ns]  # control
+    many, hw = regime_claims(pd.DataFrame(rows), ["tab:bipartite_rates"])
+    assert many.claim_id == "bipartite many-server" and many.verdict == "confirmed qualitatively"
+    assert "2 series" in many.measured and "slopes -0.50 to -0.50" in many.measured
+    assert hw.verdict == "confirmed qualitatively" and "control, the sparser D = ⌈ln N⌉: 0 of 2 fall" in hw.measured
+    rows = [
+        r if not (r["experiment"] == "B1" and r["policy"] == "jfiq") else {**r, "excess_over_t_star": r["N"] ** 0.3}
+        for r in rows
+    ]
+    assert regime_claims(pd.DataFrame(rows), [])[0].verdict == "contradicted"
+
+
+def test_the_sparse_graph_claim_orders_the_excess_by_degree_at_one_n():
+    from schedbench.bipartite.stage.claims import sparsity_claim
+
+    excess = {"full": 0.003, "log2": 0.02, "sqrt": 0.03, "log": 0.3, "const D=4": 1.5}
+    rows = [_bip("B3", label, p, 1000, e) for label, e in excess.items() for p in ("jfsq", "jfiq")]
+    rows += [_bip("B3", "const D=2", p, 1000, math.nan, status="unstable") for p in ("jfsq", "jfiq")]
+    c = sparsity_claim(pd.DataFrame(rows), ["fig:bipartite_B3_B3"])
+    assert c.verdict == "confirmed qualitatively" and c.evidence == "fig:bipartite_B3_B3"
+    assert "unstable, no finite E[T]: const D=2" in c.measured and "complete graph 0.003" in c.measured
+    rows = [{**r, "excess_over_t_star": 0.5} if r["degree_label"] == "sqrt" else r for r in rows]
+    assert sparsity_claim(pd.DataFrame(rows), []).verdict == "not shown"
+    assert sparsity_claim(pd.DataFrame([r for r in rows if r["degree_label"] in ("full", "log")]), []) is None

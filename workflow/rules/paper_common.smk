@@ -98,6 +98,7 @@ def claims_inputs(wildcards):
         out["loss_slopes"] = "results/loss_slopes.parquet"
     if BIP_EXPERIMENTS:
         out["bipartite_checks"] = "results/bipartite_checks.parquet"
+        out["bipartite"] = "results/bipartite.parquet"
     if EPS_SWEEP:
         out["sweep_growth"] = "results/eps_sweep_growth.parquet"
     if PRACTICE_FAMILIES:

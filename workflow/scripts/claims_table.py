@@ -25,7 +25,7 @@ with logged(snakemake.log[0], "claims_table") as log:
     if "loss_slopes" in inp.keys():
         claims += loss_claims(pd.read_parquet(inp.loss_slopes), present)
     if "bipartite_checks" in inp.keys():
-        claims += bipartite_claims(pd.read_parquet(inp.bipartite_checks), present)
+        claims += bipartite_claims(pd.read_parquet(inp.bipartite_checks), present, pd.read_parquet(inp.bipartite))
     frame = claims_frame(claims)
     write_parquet(frame, snakemake.output.table)
     atomic_write_text(snakemake.output.tex, claims_table_tex(frame, bib_keys(Path(inp.references).read_text())))

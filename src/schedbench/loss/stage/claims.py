@@ -10,7 +10,7 @@ import pandas as pd
 
 from schedbench.hall.claims import Claim, evidence_ref, plural
 
-__all__ = ["loss_claims"]
+__all__ = ["loss_claims", "omega_claim"]
 
 _QUANTITY = {"blocking": "blocking probability", "excess_response": "excess response time"}
 
@@ -35,4 +35,37 @@ def loss_claims(slopes: pd.DataFrame, present: Iterable[str]) -> list[Claim]:
             out.append(Claim(cid, "loss", statement, measured + f"; {bad} inconsistent", evidence, "contradicted"))
         else:
             out.append(Claim(cid, "loss", statement, measured, evidence, "confirmed"))
-    return out
+    omega = omega_claim(slopes, evidence)
+    return out + ([omega] if omega is not None else [])
+
+
+def omega_claim(slopes: pd.DataFrame, evidence: str) -> Claim | None:
+    """``k(n) = ω(n^α)`` suffices: blocking → 0 and E[T] → 1/d (the full-access limits) whenever
+    the sample size outgrows n^α. An asymptotic statement, so measured as a direction: every
+    series with k = ω(n^α) (``k_growth`` omega, the full-access ones aside: they have their own
+    rows) decreases in n with the 95 % CI of its slope below 0 — consistent; one whose slope is
+    significantly above 0 — contradicted; otherwise not shown. The constant-k series are quoted
+    as the control (the claim's converse: a bounded sample does not converge). None when the
+    config has no such series."""
+    if "k_growth" not in slopes:
+        return None
+    tested = slopes[(slopes["k_growth"] == "omega") & (slopes["k_rule"] != "full") & (slopes["points"] >= 3)]
+    if tested.empty:
+        return None
+    statement = "k(n) = ω(n^α) suffices: blocking → 0 and E[T] → 1/d, as with full access"
+    falling = int((tested["slope_hi"] < 0).sum())
+    rising = tested[tested["slope_lo"] > 0]
+    measured = (
+        f"{plural(len(tested), 'series', 'series')} with k = ω(n^α) ({', '.join(sorted(tested['k_label'].unique()))}): "
+        f"{falling} fall with the slope's 95 % CI below 0 (slopes {tested['slope'].min():.3g} to {tested['slope'].max():.3g}, "
+        f"n to {int(tested['max_n'].max()):,})"
+    )
+    control = slopes[(slopes["k_growth"] == "const") & (slopes["points"] >= 3)]
+    if len(control):
+        measured += f"; control, constant k: slopes {control['slope'].min():.3g} to {control['slope'].max():.3g}"
+    cid = "loss omega(n^alpha) suffices"
+    if len(rising):
+        return Claim(cid, "loss", statement, measured + f"; {len(rising)} rise", evidence, "contradicted")
+    if falling == len(tested):
+        return Claim(cid, "loss", statement, measured, evidence, "confirmed qualitatively")
+    return Claim(cid, "loss", statement, measured, evidence, "not shown", "a series' slope interval covers 0")

@@ -11,7 +11,7 @@ import pandas as pd
 
 from schedbench.hall.stats import fit_loglog
 
-__all__ = ["slope_table", "claimed_slope", "SLOPE_TOL", "fit_loglog"]
+__all__ = ["slope_table", "claimed_slope", "k_growth", "SLOPE_TOL", "fit_loglog"]
 
 #: tolerance on a claimed rate (loss-system.md §6: consistent when slope ≤ claimed + 0.05)
 SLOPE_TOL = 0.05
@@ -26,6 +26,17 @@ def claimed_slope(row: pd.Series, quantity: str) -> tuple[float, str]:
     if row["k_rule"] == "log":
         return -(1 - row["alpha"]) / 2, "O(n^-(1-α)/2)"
     return math.nan, "no convergence claimed"
+
+
+def k_growth(rule: str, param: float) -> str:
+    """How the series' sample size k(n) grows against n^α (loss-system.md §1, §6): ``omega``
+    (k = ω(n^α): ``full``, ``fraction``, ``log`` = c·n^α·ln n, ``power`` with γ − α > 0),
+    ``theta`` (``power`` with γ = α), ``below`` (``power`` with γ < α) or ``const``."""
+    if rule in ("full", "fraction", "log"):
+        return "omega"
+    if rule == "power":
+        return "omega" if param > 0 else ("theta" if param == 0 else "below")
+    return "const"
 
 
 def _verdict(fit: dict, exact: dict | None, claim: float) -> dict[str, Any]:
@@ -61,6 +72,7 @@ def slope_table(df: pd.DataFrame, min_n: int = 1000) -> pd.DataFrame:
             rows.append(
                 {
                     **dict(zip(keys, key)),
+                    "k_growth": k_growth(str(g["k_rule"].iloc[0]), float(g["k_param"].iloc[0])),
                     "quantity": quantity,
                     **fit,
                     "exact_slope": math.nan if exact is None else exact["slope"],
