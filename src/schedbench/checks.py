@@ -20,6 +20,7 @@ def check_config(config: dict) -> None:
     """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable.
     The config's ``plugins`` are loaded first (their algorithms, adversaries and families are
     names the experiments may use); one that does not load is an error naming its file and line."""
+    from schedbench.hall.grids import repeated
     from schedbench.scheduling.registry import PluginError, plugin_files, use_plugins
 
     try:
@@ -32,6 +33,10 @@ def check_config(config: dict) -> None:
     check_search_section(config.get("search"))
     check_figures_section(config.get("figures"))
     check_practice_section(config.get("practice"))
+    if isinstance(config.get("eps"), list):
+        dup = repeated(config["eps"])
+        if dup is not None:
+            raise ConfigError(f"eps: {dup!r} is listed twice (each value of a grid once)")
     for exp_name, exp in config["experiments"].items():
         check_experiment(f"experiments.{exp_name}", exp, config["eps"])
 

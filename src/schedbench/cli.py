@@ -33,6 +33,7 @@ from typing import Any
 
 from schedbench.api import run
 from schedbench.hall.params import ParameterError
+from schedbench.hall.grids import repeated
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
@@ -144,6 +145,10 @@ def _params(items: list[str], option: str = "--param") -> dict[str, Any]:
         if "=" not in item:
             raise CommandError(f"{option} expects NAME=VALUE, got {item!r}")
         key, value = item.split("=", 1)
+        if key in out:
+            raise CommandError(
+                f"{option} {key}: given twice ({out[key]!r} and {_value(value)!r}); give each parameter once"
+            )
         out[key] = _value(value)
     return out
 
@@ -665,7 +670,12 @@ def _algorithm_spec(text: str) -> tuple[str, dict[str, Any]]:
         if "=" not in item:
             raise CommandError(f"-a {text!r}: parameter {item!r} is not KEY=VALUE")
         key, value = (x.strip() for x in item.split("=", 1))
+        if key in params:
+            raise CommandError(f"-a {text!r}: parameter {key!r} is given twice")
         values = [_value(v) for v in value.split("|")]
+        dup = repeated(values)
+        if dup is not None:
+            raise CommandError(f"-a {text!r}: parameter {key!r} lists {dup!r} twice (each value once)")
         params[key] = values if len(values) > 1 else values[0]
     return name, params
 
@@ -680,6 +690,8 @@ def _eps_list(text: str) -> list[float]:
             raise argparse.ArgumentTypeError(f"expected comma-separated numbers in (0, 1), got {item!r}") from None
         if not (math.isfinite(value) and 0 < value < 1):
             raise argparse.ArgumentTypeError(f"every value must be in (0, 1), got {item!r}")
+        if value in out:
+            raise argparse.ArgumentTypeError(f"{item!r} is listed twice (each ε once)")
         out.append(value)
     return out
 

@@ -339,3 +339,77 @@ def test_the_commands(run_a, run_b, tmp_path, capsys):
         run("archive", "first", "--root", str(work))
     assert run("merge", str(run_a), str(work / "results/archive/first"), "-o", str(tmp_path / "m.parquet")) == 0
     assert "merged 2 parts" in capsys.readouterr().out
+
+
+def _archived(run_a, tmp_path) -> Path:
+    """An archive of run_a (its own copy of the run, so the test may damage it)."""
+    work = _copy(run_a, tmp_path / "work")
+    return archive(root=work)
+
+
+def test_a_manifest_cannot_point_outside_its_archive(run_a, tmp_path):
+    path = _archived(run_a, tmp_path)
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"seed": 666}))
+    m = json.loads((path / "manifest.json").read_text())
+    for field, value in (("resolved", "../../../secret.json"), ("resolved", str(secret))):
+        bad = {**m, "config": {**m["config"], field: value}}
+        (path / "manifest.json").write_text(json.dumps(bad))
+        with pytest.raises(ArchiveError, match="config.resolved: .* points outside"):
+            diff(str(path), str(path), root=tmp_path / "work")
+    bad = {**m, "files": [*m["files"], {"path": "../../../../etc/passwd", "sha256": "0" * 64}]}
+    (path / "manifest.json").write_text(json.dumps(bad))
+    with pytest.raises(ArchiveError, match=r"files\[\d+\]\.path: .* points outside"):
+        diff(str(path), "current", root=tmp_path / "work")
+    for text, needle in (("{", "not readable JSON"), ("[]", "a list 'files'")):
+        (path / "manifest.json").write_text(text)
+        with pytest.raises(ArchiveError, match=needle):
+            diff(str(path), "current", root=tmp_path / "work")
+
+
+def test_a_results_table_that_is_a_symlink_out_of_the_run_is_refused(run_a, tmp_path):
+    work = _copy(run_a, tmp_path / "work")
+    outside = tmp_path / "elsewhere.parquet"
+    shutil.move(work / "results/runs.parquet", outside)
+    (work / "results/runs.parquet").symlink_to(outside)
+    with pytest.raises(ArchiveError, match="results/runs.parquet.*points outside"):
+        diff("current", "current", root=work)
+
+
+def test_diff_reads_only_the_known_tables_and_checks_their_columns(run_a, tmp_path):
+    work = _copy(run_a, tmp_path / "work")
+    # a parquet diff does not know: never opened (a crafted one of 10^8 zeros would take gigabytes)
+    (work / "results/unknown.parquet").write_bytes(b"not a parquet file at all")
+    assert diff("current", "current", root=work).unchanged
+    no_ratio = _copy(run_a, tmp_path / "no_ratio", edit=lambda df: df.drop(columns=["ratio"]))
+    with pytest.raises(ArchiveError, match="has no column 'ratio'"):
+        diff(str(no_ratio), "current", root=work)
+    (work / "results/runs.parquet").write_text("experiment,algorithm\nx,y\n")  # text for parquet
+    with pytest.raises(ArchiveError, match="results/runs.parquet: .* is not a readable parquet table"):
+        diff("current", str(run_a), root=work)
+
+
+def test_a_table_that_decompresses_past_the_limit_is_refused_before_reading(run_a, tmp_path, monkeypatch):
+    import schedbench.hall.archive as archive_module
+
+    work = _copy(run_a, tmp_path / "work")
+    monkeypatch.setattr(archive_module, "MAX_TABLE_BYTES", 1)  # the real limit is 4 GiB
+    called = []
+    monkeypatch.setattr(archive_module.pd, "read_parquet", lambda *a, **k: called.append(a))
+    with pytest.raises(ArchiveError, match="uncompressed .* refused before reading"):
+        diff("current", "current", root=work)
+    assert not called
+    with pytest.raises(ArchiveError, match="uncompressed .* refused before reading"):
+        merge([work], tmp_path / "m.parquet")
+
+
+@pytest.mark.parametrize("n_boot", [10**9, 99, 2.5, True])
+def test_a_bootstrap_too_large_or_malformed_is_refused_before_any_draw(run_a, n_boot):
+    with pytest.raises(ArchiveError, match="n_boot: an integer from 100 to 100,000"):
+        diff(str(run_a), str(run_a), n_boot=n_boot)
+
+
+def test_merge_reads_only_a_known_table_inside_each_part(run_a, tmp_path):
+    for table in ("../../etc/passwd", "unknown.parquet"):
+        with pytest.raises(ArchiveError, match="table: .* is not a results table merge knows"):
+            merge([run_a], tmp_path / "m.parquet", table=table)

@@ -90,6 +90,49 @@ class ArchiveError(ConfigError):
     """A user error of archive, diff or merge; the message names the argument."""
 
 
+def _spec_columns(spec: TableSpec) -> tuple[str, ...]:
+    """The columns a table with this spec must hold: its identity and its estimates with their CIs."""
+    return (*spec.identity, *(c for est, ci in spec.estimates.items() for c in (est, *ci)))
+
+
+def _inside(base: Path, rel: str, what: str) -> Path:
+    """``base / rel`` when it resolves (symlinks followed) inside ``base``; an ArchiveError naming
+    ``what`` otherwise — a manifest entry, a table name or a symlink must not reach out of the
+    folder it was given."""
+    if not isinstance(rel, str) or not rel:
+        raise ArchiveError(f"{what}: expected a path inside {base}, got {rel!r}")
+    target = (base / rel).resolve()
+    if not target.is_relative_to(base.resolve()):
+        raise ArchiveError(f"{what}: {rel!r} points outside {base} (to {target}); refused")
+    return target
+
+
+def _read_table(path: Path, arg: str, columns: tuple[str, ...] = ()) -> pd.DataFrame:
+    """A results table checked before its data is read: a parquet file (else an error naming
+    it), at most :data:`MAX_TABLE_BYTES` uncompressed, holding ``columns`` (one missing is
+    named)."""
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(path).metadata
+    except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on a damaged or foreign file
+        raise ArchiveError(f"{arg}: {path} is not a readable parquet table ({type(exc).__name__}: {exc})") from None
+    size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    if size > MAX_TABLE_BYTES:
+        raise ArchiveError(
+            f"{arg}: {path} holds {size / 2**30:.1f} GiB uncompressed ({meta.num_rows:,} rows), more than "
+            f"the {MAX_TABLE_BYTES / 2**30:.0f} GiB a results table may; refused before reading"
+        )
+    names = set(meta.schema.names)
+    missing = [c for c in columns if c not in names]
+    if missing:
+        raise ArchiveError(f"{arg}: {path} has no column {missing[0]!r} (a results table needs {', '.join(columns)})")
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:
+        raise ArchiveError(f"{arg}: {path} cannot be read ({type(exc).__name__}: {exc})") from None
+
+
 def _timing(column: str) -> bool:
     """Timing columns (``seconds``, ``opt_seconds``, any ``*_seconds``): never a change."""
     return column == "seconds" or column.endswith("_seconds") or column == "wall_s"
@@ -150,6 +193,18 @@ SPECS: dict[str, TableSpec] = {
     ),
     "results/worst_cases.parquet": TableSpec(identity=("task",)),
 }
+
+#: The results tables diff reads (no other file of a run's results/ is opened): the runs table
+#: and those with a comparison spec.
+KNOWN_TABLES = (RUNS, *SPECS)
+#: The columns diff needs in the runs table (a table without one is refused by name).
+RUNS_COLUMNS = ("experiment", "algorithm", "eps", "status", *METRICS)
+#: A results table larger than this uncompressed (its parquet metadata, read before the data)
+#: is refused: a crafted file of a few MB can decompress to gigabytes.
+MAX_TABLE_BYTES = 4 * 2**30
+#: diff's bootstrap draws n_boot × (runs of a group) indices: both bounded before any draw.
+MAX_N_BOOT = 100_000
+MAX_BOOT_BYTES = 2**30
 
 
 # ---------------------------------------------------------------------------------------------
@@ -568,18 +623,44 @@ def _locate(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> Path:
     )
 
 
+def _manifest(path: Path, arg: str) -> dict | None:
+    """The archive's manifest (None for a plain run directory): JSON with a list of files, each
+    path inside the archive (else an error naming the entry)."""
+    if not (path / MANIFEST).is_file():
+        return None
+    where = f"{arg}: {path / MANIFEST}"
+    try:
+        manifest = json.loads((path / MANIFEST).read_text())
+    except (ValueError, OSError) as exc:
+        raise ArchiveError(f"{where}: not readable JSON ({exc})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), list):
+        raise ArchiveError(f"{where}: expected an object with a list 'files'")
+    for k, entry in enumerate(manifest["files"]):
+        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+            raise ArchiveError(f"{where}: files[{k}] is not {{path, sha256}}")
+        _inside(path, entry.get("path"), f"{where}: files[{k}].path")
+    if not isinstance(manifest.get("config", {}), dict):
+        raise ArchiveError(f"{where}: 'config' is not an object")
+    return manifest
+
+
 def _load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> _Run:
+    """One run: its known tables (:data:`KNOWN_TABLES`; every other file of results/ is left
+    unread), each checked against its manifest digest and read within its limits, and its
+    config — a file the manifest names only when it lies inside the archive."""
     path = _locate(spec, root, dest, arg)
-    manifest = json.loads((path / MANIFEST).read_text()) if (path / MANIFEST).is_file() else None
+    manifest = _manifest(path, arg)
     tables = {}
     digests = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
-    for f in sorted((path / "results").glob("*.parquet")):
-        rel = str(f.relative_to(path))
+    for rel in KNOWN_TABLES:
+        if not (path / rel).is_file():
+            continue
+        f = _inside(path, rel, f"{arg}: {rel}")  # a symlink out of the run is refused
         if rel in digests and _sha256(f) != digests[rel]:
             raise ArchiveError(f"{arg}: {rel} of archive {path.name} does not match its manifest (edited since?)")
-        tables[rel] = pd.read_parquet(f)
+        tables[rel] = _read_table(f, f"{arg}: {rel}", RUNS_COLUMNS if rel == RUNS else _spec_columns(SPECS[rel]))
     if not tables:
-        raise ArchiveError(f"{arg}: no results tables (results/*.parquet) in {path}")
+        raise ArchiveError(f"{arg}: no results tables ({', '.join(KNOWN_TABLES)}) in {path}")
     main = tables.get(RUNS, next(iter(tables.values())))
     prov = _provenance_of(main)
     hashes = sorted({str(v) for v in main["config_hash"].dropna().unique()}) if "config_hash" in main else []
@@ -588,8 +669,13 @@ def _load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> _Run:
     if manifest:
         cfg_info = manifest.get("config", {})
         cfg = None
-        if cfg_info.get("resolved") and (path / cfg_info["resolved"]).is_file():
-            cfg = json.loads((path / cfg_info["resolved"]).read_text())
+        if cfg_info.get("resolved"):
+            resolved = _inside(path, cfg_info["resolved"], f"{arg}: {path / MANIFEST}: config.resolved")
+            if resolved.is_file():
+                try:
+                    cfg = json.loads(resolved.read_text())
+                except (ValueError, OSError) as exc:
+                    raise ArchiveError(f"{arg}: {resolved} is not readable JSON ({exc})") from None
         note = cfg_info.get("note", "") if cfg is None else ""
     else:
         found = _find_config(path, run_hash, None)
@@ -956,10 +1042,22 @@ def diff(
     """Compare run ``a`` with run ``b``: each an archive name (under ``root/dest``), the path of
     an archive or of a run directory, or ``"current"`` (the results in ``root``)."""
     root = Path(root)
-    if n_boot < 100:
-        raise ArchiveError(f"n_boot: must be >= 100, got {n_boot}")
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or not 100 <= n_boot <= MAX_N_BOOT:
+        raise ArchiveError(f"n_boot: an integer from 100 to {MAX_N_BOOT:,}, got {n_boot!r}")
     ra = _load_run(str(a), root, dest, "a")
     rb = _load_run(str(b), root, dest, "b")
+    for r in (ra, rb):  # the bootstrap draws n_boot × (runs of a group) indices: bounded first
+        runs = r.tables.get(RUNS)
+        largest = (
+            int(_groups(runs).groupby(["experiment", "algorithm", "params", "eps"]).size().max())
+            if runs is not None and len(runs)
+            else 0
+        )
+        if 8 * n_boot * largest > MAX_BOOT_BYTES:
+            raise ArchiveError(
+                f"n_boot: {n_boot:,} resamples of a group of {largest:,} runs ({r.label}) would take "
+                f"{8 * n_boot * largest / 2**30:.1f} GiB, more than {MAX_BOOT_BYTES / 2**30:.0f} GiB; use a smaller n_boot"
+            )
     return _compare_runs(ra, rb, n_boot)
 
 
@@ -1078,9 +1176,13 @@ def merge(
         raise ArchiveError("parts: give at least one part")
     out = Path(out)
     name = f"results/{table}"
+    if name not in KNOWN_TABLES:
+        raise ArchiveError(
+            f"table: {table!r} is not a results table merge knows ({', '.join(Path(t).name for t in KNOWN_TABLES)})"
+        )
     paths = []
     for p in map(Path, parts):
-        f = p / "results" / table if p.is_dir() else p
+        f = _inside(p, name, f"parts: {p}") if p.is_dir() else p
         if not f.is_file():
             raise ArchiveError(f"parts: {p} is neither a table nor a directory with results/{table}")
         paths.append(f)
@@ -1091,7 +1193,7 @@ def merge(
     frames = []
     hashes: dict[str, Path] = {}
     for f in paths:
-        df = pd.read_parquet(f)
+        df = _read_table(f, "parts")
         if "config_hash" not in df.columns:
             raise ArchiveError(f"parts: {f} has no config_hash column (not a schedbench results table)")
         hs = sorted({str(v) for v in df["config_hash"].dropna().unique()})

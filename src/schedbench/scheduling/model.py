@@ -174,6 +174,31 @@ def _check_bounds(release: np.ndarray, size: np.ndarray) -> None:
         )
 
 
+#: The arrays of an instance (one value per job, or the eligibility's CSR pair).
+ARRAY_FIELDS = ("release", "size", "indptr", "indices", "w_flow", "w_reject")
+
+
+def immutable(arr: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``arr`` backed by an immutable ``bytes`` object: numpy refuses to make
+    such an array writeable again (``setflags(write=True)`` raises), so code handed an instance —
+    a plug-in above all — cannot change it and thereby every run after it on the same instance.
+    An array already backed this way is returned as it is."""
+    if isinstance(arr.base, bytes) and not arr.flags.writeable:
+        return arr
+    return np.frombuffer(np.ascontiguousarray(arr).tobytes(), dtype=arr.dtype)
+
+
+def touched_field(inst: "Instance", arrays: tuple[np.ndarray, ...]) -> str | None:
+    """The first field of ``inst`` that no longer holds its array of ``arrays`` (taken by
+    :meth:`Instance.arrays` before some code ran), or whose array became writeable — an array
+    replaced with ``object.__setattr__`` or a buffer made writeable; None when untouched. O(1):
+    the arrays are immutable (:func:`immutable`), so the same objects hold the same values."""
+    for name, before, now in zip(ARRAY_FIELDS, arrays, inst.arrays()):
+        if now is not before or now.flags.writeable or not isinstance(now.base, bytes):
+            return name
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class Instance:
     """A restricted-assignment instance as plain numpy arrays (see module docstring).
@@ -278,9 +303,18 @@ class Instance:
             ("w_flow", w_flow),
             ("w_reject", w_reject),
         ):
-            arr.setflags(write=False)
-            object.__setattr__(self, name, arr)
+            object.__setattr__(self, name, immutable(arr))
         object.__setattr__(self, "meta", dict(self.meta))
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled (joblib workers, caches): the arrays immutable again (a plain unpickled array
+        is writeable)."""
+        for name, value in state.items():
+            object.__setattr__(self, name, immutable(value) if name in ARRAY_FIELDS else value)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The instance's arrays (:data:`ARRAY_FIELDS` order): what :func:`touched_field` compares."""
+        return tuple(getattr(self, name) for name in ARRAY_FIELDS)
 
     # ----------------------------------------------------------------- construction
     @classmethod

@@ -13,6 +13,7 @@ validated with the migratory trace rule.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
 from schedbench.scheduling.compiled import to_outcome
 from schedbench.scheduling.engine import AlgorithmError, Engine
-from schedbench.scheduling.model import REJECT, Instance, JobSpec, Outcome
+from schedbench.scheduling.model import ARRAY_FIELDS, REJECT, Instance, JobSpec, Outcome, touched_field
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.validate import validate
@@ -79,10 +80,12 @@ def execute(
     m = source.m
     # every path keeps a few arrays (or lists) per machine: a limit checked before they exist
     check_sizes("run", "m", PER_MACHINE_STATE * float(m), f"the per-machine state of {m} machines")
-    alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, problem=problem, **params)
+    with user_code(cls):
+        alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, problem=problem, **params)
     t0 = time.perf_counter()
     if isinstance(source, Adversary):
-        inst, outcome = play_adversary(alg, source)
+        with user_code(cls):
+            inst, outcome = play_adversary(alg, source)
         claimed = source.opt
         inst.meta.update(
             {  # provenance of a realised instance, recorded here for every caller
@@ -96,7 +99,19 @@ def execute(
             }
         )
     else:
-        inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
+        arrays = source.arrays()
+        try:
+            with user_code(cls):
+                inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
+        finally:  # a plug-in that failed after touching the instance is named for the touch
+            touched = touched_field(source, arrays)
+            if touched is not None:  # put the instance back for the runs after this one
+                for name, arr in zip(ARRAY_FIELDS, arrays):
+                    object.__setattr__(source, name, arr)
+                raise AlgorithmError(
+                    f"algorithm {cls.name!r} changed the instance (field {touched!r}): its run and every run "
+                    "after it on this instance would be wrong, so none is counted"
+                )
     outcome.seconds = time.perf_counter() - t0
     check = validate(
         inst, outcome, alg.eps, cls.model, alg.problem, cls.deferred_dispatch, cls.late_reject, migratory=cls.migratory
@@ -104,6 +119,26 @@ def execute(
     return RunRecord.validated(
         alg, seed, inst, outcome, check, claimed_opt=claimed, bound_opt=bound_opt if bound_opt is not None else claimed
     )
+
+
+@contextmanager
+def user_code(cls: type[OnlineAlgorithm]):
+    """Run an algorithm's own code (its constructor, decisions, compiled path): ``sys.exit`` in
+    it becomes an :class:`AlgorithmError` naming the algorithm instead of ending the process
+    (``compare``, ``run`` or a pipeline job would otherwise exit, status 0 for ``sys.exit(0)``,
+    with nothing written); a write into the instance's immutable arrays
+    (:func:`~schedbench.scheduling.model.immutable`) becomes one too. A real Ctrl-C
+    (KeyboardInterrupt) is left to end the run."""
+    try:
+        yield
+    except SystemExit as exc:
+        raise AlgorithmError(f"algorithm {cls.name!r} called sys.exit({exc.code!r}) during its run") from None
+    except ValueError as exc:
+        if "WRITEABLE" in str(exc):  # numpy: cannot set WRITEABLE flag to True of this array
+            raise AlgorithmError(
+                f"algorithm {cls.name!r} tried to make the instance's arrays writeable: an instance is read-only"
+            ) from None
+        raise
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:

@@ -145,7 +145,7 @@ def _load_path(path: Path, source: str = PLUGIN_ENV) -> None:
             spec.loader.exec_module(module)
         except PluginError:
             raise
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # sys.exit at import must not end the command
             del sys.modules[name]
             raise PluginError(f"plug-in {_where(exc, resolved)}: does not import: {type(exc).__name__}: {exc}") from exc
         finally:
@@ -161,7 +161,7 @@ def _load_entry_point(ep) -> None:
         ep.load()
     except PluginError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit at import must not end the command
         raise PluginError(
             f"plug-in {_where(exc, str(path))} (entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r}): "
             f"does not import: {type(exc).__name__}: {exc}"

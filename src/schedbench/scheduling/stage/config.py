@@ -4,7 +4,7 @@ problem) and the worst-case search tasks. Every error names the key path."""
 from __future__ import annotations
 
 from schedbench.hall.config import ConfigError
-from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.grids import GridError, algorithm_grid, check_unique
 from schedbench.hall.params import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.problems import problem_names
@@ -64,7 +64,28 @@ def check_practice_section(section: dict | None) -> None:
 
 
 def check_experiment(where: str, exp: dict, default_eps: list) -> None:
-    """One seed-000 experiment: its family or adversary, its ε grid, its algorithms."""
+    """One seed-000 experiment: its family or adversary, its ε grid, its algorithms. A grid with
+    a value twice (ε, an adversary's or an algorithm's swept parameter) is refused by name."""
+    try:
+        _no_repeats(where, exp)
+    except GridError as exc:
+        raise ConfigError(f"{where}.{exc}") from None
+    _check_experiment(where, exp, default_eps)
+
+
+def _no_repeats(where: str, exp: dict) -> None:
+    """Every list of the experiment (its ε, its adversary's and its algorithms' swept parameters)
+    without a repeated value; a :class:`GridError` names the list."""
+    lists = [("eps", exp.get("eps"))]
+    lists += [(f"params.{k}", v) for k, v in (exp.get("params") or {}).items()]
+    for name, values in (exp.get("algorithms") or {}).items():
+        lists += [(f"algorithms.{name}.{k}", v) for k, v in (values if isinstance(values, dict) else {}).items()]
+    for key, values in lists:
+        if isinstance(values, list):
+            check_unique(values, key)
+
+
+def _check_experiment(where: str, exp: dict, default_eps: list) -> None:
     if ("family" in exp) == ("adversary" in exp):
         raise ConfigError(f"{where}: give exactly one of 'family' (with 'instances') and 'adversary'")
     if "family" in exp:

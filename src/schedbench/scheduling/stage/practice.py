@@ -53,7 +53,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.grids import algorithm_grid, repeated
 from schedbench.hall.params import ParameterError
 from schedbench.hall.seeds import derived_seed
 
@@ -163,6 +163,9 @@ def _check_entry(where: str, entry: Any, role: str, problem: str) -> None:
             raise PracticeConfigError(f"{where}.tune.{name}: also fixed under 'params'")
         if not isinstance(value, list) or not value:
             raise PracticeConfigError(f"{where}.tune.{name}: a non-empty list of candidate values, got {value!r}")
+        dup = repeated(value)
+        if dup is not None:
+            raise PracticeConfigError(f"{where}.tune.{name}: {dup!r} is listed twice (each candidate once)")
     for combo in algorithm_grid(grid):
         try:
             resolved = cls.resolve_params({**params, **combo})
