@@ -46,6 +46,13 @@ class _Replaces(GREEDY):
         return None
 
 
+class _Hogs(GREEDY):
+    name = "hogs-memory"
+
+    def dispatch_all(self, size, indptr, indices, order):
+        raise MemoryError  # what numpy raises for np.empty(10**14)
+
+
 class _Exits(GREEDY):
     name = "exits"
 
@@ -64,7 +71,8 @@ def test_instance_arrays_cannot_be_made_writeable_not_even_after_pickling():
 
 
 @pytest.mark.parametrize(
-    "cls, message", [(_Writes, "writeable"), (_Replaces, "changed the instance"), (_Exits, "sys.exit")]
+    "cls, message",
+    [(_Writes, "writeable"), (_Replaces, "changed the instance"), (_Exits, "sys.exit"), (_Hogs, "out of memory")],
 )
 def test_a_plugin_that_touches_the_instance_or_exits_is_named_and_later_runs_are_unchanged(cls, message):
     inst = _instance()

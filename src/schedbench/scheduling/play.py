@@ -128,11 +128,14 @@ def user_code(cls: type[OnlineAlgorithm]):
     (``compare``, ``run`` or a pipeline job would otherwise exit, status 0 for ``sys.exit(0)``,
     with nothing written); a write into the instance's immutable arrays
     (:func:`~schedbench.scheduling.model.immutable`) becomes one too. A real Ctrl-C
-    (KeyboardInterrupt) is left to end the run."""
+    (KeyboardInterrupt) is left to end the run; a MemoryError is an AlgorithmError too (the
+    run failed, the command goes on)."""
     try:
         yield
     except SystemExit as exc:
         raise AlgorithmError(f"algorithm {cls.name!r} called sys.exit({exc.code!r}) during its run") from None
+    except MemoryError:  # e.g. a plug-in allocating far past the machine: its run fails, not the command
+        raise AlgorithmError(f"algorithm {cls.name!r} ran out of memory during its run") from None
     except ValueError as exc:
         if "WRITEABLE" in str(exc):  # numpy: cannot set WRITEABLE flag to True of this array
             raise AlgorithmError(
