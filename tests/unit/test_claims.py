@@ -361,6 +361,15 @@ def test_the_section_findings_count_the_verdicts_and_the_growing_sweeps():
     assert sweep_finding(None) == "This config has no ε sweep."
 
 
+def _typesets(*claims) -> None:
+    """Every character of the claims' texts is one the LaTeX table can typeset (ρ once broke the PDF)."""
+    from schedbench.hall.latex import _TEX
+
+    texts = [str(v) for c in claims for v in (c.statement, c.measured, c.why)]
+    unmapped = {ch for text in texts for ch in text if ord(ch) > 127 and ch not in _TEX}
+    assert not unmapped, f"characters tex_text does not map: {sorted(unmapped)}"
+
+
 def test_k_growth_classifies_the_sample_size_rules_against_n_alpha():
     from schedbench.loss.stage.slopes import k_growth
 
@@ -394,6 +403,7 @@ def test_omega_of_n_alpha_is_judged_as_a_direction_with_constant_k_as_the_contro
     ]
     c = omega_claim(pd.DataFrame(rows), "tab:loss_slopes")
     assert c.verdict == "confirmed qualitatively" and "2 series" in c.measured and "2 fall" in c.measured
+    _typesets(c)
     assert "constant k: slopes 0.01 to 0.01" in c.measured
     rows[1] = _omega_row("power gamma_offset=0.1", "power", "omega", -0.03)  # CI covers 0
     c = omega_claim(pd.DataFrame(rows), "")
@@ -427,6 +437,7 @@ def test_the_regime_claims_read_the_fitted_rates_of_jfsq_and_jfiq():
     rows += [_bip("B4", "power_log c=1", p, n, 2 * n**-0.3, alpha=0.3) for p in ("jfsq", "jfiq") for n in Ns]
     rows += [_bip("B4", "log c=1", p, n, 5 * n**0.2, alpha=0.3) for p in ("jfsq", "jfiq") for n in Ns]  # control
     many, hw = regime_claims(pd.DataFrame(rows), ["tab:bipartite_rates"])
+    _typesets(many, hw)
     assert many.claim_id == "bipartite many-server" and many.verdict == "confirmed qualitatively"
     assert "2 series" in many.measured and "slopes -0.50 to -0.50" in many.measured
     assert hw.verdict == "confirmed qualitatively" and "control, the sparser D = ⌈ln N⌉: 0 of 2 fall" in hw.measured
@@ -444,6 +455,7 @@ def test_the_sparse_graph_claim_orders_the_excess_by_degree_at_one_n():
     rows = [_bip("B3", label, p, 1000, e) for label, e in excess.items() for p in ("jfsq", "jfiq")]
     rows += [_bip("B3", "const D=2", p, 1000, math.nan, status="unstable") for p in ("jfsq", "jfiq")]
     c = sparsity_claim(pd.DataFrame(rows), ["fig:bipartite_B3_B3"])
+    _typesets(c)
     assert c.verdict == "confirmed qualitatively" and c.evidence == "fig:bipartite_B3_B3"
     assert "unstable, no finite E[T]: const D=2" in c.measured and "complete graph 0.003" in c.measured
     rows = [{**r, "excess_over_t_star": 0.5} if r["degree_label"] == "sqrt" else r for r in rows]

@@ -140,6 +140,7 @@ _TEX = {
     "#": r"\#",
     "Ω": r"$\Omega$",
     "ω": r"$\omega$",
+    "ρ": r"$\rho$",
     "κ": r"$\kappa$",
     "θ": r"$\theta$",
     "Σ": r"$\Sigma$",
@@ -156,6 +157,51 @@ _TEX = {
     "−": r"$-$",
     "^": r"\textasciicircum{}",
 }
+
+
+#: Every Greek letter (a claim may name any regime parameter: ρ, λ, μ, ...): pdflatex has no
+#: glyph for them in text, so each is typeset as math.
+_GREEK = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+    "sigma tau upsilon phi chi psi omega"
+).split()
+for _k, _name in enumerate(_GREEK):
+    _lower, _upper = chr(0x3B1 + _k + (_k >= 17)), chr(0x391 + _k + (_k >= 17))  # no final sigma slot
+    _TEX.setdefault(_lower, rf"$\{_name}$" if _name != "omicron" else "o")
+    if _name.capitalize() in (
+        "Gamma",
+        "Delta",
+        "Theta",
+        "Lambda",
+        "Xi",
+        "Pi",
+        "Sigma",
+        "Upsilon",
+        "Phi",
+        "Psi",
+        "Omega",
+    ):
+        _TEX.setdefault(_upper, rf"$\{_name.capitalize()}$")
+    else:
+        _TEX.setdefault(
+            _upper,
+            {
+                "alpha": "A",
+                "beta": "B",
+                "epsilon": "E",
+                "zeta": "Z",
+                "eta": "H",
+                "iota": "I",
+                "kappa": "K",
+                "mu": "M",
+                "nu": "N",
+                "omicron": "O",
+                "rho": "P",
+                "tau": "T",
+                "chi": "X",
+            }[_name],
+        )
+del _k, _name, _lower, _upper
 
 
 def bib_keys(references_tex: str) -> list[str]:

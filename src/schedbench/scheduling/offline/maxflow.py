@@ -92,6 +92,7 @@ so proving optimality needs infeasibility proofs with a large integrality gap, t
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import time
@@ -161,8 +162,11 @@ OBJECTIVE_WEIGHT = {"flow": "one", "weighted": "w_flow", "genwtd": "w_flow", "st
 FLOW_OBJECTIVE = {"one": "flow", "w_flow": "weighted", "inverse_size": "stretch"}
 #: Largest window T/w_j (slots) the real-valued search handles: its counts stay exact in float64.
 _MAX_WINDOW = 2**50
-#: Most weight thresholds the weighted counting bound tries.
-_MAX_THRESHOLDS = 8
+#: The weighted counting bound tries every distinct weight as a threshold while (thresholds) ×
+#: (jobs + eligible entries) stays within this many visits (0.5 s at 10^4 jobs and 850 levels);
+#: beyond, the power-of-two classes and :data:`_MAX_THRESHOLDS` evenly spaced levels.
+_THRESHOLD_VISITS = 5 * 10**7
+_MAX_THRESHOLDS = 64
 
 
 # ----------------------------------------------------------------------------- arguments
@@ -406,22 +410,106 @@ def _counting_bounds(inst: Instance, masks) -> list[int]:
     return out
 
 
+def _threshold_levels(inst: Instance, dl: _Deadlines) -> np.ndarray:
+    """The thresholds θ the weighted counting bound tries (ascending): every distinct weight when
+    affordable (:data:`_THRESHOLD_VISITS`), else for each power of two 2^k the least weight ≥ 2^k
+    (the class {w ≥ 2^k}: e.g. the jobs of size ≤ 32 for stretch) and evenly spaced levels. A
+    mask {w ≥ θ} is tightest at θ = its least weight, so only distinct weights are ever tried."""
+    levels = dl.grid.w
+    if levels.size * (inst.n + inst.indices.size) <= _THRESHOLD_VISITS:
+        return levels
+    lo, hi = math.floor(math.log2(levels[0])), math.ceil(math.log2(levels[-1]))
+    pow2 = [levels[np.searchsorted(levels, 2.0**k)] for k in range(lo, hi + 1) if levels[-1] >= 2.0**k]
+    spaced = levels[np.unique(np.linspace(0, levels.size - 1, _MAX_THRESHOLDS).round().astype(np.int64))]
+    return np.unique(np.concatenate([np.asarray(pow2, dtype=float), spaced]))
+
+
+def _weighted_counting(inst: Instance, dl: _Deadlines) -> tuple[float, float]:
+    """(best θ · counting bound of the jobs with w ≥ θ, that θ) over :func:`_threshold_levels`."""
+    w = dl.weights
+    levels = _threshold_levels(inst, dl)
+    masks = [None if theta <= dl.grid.w[0] else w >= theta for theta in levels]
+    best, arg = 0.0, float(levels[0])
+    for theta, cb in zip(levels, _counting_bounds(inst, masks)):
+        if float(theta * cb) > best:
+            best, arg = float(theta * cb), float(theta)
+    return best, arg
+
+
 def _lower_bound(inst: Instance, dl: _Deadlines, counting: bool = True):
     """A proven lower bound on OPT (not yet rounded to a candidate). 'flow': the counting bound
-    (``counting=False``: p_max). Weighted: max_j w_j·p_j and, for a few thresholds θ among the
-    weights, θ · (counting bound of the jobs with w_j ≥ θ): those jobs have F_j ≤ T/θ."""
+    (``counting=False``: p_max). Weighted: max_j w_j·p_j and, for the thresholds θ among the
+    weights (:func:`_threshold_levels`), θ · (counting bound of the jobs with w_j ≥ θ): those
+    jobs have F_j ≤ T/θ, so their work V released in [a, b] on the machines S they are confined
+    to satisfies V ≤ |S|·(b − a + T/θ)."""
     if dl.weights is None:
         return _counting_bound(inst) if counting else int(inst.size.max())
-    w = dl.weights
-    best = float(np.max(w * inst.size))
+    best = float(np.max(dl.weights * inst.size))
     if counting:
-        levels = dl.grid.w
-        if levels.size > _MAX_THRESHOLDS:
-            levels = levels[np.unique(np.linspace(0, levels.size - 1, _MAX_THRESHOLDS).round().astype(np.int64))]
-        masks = [None if k == 0 and levels[0] == dl.grid.w[0] else w >= theta for k, theta in enumerate(levels)]
-        for theta, cb in zip(levels, _counting_bounds(inst, masks)):
-            best = max(best, float(theta * cb))
+        best = max(best, _weighted_counting(inst, dl)[0])
     return best
+
+
+def counting_witness(inst: Instance, objective: str) -> tuple[float, str]:
+    """The counting bound of ``inst`` for ``objective`` and its witness in words — the jobs (all,
+    or those with w ≥ θ), the machines they are confined to, the release window [a, b] and their
+    work V — from which a reader re-derives T ≥ θ·⌈(V − |S|·(b − a))/|S|⌉ by hand."""
+    dl = _Deadlines(inst, objective)
+    theta, mask = 1.0, None
+    if dl.weights is not None:
+        _, theta = _weighted_counting(inst, dl)
+        mask = None if theta <= dl.grid.w[0] else dl.weights >= theta
+    jobs = np.flatnonzero(mask) if mask is not None else np.arange(inst.n)
+    order = jobs[np.argsort(inst.release[jobs], kind="stable")]
+    best, where, cap = _pool_witness(order, inst.release, inst.size, inst.m), f"all {inst.m} machines", inst.m
+    keys = _set_keys(inst.indptr, inst.indices)[order]
+    for key in np.unique(keys):
+        group = order[keys == key]
+        machines = np.unique(np.concatenate([inst.eligible(j) for j in group]))
+        got = _pool_witness(group, inst.release, inst.size, machines.size)
+        if got[0] > best[0]:
+            best, where, cap = got, f"machines {{{', '.join(map(str, machines.tolist()))}}}", machines.size
+    bound, a, b, work = (int(x) for x in best)
+    if mask is None:
+        which = "every job"
+    elif objective == "stretch":  # w = 1/p: the class w ≥ θ is the jobs of size ≤ 1/θ
+        which = f"the jobs of size ≤ {1 / theta:.6g}"
+    else:
+        which = f"the jobs with weight ≥ {theta:.6g}"
+    text = (
+        f"counting: {which} confined to {where}, released in [{a}, {b}], work {work}: their max flow "
+        f"≥ ⌈({work} − {cap}·{b - a})/{cap}⌉ = {bound}"
+    )
+    if objective == "stretch" and mask is not None:
+        text += f", so T ≥ {bound}/{1 / theta:.6g} = {theta * bound:.6g}"
+    elif dl.weights is not None:
+        text += f", so T ≥ {theta:.6g}·{bound} = {theta * bound:.6g}"
+    return float(theta * bound), text
+
+
+@njit(cache=True)
+def _pool_witness(jobs, release, work, cap):
+    """:func:`_pool_bound` with its window: (bound, a, b, work released in [a, b])."""
+    best, best_a, best_b, best_w = 0, 0, 0, 0
+    cur, prev, start, total = 0, -1, 0, 0
+    for q in range(jobs.shape[0]):
+        j = jobs[q]
+        r = release[j]
+        if q == 0:
+            cur, start, total = work[j], r, work[j]
+        elif r == prev:
+            cur += work[j]
+            total += work[j]
+        else:
+            carry = cur - cap * (r - prev)
+            if carry > 0:
+                cur, total = work[j] + carry, total + work[j]
+            else:
+                cur, start, total = work[j], r, work[j]
+        prev = r
+        if cur > best:
+            best, best_a, best_b, best_w = cur, start, r, total
+    return (best + cap - 1) // cap, best_a, best_b, best_w
 
 
 def _list_schedule(inst: Instance) -> tuple[np.ndarray, np.ndarray]:
@@ -1053,5 +1141,19 @@ def opt_max_flow(
     effort = Effort(work_limit, time_limit)
     dl = _Deadlines(inst, objective)
     if inst.unit_sizes:
-        return _opt_unit(inst, dl, t0, effort)
-    return _opt_sized(inst, dl, t0, effort, seed, method="lazy" if inst.n >= LAZY_MIN_JOBS else "mip-full")
+        res = _opt_unit(inst, dl, t0, effort)
+    else:
+        res = _opt_sized(inst, dl, t0, effort, seed, method="lazy" if inst.n >= LAZY_MIN_JOBS else "mip-full")
+    return with_witness(res, inst, objective)
+
+
+def with_witness(res: OptResult, inst: Instance, objective: str) -> OptResult:
+    """``res`` with the witness of its lower bound when OPT is not proven: the counting bound's
+    (:func:`counting_witness`) when the reported bound is no stronger than it, else the solver's
+    infeasibility proof (the bound is the least candidate T it could not refute)."""
+    if res.status == "optimal" or res.witness:
+        return res
+    value, text = counting_witness(inst, objective)
+    if not res.lower_bound <= value + 1e-9 * max(1.0, abs(value)):
+        text = f"{res.solver}: every candidate below {res.lower_bound:.6g} proven infeasible"
+    return dataclasses.replace(res, witness=text)

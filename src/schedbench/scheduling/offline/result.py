@@ -22,11 +22,24 @@ class OptResult:
     lower_bound: float
     solver: str
     seconds: float
+    #: what proves ``lower_bound`` when OPT is not proven, in words a reader can check (the
+    #: counting bound's jobs, machines, window and work; or the solver's proof); "" when optimal
+    witness: str = ""
 
     @property
     def denominator(self) -> float:
         """What a ratio divides by: OPT if proven, else the lower bound (ratio overstated)."""
         return self.value if self.status == "optimal" else self.lower_bound
+
+    @property
+    def gap(self) -> float:
+        """(value − lower bound)/value when OPT is not proven and a schedule is known; 0 when
+        optimal; nan without a schedule."""
+        if self.status == "optimal":
+            return 0.0
+        if not (math.isfinite(self.value) and self.value > 0):
+            return math.nan
+        return (self.value - self.lower_bound) / self.value
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -118,6 +118,7 @@ def solve_offline(
             "opt_solver": res.solver,
             "opt_seconds": res.seconds,
             "opt_is_trivial": is_trivial(inst, problem, res),
+            "opt_witness": res.witness,
         }
 
     rows = progress_map(one, paths, log, "instances", n_jobs=n_jobs)

@@ -14,7 +14,7 @@ from schedbench.scheduling.stage.metrics import format_value
 __all__ = ["assemble", "join_opt", "parameter_columns", "tied_instances", "IDENTITY", "OPT_COLUMNS"]
 
 IDENTITY = ["experiment", "instance", "algorithm", "eps", "seed"]
-OPT_COLUMNS = ["opt", "opt_status", "opt_lower_bound", "opt_solver", "opt_seconds", "opt_is_trivial"]
+OPT_COLUMNS = ["opt", "opt_status", "opt_lower_bound", "opt_solver", "opt_seconds", "opt_is_trivial", "opt_witness"]
 
 
 def join_opt(runs: pd.DataFrame, opts: pd.DataFrame) -> pd.DataFrame:
@@ -24,21 +24,31 @@ def join_opt(runs: pd.DataFrame, opts: pd.DataFrame) -> pd.DataFrame:
     instance) gets ``opt_status = "none"`` and a NaN ratio."""
     if opts.empty:
         opts = pd.DataFrame({c: pd.Series(dtype=object) for c in ["instance", *OPT_COLUMNS]})
+    if "opt_witness" not in opts.columns:  # an OPT table from before witnesses were recorded
+        opts = opts.assign(opt_witness="")
     if opts["instance"].duplicated().any():
         raise ValueError(f"OPT table: instance {opts['instance'][opts['instance'].duplicated()].iloc[0]!r} twice")
-    out = runs.drop(columns=[c for c in OPT_COLUMNS + ["ratio"] if c in runs.columns])
+    out = runs.drop(columns=[c for c in OPT_COLUMNS + ["ratio", "opt_gap"] if c in runs.columns])
     out = out.merge(opts[["instance", *OPT_COLUMNS]], on="instance", how="left", validate="many_to_one")
     missing = out["opt_status"].isna()
     out.loc[missing, "opt_status"] = "none"
     out.loc[missing, "opt_solver"] = "none"
     out.loc[missing, "opt_is_trivial"] = False
+    out["opt_witness"] = out["opt_witness"].fillna("").astype(str)
     for c in ("opt", "opt_lower_bound", "opt_seconds"):
         out[c] = out[c].astype(float)
     out.loc[missing, "opt_seconds"] = 0.0
     out["opt_is_trivial"] = out["opt_is_trivial"].astype(bool)
     den = np.where(out["opt_status"] == "optimal", out["opt"], out["opt_lower_bound"])
+    optimal = (out["opt_status"] == "optimal").to_numpy()
+    opt = out["opt"].to_numpy(dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         out["ratio"] = np.where(den > 0, out["objective"] / den, math.nan)
+        # the gap of a bounded OPT (value − bound)/value, as OptResult.gap: 0 when proven
+        gap = np.where(
+            np.isfinite(opt) & (opt > 0), (opt - out["opt_lower_bound"].to_numpy(dtype=float)) / opt, math.nan
+        )
+        out["opt_gap"] = np.where(optimal, 0.0, gap)
     return out
 
 
