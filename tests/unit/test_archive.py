@@ -413,3 +413,15 @@ def test_merge_reads_only_a_known_table_inside_each_part(run_a, tmp_path):
     for table in ("../../etc/passwd", "unknown.parquet"):
         with pytest.raises(ArchiveError, match="table: .* is not a results table merge knows"):
             merge([run_a], tmp_path / "m.parquet", table=table)
+
+
+def test_a_config_file_named_by_the_runs_macros_must_lie_inside_the_run(run_a, tmp_path):
+    work = _copy(run_a, tmp_path / "work")
+    (work / "config/run.yaml").rename(tmp_path / "outside.yaml")  # only the crafted name could find it
+    (work / "paper").mkdir()
+    h = pd.read_parquet(work / "results/runs.parquet")["config_hash"].iloc[0]
+    (work / "paper/macros_config.tex").write_text(
+        "\\newcommand{\\ConfigFile}{\\texttt{../outside.yaml}}\n\\newcommand{\\ConfigHash}{\\texttt{%s}}\n" % h
+    )
+    d = diff("current", "current", root=work)  # the tables still compare; the config is not read
+    assert d.config["keys"] is None and "ConfigFile: '../outside.yaml' points outside" in d.config["note"]

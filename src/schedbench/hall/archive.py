@@ -382,13 +382,19 @@ def _find_config(root: Path, run_hash: str | None, configfiles: list[str] | None
             )
         return _Config(files, cfg, True, "--configfile")
     macros = root / "paper" / "macros_config.tex"
+    outside = ""
     if macros.is_file():
         text = macros.read_text()
         named = re.search(r"\\newcommand\{\\ConfigFile\}\{\\texttt\{(.*?)\}\}", text)
         hashed = re.search(r"\\newcommand\{\\ConfigHash\}\{\\texttt\{([0-9a-f]+)\}\}", text)
         if named and (run_hash is None or (hashed and hashed.group(1) == run_hash)):
-            files = [root / _untex(p.strip()) for p in named.group(1).split(",")]
-            if all(f.is_file() for f in files):
+            # a file the run's own macros name is read only inside the run (a crafted name must
+            # not make diff or archive read /etc/passwd); one outside is passed over, with a note
+            try:
+                files = [_inside(root, _untex(p.strip()), "\\ConfigFile") for p in named.group(1).split(",")]
+            except ArchiveError as exc:
+                files, outside = [], str(exc)
+            if files and all(f.is_file() for f in files):
                 cfg, got = attempt(files)
                 if cfg is not None and (run_hash is None or got == run_hash):
                     return _Config(files, cfg, True, "paper/macros_config.tex")
@@ -397,7 +403,7 @@ def _find_config(root: Path, run_hash: str | None, configfiles: list[str] | None
                     None,
                     False,
                     "paper/macros_config.tex",
-                    f"{', '.join(str(f.relative_to(root)) for f in files)} no longer gives the run's config hash "
+                    f"{', '.join(str(f.relative_to(root.resolve())) for f in files)} no longer gives the run's config hash "
                     "(edited since the run, or the run had --config overrides)",
                 )
     if run_hash is not None:
@@ -405,7 +411,8 @@ def _find_config(root: Path, run_hash: str | None, configfiles: list[str] | None
             cfg, got = attempt([f])
             if cfg is not None and got == run_hash:
                 return _Config([f], cfg, True, "config/ search by hash")
-    return _Config([], None, False, "none", "no config file found with the run's config hash (give --configfile)")
+    note = "no config file found with the run's config hash (give --configfile)"
+    return _Config([], None, False, "none", f"{note}; {outside}" if outside else note)
 
 
 # ---------------------------------------------------------------------------------------------
