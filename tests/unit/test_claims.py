@@ -290,7 +290,7 @@ def test_a_claim_record_refuses_an_unknown_verdict_and_a_silent_not_shown():
 
 def test_the_section_findings_count_the_verdicts_and_the_growing_sweeps():
     from schedbench.hall.claims import macro_tex, verdict_sentence
-    from schedbench.scheduling.stage.eps_sweep import sweep_finding
+    from schedbench.scheduling.stage.eps_sweep_report import sweep_finding
 
     frame = claims_frame(
         [

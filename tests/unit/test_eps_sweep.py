@@ -23,10 +23,6 @@ from schedbench.scheduling.stage.eps_sweep import (
     EpsSweepConfigError,
     check_eps_sweep,
     collect_sweep,
-    growth_exponent,
-    growth_table,
-    growth_table_tex,
-    increment_per_halving,
     point_files,
     run_sweep,
     series_points,
@@ -36,6 +32,12 @@ from schedbench.scheduling.stage.eps_sweep import (
     sweep_pairs,
     sweep_series,
     sweep_size,
+)
+from schedbench.scheduling.stage.eps_sweep_report import (
+    growth_exponent,
+    growth_table,
+    growth_table_tex,
+    increment_per_halving,
 )
 from schedbench.scheduling.stage.plan import plan_scheduling
 
@@ -198,7 +200,7 @@ def test_growth_fits_recover_exact_power_laws_and_logarithms():
 
 
 def test_growth_is_fitted_in_the_form_of_the_bound_with_an_interval():
-    from schedbench.scheduling.stage.eps_sweep import bound_kind, growth_fit
+    from schedbench.scheduling.stage.eps_sweep_report import bound_kind, growth_fit
 
     assert bound_kind("lb-unit-reject") == bound_kind("lb-general-reject") == "log"
     assert bound_kind("mft-unit") == bound_kind("wmft-B") == bound_kind("ll-fifo") == "power"

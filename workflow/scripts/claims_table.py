@@ -12,7 +12,7 @@ from schedbench.hall.logs import logged
 from schedbench.loss.stage.claims import loss_claims
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.stage.claims import ADVERSARY_CLAIMS, scheduling_claims
-from schedbench.scheduling.stage.eps_sweep import sweep_finding
+from schedbench.scheduling.stage.eps_sweep_report import sweep_finding
 from schedbench.scheduling.stage.headline import findings_macros_tex
 from schedbench.scheduling.stage.practice_report import practice_finding
 

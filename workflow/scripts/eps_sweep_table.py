@@ -2,7 +2,8 @@
 from schedbench.scheduling.stage.figures import algorithm_colours
 from schedbench.hall.io import atomic_write_text, write_parquet
 from schedbench.hall.logs import logged
-from schedbench.scheduling.stage.eps_sweep import collect_sweep, growth_table, growth_table_tex, point_files
+from schedbench.scheduling.stage.eps_sweep import collect_sweep, point_files
+from schedbench.scheduling.stage.eps_sweep_report import growth_table, growth_table_tex
 from schedbench.scheduling.stage.search_figures import plot_eps_sweep
 
 with logged(snakemake.log[0], "eps_sweep_table") as log:
