@@ -1150,10 +1150,14 @@ def opt_max_flow(
 def with_witness(res: OptResult, inst: Instance, objective: str) -> OptResult:
     """``res`` with the witness of its lower bound when OPT is not proven: the counting bound's
     (:func:`counting_witness`) when the reported bound is no stronger than it, else the solver's
-    infeasibility proof (the bound is the least candidate T it could not refute)."""
+    proofs — the migratory max-flow relaxation (§8.2) or the exact search's infeasible probes, the
+    bound being the least candidate T neither excludes."""
     if res.status == "optimal" or res.witness:
         return res
     value, text = counting_witness(inst, objective)
     if not res.lower_bound <= value + 1e-9 * max(1.0, abs(value)):
-        text = f"{res.solver}: every candidate below {res.lower_bound:.6g} proven infeasible"
+        text = (
+            f"stronger than counting: the migratory max-flow relaxation or the exact search's refuted "
+            f"candidates ({res.solver}) exclude every value below {res.lower_bound:.6g}"
+        )
     return dataclasses.replace(res, witness=text)
