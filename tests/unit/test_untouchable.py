@@ -194,3 +194,48 @@ def test_repeated_treats_bools_apart_from_numbers():
 
     assert repeated([1, True]) is None and repeated([True, True]) is True and repeated([1, 1.0]) == 1.0
     assert repeated([{"a": 1}, {"a": 1}]) == {"a": 1} and repeated(["x", "y"]) is None
+
+
+OVERRUN = '''
+from schedbench.scheduling.algorithms.greedy import Greedy
+from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class RejectHalf(Greedy):
+    """Rejects every second job without asking its budget (a broken plug-in)."""
+
+    name = "reject-half"
+    model = "rejection"
+    summary = "greedy that rejects every second job, budget unchecked"
+
+    def __init__(self, m, **kw):
+        super().__init__(m, **kw)
+        self.k = 0
+
+    def dispatch_all(self, size, indptr, indices, order):
+        return None
+
+    def on_arrival(self, job, view):
+        self.k += 1
+        return REJECT if self.k % 2 == 0 else super().on_arrival(job, view)
+'''
+
+
+def test_a_plugin_over_its_budget_fails_check_and_compare_says_why(tmp_path):
+    (tmp_path / "reject_half.py").write_text(OVERRUN)
+    out = _cli("check", str(tmp_path / "reject_half.py"))
+    assert out.returncode == 1, out.stdout
+    assert "FAIL  algorithm reject-half: passes the validator" in out.stdout and "budget_violated" in out.stdout
+    args = ["compare", "-a", "reject-half", "-a", "greedy", "-f", "random-restricted", "-p", "m=4", "-p", "n=20"]
+    out = _cli(*args, "--instances", "3", "--eps", "0.25", plugins=str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "reject-half at eps=0.25: not counted: 3 budget_violated" in out.stdout
+    assert next(x for x in out.stdout.splitlines() if x.startswith("greedy")).split()[1] == "-"  # no ε, not nan
+
+
+def test_the_documented_failing_baseline_is_the_only_builtin_allowed_to_overrun():
+    from schedbench.scheduling.registry import algorithm_names, get_algorithm
+
+    assert [n for n in algorithm_names() if get_algorithm(n).overruns_budget] == ["class-ll-srpt"]

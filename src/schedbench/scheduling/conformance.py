@@ -404,8 +404,18 @@ def check_algorithm(name: str) -> list[Check]:
                     f"on {label}, problem {problem}, eps={eps}: the validator refuses the outcome: {first}"
                     + (f" (and {len(a.errors) - 1} more)" if len(a.errors) > 1 else "")
                 )
+            if a.status == "budget_violated" and not cls.overruns_budget:
+                raise _Fail(
+                    f"on {label}, problem {problem}, eps={eps}: rejected more than the ε budget allows "
+                    f"(largest prefix fraction {a.rejected_frac_max_prefix:.3g} > ε; status budget_violated); "
+                    "a rule must check its budget before rejecting (schedbench.scheduling.budget.Budget.take)"
+                )
             budget += a.status == "budget_violated"
-        note = f"; {budget} runs rejected more than the ε budget allows (status budget_violated)" if budget else ""
+        note = (
+            f"; {budget} runs rejected more than the ε budget allows (a documented failing baseline: overruns_budget)"
+            if budget
+            else ""
+        )
         return f"{len(runs)} outcomes valid{note}"
 
     checks.append(_run_check(kind, name, "passes the validator", valid))

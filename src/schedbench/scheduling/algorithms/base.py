@@ -21,6 +21,8 @@ One file per algorithm, one class per file, decorated with
                   between its eligible machines, never run on two at once); such a class has no
                   step path and schedules a whole instance at once (``schedule_all(inst)``);
 ``late_reject``   whether it may reject a job after dispatching it;
+``overruns_budget`` whether it is a documented failing baseline that may reject more than the ε
+                  budget (kept to show it; ``schedbench check`` fails any other rule that does);
 ``max_hold_slots`` how long it may hold jobs while every machine idles (a guard against
                   algorithms that would never dispatch; default 10 000 slots);
 ``parameters``    ``{name: Param(default, choices, doc)}`` (:class:`schedbench.hall.params.Param`: also
@@ -121,6 +123,7 @@ class OnlineAlgorithm:
     unit_sizes_only: ClassVar[bool] = False
     deferred_dispatch: ClassVar[bool] = False
     late_reject: ClassVar[bool] = False
+    overruns_budget: ClassVar[bool] = False  # a documented failing baseline (check fails others that overrun)
     migratory: ClassVar[bool] = False  # outside the model: may migrate (whole-instance schedule_all)
     max_hold_slots: ClassVar[int] = 10_000  # slots it may hold jobs while every machine is idle
     parameters: ClassVar[dict[str, Param]] = {}

@@ -33,6 +33,7 @@ class ClassLlSrpt(WmftA):
     problem = "wtdmaxflow"
     problems = ("maxflow", "genwtd", "stretch")
     queues_class = SrptClassQueues
+    overruns_budget = True  # the Section-4 example's point: it rejects past the budget
     parameters = {
         "alpha": Param(None, None, "queue limit α·T/2^b; None: α = 1/ε (as A)"),
         "oracle": Param("opt", ORACLES, "opt: T = T*; prefix-lb: T(t) = 2^⌈log₂ max_j w_j p_j⌉ over the prefix"),

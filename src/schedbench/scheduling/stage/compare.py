@@ -232,15 +232,22 @@ def summary(table: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> pd.DataFr
                 "rejected": float(g["rejected_frac"].mean()),
                 "rejected_max_prefix": float(g["rejected_frac_max_prefix"].max()),
                 "seconds": float(g["seconds"].mean()),
+                "not_valid": ", ".join(
+                    f"{n} {s}" for s, n in g.loc[g["status"] != "ok", "status"].value_counts().items()
+                ),
             }
         )
     return pd.DataFrame(rows)
 
 
 def _eps_text(eps, model: str) -> str:
-    if eps is None:
+    if eps is None or (isinstance(eps, float) and math.isnan(eps)):  # a plain rule (NaN beside floats)
         return "-"
     return f"{format_value(eps)}" + (" (speed 1)" if model == "speed" and eps == 0 else "")
+
+
+def _at_eps(eps) -> str:
+    return "" if eps is None or (isinstance(eps, float) and math.isnan(eps)) else f" at eps={float(eps):g}"
 
 
 def format_summary(rows: pd.DataFrame, comparison: Comparison, seconds: float | None = None) -> str:
@@ -276,7 +283,11 @@ def format_summary(rows: pd.DataFrame, comparison: Comparison, seconds: float | 
     lines += [
         "  ".join(v.ljust(w) if k < 2 else v.rjust(w) for k, (v, w) in enumerate(zip(row, widths))) for row in table
     ]
-    tail = []
+    tail = [  # why a run is not counted (budget_violated: rejected past the ε budget; error: it failed)
+        f"{r['algorithm']}{_at_eps(r['eps'])}: not counted: {r['not_valid']}"
+        for r in rows.to_dict("records")
+        if r.get("not_valid")
+    ]
     if seconds is not None:
         tail.append(f"wall time {seconds:.1f} s")
     return "\n".join(head + [""] + lines + ([""] + tail if tail else []))
