@@ -108,6 +108,27 @@ def test_editing_an_imported_source_reruns_exactly_its_jobs(pipeline):
         assert not re.search(untouched + r"\s+\d+", out), untouched
 
 
+def test_changing_an_algorithm_parameter_reruns_its_runs_not_the_instances_or_optima(pipeline, tmp_path):
+    """The researcher's loop: a new value of an algorithm's parameter reruns the online runs of
+    that experiment only; its instances and their optima (the expensive stage) stay."""
+    cfg = yaml.safe_load((pipeline / "config/smoke.yaml").read_text())
+    name, exp = next((k, v) for k, v in cfg["experiments"].items() if "family" in v)
+    alg = next(a for a, p in exp["algorithms"].items() if not p)  # one with default parameters
+    from schedbench.scheduling.registry import get_algorithm
+
+    cls_params = get_algorithm(alg).parameters
+    key = next(k for k, p in cls_params.items() if getattr(p, "choices", None))
+    exp["algorithms"][alg] = {key: list(cls_params[key].choices)}
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    proc = snakemake(pipeline, "--configfile", str(edited), "-n")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout + proc.stderr
+    assert re.search(r"run_online\s+\d+", out), out[-2000:]
+    for untouched in ("make_instances", "solve_offline"):
+        assert not re.search(untouched + r"\s+\d+", out), (untouched, out[-3000:])
+
+
 def test_each_online_job_depends_on_its_algorithms_sources(pipeline):
     # Snakemake tracks only a rule's own code: the package sources must be declared inputs so
     # that an edit to an algorithm reruns exactly the batch jobs that run it (one job per batch

@@ -105,6 +105,13 @@ def exp_cfg(experiment):
     return config["experiments"][experiment]
 
 
+def instance_cfg(experiment):
+    """What a family experiment's instances depend on (its family and parameters): the instance
+    rule's params, so that changing an algorithm neither regenerates the instances nor re-solves
+    their optima."""
+    return {k: v for k, v in exp_cfg(experiment).items() if k in ("family", "params")}
+
+
 def exp_batches(experiment):
     return batches(int(exp_cfg(experiment)["instances"]), BATCH_SIZE)
 

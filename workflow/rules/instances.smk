@@ -11,7 +11,7 @@ rule make_instances:
         "results/benchmarks/make_instances/{experiment}-{batch}.tsv"
     params:
         indices=batch_indices,
-        exp_cfg=lambda wc: exp_cfg(wc.experiment),
+        exp_cfg=lambda wc: instance_cfg(wc.experiment),
         seed=config["seed"],
         problem=exp_problem,
     script:
