@@ -11,7 +11,7 @@ from typing import Iterable
 
 import pandas as pd
 
-from schedbench.hall.latex import tex_text
+from schedbench.hall.latex import longtable, tex_text
 
 __all__ = [
     "VERDICTS",
@@ -83,41 +83,31 @@ def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
     keys = set(bib_keys)
     counts = frame["verdict"].value_counts()
     tally = ", ".join(f"{int(counts.get(v, 0))} {v}" for v in VERDICTS)
-    lines = [
-        f"Of the {len(frame)} claims checked by this run, {tally} (Table~\\ref{{tab:claims}}).",
-        "",
-        "{\\footnotesize",
-        "\\setlength{\\tabcolsep}{3pt}",
-        "\\begin{longtable}{@{}"
-        + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in ("1.7cm", "4.4cm", "5.3cm", "2.6cm", "1.2cm"))
-        + "@{}}",
-        "\\caption{What was measured, claim by claim: each claim of the source papers, what this run "
+    caption = (
+        "What was measured, claim by claim: each claim of the source papers, what this run "
         "measured, and a verdict written from the results (\\emph{confirmed}: the numbers agree with the "
         "claim as stated; \\emph{consistent}: an upper bound met no violation of its cap or its budget in "
         "the runs measured (the row says which caps hold by construction); "
         "\\emph{qualitatively}: they agree in direction over the finite range measured; "
-        "\\emph{not shown}: this run cannot say, and why; \\emph{contradicted}).}\\label{tab:claims}\\\\",
-        "\\toprule",
-        "source & claim & measured & verdict & shown in \\\\",
-        "\\midrule",
-        "\\endfirsthead",
-        "\\toprule",
-        "source & claim & measured & verdict & shown in \\\\",
-        "\\midrule",
-        "\\endhead",
-        "\\bottomrule",
-        "\\endfoot",
-    ]
+        "\\emph{not shown}: this run cannot say, and why; \\emph{contradicted})."
+    )
+    rows = []
     for r in frame.itertuples(index=False):
         verdict = "\\textbf{" + tex_text(r.verdict.replace("confirmed qualitatively", "qualitatively")) + "}"
         if r.why:
             verdict += f": {tex_text(r.why)}"
         where = f"\\ref{{{r.evidence}}}" if r.evidence else "--"
-        lines.append(
+        rows.append(
             f"{_cite(r.source, keys)} & {tex_text(r.statement)} & {tex_text(r.measured)} & {verdict} & {where} \\\\"
         )
-    lines += ["\\end{longtable}", "}", ""]
-    return "\n".join(lines)
+    colspec = (
+        "@{}"
+        + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in ("1.7cm", "4.4cm", "5.3cm", "2.6cm", "1.2cm"))
+        + "@{}"
+    )
+    head = "source & claim & measured & verdict & shown in \\\\"
+    tally_line = f"Of the {len(frame)} claims checked by this run, {tally} (Table~\\ref{{tab:claims}}).\n\n"
+    return tally_line + longtable(colspec, caption, "tab:claims", head, rows)
 
 
 def verdict_sentence(frame: pd.DataFrame, claim_ids, what: str) -> str:

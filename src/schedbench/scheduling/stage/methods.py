@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from schedbench.hall.latex import longtable
 from schedbench.hall.latex import tex_text as _tex
 from schedbench.scheduling.problems import get_problem, problem_names
 from schedbench.scheduling.registry import algorithm_names, get_algorithm
@@ -62,33 +63,19 @@ def method_table_tex(bib_keys: Iterable[str] = ()) -> str:
     float). ``bib_keys``: the keys of the paper's bibliography; a plug-in citing another key gets
     it as text (an undefined citation would fail the PDF build)."""
     keys = set(bib_keys)
-    lines = [
-        "{\\footnotesize",
-        "\\setlength{\\tabcolsep}{3pt}",
-        "\\begin{longtable}{@{}"
-        + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in COLUMN_WIDTHS)
-        + "@{}}",
-        "\\caption{The algorithms, generated from the registry: the problem each solves, its model "
+    caption = (
+        "The algorithms, generated from the registry: the problem each solves, its model "
         "(\\emph{reject}: may reject an $\\varepsilon$ fraction at every prefix; \\emph{speed}: machines "
         "at speed $1+\\varepsilon$, also run at speed~1; \\emph{plain}: neither), its rule in one line "
         "with its label (Q quoted from the source, R reconstructed, R\\checkmark{} reconstructed and "
-        "checked), its proven bound on ALG/OPT, and the source.}\\label{tab:methods}\\\\",
-        "\\toprule",
-        "algorithm & problem & model & rule & proven bound & source \\\\",
-        "\\midrule",
-        "\\endfirsthead",
-        "\\toprule",
-        "algorithm & problem & model & rule & proven bound & source \\\\",
-        "\\midrule",
-        "\\endhead",
-        "\\bottomrule",
-        "\\endfoot",
+        "checked), its proven bound on ALG/OPT, and the source."
+    )
+    rows = [
+        f"\\texttt{{{_tex(r['algorithm'])}}} & {_camel_breaks(_tex(r['problems']))} & {_tex(r['model'])} & "
+        f"{_RULE_TEX.get(r['label'], _tex(r['label']))}: {_tex(r['rule'])} & {_tex(r['bound'])} & "
+        f"{_source(r, keys)} \\\\"
+        for r in method_rows()
     ]
-    for r in method_rows():
-        lines.append(
-            f"\\texttt{{{_tex(r['algorithm'])}}} & {_camel_breaks(_tex(r['problems']))} & {_tex(r['model'])} & "
-            f"{_RULE_TEX.get(r['label'], _tex(r['label']))}: {_tex(r['rule'])} & {_tex(r['bound'])} & "
-            f"{_source(r, keys)} \\\\"
-        )
-    lines += ["\\end{longtable}", "}", ""]
-    return "\n".join(lines)
+    colspec = "@{}" + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in COLUMN_WIDTHS) + "@{}"
+    head = "algorithm & problem & model & rule & proven bound & source \\\\"
+    return longtable(colspec, caption, "tab:methods", head, rows)
