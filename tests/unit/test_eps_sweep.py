@@ -367,3 +367,16 @@ def test_a_model_with_more_algorithms_than_a_panel_carries_is_split_into_panels(
     legends = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in axes]
     assert all(len(entries) <= MAX_LINES_PER_PANEL for entries in legends)
     assert sorted(sum(legends, [])) == speed  # every algorithm once
+
+
+def test_series_read_in_order_m_inverse_eps_then_fixed_m_then_m_series():
+    import pandas as pd
+
+    from schedbench.scheduling.stage.eps_sweep_report import series_order
+
+    rows = [{"series": "m64", "sweep": "eps", "m": 64, "eps": e} for e in (0.5, 0.25)] + [
+        {"series": "m8", "sweep": "eps", "m": 8, "eps": e} for e in (0.5, 0.25)
+    ]
+    rows += [{"series": "grow", "sweep": "m", "m": m, "eps": 0.125} for m in (2, 4)]
+    rows += [{"series": "zz_inverse", "sweep": "eps", "m": m, "eps": 1 / m} for m in (2, 4)]
+    assert series_order(pd.DataFrame(rows)) == ["zz_inverse", "m8", "m64", "grow"]

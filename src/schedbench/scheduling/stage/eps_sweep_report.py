@@ -23,6 +23,7 @@ __all__ = [
     "bound_kind",
     "growth_fit",
     "growth_table",
+    "series_order",
     "series_heading",
     "growth_table_tex",
     "sweep_finding",
@@ -89,6 +90,19 @@ def growth_fit(inv_eps: Sequence[float], values: Sequence[float], kind: str) -> 
     return float(fit.slope), float(fit.slope - half), float(fit.slope + half)
 
 
+def series_order(points: pd.DataFrame) -> list[str]:
+    """The series of a points (or growth) table in reading order: the ε series with m = 1/ε, then
+    those at a fixed m (fewest machines first), then the m series (by their ε)."""
+    keys = {}
+    for series, g in points.groupby("series", sort=True):
+        ms = sorted(set(g["m_min"] if "m_min" in g else g["m"]) | set(g["m_max"] if "m_max" in g else g["m"]))
+        if str(g["sweep"].iloc[0]) == "m":
+            keys[series] = (2, -float(g["eps_max"].max() if "eps_max" in g else g["eps"].max()))
+        else:
+            keys[series] = (0, 0) if len(ms) > 1 else (1, ms[0])
+    return sorted(keys, key=lambda name: (keys[name], name))
+
+
 #: The swept variable of a series kind (column of the points table, and how the paper writes it).
 AXIS = {"eps": ("inv_eps", "1/ε"), "m": ("m", "m")}
 
@@ -99,7 +113,10 @@ def growth_table(points: pd.DataFrame) -> pd.DataFrame:
     proven bound, the fit in the bound's form with its interval, and the ratios at both ends.
     An m series is fitted per doubling of m (the separation's log m form)."""
     rows = []
-    for (series, problem, algorithm), g in points.groupby(["series", "problem", "algorithm"], sort=True):
+    rank = {name: k for k, name in enumerate(series_order(points))}
+    for (series, problem, algorithm), g in sorted(
+        points.groupby(["series", "problem", "algorithm"], sort=True), key=lambda item: rank[item[0][0]]
+    ):
         sweep = str(g["sweep"].iloc[0])
         col = AXIS[sweep][0]
         g = g.sort_values(col)

@@ -100,8 +100,11 @@ def eps_sweep_figure(points, problem: str, colours: dict | None = None) -> plt.F
     exponent is in the table). ``colours``: algorithm → colour, the same in every figure."""
     apply_style()
     data = points[points["problem"] == problem]
-    rows = []  # per series: [(model, title, algorithms)]
-    for series, g in data.groupby("series", sort=True):
+    from schedbench.scheduling.stage.eps_sweep_report import series_order
+
+    rows = []  # per series, in reading order: [(model, title, algorithms)]
+    for series in series_order(data) if len(data) else []:
+        g = data[data["series"] == series]
         panels = [
             (model, panel_title, names)
             for model, title in SWEEP_PANELS
