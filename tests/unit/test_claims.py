@@ -375,7 +375,7 @@ def test_k_growth_classifies_the_sample_size_rules_against_n_alpha():
 
     assert [k_growth(r, p) for r, p in [("full", math.nan), ("fraction", 0.1), ("log", 2.0)]] == ["omega"] * 3
     assert [k_growth("power", p) for p in (0.1, 0.0, -0.1)] == ["omega", "theta", "below"]
-    assert k_growth("const", 4.0) == "const"
+    assert k_growth("const", 4.0) == "const" and k_growth("power", math.nan) == "unknown"
 
 
 def _omega_row(label, rule, growth, s, half=0.05):

@@ -24,8 +24,8 @@ from schedbench.scheduling.validate import Validation
 
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow/schemas/results.schema.yaml"
 # columns the pipeline adds to a record's row: the instance played (in front), then at collect
-# time OPT and the ratio (results.join_opt) and the provenance (io.provenance)
-ADDED = [*INSTANCE_COLUMNS, *OPT_COLUMNS, "ratio", "instance_tied", *PROVENANCE_COLUMNS]
+# time OPT, the ratio and the OPT gap (results.join_opt) and the provenance (io.provenance)
+ADDED = [*INSTANCE_COLUMNS, *OPT_COLUMNS, "ratio", "opt_gap", "instance_tied", *PROVENANCE_COLUMNS]
 
 
 def unit_instance(**meta) -> Instance:

@@ -31,10 +31,13 @@ def claimed_slope(row: pd.Series, quantity: str) -> tuple[float, str]:
 def k_growth(rule: str, param: float) -> str:
     """How the series' sample size k(n) grows against n^α (loss-system.md §1, §6): ``omega``
     (k = ω(n^α): ``full``, ``fraction``, ``log`` = c·n^α·ln n, ``power`` with γ − α > 0),
-    ``theta`` (``power`` with γ = α), ``below`` (``power`` with γ < α) or ``const``."""
+    ``theta`` (``power`` with γ = α), ``below`` (``power`` with γ < α), ``const``, or ``unknown``
+    (``power`` without its parameter)."""
     if rule in ("full", "fraction", "log"):
         return "omega"
     if rule == "power":
+        if not math.isfinite(param):
+            return "unknown"  # a table without the rule's parameter: not classified
         return "omega" if param > 0 else ("theta" if param == 0 else "below")
     return "const"
 
@@ -72,7 +75,9 @@ def slope_table(df: pd.DataFrame, min_n: int = 1000) -> pd.DataFrame:
             rows.append(
                 {
                     **dict(zip(keys, key)),
-                    "k_growth": k_growth(str(g["k_rule"].iloc[0]), float(g["k_param"].iloc[0])),
+                    "k_growth": k_growth(
+                        str(g["k_rule"].iloc[0]), float(g["k_param"].iloc[0]) if "k_param" in g else math.nan
+                    ),
                     "quantity": quantity,
                     **fit,
                     "exact_slope": math.nan if exact is None else exact["slope"],
