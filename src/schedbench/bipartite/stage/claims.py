@@ -79,7 +79,7 @@ def regime_claims(table: pd.DataFrame, present: Iterable[str]) -> list[Claim]:
     if rates.empty:
         return []
     rates = rates[rates["policy"].isin(OPTIMAL_POLICIES)]
-    rates = rates.assign(rule=rates["degree_label"].map(_degree_rule), hw=rates["rho_label"].str.contains("N\\^-"))
+    rates = rates.assign(rule=rates["degree_label"].map(_degree_rule), hw=rates["regime"] == "sub-halfin-whitt")
     evidence = evidence_ref(["tab:bipartite_rates"], present)
     out = []
     regimes = (

@@ -32,6 +32,8 @@ def bipartite_rates(df: pd.DataFrame, min_points: int = 3) -> pd.DataFrame:
         rows.append(
             {
                 **dict(zip(keys, key)),
+                # the load regime (docs/models/bipartite.md §2): ρ_N = 1 − βN^−α when α is given
+                "regime": "sub-halfin-whitt" if g["alpha"].notna().any() else "many-server",
                 **fit,
                 "n_min": int(g["N"].min()),
                 "n_max": int(g["N"].max()),
