@@ -16,8 +16,8 @@ list, O(|S_m|), sorted by decreasing speed.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.numba_helpers import draw_index, next_batch
 
 # policy codes
@@ -37,7 +37,7 @@ B_FIXED = 4
 OVERFLOW = -1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _move_up(s, c, Q, order, pos, first):
     """Server s of class c goes from q to q + 1 jobs: swap it to the end of block q."""
     q = Q[s]
@@ -49,7 +49,7 @@ def _move_up(s, c, Q, order, pos, first):
     Q[s] = q + 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _move_down(s, c, Q, order, pos, first):
     """Server s of class c goes from q to q − 1 jobs: swap it to the start of block q."""
     q = Q[s]
@@ -61,12 +61,12 @@ def _move_down(s, c, Q, order, pos, first):
     Q[s] = q - 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _uniform_in(a, b):
     return a + int(np.random.random() * (b - a))
 
 
-@njit(cache=True)
+@compiled
 def _shortest_of_sample(pool, lo, hi, d, Q):
     """JSQ(d): min(d, hi − lo) distinct servers of pool[lo:hi] drawn uniformly (by rejection,
     fine for d << hi − lo), the one with the fewest jobs, ties uniform."""
@@ -94,7 +94,7 @@ def _shortest_of_sample(pool, lo, hi, d, Q):
     return best
 
 
-@njit(cache=True)
+@compiled
 def _choose_complete(policy, N, C, Q, order, cstart, cend, first, mu_c, d, jfiq_fallback):
     """The server for an arriving job on a complete graph (all servers eligible); ``mu_c[c]`` is
     the rate of speed class c (the servers of order[cstart[c]:cend[c]])."""
@@ -156,7 +156,7 @@ def _choose_complete(policy, N, C, Q, order, cstart, cend, first, mu_c, d, jfiq_
     return order[cstart[0]]
 
 
-@njit(cache=True)
+@compiled
 def _choose_scan(policy, nbr, lo, hi, Q, mu, d, ties_random, jfiq_fallback):
     """The server for an arriving job of a type whose neighbours are nbr[lo:hi] (sorted by
     decreasing μ, then index). ``ties_random=False`` breaks remaining ties to the lowest index."""
@@ -207,7 +207,7 @@ def _choose_scan(policy, nbr, lo, hi, Q, mu, d, ties_random, jfiq_fallback):
     return best
 
 
-@njit(cache=True)
+@compiled
 def queue_kernel(
     mu,
     cls,
@@ -314,7 +314,7 @@ def queue_kernel(
             jobs -= 1
 
 
-@njit(cache=True)
+@compiled
 def token_kernel(mu, tokens, lam_tot, lam_cum, compat, warmup_time, n_batches, batch_arrivals, seed):
     """Oldest-token policy (van der Boor–Comte): server i has tokens[i] tokens; available tokens
     form one FIFO list by release time; an arriving type-k job takes the oldest available token

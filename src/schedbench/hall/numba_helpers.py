@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
+from schedbench.hall.jit import compiled
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def next_batch(batch, in_batch, clock, warmup_time, batch_arrivals):
     """After an arrival: leave the warm-up (batch -1) once ``clock`` reaches ``warmup_time``, then
     start a new batch every ``batch_arrivals`` arrivals. Returns (batch, arrivals in batch)."""
@@ -16,7 +16,7 @@ def next_batch(batch, in_batch, clock, warmup_time, batch_arrivals):
     return batch, in_batch
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def draw_index(cumulative, u):
     """The first index i with cumulative[i] >= u (binary search; cumulative ends at 1)."""
     a, b = 0, cumulative.shape[0] - 1

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.numba_helpers import next_batch
 
 # accumulator columns (per batch) ------------------------------------------------------------
@@ -32,7 +32,7 @@ A_ARRIVALS, A_BLOCKED, A_TIME, A_P0, A_BUSY, A_JOBS, A_RESP, A_DONE = range(8)
 N_FIXED = 8  # then: accepted with J = j (j = 1..d), then time-weighted P(J = j | I) (j = 1..d)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _split_probabilities(n, idle, k, d, logfact, out):
     """out[s] = P(min(d, I_s) = s), s = 0..d, for I_s ~ Hypergeometric(n, idle, k)."""
     for s in range(d + 1):
@@ -77,7 +77,7 @@ def _split_probabilities(n, idle, k, d, logfact, out):
         out[d] = rest if rest > 0.0 else 0.0
 
 
-@njit(cache=True)
+@compiled
 def aggregated_kernel(n, k, d, lam_tot, mu, independent, c0, warmup_time, n_batches, batch_arrivals, logfact, seed):
     """Jump-chain simulation of the aggregated CTMC. Returns (acc[n_batches, 8+2d], events)."""
     np.random.seed(seed)
@@ -150,7 +150,7 @@ def aggregated_kernel(n, k, d, lam_tot, mu, independent, c0, warmup_time, n_batc
 
 
 # ---------------------------------------------------------------- event-driven (server level)
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _heap_push(ht, hid, size, t, ident):
     i = size
     ht[i] = t
@@ -165,7 +165,7 @@ def _heap_push(ht, hid, size, t, ident):
     return size + 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _heap_pop(ht, hid, size):
     t, ident = ht[0], hid[0]
     size -= 1
@@ -187,7 +187,7 @@ def _heap_pop(ht, hid, size):
     return t, ident, size
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _finish_job(acc, batch, t, arrival, slot, free_slots, n_free):
     """A job completes at t: record its response time if it was measured, free its slot."""
     if batch >= 0 and arrival >= 0:
@@ -197,7 +197,7 @@ def _finish_job(acc, batch, t, arrival, slot, free_slots, n_free):
     return n_free + 1
 
 
-@njit(cache=True)
+@compiled
 def event_kernel(n, k, d, lam_tot, mu, independent, deterministic, warmup_time, n_batches, batch_arrivals, seed):
     """Server-level discrete-event simulation. Returns (acc[n_batches, 8+2d], events).
 

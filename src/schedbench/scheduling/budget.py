@@ -12,7 +12,7 @@ with ``rejected`` and ``arrived`` the running sums, the job at hand already in `
 Everything here is that one inequality in three forms, and they decide bit for bit alike:
 
 * :func:`allows`, and :class:`Budget` (the running sums of one run or one phase): Python;
-* :data:`allows_nb`, the compiled twin for numba kernels: ``numba.njit`` of :func:`allows`
+* :data:`allows_nb`, the compiled twin for numba kernels: compiled (:func:`schedbench.hall.jit.compiled`) from :func:`allows`
   itself, the same expression in the same IEEE-754 double arithmetic (kernel counts are int64,
   exact as Python ints below 2**53);
 * :func:`allowance`, the integer form for the exact CP-SAT models: the largest count k with
@@ -55,9 +55,8 @@ _PERIOD_TOL = 1e-12
 def allows(rejected, w, arrived, eps) -> bool:  # pragma: no mutate block (numba compiles it: docs/mutation-testing.md)
     """Whether rejecting one more job of budget weight ``w`` keeps ``rejected + w ≤
     ε·arrived`` (tolerance :data:`BUDGET_TOL`); ``arrived`` includes the job. Compiled as
-    :data:`allows_nb`: keep this one expression, numba compiles exactly it. (numba's cache of
-    the kernels that call the twin is keyed on their own file: after changing this rule, clear
-    ``algorithms/__pycache__/*.nb*``.)"""
+    :data:`allows_nb`: keep this one expression, numba compiles exactly it (the kernels that call
+    the twin are recompiled after an edit here: :func:`schedbench.hall.jit.compiled`)."""
     return rejected + w <= eps * arrived + BUDGET_TOL
 
 
@@ -130,9 +129,9 @@ class Budget:
 def __getattr__(name: str):
     # the compiled twin, built once on first import of the name (numba stays out of the engine)
     if name == "allows_nb":
-        from numba import njit
+        from schedbench.hall.jit import compiled
 
-        twin = njit(cache=True)(allows)
+        twin = compiled(allows)
         globals()["allows_nb"] = twin
         return twin
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,13 +30,11 @@ import numpy as np
 
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.budget import Budget
-from schedbench.scheduling.model import HOLD, REJECT, Instance, JobSpec, Outcome
+from schedbench.scheduling.model import HOLD, REJECT, WORK_TOL, Instance, JobSpec, Outcome
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.speed import machine_speed
 
 __all__ = ["Engine", "EngineView", "JobSpec", "AlgorithmError"]
-
-_TOL = 1e-9  # work below this is treated as done (floating point at fractional speeds)
 
 
 class AlgorithmError(RuntimeError):
@@ -330,7 +328,7 @@ class Engine:
         while q and cur < t:
             j = q[0]
             r = rem[j]
-            if r <= (t - cur) * s + _TOL * max(1.0, self.size_[j]):
+            if r <= (t - cur) * s + WORK_TOL * max(1.0, self.size_[j]):
                 end = min(cur + r / s, t)
                 self._trace(i, j, cur, end, r)
                 rem[j] = 0.0
@@ -344,7 +342,7 @@ class Engine:
                 rem[j] = r - w
                 self.work_left[i] -= w
                 cur = t
-                if rem[j] <= _TOL * max(1.0, self.size_[j]):  # a float residue: the job is done
+                if rem[j] <= WORK_TOL * max(1.0, self.size_[j]):  # a float residue: the job is done
                     self.work_left[i] -= rem[j]
                     self._trace(i, j, t, t, rem[j])
                     rem[j] = 0.0
@@ -379,7 +377,7 @@ class Engine:
         if q:
             c = self.t_last[i] + self.rem[q[0]] / self.speed
             # never the slot already being processed: a completion inside it is seen at the next
-            slot = max(int(math.ceil(c - _TOL / self.speed)), int(math.floor(self.t_last[i])) + 1)
+            slot = max(int(math.ceil(c - WORK_TOL / self.speed)), int(math.floor(self.t_last[i])) + 1)
             heapq.heappush(self._events, (slot, i, self.version[i]))
 
     # ------------------------------------------------------------------ steps and outcome

@@ -30,6 +30,11 @@ __all__ = ["Instance", "InstanceError", "JobSpec", "Outcome", "REJECT", "HOLD", 
 
 #: The machine index an algorithm returns to reject a job on arrival.
 REJECT = -1
+
+#: Work at most ``WORK_TOL · max(1, p)`` left on a job of size p counts as done: floating point at a
+#: fractional speed 1 + ε. The one tolerance of every processing path (the engine, the machine
+#: core, ``global-edf``); the validator keeps its own, looser one (``validate.WORK_TOL``).
+WORK_TOL = 1e-9
 #: What an algorithm that declares deferred dispatch returns to keep a job and assign it later.
 HOLD = -2
 

@@ -45,8 +45,8 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
+from schedbench.hall.jit import compiled
 from schedbench.scheduling.model import Instance, Outcome
 from schedbench.scheduling.problems import PROBLEMS
 
@@ -399,7 +399,7 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
     return work, errors
 
 
-@njit(cache=True)
+@compiled
 def _bad_trace_row(tj, ts, te, tw, n):
     """The first trace row naming no job or holding a non-finite time or work; −1 if none."""
     for r in range(tj.shape[0]):
@@ -408,7 +408,7 @@ def _bad_trace_row(tj, ts, te, tw, n):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _trace_rows(tm, tj, ts, te, tw, job_rows, speed, work_tol):
     """One pass over the trace rows (jobs in range, times finite: checked before); ``job_rows``
     holds per job (earliest start: release and dispatch, rejection time or inf, machine).

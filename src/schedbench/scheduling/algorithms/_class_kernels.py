@@ -25,19 +25,15 @@ The trace is the processing of the algorithm the engine runs (A's for ``wmft-A``
 ``class-ll-srpt``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
 on one machine. Jobs are numbered by arrival position (the engine's ids, which break the
 ties). ``tests/conformance/test_compiled_paths.py`` checks the kernel against the step path.
-
-numba's cache (``cache=True``) is keyed on each kernel's own file: this kernel inlines helpers
-of ``_flow_kernels.py`` (trace rows, the event heap), so after editing those, clear
-``algorithms/__pycache__/*.nb*`` (as for the budget twin, ``budget.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from schedbench.scheduling.algorithms._flow_kernels import _by_machine, _put
+from schedbench.hall.jit import compiled
 from schedbench.scheduling.compiled import CompiledRun
+from schedbench.scheduling.machines import by_machine, put_row
 
 __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
 
@@ -51,7 +47,7 @@ MAX_TIMEOUT_QUEUES = 64
 
 
 # ---------------------------------------------------------------------- skew heaps of jobs, 3 keys
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _less3(x, y, k1, k2, k3):
     if k1[x] != k1[y]:
         return k1[x] < k1[y]
@@ -60,7 +56,7 @@ def _less3(x, y, k1, k2, k3):
     return k3[x] < k3[y]
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _meld3(a, b, k1, k2, k3, left, right):
     """Top-down skew-heap meld (−1: empty heap); the smallest (k1, k2, k3) at the root."""
     if a < 0:
@@ -83,7 +79,7 @@ def _meld3(a, b, k1, k2, k3, left, right):
     return root
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _pop3(root, k1, k2, k3, left, right):
     """The heap without its root (returns the new root); the old root's links are cleared."""
     new = _meld3(left[root], right[root], k1, k2, k3, left, right)
@@ -96,7 +92,7 @@ def _pop3(root, k1, k2, k3, left, right):
 # B's timeouts of the jobs still alive, smallest slot on top; a job that completes leaves at
 # once (the step path skips it when its slot comes: the same decisions, a heap of the alive
 # jobs only instead of every job ever accepted).
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _ih_up(k, key, job, pos):
     while k > 0:
         p = (k - 1) >> 1
@@ -109,7 +105,7 @@ def _ih_up(k, key, job, pos):
         k = p
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _ih_down(k, size, key, job, pos):
     while True:
         a = 2 * k + 1
@@ -125,7 +121,7 @@ def _ih_down(k, size, key, job, pos):
         k = c
 
 
-@njit(cache=True, _nrt=False)
+@compiled(_nrt=False)
 def _ih_push(j, slot, size, key, job, pos):
     key[size] = slot
     job[size] = j
@@ -134,7 +130,7 @@ def _ih_push(j, slot, size, key, job, pos):
     return size + 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled(_nrt=False)
 def _ih_remove(j, size, key, job, pos):
     """Remove job j if it is in the heap; returns the new size."""
     k = pos[j]
@@ -153,7 +149,7 @@ def _ih_remove(j, size, key, job, pos):
     return size
 
 
-@njit(cache=True, _nrt=False)
+@compiled(_nrt=False)
 def _ih_set(j, slot, size, key, job, pos):
     """Set job (or machine) j's slot: insert it, or move its entry; returns the new size."""
     k = pos[j]
@@ -175,7 +171,7 @@ def _ih_set(j, slot, size, key, job, pos):
 # a bucket holds one slot. The order of the machines within a slot is not the heap's; no
 # decision depends on it (A's and B's decisions of one slot are per machine, and a machine's
 # trace rows are in time order whatever the order of the machines).
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
     """Remove machine i's event, if any."""
     s = cslot[i]
@@ -196,7 +192,7 @@ def _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
     cnt[0] -= 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _cal_set(i, s, t, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
     """Machine i's event at slot s > t (set during slot t), replacing the one it had."""
     _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
@@ -214,12 +210,12 @@ def _cal_set(i, s, t, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
         cnt[1] = _ih_push(i, s, cnt[1], key, mach, hpos)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _cal_remove(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
     _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _cal_next(t, tprev, chead, mask, key, cnt):
     """The smaller of t and the calendar's first slot (the ring holds slots of (tprev, tprev + W))."""
     if cnt[1] > 0 and key[0] < t:
@@ -234,7 +230,7 @@ def _cal_next(t, tprev, chead, mask, key, cnt):
     return t
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _cal_take(t, cslot, cnx, chead, mask, key, mach, hpos, cnt, flag, lst, nl):
     """Takes the machines whose event is at slot t out of the calendar and appends those not
     yet flagged to lst (flagging them); returns the new length of lst."""
@@ -262,7 +258,7 @@ def _cal_take(t, cslot, cnx, chead, mask, key, mach, hpos, cnt, flag, lst, nl):
 
 
 # ---------------------------------------------------------------------- arrivals
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _a_pick(o, c, t, indptr, indices, loads, cur, since):
     """A's dispatch (ClassQueues.least_loaded): the eligible machine with the least own-class
     load at t (ties: lowest index, eligible sets ascending) and that load."""
@@ -281,7 +277,7 @@ def _a_pick(o, c, t, indptr, indices, loads, cur, since):
     return best, best_load
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _a_add(
     i,
     j,
@@ -329,7 +325,7 @@ def _a_add(
     return rows
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright):
     """B takes job j on machine i (alive, densest-first heap); returns c·T/w of its timeout."""
     alive[j] = True
@@ -341,7 +337,7 @@ def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, 
 
 
 # ---------------------------------------------------------------------- B's choice
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _b_decide(
     i,
     t,
@@ -395,7 +391,7 @@ def _b_decide(
 _POS, _TPREV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6
 
 
-@njit(cache=True)
+@compiled
 def class_kernel(
     release,  # per arrival position
     size,
@@ -586,11 +582,11 @@ def class_kernel(
         ti2[:rows] = ti[:rows]
         tf2[:rows] = tf[:rows]
         ti, tf = ti2, tf2
-    gi, gf = _by_machine(ti, tf, st[_ROWS], m)
+    gi, gf = by_machine(ti, tf, st[_ROWS], m)
     return machine, completion, late, gi, gf, st[_AREJ], st[_TIMEOUTS], st[_KEPT]
 
 
-@njit(cache=True, _nrt=False)
+@compiled(_nrt=False)
 def _simulate(
     release,
     size,
@@ -938,7 +934,7 @@ def _simulate(
     return need
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _timeout(r, x):
     """timeout_slot of _classes: the first slot t with t − r ≥ x (relative slack 1e-9); r + 2^62
     (never reached) when x ≥ 2^62 or is infinite, before any float-to-int conversion."""
@@ -948,7 +944,7 @@ def _timeout(r, x):
     return r + (np.int64(y) if y > 0 else 0)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _a_advance(
     i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
 ):
@@ -971,7 +967,7 @@ def _a_advance(
         loads[i, c] = left
         r = rem[h] - dt
         if not mode_b:
-            rows = _put(ti, tf, rows, last_row, i, h, float(t - dt), float(t), float(dt))
+            rows = put_row(ti, tf, rows, last_row, i, h, float(t - dt), float(t), float(dt))
         rem[h] = r
         if r == 0:
             if not mode_b:
@@ -990,7 +986,7 @@ def _a_advance(
         r = rem[h]
         if r <= dt:
             if not mode_b:
-                rows = _put(ti, tf, rows, last_row, i, h, float(start), float(start + r), float(r))
+                rows = put_row(ti, tf, rows, last_row, i, h, float(start), float(start + r), float(r))
                 completion[h] = start + r
             start += r
             dt -= r
@@ -998,7 +994,7 @@ def _a_advance(
             qhead[i, c] = nxt[h]
         else:
             if not mode_b:
-                rows = _put(ti, tf, rows, last_row, i, h, float(start), float(start + dt), float(dt))
+                rows = put_row(ti, tf, rows, last_row, i, h, float(start), float(start + dt), float(dt))
             rem[h] = r - dt
             dt = 0
     if left == 0:
@@ -1011,7 +1007,7 @@ def _a_advance(
     return rows
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
     """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync).
     Returns the row count and the job that completed (−1: none)."""
@@ -1021,7 +1017,7 @@ def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
     if j < 0 or dt <= 0:
         return rows, -1
     r = brem[j] - dt
-    rows = _put(ti, tf, rows, last_row, i, j, float(t - dt), float(t), float(dt))
+    rows = put_row(ti, tf, rows, last_row, i, j, float(t - dt), float(t), float(dt))
     brem[j] = r
     if r == 0:
         alive[j] = False
@@ -1031,7 +1027,7 @@ def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
     return rows, -1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _a_choose(
     i,
     t,

@@ -12,12 +12,12 @@ conformance tests check that both agree.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from schedbench.hall.jit import compiled
 from schedbench.scheduling.budget import allows_nb  # the budget rule, compiled (budget.py)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def least_loaded(load: np.ndarray, indices: np.ndarray, start: int, end: int) -> int:
     """The machine of ``indices[start:end]`` with the smallest load, ties to the lowest index."""
     best = indices[start]
@@ -31,7 +31,7 @@ def least_loaded(load: np.ndarray, indices: np.ndarray, start: int, end: int) ->
     return best
 
 
-@njit(cache=True)
+@compiled
 def least_loaded_with_cap(
     size: np.ndarray, indptr: np.ndarray, indices: np.ndarray, order: np.ndarray, m: int, cap: float
 ) -> np.ndarray:
@@ -53,7 +53,7 @@ def least_loaded_with_cap(
     return machine
 
 
-@njit(cache=True)
+@compiled
 def greedy_cap_kernel(size, indptr, indices, order, m, cap, eps, guard):
     """B2: least loaded; reject on arrival when load + p_j > cap, if the budget allows (with
     ``guard``; without it, reject regardless). Returns (machine, guard fires)."""
@@ -76,7 +76,7 @@ def greedy_cap_kernel(size, indptr, indices, order, m, cap, eps, guard):
     return machine, fires
 
 
-@njit(cache=True)
+@compiled
 def drop_every_k_kernel(size, indptr, indices, order, m, k):
     """B8: least loaded; each machine rejects every k-th job routed to it (k-th, 2k-th, ...)."""
     n = size.shape[0]
@@ -95,7 +95,7 @@ def drop_every_k_kernel(size, indptr, indices, order, m, k):
     return machine
 
 
-@njit(cache=True)
+@compiled
 def random_two_kernel(size, indptr, indices, order, m, coins):
     """B12: one of the two least-loaded eligible machines, the second when ``coins[pos]`` ≥ ½
     (the coins are drawn by the caller, one per arrival, so both paths see the same ones)."""
@@ -118,7 +118,7 @@ def random_two_kernel(size, indptr, indices, order, m, coins):
     return machine
 
 
-@njit(cache=True)
+@compiled
 def size_class(p):
     """a(j) = ⌈log₂ p⌉ for an integer p ≥ 1."""
     k = 0
@@ -127,7 +127,7 @@ def size_class(p):
     return k
 
 
-@njit(cache=True)
+@compiled
 def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, eps, guard, phases):
     """LB_GEN of rejection-model.md §2.2 (per-class greedy on virtual loads, cap α·T per class, overload rule
     on real load β·T rejecting the largest rounded job, ties latest dispatched). ``phases``:
@@ -206,7 +206,7 @@ PHASES, DOUBLING = 1, 2  # the online stand-ins for T* of lb_unit_online_kernel
 _NEXT, _START, _END = 0, 1, 2  # the fields of a job's row in the b-matching's ``rec``
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _attach(v, i, rec, assign, mhead, cnt):
     """Job (position) v joins the front of machine i's list in the prefix b-matching."""
     assign[v] = i
@@ -215,7 +215,7 @@ def _attach(v, i, rec, assign, mhead, cnt):
     cnt[i] += 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _move(v, p, f, rec, assign, mhead, cnt):
     """Job (position) v leaves its machine's list, where it follows job p (−1: first), for
     machine f's. (Singly linked lists: a back link, written at every arrival, costs more than
@@ -229,7 +229,7 @@ def _move(v, p, f, rec, assign, mhead, cnt):
     _attach(v, f, rec, assign, mhead, cnt)
 
 
-@njit(cache=True)
+@compiled
 def _incidence(elig, rec, ptr, jobs):
     """Fills ``ptr``, ``jobs``: per machine, the jobs (positions, increasing) eligible on it (CSR)."""
     n = rec.shape[0]
@@ -252,7 +252,7 @@ def _incidence(elig, rec, ptr, jobs):
 _BACKWARD_AFTER = 32
 
 
-@njit(cache=True)
+@compiled
 def _augment(
     pos,
     T,
@@ -388,7 +388,7 @@ def _augment(
         f = old
 
 
-@njit(cache=True)
+@compiled
 def prefix_unit_opt_pow2(indptr, indices, order, m):
     """For each arrival position t, T(t) = the power of two ≥ OPT(jobs order[:t+1]) (at least
     1) for unit jobs: the values of ``_oracles.PrefixUnitOpt.add``. Keeps a feasible
@@ -487,7 +487,7 @@ def prefix_unit_opt_pow2(indptr, indices, order, m):
     return out
 
 
-@njit(cache=True)
+@compiled
 def lb_unit_online_kernel(size, indptr, indices, order, m, alpha, eps, guard, mode):
     """LbUnitReject without T* (rejection-model.md §2.3): ``mode`` PHASES (T = the power of two
     ≥ OPT(prefix), kept by an incremental b-matching, :func:`prefix_unit_opt_pow2`; a change of

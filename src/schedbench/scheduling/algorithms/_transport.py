@@ -23,14 +23,15 @@ with one pair fewer; all in integers, so the result is the same on every machine
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from schedbench.hall.jit import compiled
 
 __all__ = ["transport_flow"]
 
 _INF = np.int64(1) << np.int64(60)
 
 
-@njit(cache=True)
+@compiled
 def _max_flow(nt, m, indptr, indices, volume, cap):
     """Dinic on source → types → machines → sink; returns (flow value, z per (type, machine)
     pair in CSR order)."""
@@ -126,7 +127,7 @@ def _max_flow(nt, m, indptr, indices, volume, cap):
     return total, z
 
 
-@njit(cache=True)
+@compiled
 def _cancel_fractional_cycles(nt, m, indptr, indices, size, z):
     """Cancel every cycle of the fractional support in place (see the module docstring); returns
     the number of cancellations."""

@@ -55,8 +55,9 @@ import numpy as np
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param, ParameterError
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import csr_rows
 from schedbench.scheduling.algorithms._transport import transport_flow
 from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, SlotPlan
@@ -212,7 +213,9 @@ class AnandBatch(OnlineAlgorithm):
             self.counters["batch_length"] = max(self.counters["batch_length"], span)
             while self.boundary <= t:
                 self.start, self.boundary = self.boundary, self.boundary + span
-        return fk.run_fifo(inst, order, type(self).speed_for(self.eps), fk.GIVEN, given=machine, given_slot=slot)
+        run = mc.run(given_rule, inst, order, type(self).speed_for(self.eps), machine, slot)
+        run.dispatch_slot = slot
+        return run
 
     # ------------------------------------------------------------------ the batch LP
     def _assign(self, batch: list[JobView], span: int) -> dict[int, int]:
@@ -364,3 +367,12 @@ def _job_types(size: np.ndarray, indptr: np.ndarray, indices: np.ndarray) -> tup
     rank = np.empty(first.size, dtype=np.int64)
     rank[order] = np.arange(first.size)
     return rank[inverse], first[order]
+
+
+@compiled
+def given_rule(machines, machine, slot):
+    """The decisions made already (job ``pos`` to ``machine[pos]`` in slot ``slot[pos]``,
+    non-decreasing): only the processing runs, FIFO."""
+    for pos in range(machines.n):
+        mc.advance(machines, machine[pos], float(slot[pos]))
+        mc.dispatch(machines, pos, machine[pos])

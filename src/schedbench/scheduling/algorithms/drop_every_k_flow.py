@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.hall.jit import compiled
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.budget import drop_period
@@ -44,4 +45,16 @@ class DropEveryKFlow(OnlineAlgorithm):
         return REJECT if self.routed[i] % self.k == 0 else i
 
     def compiled_run(self, inst, order):
-        return fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.EVERY_K, k=self.k)
+        return mc.run(drop_every_k_flow_rule, inst, order, 1.0, self.k)
+
+
+@compiled
+def drop_every_k_flow_rule(machines, k):
+    """Shortest queue; each machine rejects every k-th job routed to it."""
+    routed = np.zeros(machines.m, np.int64)
+    for pos in range(machines.n):
+        mc.arrive(machines, pos)
+        i = mc.shortest_queue(machines, mc.eligible(machines, pos))
+        routed[i] += 1
+        if routed[i] % k != 0:
+            mc.dispatch(machines, pos, i)

@@ -21,16 +21,18 @@ Implementation: remaining work is tracked per machine without asking the engine
 decided with a relative tolerance of 1e-9. Deadlines are static, so a machine is reordered only
 when a new job's key is below the largest key ever sent to it (never, for MaxFlowTime).
 
-Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.priority_kernel` with the
-static keys ranked before the run (:meth:`Edf.static_keys`), every problem and parameter.
+Compiled path: :func:`edf_rule` on the machine core (:mod:`~schedbench.scheduling.machines`),
+machines ordered by the static keys ranked before the run (:meth:`Edf.static_keys`), every
+problem and parameter.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
@@ -157,5 +159,37 @@ class Edf(OnlineAlgorithm):
         return (release + self.slacks(inst, order), release)
 
     def compiled_run(self, inst, order):
-        rank = fk.static_rank(*self.static_keys(inst, order))
-        return fk.run_priority(inst, order, type(self).speed_for(self.eps), fk.LEAST_WORK_EDF, fk.STATIC_KEY, rank)
+        rank = mc.static_rank(*self.static_keys(inst, order))
+        return mc.run(edf_rule, inst, order, type(self).speed_for(self.eps), order_rule=mc.BY_KEY, key=rank)
+
+
+@compiled
+def least_work_pick(eligible, work, stamp, s, t, p):
+    """:meth:`LeastWork.pick` then :meth:`LeastWork.add`, compiled (``work``, ``stamp``: its
+    arrays): the eligible machine with the least remaining work at t, W_i(t) = max(0, W_i −
+    s·(t − stamp_i)), ties (relative 1e-9) to the lowest index; adds the job's size p to it."""
+    best = np.inf
+    for c in eligible:
+        w = max(0.0, work[c] - s * (t - stamp[c]))
+        if w < best:
+            best = w
+    i = -1
+    for c in eligible:
+        w = max(0.0, work[c] - s * (t - stamp[c]))
+        if w <= best + _TIE * max(1.0, best) and (i < 0 or c < i):
+            i = c
+    work[i] = max(0.0, work[i] - s * (t - stamp[i])) + p
+    stamp[i] = t
+    return i
+
+
+@compiled
+def edf_rule(machines):
+    """The EDF family's least-work dispatch onto machines that run by a static key (BY_KEY)."""
+    work = np.zeros(machines.m)
+    stamp = np.zeros(machines.m)
+    for pos in range(machines.n):
+        t = float(machines.release[pos])
+        i = least_work_pick(mc.eligible(machines, pos), work, stamp, machines.speed, t, machines.size[pos])
+        mc.advance(machines, i, t)
+        mc.dispatch(machines, pos, i)

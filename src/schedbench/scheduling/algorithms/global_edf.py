@@ -26,24 +26,23 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
-from schedbench.scheduling.model import Instance, Outcome
+from schedbench.scheduling.model import WORK_TOL, Instance, Outcome
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
 
 __all__ = ["GlobalEdf", "global_edf_kernel"]
 
-_TOL = 1e-9  # relative (to the size) slack for "the job is done" (floating point at fractional speeds)
 # relative (to the time) slack for "finishes at the next release": 1e-12·t is far above float
 # rounding (≈ 1e-16·t per event) but small enough that snapping a completion onto a release adds
 # no visible work rate (a 1e-9·t window did: 1.6e-6 extra units at t ≈ 1277, and time drifted)
 _TIME_TOL = 1e-12
 
 
-@njit(cache=True)
+@compiled
 def global_edf_kernel(release, size, indptr, indices, order, rank, m, s):
     """Event-driven global EDF with greedy list assignment at speed ``s``.
 
@@ -150,7 +149,7 @@ def global_edf_kernel(release, size, indptr, indices, order, rank, m, s):
             else:
                 w = span * s
             rem[j] -= w
-            if rem[j] <= _TOL * max(1.0, float(size[j])):  # a float residue: the job is done
+            if rem[j] <= WORK_TOL * max(1.0, float(size[j])):  # a float residue: the job is done
                 w += rem[j]
                 rem[j] = 0.0
                 done[j] = True

@@ -14,19 +14,20 @@ No bound is claimed for maximum flow time (the known guarantees are for total fl
 Implementation: a machine is reordered only in a slot where jobs were dispatched to it. Between
 two such slots only the job at its head runs (completions do not change SRPT's order), so the
 remaining work of every other queued job is already known; only the head's is read.
-Remaining work is compared on a grid of 2^-20 units (:func:`~schedbench.scheduling.algorithms._flow_kernels.snap_work`),
+Remaining work is compared on a grid of 2^-20 units (:func:`~schedbench.scheduling.machines.snap_work`),
 so that two jobs with the same remaining work in exact arithmetic tie (then the earlier arrival
 first) whatever the last bits of their floats at a fractional speed.
 
-Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.priority_kernel` (SRPT,
-IMD's volume dispatch).
+Compiled path: :func:`imd_rule` on the machine core (:mod:`~schedbench.scheduling.machines`),
+SRPT machines.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.hall.jit import compiled
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
 
@@ -72,7 +73,7 @@ class Imd(OnlineAlgorithm):
             q = view.queue(i)
             old = len(q) - len(new)
             if old > 0:
-                rem[q[0]] = fk.snap_work(view.remaining(q[0]))  # the only job that ran since the last reorder
+                rem[q[0]] = mc.snap_work(view.remaining(q[0]))  # the only job that ran since the last reorder
             elif len(new) == 1:
                 continue
             order = sorted(q, key=lambda j: (rem[j], j))
@@ -82,4 +83,22 @@ class Imd(OnlineAlgorithm):
         return plan
 
     def compiled_run(self, inst, order):
-        return fk.run_priority(inst, order, type(self).speed_for(self.eps), fk.IMD_VOLUME, fk.SRPT)
+        return mc.run(imd_rule, inst, order, type(self).speed_for(self.eps), order_rule=mc.SRPT)
+
+
+@compiled
+def imd_rule(machines):
+    """Least cumulative volume of the job's class ⌊log₂ p⌋ (ties to the lowest index), SRPT machines."""
+    volume = np.zeros((machines.m, 64), np.int64)
+    for pos in range(machines.n):
+        p = np.int64(machines.size[pos])
+        k = 0
+        while (2 << k) <= p:
+            k += 1
+        i = -1
+        for c in mc.eligible(machines, pos):
+            if i < 0 or volume[c, k] < volume[i, k] or (volume[c, k] == volume[i, k] and c < i):
+                i = c
+        volume[i, k] += p
+        mc.advance(machines, i, float(machines.release[pos]))
+        mc.dispatch(machines, pos, i)

@@ -5,14 +5,15 @@ Each job goes on arrival to the eligible machine with the shortest queue (``disp
 the job in service included) or the least remaining work (``dispatch="work"``), ties to the
 lowest index; each machine runs its jobs FIFO. Nothing is rejected.
 
-Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel` (both
-dispatch rules, every problem).
+Compiled path: :func:`ll_fifo_rule` on the machine core (:mod:`~schedbench.scheduling.machines`),
+both dispatch rules, every problem.
 """
 
 from __future__ import annotations
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import least_work, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
@@ -38,5 +39,15 @@ class LlFifo(OnlineAlgorithm):
         return least_work(view, job.eligible)
 
     def compiled_run(self, inst, order):
-        rule = fk.SHORTEST_QUEUE if self.params["dispatch"] == "queue" else fk.LEAST_WORK
-        return fk.run_fifo(inst, order, type(self).speed_for(self.eps), rule)
+        by_work = self.params["dispatch"] == "work"
+        return mc.run(ll_fifo_rule, inst, order, type(self).speed_for(self.eps), by_work)
+
+
+@compiled
+def ll_fifo_rule(machines, by_work):
+    """Each arrival to the shortest queue (or the least work), FIFO machines."""
+    for pos in range(machines.n):
+        mc.arrive(machines, pos)
+        eligible = mc.eligible(machines, pos)
+        i = mc.least_work(machines, eligible) if by_work else mc.shortest_queue(machines, eligible)
+        mc.dispatch(machines, pos, i)

@@ -15,8 +15,9 @@ rules).
 
 from __future__ import annotations
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import least_work
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
@@ -61,5 +62,16 @@ class LlFifoDrop(OnlineAlgorithm):
         return REJECT if full else i
 
     def compiled_run(self, inst, order):
-        rule = fk.WORK_CAP_EXCEED if self.params["cap_rule"] == "exceed" else fk.WORK_CAP_REACH
-        return fk.run_fifo(inst, order, 1.0, fk.LEAST_WORK, rule, cap=self.cap)
+        return mc.run(ll_fifo_drop_rule, inst, order, 1.0, self.cap, self.params["cap_rule"] == "exceed")
+
+
+@compiled
+def ll_fifo_drop_rule(machines, cap, exceed):
+    """Least work; reject when the machine's work (plus the job's, ``exceed``) passes the cap."""
+    for pos in range(machines.n):
+        mc.arrive(machines, pos)
+        i = mc.least_work(machines, mc.eligible(machines, pos))
+        work = max(0.0, machines.work_left[i])
+        if (work + machines.size[pos] > cap + 1e-9) if exceed else (work >= cap - 1e-9):
+            continue  # rejected on arrival
+        mc.dispatch(machines, pos, i)

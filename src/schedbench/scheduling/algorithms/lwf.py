@@ -24,8 +24,8 @@ which its head completes, and in the first slot where some job's delay factor ov
 head's (a crossing of two lines in t), asking the engine for those wake-ups. This gives the
 same schedule as re-sorting every machine in every slot (tested against that reference).
 
-Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.lwf_kernel`, the same
-re-sorts at the same slots (every problem and parameter).
+Compiled path: :func:`lwf_rule` on the machine core (:mod:`~schedbench.scheduling.machines`),
+the same re-sorts at the same slots (every problem and parameter).
 """
 
 from __future__ import annotations
@@ -33,10 +33,12 @@ from __future__ import annotations
 import heapq
 import math
 
+import numpy as np
 
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.hall.jit import compiled
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
-from schedbench.scheduling.algorithms.edf import Edf
+from schedbench.scheduling.algorithms.edf import Edf, least_work_pick
 from schedbench.scheduling.registry import register_algorithm
 
 
@@ -127,4 +129,156 @@ class Lwf(Edf):
         return plan
 
     def compiled_run(self, inst, order):
-        return fk.run_lwf(inst, order, type(self).speed_for(self.eps), self.slacks(inst, order))
+        slack = np.asarray(self.slacks(inst, order), np.float64)
+        return mc.run(lwf_rule, inst, order, type(self).speed_for(self.eps), slack)
+
+
+# ---------------------------------------------------------------------- compiled path
+# Re-sort events (slot, machine, version) in a binary heap on the slot; the order among equal
+# slots is irrelevant (the machines of one slot are collected into a set).
+@compiled(inline="always")
+def _push(h, size, a, b, c):
+    """Push (a, b, c) keyed by a; returns the heap (grown if full) and its size."""
+    if size == h.shape[0]:
+        g = np.empty((2 * size + 16, 3), np.int64)
+        g[:size] = h[:size]
+        h = g
+    k = size
+    while k > 0:
+        p = (k - 1) >> 1
+        if h[p, 0] <= a:
+            break
+        h[k] = h[p]
+        k = p
+    h[k, 0] = a
+    h[k, 1] = b
+    h[k, 2] = c
+    return h, size + 1
+
+
+@compiled(inline="always")
+def _pop(h, size):
+    """Remove the top row (read it at h[0] first); returns the new size."""
+    size -= 1
+    if size == 0:
+        return 0
+    x0, x1, x2 = h[size, 0], h[size, 1], h[size, 2]
+    k = 0
+    while True:
+        a = 2 * k + 1
+        if a >= size:
+            break
+        b = a + 1
+        c = b if (b < size and h[b, 0] < h[a, 0]) else a
+        if h[c, 0] >= x0:
+            break
+        h[k] = h[c]
+        k = c
+    h[k, 0] = x0
+    h[k, 1] = x1
+    h[k, 2] = x2
+    return size
+
+
+@compiled
+def _resort(machines, i, t, slack, buf, keys):
+    """Re-sort machine i's FIFO queue at slot t by (−(t − r_j)/S_j, r_j, position), largest delay
+    factor first (:meth:`Lwf._resort`). Returns the slot of the next re-sort (its head's
+    completion or the first crossing of two delay-factor lines)."""
+    q = machines.qlen[i]
+    nxt, release, s = machines.nxt, machines.release, machines.speed
+    k = 0
+    j = machines.qhead[i]
+    while j >= 0:
+        buf[k] = j
+        k += 1
+        j = nxt[j]
+    part = np.sort(buf[:q])  # by position, which orders (r, position) too
+    for a in range(q):
+        keys[a] = -(t - release[part[a]]) / slack[part[a]]
+    by = np.argsort(keys[:q], kind="mergesort")  # stable: ties keep (r, position)
+    for a in range(q):
+        buf[a] = part[by[a]]
+    machines.qhead[i] = buf[0]
+    for a in range(q - 1):
+        nxt[buf[a]] = buf[a + 1]
+    nxt[buf[q - 1]] = -1
+    machines.qtail[i] = buf[q - 1]
+    h = buf[0]
+    nx = np.floor(t + machines.rem[h] / s + 1e-9)
+    for a in range(1, q):
+        j = buf[a]
+        if slack[j] < slack[h]:  # j's delay factor grows faster: the lines cross at t*
+            rj, rh = float(release[j]), float(release[h])
+            cross = (rj / slack[j] - rh / slack[h]) / (1.0 / slack[j] - 1.0 / slack[h])
+            c = np.ceil(cross - 1e-9)
+            if c < nx:
+                nx = c
+    return max(np.int64(nx), np.int64(t) + 1)
+
+
+@compiled
+def lwf_rule(machines, slack):
+    """LWF with per-position slacks S: the EDF family's least-work dispatch; per machine the
+    largest current delay factor first, re-sorted where the step path re-sorts — at arrivals on
+    a machine that has seen two slacks, in the slot its head completes, and at the first crossing
+    of two delay-factor lines (events from a heap, stale ones skipped by a version per machine)."""
+    n, m, s = machines.n, machines.m, machines.speed
+    release = machines.release
+    work = np.zeros(m)
+    stamp = np.zeros(m)
+    one = np.full(m, np.nan)  # the one slack of every job sent to i (nan: none yet)
+    seen = np.zeros(m, np.bool_)
+    mixed = np.zeros(m, np.bool_)
+    version = np.zeros(m, np.int64)
+    touched = np.zeros(m, np.bool_)
+    touched_list = np.empty(m, np.int64)
+    ev = np.empty((16, 3), np.int64)
+    nev = 0
+    buf = np.empty(n, np.int64)
+    keys = np.empty(n, np.float64)
+    pos = 0
+    never = np.int64(2**62)
+    while pos < n or nev > 0:
+        while nev > 0 and ev[0, 2] != version[ev[0, 1]]:
+            nev = _pop(ev, nev)
+        t = never
+        if pos < n:
+            t = release[pos]
+        if nev > 0 and ev[0, 0] < t:
+            t = ev[0, 0]
+        if t == never:
+            break
+        tf = float(t)
+        nt = 0
+        while pos < n and release[pos] == t:
+            i = least_work_pick(mc.eligible(machines, pos), work, stamp, s, tf, machines.size[pos])
+            if not seen[i]:
+                seen[i] = True
+                one[i] = slack[pos]
+            elif mixed[i] or one[i] != slack[pos]:
+                mixed[i] = True
+                if not touched[i]:
+                    touched[i] = True
+                    touched_list[nt] = i
+                    nt += 1
+            mc.advance(machines, i, tf)
+            mc.dispatch(machines, pos, i)
+            pos += 1
+        while nev > 0 and ev[0, 0] <= t:
+            i, v = ev[0, 1], ev[0, 2]
+            nev = _pop(ev, nev)
+            if v == version[i] and not touched[i]:
+                touched[i] = True
+                touched_list[nt] = i
+                nt += 1
+        for a in range(nt):
+            i = touched_list[a]
+            touched[i] = False
+            mc.advance(machines, i, tf)
+            if machines.qlen[i] <= 1:
+                continue  # nothing to order (the step path schedules no re-sort either)
+            slot = _resort(machines, i, tf, slack, buf, keys)
+            if mixed[i]:
+                version[i] += 1
+                ev, nev = _push(ev, nev, slot, i, version[i])

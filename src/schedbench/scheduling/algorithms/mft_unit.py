@@ -26,8 +26,9 @@ import math
 
 import numpy as np
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, csr_rows, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
@@ -92,7 +93,7 @@ class MftUnit(OnlineAlgorithm):
 
     def compiled_run(self, inst, order):
         if self.prefix is None:
-            return fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.QUEUE_CAP, cap=self.cap)
+            return mc.run(mft_unit_rule, inst, order, 1.0, np.full(order.size, float(self.cap)))
         return self._compiled_prefix_run(inst, order)
 
     def _compiled_prefix_run(self, inst, order):
@@ -112,7 +113,7 @@ class MftUnit(OnlineAlgorithm):
         ceiling = None  # T once it equals OPT of the whole instance
         whole = None  # that OPT, solved at the first confirmed rejection
         while True:
-            run = fk.run_fifo(inst, order, 1.0, fk.SHORTEST_QUEUE, fk.QUEUE_CAP_AT, cap_at=cap_at)
+            run = mc.run(mft_unit_rule, inst, order, 1.0, cap_at)
             rejected = np.flatnonzero(run.machine[confirmed + 1 :] < 0) + confirmed + 1
             if rejected.size == 0:
                 break
@@ -140,3 +141,13 @@ class MftUnit(OnlineAlgorithm):
         separate oracle, so the run's own T and solve count are untouched)."""
         whole = PrefixFlowOpt(self.m, pow2=self.prefix.pow2, time_limit=self.prefix.time_limit)
         return whole.refresh_with(release, size, ptr, elig)
+
+
+@compiled
+def mft_unit_rule(machines, cap_at):
+    """Shortest queue, FIFO; reject when the machine already holds ``cap_at[pos]`` jobs."""
+    for pos in range(machines.n):
+        mc.arrive(machines, pos)
+        i = mc.shortest_queue(machines, mc.eligible(machines, pos))
+        if machines.qlen[i] < cap_at[pos]:
+            mc.dispatch(machines, pos, i)

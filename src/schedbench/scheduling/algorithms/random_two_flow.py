@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.scheduling.algorithms import _flow_kernels as fk
+from schedbench.hall.jit import compiled
+from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import two_shortest_queues
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
@@ -42,4 +43,20 @@ class RandomTwoFlow(OnlineAlgorithm):
 
     def compiled_run(self, inst, order):
         coins = np.random.default_rng(self.seed).random(order.shape[0])
-        return fk.run_fifo(inst, order, 1.0, fk.TWO_SHORTEST_RANDOM, coins=coins)
+        return mc.run(random_two_flow_rule, inst, order, 1.0, coins)
+
+
+@compiled
+def random_two_flow_rule(machines, coins):
+    """The two shortest queues (ties by index); the second when the arrival's coin is ≥ ½."""
+    qlen = machines.qlen
+    for pos in range(machines.n):
+        mc.arrive(machines, pos)
+        x, y = -1, -1
+        for c in mc.eligible(machines, pos):
+            if x < 0 or qlen[c] < qlen[x] or (qlen[c] == qlen[x] and c < x):
+                y = x
+                x = c
+            elif y < 0 or qlen[c] < qlen[y] or (qlen[c] == qlen[y] and c < y):
+                y = c
+        mc.dispatch(machines, pos, x if (y < 0 or coins[pos] < 0.5) else y)

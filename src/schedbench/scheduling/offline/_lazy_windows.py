@@ -35,14 +35,13 @@ assignment as a hint) and HiGHS (branch and cut). See :data:`DEFAULT_SOLVER`.
 
 from __future__ import annotations
 
-
 import highspy
 import numpy as np
-from numba import njit
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.solvers import quiet_highs, run_checked
-from schedbench.scheduling.offline.result import solver_seed
 from schedbench.scheduling.offline import _matching as mk
+from schedbench.scheduling.offline.result import solver_seed
 
 __all__ = ["LazyWindows", "SOLVERS", "DEFAULT_SOLVER", "assignment_deadline_misses"]
 
@@ -67,7 +66,7 @@ CPSAT_PARAMS: dict = {}
 
 
 # ----------------------------------------------------------------------------- kernels
-@njit(cache=True)
+@compiled
 def _most_violated(jobs, release, size, deadline, b):
     """Over windows [a, b'] of the listed jobs (one machine's assignment, sorted by release):
     a a release, b' ≤ b; the window maximising load − (b' − a) where load is the size of the
@@ -94,7 +93,7 @@ def _most_violated(jobs, release, size, deadline, b):
     return best_v, best_a, best_j
 
 
-@njit(cache=True)
+@compiled
 def _violations(ptr, jobs, release, size, deadline, completion, max_cuts, out):
     """For each machine (jobs[ptr[i]:ptr[i+1]] sorted by release) whose EDF completions miss a
     deadline: up to ``max_cuts`` most violated windows, one per missed deadline value, the
@@ -147,7 +146,7 @@ def _violations(ptr, jobs, release, size, deadline, completion, max_cuts, out):
     return cnt
 
 
-@njit(cache=True)
+@compiled
 def _window_rows(mptr, ment, rel_e, dl_e, size_e, wi, wa, wb, count_only, rows_ptr, cols, coef, rhs):
     """CSR rows of the windows (wi, wa, wb): machine ``wi``'s entries (ment[mptr[i]:mptr[i+1]],
     sorted by release; rel_e/dl_e/size_e per entry) with r ≥ a and d ≤ b, capacity b − a.
@@ -501,7 +500,7 @@ class LazyWindows:
 
 
 # ----------------------------------------------------------------------------- local search
-@njit(cache=True)
+@compiled
 def _edf_tardiness(mptr, ment, rel_e, dl_e, size_e, on, i, heap, rem, extra, skip):
     """Total tardiness Σ max(0, C − d) of preemptive EDF on machine i over the entries with
     ``on`` set, plus entry ``extra`` (≥ 0) and minus entry ``skip`` (≥ 0); ``ment`` lists each
@@ -581,7 +580,7 @@ def _edf_tardiness(mptr, ment, rel_e, dl_e, size_e, on, i, heap, rem, extra, ski
     return total
 
 
-@njit(cache=True)
+@compiled
 def _local_search(indptr, indices, owner, mptr, ment, rel_e, dl_e, size_e, chosen, max_iter, tenure, seed, max_ops):
     """Tabu search on the assignment (``chosen[j]``: the CSR entry of job j, updated in place)
     minimising the total EDF tardiness over the machines; moves: one job to another eligible
@@ -660,7 +659,7 @@ def _local_search(indptr, indices, owner, mptr, ment, rel_e, dl_e, size_e, chose
     return best, ops
 
 
-@njit(cache=True)
+@compiled
 def least_work(order, release, size, indptr, indices, m):
     """Each job, in arrival order, to the eligible machine with the least unfinished work at its
     release (any work-conserving order leaves the same work; ties: lowest index)."""

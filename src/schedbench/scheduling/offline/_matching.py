@@ -17,12 +17,13 @@ with offset < wl' are a valid partial matching for shorter windows wl'.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from schedbench.hall.jit import compiled
 
 __all__ = ["list_schedule", "edf_completion", "slot_bases", "seed_matching", "greedy_fill", "hopcroft_karp"]
 
 
-@njit(cache=True)
+@compiled
 def list_schedule(order, release, size, indptr, indices, m):
     """FIFO list schedule: jobs in ``order`` (arrival order), each to the eligible machine where
     it starts earliest (ties: lowest index), run without preemption. Returns (machine,
@@ -48,12 +49,12 @@ def list_schedule(order, release, size, indptr, indices, m):
     return machine, completion
 
 
-@njit(cache=True)
+@compiled
 def _heap_less(a, b, deadline, rank):
     return deadline[a] < deadline[b] or (deadline[a] == deadline[b] and rank[a] < rank[b])
 
 
-@njit(cache=True)
+@compiled
 def edf_completion(ptr, jobs, release, size, deadline, rank):
     """Preemptive EDF on each machine: ``jobs[ptr[i]:ptr[i+1]]`` are machine i's jobs sorted
     by release. Ties in deadline go to the lower ``rank`` (arrival position). Returns the
@@ -115,7 +116,7 @@ def edf_completion(ptr, jobs, release, size, deadline, rank):
     return completion
 
 
-@njit(cache=True)
+@compiled
 def slot_bases(ent_ptr, ent, owner, release, wl, base):
     """Number the right-side nodes (module docstring): fill ``base`` (one per CSR entry) and
     return their count. ``ent[ent_ptr[i]:ent_ptr[i+1]]`` are machine i's CSR entries sorted by
@@ -147,7 +148,7 @@ def slot_bases(ent_ptr, ent, owner, release, wl, base):
     return total
 
 
-@njit(cache=True)
+@compiled
 def seed_matching(match_k, match_off, wl, base, match_r):
     """Renumber a previous matching for the current windows: keep the pairs whose offset fits
     in the job's window, drop the others. ``match_r`` must be all -1. Returns the matched count."""
@@ -169,7 +170,7 @@ def seed_matching(match_k, match_off, wl, base, match_r):
     return cnt
 
 
-@njit(cache=True)
+@compiled
 def greedy_fill(order, indptr, base, wl, match_k, match_off, match_r):
     """Match each free job (in ``order``) to its earliest free slot, any eligible machine."""
     cnt = 0
@@ -192,7 +193,7 @@ def greedy_fill(order, indptr, base, wl, match_k, match_off, match_r):
     return cnt
 
 
-@njit(cache=True)
+@compiled
 def hopcroft_karp(indptr, base, wl, match_k, match_off, match_r, max_phases):
     """Run up to ``max_phases`` Hopcroft–Karp phases from the given matching (updated in place).
     Returns (matched count, finished): ``finished`` means the matching is maximum."""

@@ -30,13 +30,13 @@ import time
 
 import highspy
 import numpy as np
-from numba import njit
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
-from schedbench.scheduling.model import Instance
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_clock
+from schedbench.hall.jit import compiled
 from schedbench.hall.solvers import quiet_highs, run_checked
+from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline.result import OptResult, check_solve_arguments, solver_seed
 
 __all__ = ["opt_makespan", "makespan_lower_bound", "trivial_bound", "SolverLimitError"]
@@ -50,7 +50,7 @@ class SolverLimitError(ValueError):
     names which); a user-facing error, not a bug."""
 
 
-@njit(cache=True)
+@compiled
 def _largest_first_schedule(size, indptr, indices, m):
     """Largest job first to the least-loaded eligible machine: a feasible upper bound."""
     n = size.shape[0]

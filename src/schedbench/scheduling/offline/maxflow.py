@@ -99,17 +99,17 @@ import time
 
 import highspy
 import numpy as np
-from numba import njit
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import maximum_flow
 
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_clock
+from schedbench.hall.jit import compiled
+from schedbench.hall.solvers import run_checked
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.offline.result import OptResult, check_solve_arguments
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_clock
-from schedbench.hall.solvers import run_checked
 
 _log = logging.getLogger(__name__)
 
@@ -324,7 +324,7 @@ class _Deadlines:
 
 
 # ----------------------------------------------------------------------------- bounds
-@njit(cache=True)
+@compiled
 def _pool_bound(jobs, release, work, cap):
     """max over windows [a, b] of ⌈(W[a, b] − cap·(b − a)) / cap⌉ for the listed jobs (sorted
     by release): their work W must fit on ``cap`` machines within [a, b + T)."""
@@ -347,7 +347,7 @@ def _pool_bound(jobs, release, work, cap):
     return (best + cap - 1) // cap
 
 
-@njit(cache=True)
+@compiled
 def _set_keys(indptr, indices):
     """A hash of each job's eligible set (order-free); collisions only weaken the bound."""
     n = indptr.shape[0] - 1
@@ -363,7 +363,7 @@ def _set_keys(indptr, indices):
     return keys
 
 
-@njit(cache=True)
+@compiled
 def _group_bounds(order, keys, release, work, indptr, indices, m):
     """The pool bound of every group of jobs with the same set key, capacity = |union of sets|."""
     n = order.shape[0]
@@ -487,7 +487,7 @@ def counting_witness(inst: Instance, objective: str) -> tuple[float, str]:
     return float(theta * bound), text
 
 
-@njit(cache=True)
+@compiled
 def _pool_witness(jobs, release, work, cap):
     """:func:`_pool_bound` with its window: (bound, a, b, work released in [a, b])."""
     best, best_a, best_b, best_w = 0, 0, 0, 0
@@ -759,7 +759,7 @@ def _check_flow_total(inst: Instance) -> None:
 
 
 # ----------------------------------------------------------------------------- MIP
-@njit(cache=True)
+@compiled
 def _windows(ptr, by_rel, by_dl, release, deadline, size, count_only, rows_ptr, cols, rhs, max_rows, max_nnz):
     """Per machine i, the window rows of §8.2: ``by_rel``/``by_dl`` list machine i's CSR entries
     (index into release/deadline/size via the arrays given per entry) sorted by release / by

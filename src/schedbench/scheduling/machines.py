@@ -1,0 +1,439 @@
+"""The machine core: how the rejection model's machines process their jobs, written once
+(``docs/models/rejection-model.md`` §1.3) for every compiled rule, the suite's and a user's.
+
+m non-migratory, preemptive machines, each doing ``speed`` units of work per unit of time
+along its own order of unfinished jobs: first in, first out (:data:`FIFO`), the smallest static
+key first (:data:`BY_KEY`), or the least remaining work first (:data:`SRPT`); ties by arrival
+position, the engine's job id. A job is done once its remaining work is at most
+:data:`~schedbench.scheduling.model.WORK_TOL` · max(1, p) — the engine's tolerance, so at a
+fractional speed both paths end a job at the same instant.
+
+The state of a run is one :class:`Machines` record (a numba structref: every compiled function
+takes the record, never a list of its arrays). Jobs are numbered by **arrival position**
+(``order[pos]`` is the instance's job). A compiled rule is a function of the record that goes
+through the arrivals and decides; the core does the rest:
+
+* :func:`arrive` — the instant of arrival ``pos``, with its eligible machines brought up to it
+  (processed lazily: a machine is only touched when asked about or given a job, so the cost of
+  a run grows with jobs and events, never with m × horizon);
+* :func:`eligible` — the arrival's eligible machines (a view, no copy);
+* :func:`shortest_queue`, :func:`least_work` — the two dispatch rules most rules use, with the
+  engine's ties;
+* :func:`dispatch` — put the job on a machine (an SRPT or keyed machine preempts its running
+  job when the new one comes first); :func:`advance` — bring one machine up to an instant;
+* the queue and work of a machine: ``qlen[i]`` (unfinished jobs, the one in service counted),
+  ``work_left[i]`` (as of the instant it was last brought up, ``t_last[i]``).
+
+:func:`run` builds the record from an instance, calls the rule, runs every machine empty and
+returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator checks. The trace
+has one row per maximal interval of one job on one machine, as the engine writes it.
+
+Rules are compiled with :func:`schedbench.hall.jit.compiled`: editing a rule's file or this one
+recompiles what depends on it, with no cache to clear by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.experimental import structref
+
+from schedbench.hall.jit import compiled
+from schedbench.scheduling.compiled import CompiledRun
+from schedbench.scheduling.model import WORK_TOL
+
+__all__ = [
+    "FIFO",
+    "BY_KEY",
+    "SRPT",
+    "Machines",
+    "run",
+    "arrive",
+    "eligible",
+    "advance",
+    "dispatch",
+    "shortest_queue",
+    "least_work",
+    "snap_work",
+    "static_rank",
+]
+
+FIFO, BY_KEY, SRPT = 0, 1, 2  # the order in which a machine runs its jobs
+
+_SNAP = 2.0**20  # SRPT compares remaining work on a grid of 2^-20 units (snap_work)
+_SNAP_MAX = 2.0**32
+
+
+@structref.register
+class MachinesType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class Machines(structref.StructRefProxy):
+    """A run's machines and jobs (see the module docstring); built by :func:`run`."""
+
+
+_FIELDS = [
+    # the instance, jobs by arrival position
+    "n",
+    "m",
+    "speed",
+    "rule",
+    "order",
+    "release",
+    "size",
+    "indptr",
+    "indices",
+    # per job
+    "rem",
+    "completion",
+    "machine",
+    "key",
+    "nxt",
+    "left",
+    "right",
+    # per machine
+    "qhead",
+    "qtail",
+    "qlen",
+    "run_job",
+    "t_last",
+    "work_left",
+    "last_row",
+    # the trace: (machine, position), (start, end, work)
+    "ti",
+    "tf",
+    "rows",
+]
+structref.define_proxy(Machines, MachinesType, _FIELDS)
+
+
+@compiled
+def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, key):
+    n = order.shape[0]
+    release = np.empty(n, np.int64)
+    size = np.empty(n, np.float64)
+    for p in range(n):
+        release[p] = release_by_job[order[p]]
+        size[p] = size_by_job[order[p]]
+    heap = rule != FIFO
+    rows = (2 * n if heap else n) + 16  # FIFO: a job runs in one piece; keyed: an arrival preempts ≤ 1 job
+    return Machines(
+        n,
+        m,
+        float(speed),
+        rule,
+        order,
+        release,
+        size,
+        indptr,
+        indices,
+        size.copy(),
+        np.full(n, np.nan),
+        np.full(n, -1, np.int64),
+        (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1),
+        np.full(n, -1, np.int64),
+        np.full(n if heap else 1, -1, np.int64),
+        np.full(n if heap else 1, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.zeros(m, np.int64),
+        np.full(m, -1, np.int64),
+        np.zeros(m),
+        np.zeros(m),
+        np.full(m, -1, np.int64),
+        np.empty((rows, 2), np.int64),
+        np.empty((rows, 3), np.float64),
+        0,
+    )
+
+
+# ---------------------------------------------------------------------- trace rows
+@compiled(inline="always")
+def put_row(ti, tf, rows, last_row, i, j, a, b, w):
+    """Work ``w`` of job j on machine i in [a, b] into the trace arrays ``ti`` (machine,
+    position) and ``tf`` (start, end, work) holding ``rows`` rows: extends the machine's last row
+    (``last_row[i]``) when the same job simply continues, as the engine's ``_trace``; else a new
+    row (an error if there is no room: the caller reserves it). Returns the row count."""
+    k = last_row[i]
+    if k >= 0 and ti[k, 1] == j and tf[k, 1] == a:
+        tf[k, 1] = b
+        tf[k, 2] += w
+        return rows
+    if rows >= ti.shape[0]:
+        raise RuntimeError("compiled run: more trace rows than reserved")
+    last_row[i] = rows
+    ti[rows, 0] = i
+    ti[rows, 1] = j
+    tf[rows, 0] = a
+    tf[rows, 1] = b
+    tf[rows, 2] = w
+    return rows + 1
+
+
+@compiled
+def _trace(mc, i, j, a, b, w):
+    """:func:`put_row` into the run's trace, which grows when full."""
+    rows = mc.rows
+    if rows == mc.ti.shape[0]:
+        ti = np.empty((2 * rows + 16, 2), np.int64)
+        tf = np.empty((2 * rows + 16, 3), np.float64)
+        ti[:rows] = mc.ti
+        tf[:rows] = mc.tf
+        mc.ti, mc.tf = ti, tf
+    mc.rows = put_row(mc.ti, mc.tf, rows, mc.last_row, i, j, a, b, w)
+
+
+@compiled
+def by_machine(ti, tf, rows, m):
+    """The first ``rows`` trace rows grouped by machine (a stable counting sort): each machine's
+    rows are written in time order, so the result is in (machine, start) order, which the
+    validator checks in one pass."""
+    count = np.zeros(m + 1, np.int64)
+    for r in range(rows):
+        count[ti[r, 0] + 1] += 1
+    for i in range(m):
+        count[i + 1] += count[i]
+    gi = np.empty((rows, 2), np.int64)
+    gf = np.empty((rows, 3), np.float64)
+    for r in range(rows):
+        k = count[ti[r, 0]]
+        count[ti[r, 0]] = k + 1
+        gi[k, 0] = ti[r, 0]
+        gi[k, 1] = ti[r, 1]
+        gf[k, 0] = tf[r, 0]
+        gf[k, 1] = tf[r, 1]
+        gf[k, 2] = tf[r, 2]
+    return gi, gf
+
+
+# ---------------------------------------------------------------------- keyed machines: skew heaps
+@compiled(inline="always")
+def _less(a, b, key):
+    return key[a] < key[b] or (key[a] == key[b] and a < b)
+
+
+@compiled
+def _meld(a, b, key, left, right):
+    """Top-down skew-heap meld of the heaps rooted at a and b (−1: empty); returns the root."""
+    if a < 0:
+        return b
+    if b < 0:
+        return a
+    if _less(b, a, key):
+        a, b = b, a
+    root = a
+    while True:
+        r = right[a]
+        right[a] = left[a]
+        if r < 0:
+            left[a] = b
+            break
+        if _less(b, r, key):
+            r, b = b, r
+        left[a] = r
+        a = r
+    return root
+
+
+@compiled
+def snap(x):
+    """Remaining work as SRPT compares it (:func:`snap_work`, compiled)."""
+    if abs(x) < _SNAP_MAX:
+        return np.round(x * _SNAP) / _SNAP
+    return x
+
+
+def snap_work(x: float) -> float:
+    """Remaining work rounded to the nearest multiple of 2^-20 (below 2^32 units). At speed 1 + ε
+    a remaining work is an integer minus a multiple of s, so two values equal in exact arithmetic
+    can differ in the last bits of their floats; rounding makes them the tie they are (then
+    broken by job id) on the step path and the compiled path alike."""
+    if abs(x) < _SNAP_MAX:
+        return round(x * _SNAP) / _SNAP
+    return x
+
+
+# ---------------------------------------------------------------------- processing
+@compiled
+def _head(mc, i):
+    """The job machine i runs now (−1: idle); a keyed machine takes its heap's top."""
+    if mc.rule == FIFO:
+        return mc.qhead[i]
+    j = mc.run_job[i]
+    if j < 0:
+        j = mc.qhead[i]  # a keyed machine's heap root
+        if j < 0:
+            return -1
+        left, right = mc.left, mc.right
+        mc.qhead[i] = _meld(left[j], right[j], mc.key, left, right)
+        left[j] = -1
+        right[j] = -1
+        mc.run_job[i] = j
+    return j
+
+
+@compiled
+def _complete(mc, i, j, t):
+    mc.rem[j] = 0.0
+    mc.completion[j] = t
+    mc.qlen[i] -= 1
+    if mc.rule == FIFO:
+        mc.qhead[i] = mc.nxt[j]
+    else:
+        mc.run_job[i] = -1
+
+
+@compiled
+def advance(mc, i, t):
+    """Machine i processes its jobs from ``t_last[i]`` up to instant t (``Engine._advance``)."""
+    cur = mc.t_last[i]
+    if t <= cur:
+        return
+    s, rem, size, work_left = mc.speed, mc.rem, mc.size, mc.work_left
+    while cur < t:
+        j = _head(mc, i)
+        if j < 0:
+            break
+        r = rem[j]
+        tol = WORK_TOL * max(1.0, size[j])
+        if r <= (t - cur) * s + tol:
+            end = min(cur + r / s, t)
+            _trace(mc, i, j, cur, end, r)
+            work_left[i] -= r
+            _complete(mc, i, j, end)
+            cur = end
+        else:
+            w = (t - cur) * s
+            _trace(mc, i, j, cur, t, w)
+            rem[j] = r - w
+            work_left[i] -= w
+            cur = t
+            if rem[j] <= tol:  # a float residue: the job is done
+                work_left[i] -= rem[j]
+                _trace(mc, i, j, t, t, rem[j])
+                _complete(mc, i, j, t)
+    if mc.qlen[i] == 0:
+        work_left[i] = 0.0
+    mc.t_last[i] = t
+
+
+@compiled
+def dispatch(mc, pos, i):
+    """Job ``pos`` joins machine i (brought up to the job's instant by the caller: :func:`arrive`
+    or :func:`advance`): at the end of a FIFO queue, or into a keyed machine's heap, preempting
+    the running job when the new one comes first (SRPT: by the running job's snapped remaining work)."""
+    j = pos
+    mc.machine[j] = i
+    mc.qlen[i] += 1
+    mc.work_left[i] += mc.rem[j]
+    if mc.rule == FIFO:
+        if mc.qhead[i] < 0:
+            mc.qhead[i] = j
+        else:
+            mc.nxt[mc.qtail[i]] = j
+        mc.qtail[i] = j
+        return
+    key, left, right = mc.key, mc.left, mc.right
+    h = mc.run_job[i]
+    if h >= 0:  # the running job goes back to the heap if the new one comes first
+        if mc.rule == SRPT:
+            key[h] = snap(mc.rem[h])
+        if _less(j, h, key):
+            mc.run_job[i] = -1
+            mc.qhead[i] = _meld(mc.qhead[i], h, key, left, right)
+    mc.qhead[i] = _meld(mc.qhead[i], j, key, left, right)
+
+
+@compiled
+def eligible(mc, pos):
+    """The eligible machines of arrival ``pos`` (a view of the instance's CSR, ascending)."""
+    o = mc.order[pos]
+    return mc.indices[mc.indptr[o] : mc.indptr[o + 1]]
+
+
+@compiled
+def arrive(mc, pos):
+    """The release of arrival ``pos``, as a float instant, with each of its eligible machines
+    brought up to it (as the engine brings every machine it is asked about)."""
+    t = float(mc.release[pos])
+    for i in eligible(mc, pos):
+        advance(mc, i, t)
+    return t
+
+
+@compiled
+def shortest_queue(mc, machines):
+    """The first machine of ``machines`` with the fewest unfinished jobs (``qlen``)."""
+    qlen = mc.qlen
+    i = machines[0]
+    for c in machines[1:]:
+        if qlen[c] < qlen[i]:
+            i = c
+    return i
+
+
+@compiled
+def least_work(mc, machines):
+    """The first machine of ``machines`` whose remaining work is below the best so far by more
+    than 1e-9 (``_flow_rules.least_work``): the least work, ties to the first."""
+    work = mc.work_left
+    i = machines[0]
+    best = max(0.0, work[i])
+    for c in machines[1:]:
+        w = max(0.0, work[c])
+        if w < best - 1e-9:
+            i = c
+            best = w
+    return i
+
+
+@compiled
+def _finish(mc):
+    """Engine.finish: every machine runs empty; returns the machines, completions and trace
+    (grouped by machine) of the run."""
+    for i in range(mc.m):
+        advance(mc, i, mc.t_last[i] + mc.work_left[i] / mc.speed + 1.0)
+    ti, tf = by_machine(mc.ti, mc.tf, mc.rows, mc.m)
+    return mc.machine, mc.completion, ti, tf
+
+
+# ---------------------------------------------------------------------- the caller
+def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=None) -> CompiledRun:
+    """The compiled rule ``rule_fn(machines, *args)`` on ``inst`` (jobs in arrival ``order``) at
+    ``speed``; ``order_rule`` FIFO, BY_KEY (``key[pos]``: smaller first) or SRPT. Runs every
+    machine empty after the rule returns and gives the run as a :class:`CompiledRun`."""
+    if order_rule not in (FIFO, BY_KEY, SRPT):
+        raise ValueError(f"order_rule: FIFO, BY_KEY or SRPT, not {order_rule!r}")
+    if order_rule == BY_KEY:
+        if key is None or np.shape(key) != (inst.n,):
+            raise ValueError(f"key: one value per job ({inst.n}) with order_rule BY_KEY")
+        key = np.asarray(key, dtype=np.float64)
+    elif key is not None:
+        raise ValueError("key: applies to order_rule BY_KEY only")
+    else:
+        key = np.zeros(1)
+    mc = _new(
+        np.asarray(order, dtype=np.int64),
+        inst.release,
+        inst.size,
+        inst.indptr,
+        inst.indices,
+        int(inst.m),
+        float(speed),
+        int(order_rule),
+        key,
+    )
+    rule_fn(mc, *args)
+    return CompiledRun(*_finish(mc))
+
+
+def static_rank(*keys: np.ndarray) -> np.ndarray:
+    """The rank of each arrival position under the lexicographic ``keys`` (first key most
+    significant), ties by position: smallest first (a BY_KEY machine's ``key``)."""
+    n = keys[0].shape[0]
+    by = np.lexsort((np.arange(n),) + tuple(reversed(keys)))
+    rank = np.empty(n, np.int64)
+    rank[by] = np.arange(n)
+    return rank
