@@ -18,6 +18,13 @@ Parts:
 2. n = 10⁶ unit jobs at m = 10, 100, 1000, 10⁴: the cost as m grows (target: flat within 2×).
 3. n = 10⁵, m = 1000, sized (unit for the unit-only rules): the compiled path and the step
    path of the same run, and the speed-up.
+4. A user's compiled plug-in (``schedbench new algorithm --compiled``, written into a fresh
+   folder outside the package and loaded from there) next to its built-in twin ``ll-fifo
+   dispatch=work`` (the same rule up to ties), n = 10⁶, m = 1000, unit and sized.
+
+``--one NAME`` times one algorithm (``NAME:oracle`` sets ``oracle``, ``NAME@key=value`` any
+parameter); ``--plugins DIR`` loads plug-ins first; ``PYTHONPATH=<other checkout>/src`` times
+another version of the suite the same way (the README's before/after rows).
 
 Run:  .venv/bin/python benchmarks/bench_compiled.py [--repeat 2] [--part 1,2,3]
 Raw numbers: benchmarks/out/compiled.json (git-ignored).
@@ -78,9 +85,13 @@ def one(spec: str, n: int, m: int, sizes: int, repeat: int, fast: bool) -> dict:
     from schedbench.scheduling.play import execute
     from schedbench.scheduling.registry import get_algorithm
 
-    name, _, oracle = spec.partition(":")
+    spec_name, _, setting = spec.partition("@")
+    name, _, oracle = spec_name.partition(":")
     cls = get_algorithm(name)
     params = {"oracle": oracle} if oracle else {}
+    if setting:
+        key, _, value = setting.partition("=")
+        params[key] = value
     eps = None if cls.model == "plain" else 0.25
     T = 4.0 if sizes == 1 else 32.0
     opt = T if cls.uses_oracle(cls.resolve_params(params)) else None
@@ -106,9 +117,9 @@ def one(spec: str, n: int, m: int, sizes: int, repeat: int, fast: bool) -> dict:
     }
 
 
-def run_child(spec, n, m, sizes, repeat, fast=True) -> dict:
+def run_child(spec, n, m, sizes, repeat, fast=True, plugins=None) -> dict:
     cmd = [sys.executable, __file__, "--one", spec, "--n", str(n), "--m", str(m), "--sizes", str(sizes)]
-    cmd += ["--repeat", str(repeat)] + ([] if fast else ["--step"])
+    cmd += ["--repeat", str(repeat)] + ([] if fast else ["--step"]) + (["--plugins", plugins] if plugins else [])
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     row = json.loads(out.stdout.strip().splitlines()[-1])
     print(
@@ -122,18 +133,23 @@ def run_child(spec, n, m, sizes, repeat, fast=True) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--part", default="1,2,3")
+    ap.add_argument("--part", default="1,2,3,4")
     ap.add_argument("--one")
     ap.add_argument("--n", type=int)
     ap.add_argument("--m", type=int)
     ap.add_argument("--sizes", type=int)
     ap.add_argument("--step", action="store_true")
+    ap.add_argument("--plugins", help="a plug-in file or folder to load before --one")
     args = ap.parse_args()
+    if args.plugins:
+        from schedbench.scheduling.registry import use_plugins
+
+        use_plugins([args.plugins], source="bench_compiled --plugins")
     if args.one:
         print(json.dumps(one(args.one, args.n, args.m, args.sizes, args.repeat, fast=not args.step)))
         return
     parts = {int(p) for p in args.part.split(",")}
-    results: dict[str, list] = {"throughput": [], "machines": [], "speedup": []}
+    results: dict[str, list] = {"throughput": [], "machines": [], "speedup": [], "plugin": []}
     if 1 in parts:
         for sizes in (1, 16):
             for spec in ALGORITHMS + ["anand-batch"]:
@@ -153,6 +169,16 @@ def main() -> None:
                 {"algorithm": spec, "compiled": fast, "step": step, "speedup": step["seconds"] / fast["seconds"]}
             )
             print(f"  speed-up {step['seconds'] / fast['seconds']:.0f}x", flush=True)
+    if 4 in parts:
+        import tempfile
+
+        from schedbench.scheduling.scaffold import new_plugin
+
+        folder = Path(tempfile.mkdtemp(prefix="bench_plugin_"))
+        new_plugin("algorithm", "user-lw", folder, problem="maxflow", model="speed", with_compiled=True)
+        for sizes in (1, 16):
+            results["plugin"].append(run_child("user-lw", 10**6, 1000, sizes, args.repeat, plugins=str(folder)))
+            results["plugin"].append(run_child("ll-fifo@dispatch=work", 10**6, 1000, sizes, args.repeat))
     out = Path(__file__).resolve().parent / "out"
     out.mkdir(exist_ok=True)
     meta = {"python": platform.python_version(), "machine": platform.machine(), "date": time.strftime("%Y-%m-%d")}

@@ -14,8 +14,9 @@ sources it really uses.
 
 from __future__ import annotations
 
-from schedbench.hall.lazy import lazy_getattr
 from importlib.metadata import PackageNotFoundError, version
+
+from schedbench.hall.lazy import lazy_getattr
 
 _EXPORTS = {
     "RunResult": "schedbench.api",

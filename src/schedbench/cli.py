@@ -32,17 +32,17 @@ from pathlib import Path
 from typing import Any
 
 from schedbench.api import run
-from schedbench.hall.params import ParameterError
-from schedbench.hall.grids import repeated
+from schedbench.hall.config import ConfigError
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
+from schedbench.hall.grids import repeated
+from schedbench.hall.params import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
-from schedbench.hall.config import ConfigError
 from schedbench.scheduling.offline import solve_opt
-from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.offline.makespan import SolverLimitError
-from schedbench.scheduling.scaffold import ScaffoldError
+from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import (
+    PluginError,
     UnknownNameError,
     adversary_names,
     algorithm_names,
@@ -51,9 +51,9 @@ from schedbench.scheduling.registry import (
     get_algorithm,
     get_family,
     is_builtin,
-    PluginError,
     use_plugins,
 )
+from schedbench.scheduling.scaffold import ScaffoldError
 
 
 class CommandError(ValueError):
@@ -642,7 +642,9 @@ def _new(args: argparse.Namespace) -> int:
     """A documented plug-in file and its test (schedbench.scheduling.scaffold)."""
     from schedbench.scheduling.scaffold import new_plugin
 
-    plugin, test = new_plugin(args.kind, args.name, args.dir, problem=args.problem, model=args.model)
+    plugin, test = new_plugin(
+        args.kind, args.name, args.dir, problem=args.problem, model=args.model, with_compiled=args.compiled
+    )
     print(f"wrote {plugin}")
     print(f"wrote {test}")
     print(f"next: schedbench check {plugin}    (or: python -m pytest {test})")
@@ -878,6 +880,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=("plain", "rejection", "speed"),
         help="algorithm only: plain (no eps, default), rejection (may reject an eps fraction) or speed "
         "(machines at speed 1+eps)",
+    )
+    nw.add_argument(
+        "--compiled",
+        action="store_true",
+        help="algorithm only: a rule with a compiled path on the suite's machine core next to its step path "
+        "(a flow-time problem; default maxflow), as fast as the built-ins; schedbench check compares the two",
     )
     nw.add_argument("--dir", default=".", help="the folder to write into (default .; created if missing)")
     nw.set_defaults(func=_new)

@@ -17,7 +17,6 @@ import yaml
 
 from schedbench.hall.io import check_results, check_table
 from schedbench.scheduling.registry import get_algorithm
-
 from tests.e2e.conftest import TIMING, assert_same_tables, copy_workflow, snakemake, start
 
 ROOT = Path(__file__).resolve().parents[2]

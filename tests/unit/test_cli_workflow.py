@@ -71,6 +71,38 @@ def test_new_writes_a_plugin_that_check_passes(tmp_path, capsys, kind, name, opt
         assert code == 0 and "least" in out
 
 
+@pytest.mark.parametrize("options", [[], ["--problem", "stretch", "--model", "speed"]])
+def test_new_compiled_writes_a_plugin_whose_two_paths_check_compares(tmp_path, capsys, options):
+    """``--compiled``: a rule on the machine core beside its step path; ``check`` runs both and
+    passes as written, and fails once the compiled rule breaks its ties another way."""
+    folder = tmp_path / "fast"
+    code, _, err = _cli(capsys, "new", "algorithm", "wf-fast", "--compiled", "--dir", str(folder), *options)
+    assert code == 0, err
+    plugin = folder / "wf_fast.py"
+    text = plugin.read_text()
+    assert "@compiled" in text and "mc.run(wf_fast_rule" in text
+    code, out, err = _cli(capsys, "check", str(plugin))
+    assert code == 0, out + err
+    assert "PASS  algorithm wf-fast: fast path = step path — " in out and "compiled runs equal" in out
+    broken = tmp_path / "broken" / "wf_tied.py"  # the compiled rule alone breaks its ties to the last
+    broken.parent.mkdir()
+    tied = text.replace("if best < 0 or w < least or (last and w == least):", "if best < 0 or w <= least:")
+    broken.write_text(tied.replace("wf-fast", "wf-tied").replace("wf_fast", "wf_tied"))
+    code, out, _ = _cli(capsys, "check", str(broken))
+    assert code == 1 and "FAIL  algorithm wf-tied: fast path = step path — on " in out, out
+
+
+def test_new_compiled_is_refused_where_it_does_not_apply(tmp_path, capsys):
+    d = str(tmp_path)
+    for argv, message in [
+        (["new", "algorithm", "lb-fast", "--compiled", "--problem", "load"], "--compiled: the compiled template runs"),
+        (["new", "family", "fam-fast", "--compiled"], "--compiled: applies to an algorithm only"),
+    ]:
+        code, _, err = _cli(capsys, *argv, "--dir", d)
+        assert code == 2 and message in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_generated_test_files_pass_under_pytest(tmp_path):
     """One fresh interpreter runs pytest on a folder of the three generated kinds."""
     folder = tmp_path / "baselines"

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from schedbench.hall.config import ConfigError
 from schedbench.checks import check_config
-from schedbench.scheduling.stage.metrics import eps_axis_label
+from schedbench.hall.config import ConfigError
 from schedbench.hall.sources import script_sources
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import execute
+from schedbench.scheduling.stage.metrics import eps_axis_label
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "workflow" / "scripts").glob("*.py"))

@@ -73,6 +73,14 @@ def left(eps: float, arrived, rejected) -> float:
     return eps * arrived - rejected
 
 
+def ceil_log2(x: float) -> int:
+    """⌈log₂ x⌉ for x > 0 (0 for x ≤ 1), with a slack of 1e-12 so that 1/ε for ε = 2^-k gives k
+    whatever the last bit of the float: the ε-derived integers of the rules and adversaries
+    (α = ⌈log₂(1/ε)⌉ of rejection-model.md §2.1–2.2, the rounds K = ⌈log₂(1/ε)⌉ + 2 of §6.1, the
+    machines m = 2^⌈log₂(1/ε)⌉ of the ε sweep)."""
+    return max(0, math.ceil(math.log2(x) - _PERIOD_TOL))
+
+
 def drop_period(eps: float) -> int:
     """k = ⌈1/ε⌉ (at least 1): rejecting every k-th job routed to a machine keeps the count
     budget at every prefix by construction."""

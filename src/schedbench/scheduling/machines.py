@@ -21,8 +21,9 @@ through the arrivals and decides; the core does the rest:
   engine's ties;
 * :func:`dispatch` — put the job on a machine (an SRPT or keyed machine preempts its running
   job when the new one comes first); :func:`advance` — bring one machine up to an instant;
-* the queue and work of a machine: ``qlen[i]`` (unfinished jobs, the one in service counted),
-  ``work_left[i]`` (as of the instant it was last brought up, ``t_last[i]``).
+* :func:`remaining_work`, :func:`queue_length` — what the step path's ``view.remaining_work(i)``
+  and ``len(view.queue(i))`` say, once the machine is brought up to the present (the fields
+  ``work_left``, ``qlen``, ``t_last`` hold them per machine).
 
 :func:`run` builds the record from an instance, calls the rule, runs every machine empty and
 returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator checks. The trace
@@ -52,6 +53,8 @@ __all__ = [
     "eligible",
     "advance",
     "dispatch",
+    "remaining_work",
+    "queue_length",
     "shortest_queue",
     "least_work",
     "snap_work",
@@ -361,6 +364,19 @@ def arrive(mc, pos):
     for i in eligible(mc, pos):
         advance(mc, i, t)
     return t
+
+
+@compiled
+def remaining_work(mc, i):
+    """The work left on machine i as of ``t_last[i]`` (≥ 0): the step path's
+    ``view.remaining_work(i)`` once the machine is brought up to the present (:func:`arrive`)."""
+    return max(0.0, mc.work_left[i])
+
+
+@compiled
+def queue_length(mc, i):
+    """Unfinished jobs on machine i, the one in service counted: ``len(view.queue(i))``."""
+    return mc.qlen[i]
 
 
 @compiled

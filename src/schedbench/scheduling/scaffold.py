@@ -120,6 +120,63 @@ class {cls}(OnlineAlgorithm):
         return min(eligible, key=lambda i: {key})
 '''
 
+_COMPILED = '''"""{name}: least remaining work, FIFO per machine, with a compiled path (a plug-in written
+by `schedbench new algorithm --compiled`).
+
+Each job goes on arrival to its eligible machine with the least remaining work (ties:
+parameter ``ties``); each machine runs its jobs in the order they arrived. Nothing is rejected.
+{model_text}
+
+Two paths, one rule: ``on_arrival`` is the step path (the reference, run by the engine one
+decision at a time); ``compiled_run`` runs the whole instance in ``{stem}_rule``, compiled on
+the suite's machine core (src/schedbench/scheduling/machines.py: ``arrive``, ``eligible``,
+``remaining_work``, ``queue_length``, ``dispatch``). Change both alike, then run
+``schedbench check {stem}.py``: it fails when the two paths disagree on any run.
+"""
+
+from __future__ import annotations
+
+from schedbench.hall.jit import compiled
+from schedbench.hall.params import Param
+from schedbench.scheduling import machines as mc
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class {cls}(OnlineAlgorithm):
+    name = "{name}"
+    problem = "{problem}"
+    model = "{model}"
+    rule_label = "R"
+    reference = "a user's baseline (replace by the paper and section it implements)"
+    parameters = {{"ties": Param("index", ("index", "last"), "which tied machine wins: lowest or highest index", type=str)}}
+
+    def on_arrival(self, job: JobView, view) -> int:
+        eligible = job.eligible.tolist()
+        if self.params["ties"] == "last":
+            eligible.reverse()
+        return min(eligible, key=lambda i: view.remaining_work(i))
+
+    def compiled_run(self, inst, order):
+        last = self.params["ties"] == "last"
+        return mc.run({stem}_rule, inst, order, type(self).speed_for(self.eps), last)
+
+
+@compiled
+def {stem}_rule(machines, last):
+    """Every arrival in order: its eligible machines brought up to its release, then the one
+    with the least remaining work (the last of a tie when ``last``) takes it."""
+    for pos in range(machines.n):
+        mc.arrive(machines, pos)
+        best, least = -1, 0.0
+        for i in mc.eligible(machines, pos):
+            w = mc.remaining_work(machines, i)
+            if best < 0 or w < least or (last and w == least):
+                best, least = i, w
+        mc.dispatch(machines, pos, best)
+'''
+
 _ADVERSARY = '''"""{name}: a pairing trap for algorithms that accept everything (a plug-in written by
 `schedbench new adversary`).
 
@@ -296,10 +353,16 @@ _MODEL_TEXT = {
 }
 
 
-def render(kind: str, name: str, problem: str | None = None, model: str | None = None) -> str:
-    """The text of a new plug-in file."""
+def render(
+    kind: str, name: str, problem: str | None = None, model: str | None = None, with_compiled: bool = False
+) -> str:
+    """The text of a new plug-in file (``with_compiled``: an algorithm with a compiled path)."""
     stem, cls = file_stem(name), _class_name(name)
     problems = ", ".join(problem_names())
+    if kind == "algorithm" and with_compiled:
+        return _COMPILED.format(
+            name=name, cls=cls, stem=stem, problem=problem, model=model, model_text=_MODEL_TEXT[model]
+        )
     if kind == "algorithm":
         flow = PROBLEMS[problem].processes
         measure, key, processing = _MEASURE[flow]
@@ -323,13 +386,28 @@ def render(kind: str, name: str, problem: str | None = None, model: str | None =
 
 
 def new_plugin(
-    kind: str, name: str, directory: str | Path = ".", problem: str | None = None, model: str | None = None
+    kind: str,
+    name: str,
+    directory: str | Path = ".",
+    problem: str | None = None,
+    model: str | None = None,
+    with_compiled: bool = False,
 ) -> list[Path]:
     """Write the plug-in file and its test into ``directory`` (created if missing); return both
-    paths. ``problem`` (algorithm, adversary; default ``load``) and ``model`` (algorithm only;
-    default ``plain``) fill in the declaration."""
+    paths. ``problem`` (algorithm, adversary; default ``load``, ``maxflow`` with ``with_compiled``)
+    and ``model`` (algorithm only; default ``plain``) fill in the declaration; ``with_compiled``
+    (algorithm, a flow-time problem): a rule with a compiled path on the machine core."""
     if kind not in KINDS:
         raise ScaffoldError(f"kind {kind!r}: one of {', '.join(KINDS)}")
+    if with_compiled and kind != "algorithm":
+        raise ScaffoldError(f"--compiled: applies to an algorithm only, not to a {kind}")
+    if with_compiled:
+        problem = problem or "maxflow"
+        if problem in PROBLEMS and not PROBLEMS[problem].processes:
+            raise ScaffoldError(
+                f"--compiled: the compiled template runs machines that process jobs (a flow-time problem: "
+                f"{', '.join(p for p in problem_names() if PROBLEMS[p].processes)}), not --problem {problem}"
+            )
     if kind == "family" and problem is not None:
         raise ScaffoldError("--problem: does not apply to a family (a family's instances serve every problem)")
     if kind != "algorithm" and model is not None:
@@ -350,7 +428,7 @@ def new_plugin(
         if target.exists():
             raise ScaffoldError(f"{target}: already exists (schedbench new never overwrites a file)")
     folder.mkdir(parents=True, exist_ok=True)
-    plugin.write_text(render(kind, name, problem, model), encoding="utf-8")
+    plugin.write_text(render(kind, name, problem, model, with_compiled), encoding="utf-8")
     test.write_text(
         _TEST.format(file=plugin.name, kind=kind, what=_WHAT[kind], test=test.name, stem=stem), encoding="utf-8"
     )

@@ -53,6 +53,7 @@ import math
 
 from schedbench.hall.params import Derived, Param, ParameterError
 from schedbench.scheduling.adversaries._pairing import PairingRounds
+from schedbench.scheduling.budget import ceil_log2
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -107,7 +108,7 @@ class LbA(PairingRounds):
                 f"adversary 'lb-a': parameter 'K' not given, and 'eps' = {eps!r} does not "
                 "allow computing it (K = ceil(log2(1/eps)) + 2 needs eps in (0, 1))"
             )
-        return max(0, math.ceil(math.log2(1.0 / eps) - 1e-12)) + 2
+        return ceil_log2(1.0 / eps) + 2
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from schedbench.hall.jit import compiled
+from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.compiled import CompiledRun
 from schedbench.scheduling.machines import by_machine, put_row
 
@@ -1143,7 +1144,7 @@ def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | 
     tie[tie_order] = np.arange(n_classes)
     if alg.prefix:
         lb = np.maximum.accumulate(wf * size)
-        T_at = _pow2_at_least(lb)
+        T_at = pow2_at_least(lb)
     else:
         T_at = np.full(n, float(alg.T))
     limit = alg.alpha * np.ldexp(T_at, -b)
@@ -1194,9 +1195,3 @@ def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | 
     if alg.prefix and n:
         alg.T = float(T_at[-1])
     return CompiledRun(machine, completion, ti, tf, late_reject_slot=late if mode_b else None)
-
-
-def _pow2_at_least(x: np.ndarray) -> np.ndarray:
-    """2^⌈log₂ x⌉ elementwise for x > 0, exactly (``_classes.pow2_at_least`` by frexp)."""
-    mant, exp = np.frexp(x)
-    return np.ldexp(1.0, np.where(mant == 0.5, exp - 1, exp))

@@ -34,6 +34,7 @@ import heapq
 import math
 from collections import deque
 
+from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.problems import get_problem
@@ -41,7 +42,6 @@ from schedbench.scheduling.problems import get_problem
 __all__ = [
     "size_class",
     "weight_class",
-    "pow2_at_least",
     "job_class",
     "timeout_slot",
     "ClassQueues",
@@ -65,12 +65,6 @@ def weight_class(w: float) -> int:
     """b = ⌊log₂ w⌋ for w > 0 (exact, from the float's exponent)."""
     mant, exp = math.frexp(float(w))
     return exp - 1  # w = mant·2^exp with 0.5 ≤ mant < 1
-
-
-def pow2_at_least(x: float) -> float:
-    """2^⌈log₂ x⌉ for x > 0 (exact; may be < 1)."""
-    mant, exp = math.frexp(float(x))
-    return math.ldexp(1.0, exp - 1 if mant == 0.5 else exp)
 
 
 def job_class(size: int, w_flow: float, w_budget: float) -> tuple[int, int, int]:

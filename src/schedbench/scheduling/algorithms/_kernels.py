@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from schedbench.hall.jit import compiled
+from schedbench.scheduling.algorithms._oracles import pow2_at_least_nb
 from schedbench.scheduling.budget import allows_nb  # the budget rule, compiled (budget.py)
 
 
@@ -159,9 +160,7 @@ def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, ep
             total += ph
             pmax = max(pmax, 1 << k)
             lb = max(float(pmax), np.ceil(total / m))
-            t_new = 1.0
-            while t_new < lb:
-                t_new *= 2.0
+            t_new = pow2_at_least_nb(lb)  # lb ≥ 1
             if t_new != T:
                 T = t_new
                 V[:, :] = 0.0

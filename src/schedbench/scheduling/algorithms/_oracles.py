@@ -6,15 +6,29 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["PrefixUnitOpt", "TrivialPrefixBound", "power_of_two_at_least"]
+import numpy as np
+
+from schedbench.hall.jit import compiled
+
+__all__ = ["PrefixUnitOpt", "TrivialPrefixBound", "pow2_at_least", "pow2_at_least_nb"]
 
 
-def power_of_two_at_least(x: float) -> float:
-    """2^⌈log₂ x⌉ for x > 0 (1 for x ≤ 1)."""
-    t = 1.0
-    while t < x:
-        t *= 2.0
-    return t
+def _pow2(x):
+    mant, exp = math.frexp(x)  # x = mant·2^exp, 0.5 ≤ mant < 1
+    return math.ldexp(1.0, exp - 1 if mant == 0.5 else exp)
+
+
+def pow2_at_least(x):
+    """2^⌈log₂ x⌉ for x > 0, exactly (from the float's exponent; below 1 for x < ½);
+    elementwise on an array. The one power-of-two rounding of T(t) and of the class rules."""
+    if isinstance(x, np.ndarray):
+        mant, exp = np.frexp(x)
+        return np.ldexp(1.0, np.where(mant == 0.5, exp - 1, exp))
+    return _pow2(float(x))
+
+
+#: :func:`pow2_at_least` of one number inside a compiled kernel.
+pow2_at_least_nb = compiled(_pow2)
 
 
 class TrivialPrefixBound:
@@ -27,7 +41,7 @@ class TrivialPrefixBound:
     def add(self, size: int) -> float:
         self.total += size
         self.pmax = max(self.pmax, size)
-        return power_of_two_at_least(max(float(self.pmax), math.ceil(self.total / self.m)))
+        return pow2_at_least(max(float(self.pmax), math.ceil(self.total / self.m)))  # ≥ 1: p_max ≥ 1
 
 
 class PrefixUnitOpt:

@@ -16,8 +16,8 @@ import numpy as np
 from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
-from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 

@@ -31,8 +31,8 @@ import numpy as np
 from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._kernels import lb_general_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
-from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.budget import Budget, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -44,11 +44,11 @@ def lb_general_constants(
     rule (β's rule then uses the given α)."""
     e1 = e2 = eps / 2.0
     if alpha is None:
-        base = max(1, math.ceil(math.log2(1.0 / e1) - 1e-12))
+        base = max(1, ceil_log2(1.0 / e1))
         alpha = 2 * base if alpha_rule == "safe" else base
     if beta is None:
         if beta_rule == "safe":
-            beta = 2 * alpha * max(1, math.ceil(math.log2(4.0 / e2) - 1e-12))
+            beta = 2 * alpha * max(1, ceil_log2(4.0 / e2))
         else:
             beta = {"2alpha": 2, "3alpha": 3}[beta_rule] * alpha
     return float(alpha), float(beta)

@@ -39,15 +39,15 @@ from schedbench.scheduling.algorithms._kernels import (
     least_loaded_with_cap,
 )
 from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt
-from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.budget import Budget, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
 def alpha_for(eps: float, alpha_rule: str) -> int:
     """α of rejection-model.md §2.1 for ε in (0, 1): ⌈log₂(1/ε)⌉ (paper) or twice that (safe); at least 1."""
-    alpha = max(1, math.ceil(math.log2(1.0 / eps) - 1e-12))
+    alpha = max(1, ceil_log2(1.0 / eps))
     return 2 * alpha if alpha_rule == "safe" else alpha
 
 

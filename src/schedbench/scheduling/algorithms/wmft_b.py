@@ -29,7 +29,8 @@ import heapq
 import math
 
 from schedbench.hall.params import Param, ParameterError
-from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, pow2_at_least, timeout_slot
+from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, timeout_slot
+from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm

@@ -54,6 +54,7 @@ from typing import Any, Sequence
 import pandas as pd
 
 from schedbench.hall.seeds import derived_seed
+from schedbench.scheduling.budget import ceil_log2
 
 __all__ = [
     "SWEEP_KEYS",
@@ -313,7 +314,7 @@ def sweep_size(series: dict, eps: float, m: int | None = None) -> tuple[int, int
     if m is None:
         m = series.get("m", M_INVERSE_EPS)
         if m == M_INVERSE_EPS:
-            m = 1 << max(0, math.ceil(math.log2(1.0 / eps) - 1e-9))
+            m = 1 << ceil_log2(1.0 / eps)
     n = series.get("n")
     if n is None:
         per = int(series.get("jobs_per_inverse_eps") or DEFAULT_JOBS_PER_INVERSE_EPS)
@@ -395,8 +396,8 @@ def run_sweep(
     """Run one (series, problem, algorithm) sweep; write each point's replayed worst case to its
     output (the outputs in :func:`series_points` order). Returns the table rows."""
     from schedbench.scheduling.search import search_worst
-    from schedbench.scheduling.search.starts import default_seeds
     from schedbench.scheduling.search.result import instance_from_dict, instance_to_dict
+    from schedbench.scheduling.search.starts import default_seeds
 
     settings = sweep_series(section)[series]
     points = series_points(settings)

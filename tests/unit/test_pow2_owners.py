@@ -1,0 +1,50 @@
+"""The ε-derived integers and the power-of-two rounding have one owner each
+(``budget.ceil_log2``, ``_oracles.pow2_at_least``): checked against exact integer arithmetic."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedbench.scheduling.algorithms._oracles import pow2_at_least, pow2_at_least_nb
+from schedbench.scheduling.budget import ceil_log2
+
+
+def _exact_pow2_at_least(x: float) -> Fraction:
+    """The smallest 2^k (k any integer) ≥ x, in exact rationals."""
+    q, p = Fraction(x), Fraction(1)
+    while p < q:
+        p *= 2
+    while p / 2 >= q:
+        p /= 2
+    return p
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(min_value=1e-300, max_value=1e300, allow_nan=False, allow_infinity=False))
+def test_pow2_at_least_is_exact_for_scalars_arrays_and_the_compiled_twin(x):
+    want = float(_exact_pow2_at_least(x))
+    assert pow2_at_least(x) == want
+    assert pow2_at_least_nb(x) == want
+    assert pow2_at_least(np.array([x, x]))[1] == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=2**40), st.integers(min_value=1, max_value=2**20))
+def test_ceil_log2_of_a_ratio_is_the_exponent_of_the_power_of_two_above_it(a, b):
+    q = Fraction(a, b)
+    k = 0
+    while Fraction(2) ** k < q:
+        k += 1
+    near = any(abs(float(q) / 2.0**j - 1.0) < 1e-11 for j in (k - 1, k))  # inside the slack
+    if not near or q == Fraction(2) ** k:
+        assert ceil_log2(float(q)) == k
+
+
+def test_ceil_log2_of_inverse_powers_of_two_and_the_eps_of_the_config():
+    for k in range(0, 40):
+        assert ceil_log2(1.0 / 2.0**-k) == k
+    assert [ceil_log2(1.0 / e) for e in (1 / 3, 1 / 5, 0.3, 0.1)] == [2, 3, 2, 4]
