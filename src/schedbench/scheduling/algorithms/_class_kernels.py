@@ -18,8 +18,13 @@ runs at speed 1 with integer sizes, so every time is an integer slot and every q
 exact (the class priorities are integers times powers of two). Within a slot the order is the
 step path's: the arrivals of the slot in arrival order, then A's re-decisions, then B's
 completions and timeouts, then B's choices (the machines of one step in any order: each
-decision is the machine's own). The helpers of the loop are inlined into it
-(``inline="always"``): a call would pass every array argument as its whole struct on the stack.
+decision is the machine's own).
+
+The state is a handful of records (named tuples of arrays, each built once): the jobs
+(:data:`_Jobs`), A's machines (:data:`_A`), B's (:data:`_B`), two calendars (:data:`_Cal`), the
+timeouts (:data:`_Timeouts`) and the outcome with its trace (:data:`_Out`). The helpers of the
+loop are inlined into it (``inline="always"``) and reference-count nothing (``_nrt=False``), so
+a record costs no more than its arrays passed one by one.
 
 The trace is the processing of the algorithm the engine runs (A's for ``wmft-A`` and
 ``class-ll-srpt``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
@@ -29,6 +34,8 @@ ties). ``tests/conformance/test_compiled_paths.py`` checks the kernel against th
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from schedbench.hall.jit import compiled
@@ -37,6 +44,8 @@ from schedbench.scheduling.compiled import CompiledRun
 from schedbench.scheduling.machines import by_machine, put_row
 
 __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
+
+NEVER = np.int64(2**62)  # a slot no event reaches
 
 #: Largest m × (number of job classes) the compiled path allocates per-machine class tables
 #: for (three int64 tables: about 1.2 GB at this bound); beyond it the run takes the step path.
@@ -165,6 +174,57 @@ def _ih_set(j, slot, size, key, job, pos):
     return size
 
 
+# ---------------------------------------------------------------------- the records
+#: The instance and the rule's per-job inputs, by arrival position (``order[pos]`` is the job):
+#: ``cls`` (class index), ``limit`` (A's queue limit α·T/2^b at arrival), ``T_at`` (T after the
+#: arrival: oracle T* or the prefix bound), ``wflow`` (flow weight), ``dexp`` (B's density
+#: exponent); ``prefix``: T grows (timeouts re-checked).
+_Jobs = namedtuple("_Jobs", "release size indptr indices order m cls limit T_at wflow dexp prefix")
+#: The rule: ``n_classes``, per class ``pw`` (2^{b−a}) and ``tie`` (rank of (b, −a, e), larger
+#: wins); ``srpt`` (A runs SRPT: class-ll-srpt), ``mode_b`` (B on top of A), B's ``cval`` (c),
+#: ``dshift`` (density ≥ D·density' ⟺ exponent ≥ exponent' + dshift), ``no_hopeless`` (gwmft);
+#: ``tgrp``/``n_tgrp`` (per job, its flow weight's index among ≤ 64 distinct ones, T fixed; 0:
+#: the timeouts in an indexed heap); ``span``: the calendars' ring size (a power of two).
+_Rule = namedtuple("_Rule", "n_classes pw tie srpt mode_b cval dshift no_hopeless tgrp n_tgrp span")
+#: A's machines: per (machine, class) load and FIFO queue (or an SRPT heap per machine), the
+#: class each runs (``cur``) since ``since``, its job in service (``head``), non-empty classes,
+#: the machines to re-decide in this slot (``dirty``).
+_A = namedtuple(
+    "_A",
+    "srpt mode_b n_classes pw tie cls release posk loads qhead qtail nxt rem cur since head nonempty "
+    "sroot sleft sright dirty dirty_list",
+)
+#: One calendar of machines (A's next event per machine, or B's): a ring of ``mask + 1``
+#: one-slot buckets for events less than that far ahead (links ``nx``/``pv``, bucket ``head``),
+#: an indexed heap (``key``, ``mach``, ``pos``) beyond; ``n``: (ring, heap) sizes.
+_Cal = namedtuple("_Cal", "slot nx pv head key mach pos n mask")
+#: B: per job alive, machine, remaining work, deadline (density-first heap per machine, key
+#: (−density exponent, deadline, position)); per machine the job it runs since ``bsince``,
+#: whether gwmft kept a hopeless job (``kept``), the machines to re-decide (``bd``).
+_B = namedtuple(
+    "_B",
+    "cval dshift no_hopeless size release wflow dexp posk alive bmach brem neg_d deadline droot dleft dright "
+    "brun bsince kept bd bd_list",
+)
+#: B's timeouts of alive jobs: with T fixed, one FIFO queue per flow weight (``next``, ``head``,
+#: ``tail``, offset ``off`` = the timeout after release), else an indexed heap (``key``, ``job``,
+#: ``pos``).
+_Timeouts = namedtuple("_Timeouts", "fifo n_tgrp tgrp next head tail off key job pos")
+#: The outcome, by arrival position, and the trace (rows: ``ti`` machine, position; ``tf``
+#: start, end, work; ``last_row`` per machine).
+_Out = namedtuple("_Out", "machine completion late last_row ti tf")
+
+
+@compiled(inline="always")
+def _mark(flag, lst, k, i):
+    """Add machine i to the set ``lst[:k]`` (membership in ``flag``); returns its new size."""
+    if not flag[i]:
+        flag[i] = True
+        lst[k] = i
+        k += 1
+    return k
+
+
 # ---------------------------------------------------------------------- calendars of machines
 # A's and B's next event per machine (at most one each), in a ring of W one-slot buckets
 # (doubly linked lists of machines) for the events less than W slots ahead, and in an indexed
@@ -172,104 +232,108 @@ def _ih_set(j, slot, size, key, job, pos):
 # a bucket holds one slot. The order of the machines within a slot is not the heap's; no
 # decision depends on it (A's and B's decisions of one slot are per machine, and a machine's
 # trace rows are in time order whatever the order of the machines).
+@compiled
+def _new_cal(m, span):
+    return _Cal(
+        np.full(m, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.full(span, -1, np.int64),
+        np.empty(m, np.int64),
+        np.empty(m, np.int64),
+        np.full(m, -1, np.int64),
+        np.zeros(2, np.int64),
+        span - 1,
+    )
+
+
 @compiled(inline="always")
-def _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
+def _cal_del(cal, i):
     """Remove machine i's event, if any."""
-    s = cslot[i]
+    s = cal.slot[i]
     if s < 0:
         return
-    cslot[i] = -1
-    if hpos[i] >= 0:
-        cnt[1] = _ih_remove(i, cnt[1], key, mach, hpos)
+    cal.slot[i] = -1
+    if cal.pos[i] >= 0:
+        cal.n[1] = _ih_remove(i, cal.n[1], cal.key, cal.mach, cal.pos)
         return
-    p = cpv[i]
-    x = cnx[i]
+    p = cal.pv[i]
+    x = cal.nx[i]
     if p >= 0:
-        cnx[p] = x
+        cal.nx[p] = x
     else:
-        chead[s & mask] = x
+        cal.head[s & cal.mask] = x
     if x >= 0:
-        cpv[x] = p
-    cnt[0] -= 1
+        cal.pv[x] = p
+    cal.n[0] -= 1
 
 
 @compiled(inline="always")
-def _cal_set(i, s, t, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
+def _cal_set(cal, i, s, t):
     """Machine i's event at slot s > t (set during slot t), replacing the one it had."""
-    _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
-    cslot[i] = s
-    if s - t <= mask:
-        b = s & mask
-        h = chead[b]
-        cnx[i] = h
-        cpv[i] = -1
+    _cal_del(cal, i)
+    cal.slot[i] = s
+    if s - t <= cal.mask:
+        b = s & cal.mask
+        h = cal.head[b]
+        cal.nx[i] = h
+        cal.pv[i] = -1
         if h >= 0:
-            cpv[h] = i
-        chead[b] = i
-        cnt[0] += 1
+            cal.pv[h] = i
+        cal.head[b] = i
+        cal.n[0] += 1
     else:
-        cnt[1] = _ih_push(i, s, cnt[1], key, mach, hpos)
+        cal.n[1] = _ih_push(i, s, cal.n[1], cal.key, cal.mach, cal.pos)
 
 
 @compiled(inline="always")
-def _cal_remove(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt):
-    _cal_del(i, cslot, cnx, cpv, chead, mask, key, mach, hpos, cnt)
-
-
-@compiled(inline="always")
-def _cal_next(t, tprev, chead, mask, key, cnt):
+def _cal_next(cal, t, tprev):
     """The smaller of t and the calendar's first slot (the ring holds slots of (tprev, tprev + W))."""
-    if cnt[1] > 0 and key[0] < t:
-        t = key[0]
-    if cnt[0] > 0:
+    if cal.n[1] > 0 and cal.key[0] < t:
+        t = cal.key[0]
+    if cal.n[0] > 0:
         s = tprev + 1
-        e = min(t, tprev + mask + 1)
+        e = min(t, tprev + cal.mask + 1)
         while s < e:
-            if chead[s & mask] >= 0:
+            if cal.head[s & cal.mask] >= 0:
                 return s
             s += 1
     return t
 
 
 @compiled(inline="always")
-def _cal_take(t, cslot, cnx, chead, mask, key, mach, hpos, cnt, flag, lst, nl):
-    """Takes the machines whose event is at slot t out of the calendar and appends those not
-    yet flagged to lst (flagging them); returns the new length of lst."""
-    b = t & mask
-    i = chead[b]
-    chead[b] = -1
+def _cal_take(cal, t, flag, lst, nl):
+    """Takes the machines whose event is at slot t out of the calendar and adds them to the set
+    ``lst[:nl]`` (:func:`_mark`); returns its new size."""
+    b = t & cal.mask
+    i = cal.head[b]
+    cal.head[b] = -1
     while i >= 0:
-        x = cnx[i]
-        cslot[i] = -1
-        cnt[0] -= 1
-        if not flag[i]:
-            flag[i] = True
-            lst[nl] = i
-            nl += 1
+        x = cal.nx[i]
+        cal.slot[i] = -1
+        cal.n[0] -= 1
+        nl = _mark(flag, lst, nl, i)
         i = x
-    while cnt[1] > 0 and key[0] <= t:
-        i = mach[0]
-        cnt[1] = _ih_remove(i, cnt[1], key, mach, hpos)
-        cslot[i] = -1
-        if not flag[i]:
-            flag[i] = True
-            lst[nl] = i
-            nl += 1
+    while cal.n[1] > 0 and cal.key[0] <= t:
+        i = cal.mach[0]
+        cal.n[1] = _ih_remove(i, cal.n[1], cal.key, cal.mach, cal.pos)
+        cal.slot[i] = -1
+        nl = _mark(flag, lst, nl, i)
     return nl
 
 
-# ---------------------------------------------------------------------- arrivals
+# ---------------------------------------------------------------------- A
 @compiled(inline="always")
-def _a_pick(o, c, t, indptr, indices, loads, cur, since):
-    """A's dispatch (ClassQueues.least_loaded): the eligible machine with the least own-class
-    load at t (ties: lowest index, eligible sets ascending) and that load."""
+def _a_pick(A, t, c, indptr, indices, o):
+    """A's dispatch (ClassQueues.least_loaded): job o's eligible machine with the least
+    own-class load at t (ties: lowest index, eligible sets ascending) and that load."""
     best = -1
     best_load = np.int64(0)
     for q in range(indptr[o], indptr[o + 1]):
         i = indices[q]
-        L = loads[i, c]
-        if L != 0 and cur[i] == c:
-            L -= t - since[i]
+        L = A.loads[i, c]
+        if L != 0 and A.cur[i] == c:
+            L -= t - A.since[i]
         if best < 0 or L < best_load:
             best = i
             best_load = L
@@ -279,662 +343,141 @@ def _a_pick(o, c, t, indptr, indices, loads, cur, since):
 
 
 @compiled(inline="always")
-def _a_add(
-    i,
-    j,
-    t,
-    c,
-    p,
-    srpt,
-    cls,
-    loads,
-    qhead,
-    qtail,
-    nxt,
-    rem,
-    cur,
-    since,
-    head,
-    nonempty,
-    mode_b,
-    last_row,
-    ti,
-    tf,
-    rows,
-    completion,
-    sroot,
-    release,
-    posk,
-    sleft,
-    sright,
-):
+def _a_add(A, out, rows, i, j, t, c, p):
     """ClassQueues.add: advance machine i to t, then queue job j (class c, size p) on it."""
-    rows = _a_advance(
-        i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
-    )
-    if loads[i, c] == 0:
-        nonempty[i] += 1
-    loads[i, c] += p
-    if srpt:
-        sroot[i] = _meld3(sroot[i], j, rem, release, posk, sleft, sright)
+    rows = _a_advance(A, out, rows, i, t)
+    if A.loads[i, c] == 0:
+        A.nonempty[i] += 1
+    A.loads[i, c] += p
+    if A.srpt:
+        A.sroot[i] = _meld3(A.sroot[i], j, A.rem, A.release, A.posk, A.sleft, A.sright)
     else:
-        if qhead[i, c] < 0:
-            qhead[i, c] = j
+        if A.qhead[i, c] < 0:
+            A.qhead[i, c] = j
         else:
-            nxt[qtail[i, c]] = j
-        qtail[i, c] = j
+            A.nxt[A.qtail[i, c]] = j
+        A.qtail[i, c] = j
     return rows
 
 
 @compiled(inline="always")
-def _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright):
-    """B takes job j on machine i (alive, densest-first heap); returns c·T/w of its timeout."""
-    alive[j] = True
-    bmach[j] = i
-    x = cval * T / wflow[j]
-    deadline[j] = release[j] + x
-    droot[i] = _meld3(droot[i], j, neg_d, deadline, posk, dleft, dright)
-    return x
-
-
-# ---------------------------------------------------------------------- B's choice
-@compiled(inline="always")
-def _b_decide(
-    i,
-    t,
-    T,
-    cval,
-    no_hopeless,
-    dshift,
-    size,
-    release,
-    wflow,
-    dexp,
-    head,
-    brun,
-    brem,
-    alive,
-    droot,
-    neg_d,
-    deadline,
-    posk,
-    dleft,
-    dright,
-    kept,
-):
-    """B's re-decision on machine i at slot t, after :func:`_b_sync` (WmftB.b_choose /
-    gwmft.keep_running): sets brun[i]; returns 1 if gwmft kept a hopeless job running, else 0."""
-    r = droot[i]
-    while r >= 0 and not alive[r]:
-        r = _pop3(r, neg_d, deadline, posk, dleft, dright)
-    droot[i] = r
-    top = r
-    ja = head[i]
-    if ja >= 0 and top >= 0 and dexp[top] < dexp[ja] + dshift and alive[ja]:
-        pick = ja
+def _a_advance(A, out, rows, i, t):
+    """A's processing on machine i from since[i] to slot t (ClassQueues.advance / the SRPT
+    variant); records the trace when A is the algorithm the engine runs (not under B): at most
+    two rows (an advance never passes the head's completion, which is an event), into room the
+    caller made (:func:`put_row` refuses to write past it)."""
+    dt = t - A.since[i]
+    if dt <= 0:
+        return rows
+    trace = not A.mode_b
+    if A.srpt:
+        h = A.head[i]
+        A.since[i] = t
+        if h < 0:
+            return rows
+        c = A.cls[h]
+        left = A.loads[i, c] - dt
+        if left == 0:
+            A.nonempty[i] -= 1
+        A.loads[i, c] = left
+        r = A.rem[h] - dt
+        if trace:
+            rows = put_row(out.ti, out.tf, rows, out.last_row, i, h, float(t - dt), float(t), float(dt))
+        A.rem[h] = r
+        if r == 0:
+            if trace:
+                out.completion[h] = t
+            A.head[i] = -1
+            A.cur[i] = -1
+        return rows
+    c = A.cur[i]
+    if c < 0:
+        A.since[i] = t
+        return rows
+    left = A.loads[i, c] - dt
+    start = A.since[i]
+    while dt > 0:
+        h = A.qhead[i, c]
+        r = A.rem[h]
+        if r <= dt:
+            if trace:
+                rows = put_row(out.ti, out.tf, rows, out.last_row, i, h, float(start), float(start + r), float(r))
+                out.completion[h] = start + r
+            start += r
+            dt -= r
+            A.rem[h] = 0
+            A.qhead[i, c] = A.nxt[h]
+        else:
+            if trace:
+                rows = put_row(out.ti, out.tf, rows, out.last_row, i, h, float(start), float(start + dt), float(dt))
+            A.rem[h] = r - dt
+            dt = 0
+    if left == 0:
+        A.loads[i, c] = 0
+        A.nonempty[i] -= 1
+        A.cur[i] = -1
     else:
-        pick = top
-    hk = 0
-    if no_hopeless:  # gwmft.keep_running
-        run = brun[i]
-        kept[i] = False
-        if not (run < 0 or pick == run or pick < 0 or brem[run] == size[run]):
-            if t + brem[pick] > _timeout(release[pick], cval * T / wflow[pick]):
-                hk = 1
-                kept[i] = True
-                pick = run
-    brun[i] = pick
-    return hk
+        A.loads[i, c] = left
+    A.since[i] = t
+    return rows
 
 
-# ---------------------------------------------------------------------- the kernel
-#: The run's scalar state between calls of :func:`_simulate` (slots of its ``st`` array).
-_POS, _TPREV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6
-
-
-@compiled
-def class_kernel(
-    release,  # per arrival position
-    size,
-    indptr,  # eligibility CSR, by job
-    indices,
-    order,  # order[pos] = job
-    m,
-    n_classes,
-    cls,  # class index per position
-    pw,  # per class: 2^{b−a}
-    tie,  # per class: rank of the tie key (b, −a, e); larger wins
-    limit,  # per position: A's queue limit α·T/2^b at its arrival
-    T_at,  # per position: T after its arrival (oracle T* or the prefix bound)
-    wflow,  # per position: the flow weight w^f
-    dexp,  # per position: B's density exponent
-    srpt,  # A processed SRPT (class-ll-srpt)
-    mode_b,  # B on top of A (wmft-B, gwmft)
-    cval,  # B's timeout factor c
-    dshift,  # B: density ≥ D·density' ⟺ exponent ≥ exponent' + dshift
-    no_hopeless,  # gwmft's no_hopeless_preemption
-    prefix,  # T grows (oracle prefix-lb): timeouts are re-checked
-    tgrp,  # per position: the index of its flow weight among the distinct ones (B, T fixed)
-    n_tgrp,  # number of distinct flow weights (0: the timeouts in an indexed heap)
-    span,  # ring size of the event calendars (a power of two)
-):
-    """Allocates the run's state and calls :func:`_simulate` until it has run every slot (it
-    returns early, at a slot boundary, when the trace arrays need room: they grow here)."""
-    n = size.shape[0]
-    # ---- A's state
-    loads = np.zeros((m, n_classes), np.int64)
-    qhead = np.full((m, n_classes), -1, np.int64)
-    qtail = np.full((m, n_classes), -1, np.int64)
-    nxt = np.full(n, -1, np.int64)
-    rem = size.copy()
-    cur = np.full(m, -1, np.int64)  # class A processes on each machine
-    since = np.zeros(m, np.int64)
-    head = np.full(m, -1, np.int64)
-    nonempty = np.zeros(m, np.int64)
-    sroot = np.full(m, -1, np.int64)  # SRPT: waiting jobs per machine, (rem, release, position)
-    sleft = np.full(n if srpt else 1, -1, np.int64)
-    sright = np.full(n if srpt else 1, -1, np.int64)
-    posk = np.arange(n)
-    # A's next event per machine (a completion or a class crossing; at most one per machine)
-    # and B's (a completion): two calendars of machines; slots of their events, ring links
-    # (next, previous, per machine), ring bucket heads, overflow heap (key, machine,
-    # position), sizes (ring, heap)
-    cal_i = np.full((2, 3, m), -1, np.int64)
-    cal_h = np.full((2, span), -1, np.int64)
-    cal_k = np.empty((2, 2, m), np.int64)
-    cal_p = np.full((2, m), -1, np.int64)
-    cal_n = np.zeros((2, 2), np.int64)
-    dirty = np.zeros(m, np.bool_)
-    dirty_list = np.empty(m, np.int64)
-    # ---- B's state
-    nb = n if mode_b else 1
-    alive = np.zeros(nb, np.bool_)
-    bmach = np.full(nb, -1, np.int64)
-    brem = size.copy()
-    neg_d = -dexp
-    deadline = np.zeros(nb, np.float64)
-    droot = np.full(m, -1, np.int64)
-    dleft = np.full(nb, -1, np.int64)
-    dright = np.full(nb, -1, np.int64)
-    brun = np.full(m, -1, np.int64)
-    bsince = np.zeros(m, np.int64)
-    nh = nb if n_tgrp == 0 else 1
-    to_key = np.empty(nh, np.int64)  # timeouts of the alive jobs (indexed heap; T grows)
-    to_job = np.empty(nh, np.int64)
-    to_pos = np.full(nh, -1, np.int64)
-    # T fixed: a job's timeout is its release plus an offset of its flow weight, so the
-    # timeouts of one weight come in arrival order: a FIFO queue per weight (linked by
-    # position), its completed jobs left in it and skipped when they reach its front
-    tq_next = np.full(nb if n_tgrp > 0 else 1, -1, np.int64)
-    tq_head = np.full(n_tgrp, -1, np.int64)
-    tq_tail = np.full(n_tgrp, -1, np.int64)
-    tq_off = np.zeros(n_tgrp, np.int64)
-    if n_tgrp > 0:
-        T0 = T_at[0] if n else 1.0
-        for j in range(n):
-            tq_off[tgrp[j]] = _timeout(0, cval * T0 / wflow[j])
-    bd = np.zeros(m, np.bool_)
-    bd_list = np.empty(m, np.int64)
-    kept = np.zeros(m, np.bool_)
-    # ---- outcome
-    machine = np.full(n, -1, np.int64)
-    completion = np.full(n, np.nan)
-    late = np.full(n, -1, np.int64)
-    last_row = np.full(m, -1, np.int64)
-    # the trace: room for 4 rows a job (A processes about 3 a job on sized jobs; pages not
-    # written are never touched), grown only beyond
-    cap = 4 * n + 3 * m + 16
-    ti = np.empty((cap, 2), np.int64)
-    tf = np.empty((cap, 3), np.float64)
-    st = np.zeros(7, np.int64)
-    st[_TPREV] = -1
-    Tv = np.full(1, T_at[0] if n else 1.0)
-    while True:
-        need = _simulate(
-            release,
-            size,
-            indptr,
-            indices,
-            order,
-            m,
-            n_classes,
-            cls,
-            pw,
-            tie,
-            limit,
-            T_at,
-            wflow,
-            dexp,
-            srpt,
-            mode_b,
-            cval,
-            dshift,
-            no_hopeless,
-            prefix,
-            loads,
-            qhead,
-            qtail,
-            nxt,
-            rem,
-            cur,
-            since,
-            head,
-            nonempty,
-            sroot,
-            sleft,
-            sright,
-            posk,
-            cal_i[0, 0],
-            cal_i[0, 1],
-            cal_i[0, 2],
-            cal_h[0],
-            cal_k[0, 0],
-            cal_k[0, 1],
-            cal_p[0],
-            cal_n[0],
-            cal_i[1, 0],
-            cal_i[1, 1],
-            cal_i[1, 2],
-            cal_h[1],
-            cal_k[1, 0],
-            cal_k[1, 1],
-            cal_p[1],
-            cal_n[1],
-            span - 1,
-            dirty,
-            dirty_list,
-            alive,
-            bmach,
-            brem,
-            neg_d,
-            deadline,
-            droot,
-            dleft,
-            dright,
-            brun,
-            bsince,
-            to_key,
-            to_job,
-            to_pos,
-            tgrp,
-            n_tgrp,
-            tq_next,
-            tq_head,
-            tq_tail,
-            tq_off,
-            bd,
-            bd_list,
-            kept,
-            machine,
-            completion,
-            late,
-            last_row,
-            ti,
-            tf,
-            st,
-            Tv,
-        )
-        if need == 0:
-            break
-        k = max(2 * ti.shape[0], need)
-        ti2 = np.empty((k, 2), np.int64)
-        tf2 = np.empty((k, 3), np.float64)
-        rows = st[_ROWS]
-        ti2[:rows] = ti[:rows]
-        tf2[:rows] = tf[:rows]
-        ti, tf = ti2, tf2
-    gi, gf = by_machine(ti, tf, st[_ROWS], m)
-    return machine, completion, late, gi, gf, st[_AREJ], st[_TIMEOUTS], st[_KEPT]
-
-
-@compiled(_nrt=False)
-def _simulate(
-    release,
-    size,
-    indptr,
-    indices,
-    order,
-    m,
-    n_classes,
-    cls,
-    pw,
-    tie,
-    limit,
-    T_at,
-    wflow,
-    dexp,
-    srpt,
-    mode_b,
-    cval,
-    dshift,
-    no_hopeless,
-    prefix,
-    loads,
-    qhead,
-    qtail,
-    nxt,
-    rem,
-    cur,
-    since,
-    head,
-    nonempty,
-    sroot,
-    sleft,
-    sright,
-    posk,
-    a_slot,
-    a_nx,
-    a_pv,
-    a_head,
-    a_key,
-    a_mach,
-    a_pos,
-    a_n,
-    b_slot,
-    b_nx,
-    b_pv,
-    b_head,
-    b_key,
-    b_mach,
-    b_pos,
-    b_n,
-    mask,
-    dirty,
-    dirty_list,
-    alive,
-    bmach,
-    brem,
-    neg_d,
-    deadline,
-    droot,
-    dleft,
-    dright,
-    brun,
-    bsince,
-    to_key,
-    to_job,
-    to_pos,
-    tgrp,
-    n_tgrp,
-    tq_next,
-    tq_head,
-    tq_tail,
-    tq_off,
-    bd,
-    bd_list,
-    kept,
-    machine,
-    completion,
-    late,
-    last_row,
-    ti,
-    tf,
-    st,
-    Tv,
-):
-    """The event loop of :func:`class_kernel` (no array is allocated or reference-counted
-    here). Returns 0 when the run is over, else the number of trace rows the arrays must hold
-    before the next slot is run (the state is saved in ``st`` and ``Tv``; the call resumes).
-
-    Room: within one slot, a machine is advanced in A with dt > 0 at most once (at most two
-    rows, see :func:`_a_advance`) and synced in B with dt > 0 at most once (one row), and only
-    machines with a job or an event are touched: 3·min(m, jobs to come + events) + 16 rows."""
-    n = size.shape[0]
-    pos, ntos, rows, tprev = st[_POS], st[_NTOS], st[_ROWS], st[_TPREV]
-    a_rejections, timeouts, hopeless_kept = st[_AREJ], st[_TIMEOUTS], st[_KEPT]
-    T = Tv[0]
-    fifo = n_tgrp > 0
-    ndirty = 0
-    nbd = 0
-    need = 0
-    while True:
-        # the next slot at which anything happens
-        t = np.int64(2**62)
-        if pos < n:
-            t = release[pos]
-        if mode_b:
-            if fifo:
-                for g in range(n_tgrp):
-                    f = tq_head[g]
-                    while f >= 0 and not alive[f]:  # completed (or timed out) before its timeout
-                        f = tq_next[f]
-                        ntos -= 1
-                    tq_head[g] = f
-                    if f >= 0:
-                        s = release[f] + tq_off[g]
-                        if s < t:
-                            t = s
-                    else:
-                        tq_tail[g] = -1
-            elif ntos > 0 and to_key[0] < t:
-                t = to_key[0]
-            t = _cal_next(t, tprev, b_head, mask, b_key, b_n)
-        t = _cal_next(t, tprev, a_head, mask, a_key, a_n)
-        if t == np.int64(2**62):
-            break
-        room = 3 * min(m, (n - pos) + a_n[0] + a_n[1] + b_n[0] + b_n[1] + ntos) + 16
-        if rows + room > ti.shape[0]:
-            need = rows + room
-            break
-        tprev = t
-        # ---- arrivals of slot t
-        while pos < n and release[pos] == t:
-            j = pos
-            pos += 1
-            if prefix and T_at[j] != T:
-                T = T_at[j]
-                if mode_b and no_hopeless:  # a larger T moves timeouts later (gwmft.T_changed)
-                    for i in range(m):
-                        if kept[i] and not bd[i]:
-                            bd[i] = True
-                            bd_list[nbd] = i
-                            nbd += 1
-            c = cls[j]
-            i, best_load = _a_pick(order[j], c, t, indptr, indices, loads, cur, since)
-            if best_load + size[j] > limit[j]:
-                a_rejections += 1
+@compiled(inline="always")
+def _a_choose(A, i, t):
+    """A's re-decision on machine i at slot t (after advancing it): sets head/cur and returns
+    the delay k ≥ 1 of its next event (0: idle, no event)."""
+    if A.srpt:
+        h = A.head[i]
+        if h >= 0:
+            A.sroot[i] = _meld3(A.sroot[i], h, A.rem, A.release, A.posk, A.sleft, A.sright)
+        r = A.sroot[i]
+        if r < 0:
+            A.cur[i] = -1
+            A.head[i] = -1
+            return 0
+        A.sroot[i] = _pop3(r, A.rem, A.release, A.posk, A.sleft, A.sright)
+        A.head[i] = r
+        A.cur[i] = A.cls[r]
+        A.since[i] = t
+        return A.rem[r]
+    pw, tie = A.pw, A.tie
+    best = -1
+    second = -1
+    bP = -1.0
+    sP = -1.0
+    if A.nonempty[i] > 0:
+        for c in range(A.n_classes):
+            L = A.loads[i, c]
+            if L == 0:
                 continue
-            # add to A (ClassQueues.add: advance first)
-            rows = _a_add(
-                i,
-                j,
-                t,
-                c,
-                size[j],
-                srpt,
-                cls,
-                loads,
-                qhead,
-                qtail,
-                nxt,
-                rem,
-                cur,
-                since,
-                head,
-                nonempty,
-                mode_b,
-                last_row,
-                ti,
-                tf,
-                rows,
-                completion,
-                sroot,
-                release,
-                posk,
-                sleft,
-                sright,
-            )
-            machine[j] = i
-            if not dirty[i]:
-                dirty[i] = True
-                dirty_list[ndirty] = i
-                ndirty += 1
-            if mode_b:
-                x = _b_add(j, i, T, cval, release, wflow, alive, bmach, deadline, droot, neg_d, posk, dleft, dright)
-                if fifo:
-                    g = tgrp[j]
-                    if tq_tail[g] >= 0:
-                        tq_next[tq_tail[g]] = j
-                    else:
-                        tq_head[g] = j
-                    tq_tail[g] = j
-                    ntos += 1
-                else:
-                    ntos = _ih_push(j, _timeout(release[j], x), ntos, to_key, to_job, to_pos)
-                if not bd[i]:
-                    bd[i] = True
-                    bd_list[nbd] = i
-                    nbd += 1
-        # ---- A: re-decide every machine with an event at t or an arrival
-        ndirty = _cal_take(t, a_slot, a_nx, a_head, mask, a_key, a_mach, a_pos, a_n, dirty, dirty_list, ndirty)
-        for q in range(ndirty):
-            i = dirty_list[q]
-            dirty[i] = False
-            rows = _a_advance(
-                i,
-                t,
-                srpt,
-                cls,
-                loads,
-                qhead,
-                nxt,
-                rem,
-                cur,
-                since,
-                head,
-                nonempty,
-                mode_b,
-                last_row,
-                ti,
-                tf,
-                rows,
-                completion,
-            )
-            k = _a_choose(
-                i,
-                t,
-                srpt,
-                n_classes,
-                cls,
-                pw,
-                tie,
-                loads,
-                qhead,
-                rem,
-                cur,
-                since,
-                head,
-                nonempty,
-                sroot,
-                sleft,
-                sright,
-                release,
-                posk,
-            )
-            if k > 0:
-                _cal_set(i, t + k, t, a_slot, a_nx, a_pv, a_head, mask, a_key, a_mach, a_pos, a_n)
-            else:
-                _cal_remove(i, a_slot, a_nx, a_pv, a_head, mask, a_key, a_mach, a_pos, a_n)
-            if mode_b and not bd[i]:
-                bd[i] = True
-                bd_list[nbd] = i
-                nbd += 1
-        ndirty = 0
-        if not mode_b:
-            continue
-        # ---- B: completions, timeouts, choices
-        nbd = _cal_take(t, b_slot, b_nx, b_head, mask, b_key, b_mach, b_pos, b_n, bd, bd_list, nbd)
-        if fifo:
-            for g in range(n_tgrp):
-                while True:
-                    j = tq_head[g]
-                    if j < 0 or release[j] + tq_off[g] > t:
-                        break
-                    tq_head[g] = tq_next[j]
-                    ntos -= 1
-                    if not alive[j]:
-                        continue
-                    i = bmach[j]
-                    rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
-                    if not alive[j]:
-                        continue  # completed at the end of the last slot
-                    alive[j] = False
-                    if brun[i] == j:
-                        brun[i] = -1
-                    timeouts += 1
-                    late[j] = t
-                    if not bd[i]:
-                        bd[i] = True
-                        bd_list[nbd] = i
-                        nbd += 1
-                if tq_head[g] < 0:
-                    tq_tail[g] = -1
-        while ntos > 0 and not fifo and to_key[0] <= t:
-            j = to_job[0]
-            ntos = _ih_remove(j, ntos, to_key, to_job, to_pos)
-            if not alive[j]:
-                continue
-            if prefix:
-                s = _timeout(release[j], cval * T / wflow[j])
-                if s > t:
-                    ntos = _ih_push(j, s, ntos, to_key, to_job, to_pos)
-                    continue
-            i = bmach[j]
-            rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
-            if done >= 0:
-                ntos = _ih_remove(done, ntos, to_key, to_job, to_pos)
-            if not alive[j]:
-                continue  # completed at the end of the last slot
-            alive[j] = False
-            if brun[i] == j:
-                brun[i] = -1
-            timeouts += 1
-            late[j] = t
-            if not bd[i]:
-                bd[i] = True
-                bd_list[nbd] = i
-                nbd += 1
-        for q in range(nbd):
-            i = bd_list[q]
-            bd[i] = False
-            rows, done = _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows)
-            if done >= 0 and not fifo:
-                ntos = _ih_remove(done, ntos, to_key, to_job, to_pos)
-            hopeless_kept += _b_decide(
-                i,
-                t,
-                T,
-                cval,
-                no_hopeless,
-                dshift,
-                size,
-                release,
-                wflow,
-                dexp,
-                head,
-                brun,
-                brem,
-                alive,
-                droot,
-                neg_d,
-                deadline,
-                posk,
-                dleft,
-                dright,
-                kept,
-            )
-            pick = brun[i]
-            if pick >= 0:
-                _cal_set(i, t + brem[pick], t, b_slot, b_nx, b_pv, b_head, mask, b_key, b_mach, b_pos, b_n)
-            else:
-                _cal_remove(i, b_slot, b_nx, b_pv, b_head, mask, b_key, b_mach, b_pos, b_n)
-        nbd = 0
-    st[_POS], st[_NTOS], st[_ROWS], st[_TPREV] = pos, ntos, rows, tprev
-    st[_AREJ], st[_TIMEOUTS], st[_KEPT] = a_rejections, timeouts, hopeless_kept
-    Tv[0] = T
-    return need
+            P = L * pw[c]
+            if P > bP or (P == bP and tie[c] > tie[best]):
+                sP, second = bP, best
+                best, bP = c, P
+            elif P > sP or (P == sP and tie[c] > tie[second]):
+                sP, second = P, c
+    if best < 0:
+        A.cur[i] = -1
+        A.head[i] = -1
+        return 0
+    A.cur[i] = best
+    A.since[i] = t
+    h = A.qhead[i, best]
+    A.head[i] = h
+    k = A.rem[h]
+    if second >= 0:
+        L = A.loads[i, best]
+        x = sP / pw[best]
+        if tie[best] > tie[second]:
+            kc = np.int64(np.floor(L - x)) + 1
+        else:
+            kc = np.int64(np.ceil(L - x))
+        if kc < k:
+            k = kc if kc > 1 else 1
+    return k
 
 
+# ---------------------------------------------------------------------- B
 @compiled(inline="always")
 def _timeout(r, x):
     """timeout_slot of _classes: the first slot t with t − r ≥ x (relative slack 1e-9); r + 2^62
@@ -946,160 +489,352 @@ def _timeout(r, x):
 
 
 @compiled(inline="always")
-def _a_advance(
-    i, t, srpt, cls, loads, qhead, nxt, rem, cur, since, head, nonempty, mode_b, last_row, ti, tf, rows, completion
-):
-    """A's processing on machine i from since[i] to slot t (ClassQueues.advance / the SRPT
-    variant); records the trace when A is the algorithm the engine runs (not under B): at most
-    two rows (an advance never passes the head's completion, which is an event), into room the
-    caller made (:func:`_put` refuses to write past it)."""
-    dt = t - since[i]
-    if dt <= 0:
-        return rows
-    if srpt:
-        h = head[i]
-        since[i] = t
-        if h < 0:
-            return rows
-        c = cls[h]
-        left = loads[i, c] - dt
-        if left == 0:
-            nonempty[i] -= 1
-        loads[i, c] = left
-        r = rem[h] - dt
-        if not mode_b:
-            rows = put_row(ti, tf, rows, last_row, i, h, float(t - dt), float(t), float(dt))
-        rem[h] = r
-        if r == 0:
-            if not mode_b:
-                completion[h] = t
-            head[i] = -1
-            cur[i] = -1
-        return rows
-    c = cur[i]
-    if c < 0:
-        since[i] = t
-        return rows
-    left = loads[i, c] - dt
-    start = since[i]
-    while dt > 0:
-        h = qhead[i, c]
-        r = rem[h]
-        if r <= dt:
-            if not mode_b:
-                rows = put_row(ti, tf, rows, last_row, i, h, float(start), float(start + r), float(r))
-                completion[h] = start + r
-            start += r
-            dt -= r
-            rem[h] = 0
-            qhead[i, c] = nxt[h]
-        else:
-            if not mode_b:
-                rows = put_row(ti, tf, rows, last_row, i, h, float(start), float(start + dt), float(dt))
-            rem[h] = r - dt
-            dt = 0
-    if left == 0:
-        loads[i, c] = 0
-        nonempty[i] -= 1
-        cur[i] = -1
-    else:
-        loads[i, c] = left
-    since[i] = t
-    return rows
+def _b_add(B, j, i, T):
+    """B takes job j on machine i (alive, densest-first heap); returns c·T/w of its timeout."""
+    B.alive[j] = True
+    B.bmach[j] = i
+    x = B.cval * T / B.wflow[j]
+    B.deadline[j] = B.release[j] + x
+    B.droot[i] = _meld3(B.droot[i], j, B.neg_d, B.deadline, B.posk, B.dleft, B.dright)
+    return x
 
 
 @compiled(inline="always")
-def _b_sync(i, t, brun, bsince, brem, alive, completion, last_row, ti, tf, rows):
+def _b_sync(B, out, rows, i, t):
     """B's processing on machine i up to slot t: its running job since bsince[i] (WmftB.bsync).
     Returns the row count and the job that completed (−1: none)."""
-    j = brun[i]
-    dt = t - bsince[i]
-    bsince[i] = t
+    j = B.brun[i]
+    dt = t - B.bsince[i]
+    B.bsince[i] = t
     if j < 0 or dt <= 0:
         return rows, -1
-    r = brem[j] - dt
-    rows = put_row(ti, tf, rows, last_row, i, j, float(t - dt), float(t), float(dt))
-    brem[j] = r
+    r = B.brem[j] - dt
+    rows = put_row(out.ti, out.tf, rows, out.last_row, i, j, float(t - dt), float(t), float(dt))
+    B.brem[j] = r
     if r == 0:
-        alive[j] = False
-        brun[i] = -1
-        completion[j] = t
+        B.alive[j] = False
+        B.brun[i] = -1
+        out.completion[j] = t
         return rows, j
     return rows, -1
 
 
 @compiled(inline="always")
-def _a_choose(
-    i,
-    t,
-    srpt,
-    n_classes,
-    cls,
-    pw,
-    tie,
-    loads,
-    qhead,
-    rem,
-    cur,
-    since,
-    head,
-    nonempty,
-    sroot,
-    sleft,
-    sright,
-    release,
-    posk,
-):
-    """A's re-decision on machine i at slot t (after advancing it): sets head/cur and returns
-    the delay k ≥ 1 of its next event (0: idle, no event)."""
-    if srpt:
-        h = head[i]
-        if h >= 0:
-            sroot[i] = _meld3(sroot[i], h, rem, release, posk, sleft, sright)
-        r = sroot[i]
-        if r < 0:
-            cur[i] = -1
-            head[i] = -1
-            return 0
-        sroot[i] = _pop3(r, rem, release, posk, sleft, sright)
-        head[i] = r
-        cur[i] = cls[r]
-        since[i] = t
-        return rem[r]
-    best = -1
-    second = -1
-    bP = -1.0
-    sP = -1.0
-    if nonempty[i] > 0:
-        for c in range(n_classes):
-            L = loads[i, c]
-            if L == 0:
-                continue
-            P = L * pw[c]
-            if P > bP or (P == bP and tie[c] > tie[best]):
-                sP, second = bP, best
-                best, bP = c, P
-            elif P > sP or (P == sP and tie[c] > tie[second]):
-                sP, second = P, c
-    if best < 0:
-        cur[i] = -1
-        head[i] = -1
-        return 0
-    cur[i] = best
-    since[i] = t
-    h = qhead[i, best]
-    head[i] = h
-    k = rem[h]
-    if second >= 0:
-        L = loads[i, best]
-        x = sP / pw[best]
-        if tie[best] > tie[second]:
-            kc = np.int64(np.floor(L - x)) + 1
+def _b_decide(B, a_head, i, t, T):
+    """B's re-decision on machine i at slot t, after :func:`_b_sync` (WmftB.b_choose /
+    gwmft.keep_running; ``a_head``: A's jobs in service): sets brun[i]; returns 1 if gwmft kept
+    a hopeless job running, else 0."""
+    r = B.droot[i]
+    while r >= 0 and not B.alive[r]:
+        r = _pop3(r, B.neg_d, B.deadline, B.posk, B.dleft, B.dright)
+    B.droot[i] = r
+    top = r
+    ja = a_head[i]
+    if ja >= 0 and top >= 0 and B.dexp[top] < B.dexp[ja] + B.dshift and B.alive[ja]:
+        pick = ja
+    else:
+        pick = top
+    hk = 0
+    if B.no_hopeless:  # gwmft.keep_running
+        run = B.brun[i]
+        B.kept[i] = False
+        if not (run < 0 or pick == run or pick < 0 or B.brem[run] == B.size[run]):
+            if t + B.brem[pick] > _timeout(B.release[pick], B.cval * T / B.wflow[pick]):
+                hk = 1
+                B.kept[i] = True
+                pick = run
+    B.brun[i] = pick
+    return hk
+
+
+@compiled(inline="always")
+def _time_out(B, out, rows, j, t):
+    """Job j's timeout at slot t: its machine synced first (it may have completed at the end of
+    the last slot). Returns the rows, the job that completed in the sync (−1: none) and the
+    machine that lost j (−1: j was not alive)."""
+    i = B.bmach[j]
+    rows, done = _b_sync(B, out, rows, i, t)
+    if not B.alive[j]:
+        return rows, done, -1
+    B.alive[j] = False
+    if B.brun[i] == j:
+        B.brun[i] = -1
+    out.late[j] = t
+    return rows, done, i
+
+
+@compiled(inline="always")
+def _to_add(TO, j, r, x, ntos):
+    """Job j (released at r, timeout after x) joins the timeouts; returns their count."""
+    if TO.fifo:
+        g = TO.tgrp[j]
+        if TO.tail[g] >= 0:
+            TO.next[TO.tail[g]] = j
         else:
-            kc = np.int64(np.ceil(L - x))
-        if kc < k:
-            k = kc if kc > 1 else 1
-    return k
+            TO.head[g] = j
+        TO.tail[g] = j
+        return ntos + 1
+    return _ih_push(j, _timeout(r, x), ntos, TO.key, TO.job, TO.pos)
+
+
+@compiled(inline="always")
+def _to_next(TO, alive, release, t, ntos):
+    """The smaller of t and the first pending timeout of an alive job; the FIFO queues drop the
+    jobs that completed before theirs. Returns (slot, the timeouts' count)."""
+    if not TO.fifo:
+        if ntos > 0 and TO.key[0] < t:
+            t = TO.key[0]
+        return t, ntos
+    for g in range(TO.n_tgrp):
+        f = TO.head[g]
+        while f >= 0 and not alive[f]:  # completed (or timed out) before its timeout
+            f = TO.next[f]
+            ntos -= 1
+        TO.head[g] = f
+        if f >= 0:
+            s = release[f] + TO.off[g]
+            if s < t:
+                t = s
+        else:
+            TO.tail[g] = -1
+    return t, ntos
+
+
+# ---------------------------------------------------------------------- the kernel
+#: The run's scalar state between calls of :func:`_simulate` (slots of its ``st`` array).
+_POS, _TPREV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6
+
+
+@compiled
+def _new_state(J, R):
+    """The records of a run (every array allocated here, once)."""
+    n, m = J.size.shape[0], J.m
+    srpt, mode_b, n_tgrp = R.srpt, R.mode_b, R.n_tgrp
+    nb = n if mode_b else 1
+    A = _A(
+        srpt,
+        mode_b,
+        R.n_classes,
+        R.pw,
+        R.tie,
+        J.cls,
+        J.release,
+        np.arange(n),
+        np.zeros((m, R.n_classes), np.int64),
+        np.full((m, R.n_classes), -1, np.int64),
+        np.full((m, R.n_classes), -1, np.int64),
+        np.full(n, -1, np.int64),
+        J.size.copy(),
+        np.full(m, -1, np.int64),
+        np.zeros(m, np.int64),
+        np.full(m, -1, np.int64),
+        np.zeros(m, np.int64),
+        np.full(m, -1, np.int64),
+        np.full(n if srpt else 1, -1, np.int64),
+        np.full(n if srpt else 1, -1, np.int64),
+        np.zeros(m, np.bool_),
+        np.empty(m, np.int64),
+    )
+    B = _B(
+        R.cval,
+        R.dshift,
+        R.no_hopeless,
+        J.size,
+        J.release,
+        J.wflow,
+        J.dexp,
+        A.posk,
+        np.zeros(nb, np.bool_),
+        np.full(nb, -1, np.int64),
+        J.size.copy(),
+        -J.dexp,
+        np.zeros(nb, np.float64),
+        np.full(m, -1, np.int64),
+        np.full(nb, -1, np.int64),
+        np.full(nb, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(m, np.bool_),
+        np.zeros(m, np.bool_),
+        np.empty(m, np.int64),
+    )
+    nh = nb if n_tgrp == 0 else 1
+    TO = _Timeouts(
+        n_tgrp > 0,
+        n_tgrp,
+        R.tgrp,
+        np.full(nb if n_tgrp > 0 else 1, -1, np.int64),
+        np.full(n_tgrp, -1, np.int64),
+        np.full(n_tgrp, -1, np.int64),
+        np.zeros(n_tgrp, np.int64),
+        np.empty(nh, np.int64),
+        np.empty(nh, np.int64),
+        np.full(nh, -1, np.int64),
+    )
+    if n_tgrp > 0:  # T fixed: a job's timeout is its release plus its flow weight's offset
+        T0 = J.T_at[0] if n else 1.0
+        for j in range(n):
+            TO.off[R.tgrp[j]] = _timeout(0, R.cval * T0 / J.wflow[j])
+    # the trace: room for 4 rows a job (A processes about 3 a job on sized jobs; pages not
+    # written are never touched), grown only beyond
+    cap = 4 * n + 3 * m + 16
+    out = _Out(
+        np.full(n, -1, np.int64),
+        np.full(n, np.nan),
+        np.full(n, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.empty((cap, 2), np.int64),
+        np.empty((cap, 3), np.float64),
+    )
+    return A, B, TO, out
+
+
+@compiled
+def class_kernel(J, R):
+    """The whole run: allocates its state and calls :func:`_simulate` until it has run every
+    slot (it returns early, at a slot boundary, when the trace arrays need room: they grow
+    here). Returns (machine, completion, late rejection slot, trace_int, trace_float, A's
+    rejections, timeouts, hopeless jobs kept)."""
+    A, B, TO, out = _new_state(J, R)
+    ca, cb = _new_cal(J.m, R.span), _new_cal(J.m, R.span)
+    st = np.zeros(7, np.int64)
+    st[_TPREV] = -1
+    Tv = np.full(1, J.T_at[0] if J.size.shape[0] else 1.0)
+    while True:
+        need = _simulate(J, A, B, ca, cb, TO, out, st, Tv)
+        if need == 0:
+            break
+        k = max(2 * out.ti.shape[0], need)
+        ti = np.empty((k, 2), np.int64)
+        tf = np.empty((k, 3), np.float64)
+        rows = st[_ROWS]
+        ti[:rows] = out.ti[:rows]
+        tf[:rows] = out.tf[:rows]
+        out = _Out(out.machine, out.completion, out.late, out.last_row, ti, tf)
+    gi, gf = by_machine(out.ti, out.tf, st[_ROWS], J.m)
+    return out.machine, out.completion, out.late, gi, gf, st[_AREJ], st[_TIMEOUTS], st[_KEPT]
+
+
+@compiled(_nrt=False)
+def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
+    """The event loop of :func:`class_kernel` (no array is allocated or reference-counted
+    here). Returns 0 when the run is over, else the number of trace rows the arrays must hold
+    before the next slot is run (the state is saved in ``st`` and ``Tv``; the call resumes).
+
+    Room: within one slot, a machine is advanced in A with dt > 0 at most once (at most two
+    rows, see :func:`_a_advance`) and synced in B with dt > 0 at most once (one row), and only
+    machines with a job or an event are touched: 3·min(m, jobs to come + events) + 16 rows."""
+    n, m, release, mode_b = J.size.shape[0], J.m, J.release, A.mode_b
+    pos, ntos, rows, tprev = st[_POS], st[_NTOS], st[_ROWS], st[_TPREV]
+    a_rejections, timeouts, hopeless_kept = st[_AREJ], st[_TIMEOUTS], st[_KEPT]
+    T = Tv[0]
+    ndirty = 0
+    nbd = 0
+    need = 0
+    while True:
+        # the next slot at which anything happens
+        t = NEVER
+        if pos < n:
+            t = release[pos]
+        if mode_b:
+            t, ntos = _to_next(TO, B.alive, release, t, ntos)
+            t = _cal_next(cb, t, tprev)
+        t = _cal_next(ca, t, tprev)
+        if t == NEVER:
+            break
+        room = 3 * min(m, (n - pos) + ca.n[0] + ca.n[1] + cb.n[0] + cb.n[1] + ntos) + 16
+        if rows + room > out.ti.shape[0]:
+            need = rows + room
+            break
+        tprev = t
+        # ---- arrivals of slot t
+        while pos < n and release[pos] == t:
+            j = pos
+            pos += 1
+            if J.prefix and J.T_at[j] != T:
+                T = J.T_at[j]
+                if mode_b and B.no_hopeless:  # a larger T moves timeouts later (gwmft.T_changed)
+                    for i in range(m):
+                        if B.kept[i]:
+                            nbd = _mark(B.bd, B.bd_list, nbd, i)
+            c = J.cls[j]
+            i, best_load = _a_pick(A, t, c, J.indptr, J.indices, J.order[j])
+            if best_load + J.size[j] > J.limit[j]:
+                a_rejections += 1
+                continue
+            rows = _a_add(A, out, rows, i, j, t, c, J.size[j])
+            out.machine[j] = i
+            ndirty = _mark(A.dirty, A.dirty_list, ndirty, i)
+            if mode_b:
+                ntos = _to_add(TO, j, release[j], _b_add(B, j, i, T), ntos)
+                nbd = _mark(B.bd, B.bd_list, nbd, i)
+        # ---- A: re-decide every machine with an event at t or an arrival
+        ndirty = _cal_take(ca, t, A.dirty, A.dirty_list, ndirty)
+        for q in range(ndirty):
+            i = A.dirty_list[q]
+            A.dirty[i] = False
+            rows = _a_advance(A, out, rows, i, t)
+            k = _a_choose(A, i, t)
+            if k > 0:
+                _cal_set(ca, i, t + k, t)
+            else:
+                _cal_del(ca, i)
+            if mode_b:
+                nbd = _mark(B.bd, B.bd_list, nbd, i)
+        ndirty = 0
+        if not mode_b:
+            continue
+        # ---- B: completions, timeouts, choices
+        nbd = _cal_take(cb, t, B.bd, B.bd_list, nbd)
+        if TO.fifo:
+            for g in range(TO.n_tgrp):
+                while True:
+                    j = TO.head[g]
+                    if j < 0 or release[j] + TO.off[g] > t:
+                        break
+                    TO.head[g] = TO.next[j]
+                    ntos -= 1
+                    if not B.alive[j]:
+                        continue
+                    rows, done, i = _time_out(B, out, rows, j, t)
+                    if i >= 0:
+                        timeouts += 1
+                        nbd = _mark(B.bd, B.bd_list, nbd, i)
+                if TO.head[g] < 0:
+                    TO.tail[g] = -1
+        while ntos > 0 and not TO.fifo and TO.key[0] <= t:
+            j = TO.job[0]
+            ntos = _ih_remove(j, ntos, TO.key, TO.job, TO.pos)
+            if not B.alive[j]:
+                continue
+            if J.prefix:
+                s = _timeout(release[j], B.cval * T / B.wflow[j])
+                if s > t:
+                    ntos = _ih_push(j, s, ntos, TO.key, TO.job, TO.pos)
+                    continue
+            rows, done, i = _time_out(B, out, rows, j, t)
+            if done >= 0:
+                ntos = _ih_remove(done, ntos, TO.key, TO.job, TO.pos)
+            if i >= 0:
+                timeouts += 1
+                nbd = _mark(B.bd, B.bd_list, nbd, i)
+        for q in range(nbd):
+            i = B.bd_list[q]
+            B.bd[i] = False
+            rows, done = _b_sync(B, out, rows, i, t)
+            if done >= 0 and not TO.fifo:
+                ntos = _ih_remove(done, ntos, TO.key, TO.job, TO.pos)
+            hopeless_kept += _b_decide(B, A.head, i, t, T)
+            pick = B.brun[i]
+            if pick >= 0:
+                _cal_set(cb, i, t + B.brem[pick], t)
+            else:
+                _cal_del(cb, i)
+        nbd = 0
+    st[_POS], st[_NTOS], st[_ROWS], st[_TPREV] = pos, ntos, rows, tprev
+    st[_AREJ], st[_TIMEOUTS], st[_KEPT] = a_rejections, timeouts, hopeless_kept
+    Tv[0] = T
+    return need
 
 
 # ---------------------------------------------------------------------- caller
@@ -1162,31 +897,9 @@ def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | 
             n_tgrp, tgrp = int(wvals.size), tg.reshape(-1).astype(np.int64)
     smax = int(size.max()) if n else 1
     span = 1 << max(4, min(smax, 4096).bit_length())  # > the largest size, at most 8192
-    machine, completion, late, ti, tf, a_rej, timeouts, kept = class_kernel(
-        release,
-        size,
-        inst.indptr,
-        inst.indices,
-        order,
-        inst.m,
-        n_classes,
-        cls,
-        pw,
-        tie,
-        limit,
-        T_at,
-        wf,
-        dexp,
-        srpt,
-        mode_b,
-        cval,
-        dshift,
-        no_hopeless,
-        bool(alg.prefix),
-        tgrp,
-        n_tgrp,
-        span,
-    )
+    jobs = _Jobs(release, size, inst.indptr, inst.indices, order, inst.m, cls, limit, T_at, wf, dexp, bool(alg.prefix))
+    rule = _Rule(n_classes, pw, tie, srpt, mode_b, cval, dshift, no_hopeless, tgrp, n_tgrp, span)
+    machine, completion, late, ti, tf, a_rej, timeouts, kept = class_kernel(jobs, rule)
     alg.counters["a_rejections"] = int(a_rej)
     if mode_b:
         alg.counters["timeouts"] = int(timeouts)
