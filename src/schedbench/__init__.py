@@ -14,9 +14,8 @@ sources it really uses.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 from schedbench.hall.lazy import lazy_getattr
+from importlib.metadata import PackageNotFoundError, version
 
 _EXPORTS = {
     "RunResult": "schedbench.api",

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.params import Param, ParameterError, check_value
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from schedbench.hall import arguments
 from schedbench.hall.params import Applies, Derived, Param, ParameterError, check_applies, check_value, resolve
+from schedbench.hall import arguments
 from schedbench.scheduling.registry import (
     adversary_names,
     algorithm_names,

@@ -10,8 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import schedbench
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm

@@ -14,6 +14,7 @@ import yaml
 from schedbench.hall.config import config_hash
 from schedbench.hall.latex import log_problems, log_warnings, recorded_inputs
 from schedbench.scheduling.registry import algorithm_names
+
 from tests.conftest import ROOT, latex_missing, pdf_text_missing
 
 pytestmark = pytest.mark.e2e

@@ -1,8 +1,7 @@
 """Greedy and lb-unit-reject against constructed optima and hand-checked runs."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import schedbench
 from schedbench.scheduling.algorithms.lb_unit_reject import alpha_for

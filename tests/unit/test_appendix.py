@@ -19,6 +19,7 @@ from schedbench.scheduling.stage.appendix import (
 )
 from schedbench.scheduling.stage.figures import ecdf_figures, ratio_vs_eps_figures, rejection_vs_eps_figures
 from schedbench.scheduling.stage.metrics import add_labels
+
 from tests.unit.test_config_and_results import runs  # noqa: F401  (the module's results fixture)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from schedbench.bipartite.graphs import erdos_renyi, random_degree, regular
+from schedbench.bipartite.simulate import POLICIES, neighbors_csr, simulate_bipartite
 from schedbench.bipartite.kernels import POLICY_CODES
 from schedbench.bipartite.oracles import (
     erlang_c,
@@ -21,8 +21,8 @@ from schedbench.bipartite.oracles import (
     token_product_form,
     token_single_type,
 )
-from schedbench.bipartite.simulate import POLICIES, neighbors_csr, simulate_bipartite
 from schedbench.hall.erlang import erlang_b
+from schedbench.bipartite.graphs import erdos_renyi, random_degree, regular
 from schedbench.hall.seeds import rng
 
 T975 = stats.t.ppf(0.975, 19)

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from schedbench.hall.config import ConfigError
+from schedbench.checks import check_config
 from schedbench.bipartite.stage.experiments import degree_for, expand_groups, run_group, server_rates
 from schedbench.bipartite.stage.rates import bipartite_rates
-from schedbench.checks import check_config
-from schedbench.hall.config import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())

@@ -8,9 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.checks import check_config
 from schedbench.hall.config import ConfigError, algorithm_grid, apply_base, batches, config_hash, load_config_file
-from schedbench.hall.io import ResultsSchemaError, check_results, provenance, write_parquet
+from schedbench.checks import check_config
 from schedbench.scheduling.stage.experiment import (
     make_instances,
     run_adversary,
@@ -18,6 +17,7 @@ from schedbench.scheduling.stage.experiment import (
     run_online_batch,
     solve_offline,
 )
+from schedbench.hall.io import ResultsSchemaError, check_results, provenance, write_parquet
 from schedbench.scheduling.stage.figures import ratio_vs_eps_figures
 from schedbench.scheduling.stage.results import assemble, tied_instances
 from schedbench.scheduling.stage.tables import macros_tex, ratio_table_tex

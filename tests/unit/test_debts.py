@@ -75,7 +75,8 @@ def test_run_online_declares_the_fast_path_seeds_budget_and_record():
         script_sources(ROOT / "workflow/scripts/run_online.py", "schedbench.scheduling.algorithms.greedy")
     )
     for name in (
-        "algorithms/_kernels.py",
+        "algorithms/greedy.py",
+        "hall/jit.py",
         "hall/seeds.py",
         "budget.py",
         "record.py",

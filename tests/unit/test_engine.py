@@ -228,8 +228,7 @@ def test_engine_release_refuses_the_past():
 # --------------------------------------------------------------------------- independent slot simulator
 from fractions import Fraction  # noqa: E402
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from ..strategies import instances  # noqa: E402
 

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
+
 from tests.unit.test_config_and_results import runs  # noqa: F401  (the module's results fixture)
 
 

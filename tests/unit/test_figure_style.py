@@ -16,6 +16,7 @@ from schedbench.scheduling.stage.figures import (
     plot_ecdf,
     ratio_vs_eps_figures,
 )
+
 from tests.unit.test_config_and_results import runs  # noqa: F401  (the module's results fixture)
 
 

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from schedbench.checks import check_config
 from schedbench.hall.config import ConfigError, check_schema
+from schedbench.checks import check_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())

@@ -9,8 +9,8 @@ from scipy import stats
 
 import schedbench
 from schedbench.scheduling.instances import random_restricted as rr_module
-from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.offline import trivial_bound
+from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.registry import get_family
 
 RR = get_family("random-restricted")

@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from schedbench.hall.config import ConfigError
 from schedbench.checks import check_config
-from schedbench.hall.config import ConfigError, balanced_chunks
 from schedbench.loss import erlang_b
+from schedbench.hall.config import balanced_chunks
 from schedbench.loss.stage.experiments import expand_points, point_seed, run_point
 from schedbench.loss.stage.slopes import fit_loglog, slope_table  # noqa: F401
 

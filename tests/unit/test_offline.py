@@ -73,8 +73,8 @@ def test_solver_banner_does_not_reach_stdout(capfd):
 def test_milp_after_another_highs_model_in_the_same_process():
     # Regression: HiGHS's global thread pool made the MILP fail (reported as 'timeout') when an
     # LP with a different thread setting had run first in the process.
-    from schedbench.bipartite.oracles import t_star_graph
     from schedbench.bipartite.simulate import neighbors_csr
+    from schedbench.bipartite.oracles import t_star_graph
 
     mu = np.array([4.0, 1.0, 1.0])
     ip, ix, _ = neighbors_csr("complete", 3, 2, mu)

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from schedbench.hall.effort import Effort
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import max_flow_lower_bound, opt_max_flow, solve_opt
-from schedbench.scheduling.offline import maxflow as mf
 from schedbench.scheduling.offline.makespan import SolverLimitError
+from schedbench.scheduling.offline import maxflow as mf
 
 from ..bruteforce import unit_jobs_fit
 from ..strategies import instances

@@ -13,8 +13,8 @@ import pytest
 
 from schedbench.hall.effort import Effort
 from schedbench.scheduling.model import Instance
-from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import maxflow as mf
+from schedbench.scheduling.offline import _lazy_windows as lw
 
 OBJECTIVES = ("flow", "weighted", "genwtd", "stretch")
 WEIGHTS = (1.0, 2.0, 4.0, 0.5, 1.0 / 3.0)

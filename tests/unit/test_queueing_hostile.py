@@ -19,6 +19,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from schedbench.loss import (
+    erlang_b,
+    k_schedule,
+    lam_of_n,
+    min_response,
+    sampled_birth_death_d1,
+    simulate_loss,
+    solve_loss_exact,
+)
 from schedbench.bipartite import simulate_bipartite
 from schedbench.bipartite.graphs import complete, erdos_renyi, make_graph, random_degree, regular
 from schedbench.bipartite.oracles import (
@@ -33,17 +42,8 @@ from schedbench.bipartite.oracles import (
     token_product_form,
     token_single_type,
 )
-from schedbench.loss import (
-    erlang_b,
-    k_schedule,
-    lam_of_n,
-    min_response,
-    sampled_birth_death_d1,
-    simulate_loss,
-    solve_loss_exact,
-)
-from schedbench.loss.exact import solve_full_access
 from schedbench.loss.formulas import mean_response_given_split
+from schedbench.loss.exact import solve_full_access
 
 NAN, INF = float("nan"), float("inf")
 HOSTILE = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

@@ -12,14 +12,14 @@ import pytest
 import yaml
 
 from schedbench.api import RunResult, run
+from schedbench.scheduling.stage.experiment import INSTANCE_COLUMNS, run_online, solve_offline
 from schedbench.hall.io import PROVENANCE_COLUMNS
+from schedbench.scheduling.stage.results import OPT_COLUMNS
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_algorithm
-from schedbench.scheduling.stage.experiment import INSTANCE_COLUMNS, run_online, solve_offline
-from schedbench.scheduling.stage.results import OPT_COLUMNS
 from schedbench.scheduling.validate import Validation
 
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow/schemas/results.schema.yaml"

@@ -7,8 +7,8 @@ import copy
 
 import pytest
 
-from schedbench.checks import check_config
 from schedbench.hall.config import ConfigError
+from schedbench.checks import check_config
 from schedbench.scheduling.stage.search import collect_search, run_task, search_table_tex
 from schedbench.scheduling.stage.search_figures import worst_case_figure
 

@@ -9,8 +9,8 @@ import pytest
 
 import schedbench
 from schedbench.hall.params import ParameterError
-from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
+from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.instances.base import Family, FamilyParameterError
 from schedbench.scheduling.registry import (
     adversary_names,

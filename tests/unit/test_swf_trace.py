@@ -277,8 +277,8 @@ def test_mapping_on_a_hand_written_log(tmp_path):
     rows = [tuple(inst.eligible(j).tolist()) for j in range(inst.n)]
     assert rows[0] == rows[1] and rows[0] != rows[2]  # user 5 twice; user 6
     # five draws in order of first appearance: user 5, user 6, anonymous, anonymous
-    from schedbench.hall.seeds import rng
     from schedbench.scheduling.instances.random_restricted import random_subsets
+    from schedbench.hall.seeds import rng
 
     expect = random_subsets(rng(0, "instance", "swf-trace", 0), 4, 40, 2)
     assert rows == [tuple(expect[k]) for k in (0, 0, 1, 2, 3)]

@@ -10,8 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.model import Instance, Outcome

@@ -3,9 +3,10 @@ model's claims match the real plug-in and the real offline solver, and the black
 returns instances whose replay agrees, deterministically per seed."""
 
 import math
-import re
 
 import numpy as np
+import re
+
 import pytest
 
 from schedbench.scheduling.model import Instance

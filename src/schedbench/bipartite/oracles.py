@@ -31,11 +31,10 @@ import scipy.sparse as sp
 from scipy.optimize import brentq
 from scipy.sparse.linalg import spsolve
 
-from schedbench.bipartite.capacity import carries_load, flow_network
-from schedbench.bipartite.capacity import integer_scale as _integer_scale
-from schedbench.hall import arguments as arg
-from schedbench.hall.erlang import erlang_b
 from schedbench.hall.solvers import quiet_highs, run_checked
+from schedbench.hall import arguments as arg
+from schedbench.bipartite.capacity import carries_load, flow_network, integer_scale as _integer_scale
+from schedbench.hall.erlang import erlang_b
 
 __all__ = [
     "t_star_greedy",

@@ -31,6 +31,9 @@ from typing import Sequence
 
 import numpy as np
 
+from schedbench.hall.seeds import derived_seed
+from schedbench.hall import arguments as arg
+from schedbench.hall.params import Applies, Param, check_applies
 from schedbench.bipartite.capacity import CAPACITY_BOUNDARY, carries_load
 from schedbench.bipartite.kernels import (
     B_ARRIVALS,
@@ -43,9 +46,6 @@ from schedbench.bipartite.kernels import (
     queue_kernel,
     token_kernel,
 )
-from schedbench.hall import arguments as arg
-from schedbench.hall.params import Applies, Param, check_applies
-from schedbench.hall.seeds import derived_seed
 from schedbench.hall.stats import batch_ci
 
 __all__ = ["BipartiteResult", "simulate_bipartite", "POLICIES", "neighbors_csr"]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, HIGHS_NODES_PER_UNIT
 from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, HIGHS_NODES_PER_UNIT
 from schedbench.hall.latex import tex_text
 
 __all__ = [

@@ -25,8 +25,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from schedbench.hall import arguments as arg
 from schedbench.hall.seeds import derived_seed
+from schedbench.hall import arguments as arg
 from schedbench.hall.stats import batch_ci
 from schedbench.loss.formulas import lam_of_n, log_binom_table, mean_response_given_split
 from schedbench.loss.kernels import (

@@ -11,18 +11,18 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from schedbench.bipartite.graphs import random_degree
+from schedbench.bipartite.simulate import neighbors_csr, simulate_bipartite
 from schedbench.bipartite.oracles import (
     jiq_fluid,
-    pod_mean_field,
     policy_ctmc,
+    pod_mean_field,
     random_exact,
     t_star_greedy,
     token_product_form,
     token_single_type,
 )
-from schedbench.bipartite.simulate import neighbors_csr, simulate_bipartite
 from schedbench.hall.erlang import erlang_b
+from schedbench.bipartite.graphs import random_degree
 from schedbench.hall.seeds import rng
 
 __all__ = ["run_checks", "BATCHES"]

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from schedbench.bipartite.graphs import make_graph
-from schedbench.bipartite.oracles import jiq_fluid, random_exact, t_star_graph_flow, t_star_greedy
-from schedbench.bipartite.simulate import neighbors_csr, simulate_bipartite
 from schedbench.hall.seeds import derived_seed, rng
+from schedbench.bipartite.simulate import neighbors_csr, simulate_bipartite
+from schedbench.bipartite.oracles import jiq_fluid, random_exact, t_star_graph_flow, t_star_greedy
+from schedbench.bipartite.graphs import make_graph
 
 __all__ = ["expand_groups", "run_group", "degree_for", "DEGREE_RULES", "server_rates"]
 

@@ -9,13 +9,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from schedbench.hall.figure_style import (  # noqa: E402
-    MAX_LINES_PER_PANEL,
-    PANEL_WIDTH,
-    apply_style,
-    palette,
-    save_figure,  # noqa: E402
-)
+from schedbench.hall.figure_style import save_figure  # noqa: E402
+from schedbench.hall.figure_style import MAX_LINES_PER_PANEL, PANEL_WIDTH, apply_style, palette  # noqa: E402
 
 POLICY_ORDER = ["jfsq", "jfiq", "jsq", "jiq", "jsq-d", "random", "random-mu"]
 #: the policies by whether they use the servers' speeds (docs/models/bipartite.md §3): a figure

@@ -12,11 +12,11 @@ import itertools
 import math
 from typing import Any
 
-from schedbench.hall.erlang import erlang_b
-from schedbench.hall.seeds import derived_seed
-from schedbench.loss.exact import solve_full_access
 from schedbench.loss.formulas import k_schedule, lam_of_n
+from schedbench.hall.erlang import erlang_b
 from schedbench.loss.simulate import simulate_loss
+from schedbench.loss.exact import solve_full_access
+from schedbench.hall.seeds import derived_seed
 
 __all__ = ["expand_points", "point_seed", "run_point", "K_RULE_KEYS"]
 

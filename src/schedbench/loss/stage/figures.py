@@ -7,19 +7,15 @@ line of the claimed slope.
 
 from __future__ import annotations
 
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from schedbench.hall.figure_style import (  # noqa: E402
-    PANEL_HEIGHT,
-    PANEL_WIDTH,
-    apply_style,
-    palette,
-    save_figure,  # noqa: E402
-)
+from schedbench.hall.figure_style import save_figure  # noqa: E402
+from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, apply_style, palette  # noqa: E402
 
 #: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
 FLOOR = 1e-12

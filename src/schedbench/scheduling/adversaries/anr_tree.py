@@ -17,6 +17,7 @@ from schedbench.scheduling.adversaries.base import Adversary, power_of_two
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
+
 #: The largest tree the adversary agrees to play (machines; it releases m − 1 jobs in log2 m
 #: rounds, each a Python step of the engine): m = 2^24 ran for minutes, m = 2^40 exhausted memory.
 MAX_MACHINES = 2**20

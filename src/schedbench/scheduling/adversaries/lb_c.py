@@ -57,7 +57,6 @@ refused (job counts: lb_b.job_count for (i), T·2^K for (ii)). The seed is not u
 from __future__ import annotations
 
 import math
-
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.adversaries.lb_a import LbA

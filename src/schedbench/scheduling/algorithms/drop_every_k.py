@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.scheduling.algorithms._kernels import drop_every_k_kernel
+from schedbench.hall.jit import compiled
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms.greedy import least_loaded
 from schedbench.scheduling.budget import drop_period
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
@@ -47,3 +48,22 @@ class DropEveryK(OnlineAlgorithm):
 
     def dispatch_all(self, size, indptr, indices, order):
         return drop_every_k_kernel(size, indptr, indices, order, self.m, self.k)
+
+
+@compiled
+def drop_every_k_kernel(size, indptr, indices, order, m, k):
+    """B8: least loaded; each machine rejects every k-th job routed to it (k-th, 2k-th, ...)."""
+    n = size.shape[0]
+    load = np.zeros(m, dtype=np.float64)
+    routed = np.zeros(m, dtype=np.int64)
+    machine = np.empty(n, dtype=np.int64)
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        i = least_loaded(load, indices, indptr[j], indptr[j + 1])
+        routed[i] += 1
+        if routed[i] % k == 0:
+            machine[j] = -1
+        else:
+            machine[j] = i
+            load[i] += size[j]
+    return machine

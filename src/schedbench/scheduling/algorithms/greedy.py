@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms._kernels import least_loaded_with_cap
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
 
@@ -48,3 +48,40 @@ class Greedy(OnlineAlgorithm):
         if self.rng is not None:
             return None  # random ties: step path only
         return least_loaded_with_cap(size, indptr, indices, order, self.m, np.inf)
+
+
+# ---------------------------------------------------------------------- compiled path
+@compiled(inline="always")
+def least_loaded(load: np.ndarray, indices: np.ndarray, start: int, end: int) -> int:
+    """The machine of ``indices[start:end]`` with the smallest load, ties to the lowest index."""
+    best = indices[start]
+    best_load = load[best]
+    for k in range(start + 1, end):
+        i = indices[k]
+        li = load[i]
+        if li < best_load or (li == best_load and i < best):
+            best = i
+            best_load = li
+    return best
+
+
+@compiled
+def least_loaded_with_cap(
+    size: np.ndarray, indptr: np.ndarray, indices: np.ndarray, order: np.ndarray, m: int, cap: float
+) -> np.ndarray:
+    """Greedy dispatch to the least-loaded eligible machine; reject (-1) if its load >= cap.
+
+    ``cap = inf`` gives plain greedy (Azar–Naor–Rom).
+    """
+    n = size.shape[0]
+    load = np.zeros(m, dtype=np.float64)
+    machine = np.empty(n, dtype=np.int64)
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        i = least_loaded(load, indices, indptr[j], indptr[j + 1])
+        if load[i] >= cap:
+            machine[j] = -1
+        else:
+            machine[j] = i
+            load[i] += size[j]
+    return machine

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms._kernels import greedy_cap_kernel
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
-from schedbench.scheduling.budget import Budget
+from schedbench.scheduling.algorithms.greedy import least_loaded
+from schedbench.scheduling.budget import Budget, allows_nb
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -72,3 +73,26 @@ class GreedyCap(OnlineAlgorithm):
         )
         self.counters["guard_fires"] = int(fires)
         return machine
+
+
+@compiled
+def greedy_cap_kernel(size, indptr, indices, order, m, cap, eps, guard):
+    """B2: least loaded; reject on arrival when load + p_j > cap, if the budget allows (with
+    ``guard``; without it, reject regardless). Returns (machine, guard fires)."""
+    n = size.shape[0]
+    load = np.zeros(m, dtype=np.float64)
+    machine = np.empty(n, dtype=np.int64)
+    rejected = 0
+    fires = 0
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        i = least_loaded(load, indices, indptr[j], indptr[j + 1])
+        if load[i] + size[j] > cap:
+            if not guard or allows_nb(rejected, 1, pos + 1, eps):
+                machine[j] = -1
+                rejected += 1
+                continue
+            fires += 1
+        machine[j] = i
+        load[i] += size[j]
+    return machine, fires

@@ -28,11 +28,11 @@ import math
 
 import numpy as np
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms._kernels import lb_general_kernel
-from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
+from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound, pow2_at_least_nb
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
-from schedbench.scheduling.budget import Budget, ceil_log2
+from schedbench.scheduling.budget import Budget, allows_nb, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -162,3 +162,83 @@ class LbGeneralReject(OnlineAlgorithm):
         )
         self.counters["guard_fires"] = int(fires)
         return machine, reject_pos
+
+
+@compiled
+def size_class(p):
+    """a(j) = ⌈log₂ p⌉ for an integer p ≥ 1."""
+    k = 0
+    while (1 << k) < p:
+        k += 1
+    return k
+
+
+@compiled
+def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, eps, guard, phases):
+    """LB_GEN of rejection-model.md §2.2 (per-class greedy on virtual loads, cap α·T per class, overload rule
+    on real load β·T rejecting the largest rounded job, ties latest dispatched). ``phases``:
+    T(t) = 2^⌈log₂ LB(t)⌉ with LB the trivial prefix bound max(p_max, ⌈Σp/m⌉) of the rounded
+    sizes (docs/models/rejection-model.md §2.3 (a),
+    weaker bound), a new phase (fresh loads) each time T changes; otherwise T = ``t_oracle``.
+    Returns (machine, reject position, guard fires)."""
+    n = size.shape[0]
+    kmax = 0
+    for j in range(n):
+        kmax = max(kmax, size_class(size[j]))
+    K = kmax + 1
+    V = np.zeros((m, K))
+    R = np.zeros(m)
+    head = np.full((m, K), -1, dtype=np.int64)  # latest dispatched live job of (machine, class)
+    prev = np.full(n, -1, dtype=np.int64)  # the one dispatched before it
+    machine = np.empty(n, dtype=np.int64)
+    reject_pos = np.full(n, -1, dtype=np.int64)
+    rejected = 0
+    fires = 0
+    total = 0.0
+    pmax = 0
+    T = t_oracle
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        k = size_class(size[j])
+        ph = float(1 << k)
+        if phases:
+            total += ph
+            pmax = max(pmax, 1 << k)
+            lb = max(float(pmax), np.ceil(total / m))
+            t_new = pow2_at_least_nb(lb)  # lb ≥ 1
+            if t_new != T:
+                T = t_new
+                V[:, :] = 0.0
+                R[:] = 0.0
+                head[:, :] = -1
+        # least virtual class-k load among the eligible machines, ties to the lowest index
+        start, end = indptr[j], indptr[j + 1]
+        i = indices[start]
+        for q in range(start + 1, end):
+            c = indices[q]
+            if V[c, k] < V[i, k] or (V[c, k] == V[i, k] and c < i):
+                i = c
+        if V[i, k] + ph > alpha * T:
+            if not guard or allows_nb(rejected, 1, pos + 1, eps):
+                machine[j] = -1
+                rejected += 1
+                continue
+            fires += 1
+        machine[j] = i
+        V[i, k] += ph
+        R[i] += ph
+        prev[j] = head[i, k]
+        head[i, k] = j
+        while R[i] > beta * T:
+            kk = K - 1
+            while kk >= 0 and head[i, kk] < 0:
+                kk -= 1
+            if guard and not allows_nb(rejected, 1, pos + 1, eps):
+                fires += 1
+                break
+            jj = head[i, kk]
+            head[i, kk] = prev[jj]
+            reject_pos[jj] = pos
+            R[i] -= float(1 << kk)
+            rejected += 1
+    return machine, reject_pos, fires

@@ -21,26 +21,21 @@ immediate reject.
 Guarantee (oracle T*): max load ≤ α·T* = O(log(1/ε))·T*; with phases, ≤ 2α·T_last ≤ 4α·OPT.
 
 Compiled path (``dispatch_all``): every oracle and guard, the phases' b-matching included
-(:func:`~schedbench.scheduling.algorithms._kernels.lb_unit_online_kernel`).
+(:func:`lb_unit_online_kernel`).
 """
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms._kernels import (
-    DOUBLING,
-    PHASES,
-    greedy_cap_kernel,
-    lb_unit_online_kernel,
-    least_loaded_with_cap,
-)
-from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt
+from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt, prefix_unit_opt_pow2
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
-from schedbench.scheduling.budget import Budget, ceil_log2
+from schedbench.scheduling.algorithms.greedy import least_loaded_with_cap
+from schedbench.scheduling.algorithms.greedy_cap import greedy_cap_kernel
+from schedbench.scheduling.budget import Budget, allows_nb, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -140,3 +135,64 @@ class LbUnitReject(OnlineAlgorithm):
         machine, fires = greedy_cap_kernel(size, indptr, indices, order, self.m, cap, self.eps, True)
         self.counters["guard_fires"] = int(fires)
         return machine
+
+
+PHASES, DOUBLING = 1, 2  # the online stand-ins for T* of lb_unit_online_kernel
+
+
+@compiled
+def lb_unit_online_kernel(size, indptr, indices, order, m, alpha, eps, guard, mode):
+    """LbUnitReject without T* (rejection-model.md §2.3): ``mode`` PHASES (T = the power of two
+    ≥ OPT(prefix), kept by an incremental b-matching, :func:`prefix_unit_opt_pow2`; a change of
+    T starts a phase with fresh loads) or DOUBLING (T from 1, doubled when a rejection would
+    pass ε·(phase arrivals)). Least-loaded dispatch (ties to the lowest index), reject at
+    load ≥ α·T, the optional budget guard as the step path. Returns (machine, guard fires,
+    phases)."""
+    n = order.shape[0]
+    machine = np.full(size.shape[0], -1, np.int64)
+    load = np.zeros(m, np.float64)
+    if mode == PHASES:
+        t_prefix = prefix_unit_opt_pow2(indptr, indices, order, m)
+    else:
+        t_prefix = np.empty(0, np.int64)
+    T = 1.0
+    rejected = 0
+    ph_arrived = 0
+    ph_rejected = 0
+    fires = 0
+    phases = 1
+    for pos in range(n):
+        o = order[pos]
+        if mode == PHASES and float(t_prefix[pos]) != T:
+            T = float(t_prefix[pos])
+            load[:] = 0.0
+            ph_arrived = 0
+            ph_rejected = 0
+            phases += 1
+        ph_arrived += 1
+        while True:
+            i = -1
+            for k in range(indptr[o], indptr[o + 1]):
+                c = indices[k]
+                if i < 0 or load[c] < load[i] or (load[c] == load[i] and c < i):
+                    i = c
+            if load[i] < alpha * T:
+                break
+            if mode == DOUBLING and not allows_nb(ph_rejected, 1, ph_arrived, eps):
+                T = 2.0 * T
+                load[:] = 0.0
+                ph_arrived = 1
+                ph_rejected = 0
+                phases += 1
+                continue
+            if guard and not allows_nb(rejected, 1, pos + 1, eps):
+                fires += 1
+                break
+            rejected += 1
+            ph_rejected += 1
+            i = -1
+            break
+        if i >= 0:
+            machine[o] = i
+            load[i] += size[o]
+    return machine, fires, phases

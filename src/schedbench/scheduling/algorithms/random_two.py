@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.scheduling.algorithms._kernels import random_two_kernel
+from schedbench.hall.jit import compiled
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
 
@@ -42,3 +42,26 @@ class RandomTwo(OnlineAlgorithm):
     def dispatch_all(self, size, indptr, indices, order):
         coins = np.random.default_rng(self.seed).random(order.shape[0])
         return random_two_kernel(size, indptr, indices, order, self.m, coins)
+
+
+@compiled
+def random_two_kernel(size, indptr, indices, order, m, coins):
+    """B12: one of the two least-loaded eligible machines, the second when ``coins[pos]`` ≥ ½
+    (the coins are drawn by the caller, one per arrival, so both paths see the same ones)."""
+    n = size.shape[0]
+    load = np.zeros(m, dtype=np.float64)
+    machine = np.empty(n, dtype=np.int64)
+    for pos in range(order.shape[0]):
+        j = order[pos]
+        a, b = -1, -1  # best, second best by (load, index)
+        for q in range(indptr[j], indptr[j + 1]):
+            i = indices[q]
+            if a < 0 or load[i] < load[a] or (load[i] == load[a] and i < a):
+                b = a
+                a = i
+            elif b < 0 or load[i] < load[b] or (load[i] == load[b] and i < b):
+                b = i
+        i = a if (b < 0 or coins[pos] < 0.5) else b
+        machine[j] = i
+        load[i] += size[j]
+    return machine

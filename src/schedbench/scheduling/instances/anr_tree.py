@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedbench.hall.params import Param
-from schedbench.scheduling.instances.base import Family
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
+from schedbench.hall.params import Param
+from schedbench.scheduling.instances.base import Family
 
 
 def _size(p: dict) -> tuple[int, int, int]:

@@ -20,8 +20,8 @@ from typing import Any, Callable
 import numpy as np
 
 from schedbench.hall.params import Param, ParameterError, resolve
-from schedbench.hall.seeds import rng as make_rng
 from schedbench.scheduling.model import Instance
+from schedbench.hall.seeds import rng as make_rng
 
 
 class FamilyParameterError(ParameterError):

@@ -38,10 +38,10 @@ import math
 
 import numpy as np
 
-from schedbench.hall.params import Param
-from schedbench.scheduling.instances.base import Family, FamilyParameterError, csr_from_fixed_degree
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.registry import register_family
+from schedbench.hall.params import Param
+from schedbench.scheduling.instances.base import Family, FamilyParameterError, csr_from_fixed_degree
 
 NAME = "random-restricted"
 D_RULES = ("log", "half", "all")

@@ -78,8 +78,8 @@ from pathlib import Path
 
 import numpy as np
 
-from schedbench.hall.params import Derived, Param
 from schedbench.scheduling.instances._swf import SwfFormatError, load_swf
+from schedbench.hall.params import Derived, Param
 from schedbench.scheduling.instances.base import Family, FamilyParameterError
 from schedbench.scheduling.instances.random_restricted import random_subsets
 from schedbench.scheduling.model import Instance

@@ -7,13 +7,13 @@ that its flow weight names (``FLOW_OBJECTIVE``: 1 → "flow", w_flow → "weight
 "stretch"). :func:`flow_lower_bound` stays as the trivial bound max_j w_j·p_j.
 """
 
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
-from schedbench.hall.params import Param, ParameterError, check_value
-from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline.flow_bound import flow_lower_bound
 from schedbench.scheduling.offline.makespan import makespan_lower_bound, opt_makespan, trivial_bound
 from schedbench.scheduling.offline.maxflow import FLOW_OBJECTIVE, max_flow_lower_bound, opt_max_flow
 from schedbench.scheduling.offline.result import OptResult
+from schedbench.hall.params import Param, ParameterError, check_value
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
+from schedbench.scheduling.model import Instance
 from schedbench.scheduling.problems import get_problem
 
 __all__ = [

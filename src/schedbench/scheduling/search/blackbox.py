@@ -40,8 +40,8 @@ from schedbench.hall.progress import PREFIX, clock_text
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import solve_opt
-from schedbench.scheduling.play import execute
 from schedbench.scheduling.problems import get_problem
+from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_adversary, get_algorithm
 from schedbench.scheduling.search.exact import check_objective, check_sizes, refused
 from schedbench.scheduling.search.replay import check_claims, opt_inconsistency, run_real

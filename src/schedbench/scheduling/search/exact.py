@@ -36,8 +36,8 @@ from schedbench.scheduling.registry import get_adversary, get_algorithm
 from schedbench.scheduling.search.models import MODELS
 from schedbench.scheduling.search.models._core import Builder, Space, solver_for
 from schedbench.scheduling.search.replay import check_claims, run_real
-from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 from schedbench.scheduling.search.starts import default_seeds
+from schedbench.scheduling.search.result import ReplayMismatch, WorstCase
 
 #: CP-SAT workers at most (its parameter is an int32; more than the cores only adds overhead).
 MAX_WORKERS = 1024

@@ -27,9 +27,9 @@ from typing import Any
 import pandas as pd
 
 from schedbench.hall.config import ConfigError
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import algorithm_grid
 from schedbench.hall.params import ParameterError
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.stats import bootstrap_ci
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family

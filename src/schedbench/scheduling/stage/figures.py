@@ -13,19 +13,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from schedbench.hall.figure_style import (  # noqa: E402  # noqa: E402
-    BOUND_FLAG,
-    MIN_SUMMARY_N,
+from schedbench.scheduling.stage.appendix import page_count, paged_figures, pages  # noqa: E402
+from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
+from schedbench.hall.figure_style import BOUND_FLAG, MIN_SUMMARY_N, few_note, save_figure  # noqa: E402
+from schedbench.hall.figure_style import (  # noqa: E402
     PANEL_HEIGHT,
     PANEL_WIDTH,
     apply_style,
-    few_note,
     palette,
-    save_figure,
     save_pages,
 )
-from schedbench.scheduling.stage.appendix import page_count, paged_figures, pages  # noqa: E402
-from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
 
 __all__ = [
     "algorithm_colours",

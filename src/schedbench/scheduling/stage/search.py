@@ -21,8 +21,8 @@ from typing import Any
 import pandas as pd
 
 from schedbench.hall.latex import fmt_cell, tex_text
-from schedbench.hall.seeds import derived_seed
 from schedbench.scheduling.registry import get_algorithm
+from schedbench.hall.seeds import derived_seed
 
 __all__ = ["TASK_KEYS", "check_search", "run_task", "collect_search", "search_table_tex"]
 
