@@ -92,11 +92,13 @@ _FIELDS = [
     "rem",
     "completion",
     "machine",
-    "key",
+    "key",  # BY_KEY / SRPT: the order key (SRPT: snapped remaining work)
+    "ids",  # BY_KEY / SRPT: 0..n−1, the ties of the heap
     "nxt",
     "left",
     "right",
-    # per machine
+    # per machine (qhead: a FIFO machine's first job, a keyed machine's heap root; run_job: the
+    # keyed machine's job in service, out of its heap)
     "qhead",
     "qtail",
     "qlen",
@@ -136,6 +138,7 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
         np.full(n, np.nan),
         np.full(n, -1, np.int64),
         (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1),
+        np.arange(n) if heap else np.zeros(1, np.int64),
         np.full(n, -1, np.int64),
         np.full(n if heap else 1, -1, np.int64),
         np.full(n if heap else 1, -1, np.int64),
@@ -211,20 +214,26 @@ def by_machine(ti, tf, rows, m):
     return gi, gf
 
 
-# ---------------------------------------------------------------------- keyed machines: skew heaps
+# ---------------------------------------------------------------------- skew heaps of jobs
+# Jobs linked by ``left``/``right`` (−1: none), the smallest (k1, k2, k3) at the root: a keyed
+# machine's waiting jobs (key, id, id), A's SRPT queues and B's density heaps of the class rules.
 @compiled(inline="always")
-def _less(a, b, key):
-    return key[a] < key[b] or (key[a] == key[b] and a < b)
+def _less3(x, y, k1, k2, k3):
+    if k1[x] != k1[y]:
+        return k1[x] < k1[y]
+    if k2[x] != k2[y]:
+        return k2[x] < k2[y]
+    return k3[x] < k3[y]
 
 
-@compiled
-def _meld(a, b, key, left, right):
+@compiled(inline="always")
+def heap_meld(a, b, k1, k2, k3, left, right):
     """Top-down skew-heap meld of the heaps rooted at a and b (−1: empty); returns the root."""
     if a < 0:
         return b
     if b < 0:
         return a
-    if _less(b, a, key):
+    if _less3(b, a, k1, k2, k3):
         a, b = b, a
     root = a
     while True:
@@ -233,11 +242,20 @@ def _meld(a, b, key, left, right):
         if r < 0:
             left[a] = b
             break
-        if _less(b, r, key):
+        if _less3(b, r, k1, k2, k3):
             r, b = b, r
         left[a] = r
         a = r
     return root
+
+
+@compiled(inline="always")
+def heap_pop(root, k1, k2, k3, left, right):
+    """The heap without its root (returns the new root); the old root's links are cleared."""
+    new = heap_meld(left[root], right[root], k1, k2, k3, left, right)
+    left[root] = -1
+    right[root] = -1
+    return new
 
 
 @compiled
@@ -269,10 +287,7 @@ def _head(mc, i):
         j = mc.qhead[i]  # a keyed machine's heap root
         if j < 0:
             return -1
-        left, right = mc.left, mc.right
-        mc.qhead[i] = _meld(left[j], right[j], mc.key, left, right)
-        left[j] = -1
-        right[j] = -1
+        mc.qhead[i] = heap_pop(j, mc.key, mc.ids, mc.ids, mc.left, mc.right)
         mc.run_job[i] = j
     return j
 
@@ -338,15 +353,15 @@ def dispatch(mc, pos, i):
             mc.nxt[mc.qtail[i]] = j
         mc.qtail[i] = j
         return
-    key, left, right = mc.key, mc.left, mc.right
+    key, ids, left, right = mc.key, mc.ids, mc.left, mc.right
     h = mc.run_job[i]
     if h >= 0:  # the running job goes back to the heap if the new one comes first
         if mc.rule == SRPT:
             key[h] = snap(mc.rem[h])
-        if _less(j, h, key):
+        if _less3(j, h, key, ids, ids):
             mc.run_job[i] = -1
-            mc.qhead[i] = _meld(mc.qhead[i], h, key, left, right)
-    mc.qhead[i] = _meld(mc.qhead[i], j, key, left, right)
+            mc.qhead[i] = heap_meld(mc.qhead[i], h, key, ids, ids, left, right)
+    mc.qhead[i] = heap_meld(mc.qhead[i], j, key, ids, ids, left, right)
 
 
 @compiled

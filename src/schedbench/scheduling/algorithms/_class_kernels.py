@@ -41,7 +41,7 @@ import numpy as np
 from schedbench.hall.jit import compiled
 from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.compiled import CompiledRun
-from schedbench.scheduling.machines import by_machine, put_row
+from schedbench.scheduling.machines import by_machine, heap_meld, heap_pop, put_row
 
 __all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
 
@@ -54,48 +54,6 @@ MAX_CLASS_CELLS = 50_000_000
 #: B's timeouts (T fixed) go in one FIFO queue per distinct flow weight when there are at most
 #: this many weights (each slot looks at every queue's front), else in an indexed heap.
 MAX_TIMEOUT_QUEUES = 64
-
-
-# ---------------------------------------------------------------------- skew heaps of jobs, 3 keys
-@compiled(inline="always")
-def _less3(x, y, k1, k2, k3):
-    if k1[x] != k1[y]:
-        return k1[x] < k1[y]
-    if k2[x] != k2[y]:
-        return k2[x] < k2[y]
-    return k3[x] < k3[y]
-
-
-@compiled(inline="always")
-def _meld3(a, b, k1, k2, k3, left, right):
-    """Top-down skew-heap meld (−1: empty heap); the smallest (k1, k2, k3) at the root."""
-    if a < 0:
-        return b
-    if b < 0:
-        return a
-    if _less3(b, a, k1, k2, k3):
-        a, b = b, a
-    root = a
-    while True:
-        r = right[a]
-        right[a] = left[a]
-        if r < 0:
-            left[a] = b
-            break
-        if _less3(b, r, k1, k2, k3):
-            r, b = b, r
-        left[a] = r
-        a = r
-    return root
-
-
-@compiled(inline="always")
-def _pop3(root, k1, k2, k3, left, right):
-    """The heap without its root (returns the new root); the old root's links are cleared."""
-    new = _meld3(left[root], right[root], k1, k2, k3, left, right)
-    left[root] = -1
-    right[root] = -1
-    return new
 
 
 # ---------------------------------------------------------------------- indexed heap of timeouts
@@ -350,7 +308,7 @@ def _a_add(A, out, rows, i, j, t, c, p):
         A.nonempty[i] += 1
     A.loads[i, c] += p
     if A.srpt:
-        A.sroot[i] = _meld3(A.sroot[i], j, A.rem, A.release, A.posk, A.sleft, A.sright)
+        A.sroot[i] = heap_meld(A.sroot[i], j, A.rem, A.release, A.posk, A.sleft, A.sright)
     else:
         if A.qhead[i, c] < 0:
             A.qhead[i, c] = j
@@ -429,13 +387,13 @@ def _a_choose(A, i, t):
     if A.srpt:
         h = A.head[i]
         if h >= 0:
-            A.sroot[i] = _meld3(A.sroot[i], h, A.rem, A.release, A.posk, A.sleft, A.sright)
+            A.sroot[i] = heap_meld(A.sroot[i], h, A.rem, A.release, A.posk, A.sleft, A.sright)
         r = A.sroot[i]
         if r < 0:
             A.cur[i] = -1
             A.head[i] = -1
             return 0
-        A.sroot[i] = _pop3(r, A.rem, A.release, A.posk, A.sleft, A.sright)
+        A.sroot[i] = heap_pop(r, A.rem, A.release, A.posk, A.sleft, A.sright)
         A.head[i] = r
         A.cur[i] = A.cls[r]
         A.since[i] = t
@@ -495,7 +453,7 @@ def _b_add(B, j, i, T):
     B.bmach[j] = i
     x = B.cval * T / B.wflow[j]
     B.deadline[j] = B.release[j] + x
-    B.droot[i] = _meld3(B.droot[i], j, B.neg_d, B.deadline, B.posk, B.dleft, B.dright)
+    B.droot[i] = heap_meld(B.droot[i], j, B.neg_d, B.deadline, B.posk, B.dleft, B.dright)
     return x
 
 
@@ -526,7 +484,7 @@ def _b_decide(B, a_head, i, t, T):
     a hopeless job running, else 0."""
     r = B.droot[i]
     while r >= 0 and not B.alive[r]:
-        r = _pop3(r, B.neg_d, B.deadline, B.posk, B.dleft, B.dright)
+        r = heap_pop(r, B.neg_d, B.deadline, B.posk, B.dleft, B.dright)
     B.droot[i] = r
     top = r
     ja = a_head[i]
