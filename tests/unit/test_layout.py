@@ -56,3 +56,17 @@ def test_the_hall_imports_no_wing():
 def test_a_wing_imports_only_itself_and_the_hall(wing):
     bad = {f"{f.relative_to(SRC)} -> {m}" for f in _files(wing) for m in _imports(f) if _part(m) not in (wing, "hall")}
     assert not bad, sorted(bad)
+
+
+def test_the_machine_core_sits_below_the_rules_and_the_validator_imports_neither():
+    """``scheduling/machines.py`` (how machines process) imports no rule, engine or run path;
+    the compiled flow rules reach it; the validator, the independent check, imports neither the
+    core nor the engine."""
+    core = _imports(SRC / "scheduling" / "machines.py")
+    above = ("schedbench.scheduling.algorithms", "schedbench.scheduling.engine", "schedbench.scheduling.play")
+    assert not {m for m in core if m.startswith(above)}, sorted(core)
+    users = {f.stem for f in _files("scheduling/algorithms") if "schedbench.scheduling.machines" in _imports(f)}
+    flow_rules = {"ll_fifo", "ll_fifo_drop", "mft_unit", "drop_every_k_flow", "random_two_flow", "anand_batch"}
+    assert flow_rules | {"edf", "imd", "lwf", "_class_kernels"} <= users
+    checker = _imports(SRC / "scheduling" / "validate.py")
+    assert not {m for m in checker if m.endswith((".machines", ".engine"))}, sorted(checker)

@@ -1,7 +1,7 @@
 """What a compiled run returns, and how it becomes an :class:`~schedbench.scheduling.model.Outcome`.
 
 An algorithm that offers a compiled path (``OnlineAlgorithm.compiled_run``, see
-``docs/models/rejection-model.md`` §1.3 and ``algorithms/_flow_kernels.py``) returns a
+``docs/models/rejection-model.md`` §1.3 and :func:`schedbench.scheduling.machines.run`) returns a
 :class:`CompiledRun` for a whole instance; :func:`to_outcome` numbers its decision points the
 way the engine does — one step per arrival, in arrival order, and one step per slot in which
 held jobs were dispatched or jobs were rejected after their dispatch (after that slot's

@@ -5,7 +5,7 @@
 Shortest-queue dispatch (ties to the lowest index), FIFO at speed 1; each machine rejects, on
 arrival, every k-th job routed to it (k = ⌈1/ε⌉), so rejections ≤ ε·arrivals at every prefix
 by construction (as ``drop-every-k`` for LoadBalancing). Compiled path:
-:func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel`.
+:func:`drop_every_k_flow_rule` on the machine core (:mod:`~schedbench.scheduling.machines`).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ MFT_UNIT measured in work instead of queue length (``mft-unit`` is the unit-job 
 
 No budget guarantee is proven for sized jobs [R]: the validator reports violations.
 
-Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel` (both cap
-rules).
+Compiled path: :func:`ll_fifo_drop_rule` on the machine core
+(:mod:`~schedbench.scheduling.machines`), both cap rules.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ Guarantee: FIFO, so a job joining a queue of length Q < Qcap completes Q + 1 slo
 max flow ≤ Qcap; with T* the rejections are ≤ ε·arrivals at every prefix [Q]. With a prefix
 T the flow bound still holds against OPT (T(t) ≤ OPT), the budget is not proven.
 
-Compiled path: :func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel` with
-``oracle="opt"``; the prefix oracles solve an offline MIP when a cap is reached, so they run on
-the step path.
+Compiled path: :func:`mft_unit_rule` on the machine core (:mod:`~schedbench.scheduling.machines`)
+with a queue cap per arrival; with a prefix oracle the run is repeated from the first rejection
+not yet confirmed, with T refreshed there as the step path does (:meth:`MftUnit._compiled_prefix_run`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ for MaxFlowTime (``random-two`` is its LoadBalancing version).
 Each job goes to a uniformly random one of the two machines of its eligible set with the
 shortest queues (by (length, index); the only one if it has one); FIFO per machine, speed 1,
 nothing rejected. One coin per arrival from the run's seeded generator (numpy PCG64); the
-compiled path (:func:`~schedbench.scheduling.algorithms._flow_kernels.fifo_kernel`) draws the
+compiled path (:func:`random_two_flow_rule`, on the machine core) draws the
 same coins up front.
 """
 
