@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 CORES  ?= all
 # Debian packages: the PDF (latexmk + pdflatex) and the browser the report test opens
-LATEX_DEBS   := latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra
+LATEX_DEBS   := latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern
 BROWSER_DEBS := chromium
 # pdftotext: the test that reads the PDF's text (no reference to a file the reader lacks)
 PDF_TEXT_DEBS := poppler-utils

@@ -79,6 +79,26 @@ def test_the_pdf_opens_with_its_findings_and_points_at_no_file_the_reader_lacks(
     assert "docs/models" not in flat
 
 
+@pytest.mark.needs_latex
+def test_the_pdf_text_can_be_searched_and_every_reference_has_authors(pipeline):
+    """Scalable fonts only (no Type 3 bitmap font, whose glyphs have no Unicode map: pdftotext
+    read "ow" for "flow"); the bibliography's entries each name their authors."""
+    reason = pdf_text_missing()
+    if reason:
+        pytest.skip(reason)
+    pdf = str(pipeline / "paper/main.pdf")
+    fonts = subprocess.run(["pdffonts", pdf], capture_output=True, text=True, check=True).stdout
+    assert "Type 3" not in fonts, [line for line in fonts.splitlines() if "Type 3" in line][:5]
+    text = re.sub(
+        r"\s+", " ", subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True, check=True).stdout
+    )
+    assert "flow" in text and "ll-fifo" in text
+    refs = (pipeline / "paper/references.tex").read_text()
+    entries = re.split(r"\\bibitem\{[^}]+\}", refs.split("\\begin{thebibliography}")[1])[1:]
+    # each entry opens with its authors' initials ("S.~Ghanbarian, ..."), not with the title
+    assert entries and all(re.match(r"\s*[A-Z]\.~", e) for e in entries), [e[:60] for e in entries]
+
+
 def test_paper_reads_exactly_the_figures_and_tables_the_pipeline_writes(pipeline):
     paper = pipeline / "paper"
     written = written_files(paper)

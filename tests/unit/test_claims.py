@@ -279,6 +279,9 @@ def test_the_table_has_a_row_per_claim_its_tally_and_cites_only_the_bibliography
     assert "\\cite{cdgk}" in tex and "\\cite{anr}" in tex
     assert "\\cite{" not in claims_table_tex(frame, [])  # unknown keys as text: no undefined citation
     assert set(re.findall(r"\\ref\{([^}]+)\}", tex)) <= {*PRESENT, "tab:claims"}  # only floats the paper holds
+    # the "shown in" column says which kind of float it names
+    shown = re.findall(r"& ([^&]*?)\\ref\{([^}]+)\} \\\\", tex)
+    assert shown and all(kind == {"fig": "Fig.~", "tab": "Table~"}[label.split(":")[0]] for kind, label in shown), shown
 
 
 def test_a_claim_record_refuses_an_unknown_verdict_and_a_silent_not_shown():

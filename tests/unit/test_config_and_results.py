@@ -457,3 +457,12 @@ def test_an_experiment_s_own_opt_limits_replace_the_top_level_ones():
     assert "(5)" in notes["experiments.log_kth_flow"] and "(60)" in notes["experiments.flow_small_rho90"]
     rule = (ROOT / "workflow/rules/offline.smk").read_text()
     assert 'work_limit=exp_opt_limit("work_limit")' in rule and 'time_limit=exp_opt_limit("time_limit")' in rule
+
+
+def test_a_plugin_in_the_method_table_is_credited_to_its_own_source_never_ours():
+    from schedbench.scheduling.stage.methods import _source
+
+    assert _source({"cites": "", "section": "", "builtin": False}, set()) == "user plug-in"
+    assert _source({"cites": "", "section": "", "builtin": True}, set()) == "ours"
+    assert _source({"cites": "mine2024", "section": "§3", "builtin": False}, {"cdgk"}) == "mine2024 \\S{}3"
+    assert _source({"cites": "cdgk", "section": "", "builtin": False}, {"cdgk"}) == "\\cite{cdgk}"

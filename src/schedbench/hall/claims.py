@@ -77,6 +77,15 @@ def _cite(source: str, bib_keys: set[str]) -> str:
     return head + (f" {tex_text(where)}" if where else "")
 
 
+def _shown_in(label: str) -> str:
+    """Where the paper shows a claim, saying what it is: "Fig. 3", "Table 2" (a ``fig:``/``tab:``
+    label), "Sec. 4" otherwise; "--" for none."""
+    if not label:
+        return "--"
+    kind = {"fig": "Fig.", "tab": "Table", "sec": "Sec."}.get(label.partition(":")[0], "Sec.")
+    return f"{kind}~\\ref{{{label}}}"
+
+
 def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
     """The claims table (a ``longtable`` in the footnote size, caption and label included):
     source, claim, measured, verdict (with its reason), where the paper shows it."""
@@ -96,13 +105,13 @@ def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
         verdict = "\\textbf{" + tex_text(r.verdict.replace("confirmed qualitatively", "qualitatively")) + "}"
         if r.why:
             verdict += f": {tex_text(r.why)}"
-        where = f"\\ref{{{r.evidence}}}" if r.evidence else "--"
+        where = _shown_in(r.evidence)
         rows.append(
             f"{_cite(r.source, keys)} & {tex_text(r.statement)} & {tex_text(r.measured)} & {verdict} & {where} \\\\"
         )
     colspec = (
         "@{}"
-        + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in ("1.7cm", "4.4cm", "5.3cm", "2.6cm", "1.2cm"))
+        + "".join(f">{{\\raggedright\\arraybackslash}}p{{{w}}}" for w in ("1.7cm", "4.4cm", "5.1cm", "2.6cm", "1.4cm"))
         + "@{}"
     )
     head = "source & claim & measured & verdict & shown in \\\\"

@@ -11,7 +11,7 @@ from typing import Iterable
 from schedbench.hall.latex import longtable
 from schedbench.hall.latex import tex_text as _tex
 from schedbench.scheduling.problems import get_problem, problem_names
-from schedbench.scheduling.registry import algorithm_names, get_algorithm
+from schedbench.scheduling.registry import algorithm_names, get_algorithm, is_builtin
 
 __all__ = ["method_table_tex", "method_rows", "MODEL_NAMES"]
 
@@ -41,6 +41,7 @@ def method_rows() -> list[dict]:
                 "bound": cls.bound or "not stated",
                 "cites": cls.cites,
                 "section": cls.section,
+                "builtin": is_builtin("algorithm", name),
             }
         )
     return rows
@@ -52,8 +53,10 @@ def _camel_breaks(tex: str) -> str:
 
 
 def _source(row: dict, bib_keys: set[str]) -> str:
+    """The source column: the paper it cites (and section); a built-in without one is the suite's
+    own reconstruction ("ours"); a plug-in without one is a user's ("user plug-in"), never ours."""
     if not row["cites"]:
-        return "ours"
+        return "ours" if row.get("builtin", True) else "user plug-in"
     cite = f"\\cite{{{row['cites']}}}" if row["cites"] in bib_keys else _tex(row["cites"])
     return cite + (f" {_tex(row['section'])}" if row["section"] else "")
 
