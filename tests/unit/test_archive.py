@@ -98,24 +98,52 @@ def test_the_config_hash_of_a_file_is_the_pipelines(run_a):
     assert pd.read_parquet(run_a / "results/runs.parquet")["config_hash"].iloc[0] == config_hash(cfg)
 
 
-def test_diff_shows_one_parameter_change_and_nothing_else(run_a, run_b):
+def test_diff_shows_one_parameter_change_with_its_values_and_nothing_else(run_a, run_b):
+    """One parameter changed (alpha_rule paper → safe): the setting is paired, not listed as
+    "disappeared" and "appeared", and each metric that moved is shown with both values (the
+    groups' means, re-computed here from the tables) and whether it moved beyond the noise."""
     d = diff(str(run_a), str(run_b))
     ch = d.changes
-    assert set(ch["kind"]) == {"appeared", "disappeared"} and set(ch["level"]) == {"group"}
     assert set(ch["algorithm"]) == {"lb-unit-reject"} and set(ch["experiment"]) == {"ru"}
-    gone, new = ch[ch["kind"] == "disappeared"], ch[ch["kind"] == "appeared"]
-    assert set(gone["params"]) == {"alpha_rule=paper, guard=off, oracle=opt"}  # every parameter, defaults too
-    assert set(new["params"]) == {"alpha_rule=safe, guard=off, oracle=opt"}
-    assert sorted(gone["eps"]) == sorted(new["eps"]) == ["0.25", "0.5"]
+    assert not ch["kind"].isin(["appeared", "disappeared"]).any()
+    settings = ch[ch["kind"] == "setting"]
+    assert set(settings["params"]) == {"alpha_rule: paper → safe"}  # only what differs
+    assert sorted(settings["eps"]) == ["0.25", "0.5"]
+    values = ch[(ch["level"] == "setting") & (ch["kind"] != "setting")]
+    assert len(values) and values[["a", "b"]].notna().all().all()  # --json: never null
+    ta, tb = pd.read_parquet(run_a / "results/runs.parquet"), pd.read_parquet(run_b / "results/runs.parquet")
+    for r in values.itertuples():
+        sel_a = (ta["algorithm"] == "lb-unit-reject") & (ta["eps"] == float(r.eps))
+        sel_b = (tb["algorithm"] == "lb-unit-reject") & (tb["eps"] == float(r.eps))
+        assert r.a == pytest.approx(ta.loc[sel_a, r.metric].mean()) and r.b == pytest.approx(
+            tb.loc[sel_b, r.metric].mean()
+        )
+        assert r.kind == ("noise" if r.a_lo <= r.b_hi and r.b_lo <= r.a_hi else "changed")
     assert d.config["keys"] == [
         {"key": "experiments.ru.algorithms.lb-unit-reject.alpha_rule", "a": "paper", "b": "safe"}
     ]
     assert not d.config["same"] and d.packages["same"] and d.platform["same"] and d.code["a"] == d.code["b"]
+    assert not d.unchanged and d.summary["results/runs.parquet"]["settings"] == 2
     text = d.report()
     assert "experiments.ru.algorithms.lb-unit-reject.alpha_rule: paper → safe" in text
-    assert "appeared     group ru lb-unit-reject (alpha_rule=safe, guard=off, oracle=opt) ε=0.5" in text
+    assert "setting      ru lb-unit-reject (alpha_rule: paper → safe) ε=0.5 (4 → 4 runs)\n" in text
+    assert "ε=0.25 (4 → 4 runs): every value the same" in text
+    first = values.iloc[0]
+    assert f"{first.metric} {first.a:.6g}" in text
     assert "greedy" not in text  # nothing else
+    assert "2 settings changed" in text.splitlines()[-1]
     json.dumps(d.to_dict(), default=str)
+
+
+def test_a_group_that_only_one_run_has_is_shown_with_its_values(run_a, tmp_path):
+    def more(df):  # a second setting of the same algorithm in b: nothing to pair, so it appears
+        extra = df[df["algorithm"] == "greedy"].assign(p_ties="random")
+        return pd.concat([df, extra], ignore_index=True)
+
+    d = diff(str(run_a), str(_copy(run_a, tmp_path / "more", more)))
+    came = d.changes[d.changes["kind"] == "appeared"]
+    assert len(came) == 2 and came["b"].notna().all() and came["a"].isna().all()
+    assert "appeared     group ru greedy (ties=random) (4 rows): ratio " in d.report()  # a plain rule: no ε
 
 
 def test_identical_runs_and_timing_only_differences_show_no_change(run_a, tmp_path):

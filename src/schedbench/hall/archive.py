@@ -81,6 +81,8 @@ ARCHIVED = (
 )
 #: the run-table metrics compared per group (mean with a bootstrap CI)
 METRICS = ("ratio", "objective", "rejected_frac")
+#: at most this many lines of values that moved within the noise in the text (``--json``: all)
+NOISE_LINES = 20
 REL_TOL = 1e-9
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 _SOURCE_ROOT = Path(__file__).resolve().parents[3]  # the source checkout (workflow/schemas)
@@ -713,8 +715,9 @@ class RunDiff:
 
     @property
     def unchanged(self) -> bool:
-        """No result changed beyond the noise, nothing appeared or disappeared."""
-        return self.changes.empty
+        """No result changed beyond the noise, no setting changed, nothing appeared or
+        disappeared (rows "noise" only say where values moved within it)."""
+        return bool((self.changes["kind"] == "noise").all()) if len(self.changes) else True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -825,13 +828,26 @@ def _diff_runs(a: pd.DataFrame, b: pd.DataFrame, n_boot: int) -> tuple[list[dict
     common_algs = algs_a & algs_b
     by_a = {k: idx for k, idx in ga.groupby(keys, sort=True).groups.items()}
     by_b = {k: idx for k, idx in gb.groupby(keys, sort=True).groups.items()}
-    counts = {"groups": 0, "same": 0, "noise": 0, "changed": 0, "appeared": 0, "disappeared": 0}
-    for k in sorted(set(by_a) - set(by_b)):
-        if k[:2] in common_algs:
-            row("disappeared", "group", *k, na=len(by_a[k]))
-    for k in sorted(set(by_b) - set(by_a)):
-        if k[:2] in common_algs:
-            row("appeared", "group", *k, nb=len(by_b[k]))
+    counts = {"groups": 0, "same": 0, "noise": 0, "changed": 0, "appeared": 0, "disappeared": 0, "settings": 0}
+    gone = [k for k in sorted(set(by_a) - set(by_b)) if k[:2] in common_algs]
+    new = [k for k in sorted(set(by_b) - set(by_a)) if k[:2] in common_algs]
+    for ka, kb in _paired_settings(gone, new):  # one setting of (experiment, algorithm, ε) replaced by another
+        counts["settings"] += 1
+        ra, rb = a.loc[by_a[ka]], b.loc[by_b[kb]]
+        what = (ka[0], ka[1], _setting_change(ka[2], kb[2]), ka[3])
+        row("setting", "setting", *what, na=len(ra), nb=len(rb))
+        before = len(rows)
+        for metric in METRICS:
+            if metric in ra.columns and metric in rb.columns:
+                _compare_metric(row, what, metric, ra[metric], rb[metric], n_boot)
+        if len(rows) == before:
+            rows[-1]["metric"] = "same values"
+        gone.remove(ka)
+        new.remove(kb)
+    for k in gone:
+        _one_side(row, "disappeared", k, a.loc[by_a[k]], n_boot)
+    for k in new:
+        _one_side(row, "appeared", k, b.loc[by_b[k]], n_boot)
     for k in sorted(set(by_a) & set(by_b)):
         counts["groups"] += 1
         ra, rb = a.loc[by_a[k]], b.loc[by_b[k]]
@@ -854,6 +870,7 @@ def _diff_runs(a: pd.DataFrame, b: pd.DataFrame, n_boot: int) -> tuple[list[dict
             ca, cb = _ci(xa, n_boot), _ci(xb, n_boot)
             if _overlap(ca, cb):
                 verdict = "noise" if verdict == "same" else verdict
+                row("noise", "group", *k, metric=metric, av=ca, bv=cb, na=sa.size, nb=sb.size)
             else:
                 row("changed", "group", *k, metric=metric, av=ca, bv=cb, na=sa.size, nb=sb.size)
                 verdict = "changed"
@@ -861,6 +878,51 @@ def _diff_runs(a: pd.DataFrame, b: pd.DataFrame, n_boot: int) -> tuple[list[dict
     counts["appeared"] = sum(r["kind"] == "appeared" for r in rows)
     counts["disappeared"] = sum(r["kind"] == "disappeared" for r in rows)
     return rows, counts
+
+
+def _paired_settings(gone: list[tuple], new: list[tuple]) -> list[tuple[tuple, tuple]]:
+    """Group keys (experiment, algorithm, params, ε) only in a and only in b that are one
+    setting replaced by another: the only one of its (experiment, algorithm, ε) on each side."""
+    by_a: dict[tuple, list] = {}
+    by_b: dict[tuple, list] = {}
+    for k in gone:
+        by_a.setdefault((k[0], k[1], k[3]), []).append(k)
+    for k in new:
+        by_b.setdefault((k[0], k[1], k[3]), []).append(k)
+    return [(ka[0], by_b[key][0]) for key, ka in by_a.items() if len(ka) == 1 and len(by_b.get(key, [])) == 1]
+
+
+def _setting_change(pa: str, pb: str) -> str:
+    """What differs between two parameter labels ("c=2, ties=index" → "c: 2 → 0.5")."""
+
+    def parse(label: str) -> dict[str, str]:
+        return dict(item.split("=", 1) for item in label.split(", ") if "=" in item)
+
+    da, db = parse(pa), parse(pb)
+    keys = sorted(set(da) | set(db))
+    return ", ".join(f"{k}: {da.get(k, '-')} → {db.get(k, '-')}" for k in keys if da.get(k) != db.get(k))
+
+
+def _compare_metric(row, what: tuple, metric: str, xa: pd.Series, xb: pd.Series, n_boot: int) -> None:
+    """A metric of two groups: a row "changed" (non-overlapping 95 % intervals) or "noise"
+    (overlapping), none when the values are the same."""
+    va, vb = xa.to_numpy(dtype=float), xb.to_numpy(dtype=float)
+    sa, sb = np.sort(va[np.isfinite(va)]), np.sort(vb[np.isfinite(vb)])
+    if sa.size == sb.size and np.allclose(sa, sb, rtol=REL_TOL, atol=REL_TOL):
+        return
+    ca = _ci(va, n_boot) if sa.size else (math.nan,) * 3
+    cb = _ci(vb, n_boot) if sb.size else (math.nan,) * 3
+    kind = "noise" if sa.size and sb.size and _overlap(ca, cb) else "changed"
+    row(kind, "setting", *what, metric=metric, av=ca, bv=cb, na=sa.size, nb=sb.size)
+
+
+def _one_side(row, kind: str, k: tuple, runs: pd.DataFrame, n_boot: int) -> None:
+    """A group only in a ("disappeared") or only in b ("appeared"), with its mean ratio (or
+    objective) and interval on its side, so that a reader sees what left or came."""
+    metric = next((m for m in METRICS if m in runs.columns and np.isfinite(runs[m].to_numpy(float)).any()), "")
+    ci = _ci(runs[metric].to_numpy(dtype=float), n_boot) if metric else (math.nan,) * 3
+    side = {"av": ci, "na": len(runs)} if kind == "disappeared" else {"bv": ci, "nb": len(runs)}
+    row(kind, "group", *k, metric=metric, **side)
 
 
 def _spec(name: str, df: pd.DataFrame) -> TableSpec:
@@ -1135,27 +1197,46 @@ def format_diff(d: RunDiff) -> str:
         if rows.empty:
             lines.append(f"{table}: no changes beyond the noise ({compared})")
             continue
-        lines.append(f"{table}: {compared}; {counts['appeared']} appeared, {counts['disappeared']} disappeared")
+        settings = f", {counts['settings']} settings changed" if counts.get("settings") else ""
+        lines.append(
+            f"{table}: {compared}; {counts['appeared']} appeared, {counts['disappeared']} disappeared{settings}"
+        )
+        noise_lines = 0
         for r in rows.itertuples():
             what = " ".join(x for x in (r.experiment, r.algorithm, f"({r.params})" if r.params else "", r.key) if x) + (
                 f" ε={r.eps}" if r.eps else ""
             )
-            if r.kind == "changed":
-                if r.metric.count("→"):
-                    lines.append(f"  changed      {what}: {r.metric}")
-                else:
-                    lines.append(
-                        f"  changed      {what}: {r.metric} {_value(r.a, r.a_lo, r.a_hi)} → {_value(r.b, r.b_lo, r.b_hi)}"
-                    )
+            value = f"{r.metric} {_value(r.a, r.a_lo, r.a_hi)} → {_value(r.b, r.b_lo, r.b_hi)}"
+            if r.kind == "setting":
+                same = ": every value the same" if r.metric == "same values" else ""
+                lines.append(f"  setting      {what} ({r.n_a} → {r.n_b} runs){same}")
+            elif r.kind == "changed" and r.metric.count("→"):
+                lines.append(f"  changed      {what}: {r.metric}")
+            elif r.kind == "changed":
+                indent = "               " if r.level == "setting" else f"  changed      {what}: "
+                lines.append(f"{indent}{value}" + ("  (beyond the noise)" if r.level == "setting" else ""))
+            elif r.kind == "noise" and r.level == "setting":
+                lines.append(f"               {value}  (within the noise)")
+            elif r.kind == "noise":
+                noise_lines += 1
+                if noise_lines <= NOISE_LINES:
+                    lines.append(f"  noise        {what}: {value}")
             else:
                 n = f" ({r.n_a or r.n_b} rows)" if (r.n_a or r.n_b) else ""
-                lines.append(f"  {r.kind:<12} {r.level} {what}{n}")
+                side = (r.a, r.a_lo, r.a_hi) if r.kind == "disappeared" else (r.b, r.b_lo, r.b_hi)
+                seen = f": {r.metric} {_value(*side)}" if r.metric and not math.isnan(side[0]) else ""
+                lines.append(f"  {r.kind:<12} {r.level} {what}{n}{seen}")
+        shown = int(((rows["kind"] == "noise") & (rows["level"] != "setting")).sum())
+        if shown > NOISE_LINES:
+            lines.append(f"  … and {shown - NOISE_LINES} more values within the noise (--json lists them all)")
     n_changed = int((ch["kind"] == "changed").sum())
+    n_settings = int((ch["kind"] == "setting").sum())
     lines.append(
         "no changes beyond the noise"
         if d.unchanged
         else f"{n_changed} change{'' if n_changed == 1 else 's'} beyond the noise, "
-        f"{int((ch['kind'] == 'appeared').sum())} appeared, {int((ch['kind'] == 'disappeared').sum())} disappeared"
+        + (f"{n_settings} setting{'' if n_settings == 1 else 's'} changed, " if n_settings else "")
+        + f"{int((ch['kind'] == 'appeared').sum())} appeared, {int((ch['kind'] == 'disappeared').sum())} disappeared"
     )
     return "\n".join(lines)
 
