@@ -453,3 +453,31 @@ def test_a_config_file_named_by_the_runs_macros_must_lie_inside_the_run(run_a, t
     )
     d = diff("current", "current", root=work)  # the tables still compare; the config is not read
     assert d.config["keys"] is None and "ConfigFile: '../outside.yaml' points outside" in d.config["note"]
+
+
+def test_an_edited_plugin_shows_in_the_provenance_and_in_diff(run_a, tmp_path):
+    """The hash of each loaded plug-in file is recorded with the packages (``provenance``); two
+    runs at one commit whose plug-in differs say so in ``diff``."""
+    import hashlib
+
+    plugin = tmp_path / "my_rule.py"
+    plugin.write_text("# version 1\n")
+    first = provenance("h", [str(plugin)])
+    digest = hashlib.sha256(b"# version 1\n").hexdigest()[:12]
+    assert json.loads(first["packages"])["plug-in my_rule.py"] == digest
+    plugin.write_text("# version 2\n")
+    second = json.loads(provenance("h", [str(plugin)])["packages"])["plug-in my_rule.py"]
+    assert second != digest
+
+    def with_plugin(h):
+        def edit(df):
+            pk = json.loads(df["packages"].iloc[0])
+            return df.assign(packages=json.dumps({**pk, "plug-in my_rule.py": h}, sort_keys=True))
+
+        return edit
+
+    ra = _copy(run_a, tmp_path / "pa", with_plugin(digest))
+    rb = _copy(run_a, tmp_path / "pb", with_plugin(second))
+    d = diff(str(ra), str(rb))
+    assert d.code["a"] == d.code["b"] and not d.packages["same"]
+    assert f"packages:  differ: plug-in my_rule.py {digest} → {second}" in d.report()

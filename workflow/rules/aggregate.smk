@@ -6,6 +6,7 @@ rule collect_runs:
         opts=opt_parts(),
         schema="workflow/schemas/results.schema.yaml",
         sources=sources_of("collect_runs.py"),
+        plugins=plugin_files(),  # their hashes go into the table's provenance
     output:
         "results/runs.parquet",
     log:

@@ -14,7 +14,14 @@ from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.sources import script_sources
 from schedbench.bipartite.stage.experiments import expand_groups
 from schedbench.loss.stage.experiments import expand_points
-from schedbench.scheduling.registry import adversary_names, algorithm_names, get_adversary, get_algorithm, get_family
+from schedbench.scheduling.registry import (
+    adversary_names,
+    algorithm_names,
+    get_adversary,
+    get_algorithm,
+    get_family,
+    plugin_files,
+)
 
 try:
     check_config(config)

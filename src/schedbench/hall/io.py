@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -93,8 +94,11 @@ def _git_commit() -> str:
         return "unknown"
 
 
-def provenance(config_hash: str) -> dict[str, str]:
-    """Columns that say what produced a table."""
+def provenance(config_hash: str, plugins: list[str] | None = None) -> dict[str, str]:
+    """Columns that say what produced a table. ``plugins``: the out-of-tree plug-in files the
+    run loaded; each is recorded in ``packages`` as ``plug-in <file name>`` with the first 12 hex
+    digits of its content's SHA-256, so that an edited plug-in shows in ``schedbench diff``
+    although the suite's commit is the same."""
 
     def ver(name: str) -> str:
         try:
@@ -106,9 +110,18 @@ def provenance(config_hash: str) -> dict[str, str]:
         "schedbench_version": ver("schedbench"),
         "git_commit": _git_commit(),
         "config_hash": config_hash,
-        "packages": json.dumps({p: ver(p) for p in _PACKAGES}, sort_keys=True),
+        "packages": json.dumps({**{p: ver(p) for p in _PACKAGES}, **plugin_hashes(plugins or [])}, sort_keys=True),
         "platform": f"{platform.system()}-{platform.machine()} Python {platform.python_version()}",
     }
+
+
+def plugin_hashes(files: list[str]) -> dict[str, str]:
+    """``{"plug-in <name>": sha256[:12]}`` of each plug-in file (see :func:`provenance`)."""
+    out = {}
+    for f in files:
+        path = Path(f)
+        out[f"plug-in {path.name}"] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return out
 
 
 def _jsonable(value: Any) -> Any:
