@@ -2,6 +2,8 @@
 runs: the session's one (``pipeline``), a killed-and-resumed one from scratch, a forced rerun of a
 copy of the finished one, and a one-experiment config; the rest are dry runs or read the session's."""
 
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -348,8 +350,6 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
     assert set(runs[runs["experiment"] == "plugin_adversary"]["family"]) == {"my-trap"}
     assert set(runs[runs["experiment"] == "plugin_family"]["family"]) == {"my-fam"}
     assert (runs["status"] == "ok").all()
-    import hashlib
-
     packages = json.loads(runs["packages"].iloc[0])  # the plug-in's content is in the provenance
     assert packages["plug-in least_index.py"] == hashlib.sha256(LEAST_INDEX.encode()).hexdigest()[:12]
     path = plug / "least_index.py"
