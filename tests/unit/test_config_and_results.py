@@ -71,6 +71,37 @@ def test_base_merge_rules_and_errors(tmp_path):
         apply_base({}, [str(tmp_path / "o.yaml"), str(tmp_path / "o.yaml")])
 
 
+def test_a_config_path_that_is_no_regular_file_or_too_large_is_refused_before_any_read(tmp_path):
+    """A FIFO would block the read forever, a device or a huge file fill memory: each is one error
+    naming the path, raised before the file is opened (the FIFO has no writer: an open would hang)."""
+    import os
+    import signal
+
+    from schedbench.hall.config import MAX_CONFIG_BYTES, load_config_strict
+
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as f:
+        f.truncate(MAX_CONFIG_BYTES + 1)  # sparse: no disk used
+    cases = [
+        (fifo, "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+        (tmp_path, "a folder"),
+        (big, "bytes, more than"),
+    ]
+    old = signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("the read blocked")))
+    signal.alarm(10)
+    try:
+        for path, message in cases:
+            with pytest.raises(ConfigError) as info:
+                load_config_strict(str(path))
+            assert str(path) in str(info.value) and message in str(info.value)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 @pytest.mark.parametrize(
     "mutate, message",
     [

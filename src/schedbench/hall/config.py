@@ -13,6 +13,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 
 import yaml
 
@@ -52,9 +53,24 @@ def _mapping_without_duplicates(loader, node, deep=False):
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
 
 
+#: A config file larger than this is refused before it is read (the default config is ~30 kB).
+MAX_CONFIG_BYTES = 16 * 2**20
+
+
 def load_config_strict(path: str) -> dict:
     """Read a config file as the pipeline will, but strictly: a YAML syntax error or a
-    duplicate key is a :class:`ConfigError` naming the file and the line."""
+    duplicate key is a :class:`ConfigError` naming the file and the line. Only a regular file of
+    at most :data:`MAX_CONFIG_BYTES` is opened: a FIFO, a device (``/dev/zero``) or a huge file
+    is refused before any read (it would block or fill memory)."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config ({exc.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a FIFO, a device or a socket)"
+        raise ConfigError(f"{path}: {kind}: a config is a YAML text file")
+    if st.st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: {st.st_size} bytes, more than a config may hold ({MAX_CONFIG_BYTES} bytes)")
     try:
         with open(path, encoding="utf-8") as handle:
             data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
