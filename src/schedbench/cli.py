@@ -36,6 +36,7 @@ from schedbench.hall.config import ConfigError
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import repeated
 from schedbench.hall.params import ParameterError
+from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
 from schedbench.scheduling.offline import solve_opt
@@ -1001,6 +1002,9 @@ def main(argv: list[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print("schedbench: error: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
+    except AlgorithmError as exc:  # a rule (a plug-in's, above all) broke the model: one line naming it and the job
+        print("schedbench: algorithm error: " + " ".join(str(exc).split()), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

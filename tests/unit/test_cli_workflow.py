@@ -421,3 +421,70 @@ def test_check_on_a_file_of_the_package_checks_it_in_place(capsys):
     code, out, err = _cli(capsys, "check", str(greedy))
     assert code == 0, out + err
     assert "PASS  algorithm greedy: fast path = step path — " in out and "compiled runs equal" in out
+
+
+BAD_RULES = '''
+"""bad-machine: every job to machine 99 (no instance has it)."""
+import numpy as np
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm
+from schedbench.scheduling.compiled import CompiledRun
+from schedbench.scheduling.registry import register_algorithm
+
+@register_algorithm
+class BadMachine(OnlineAlgorithm):
+    name = "bad-machine"
+    problem = "maxflow"
+    model = "plain"
+    rule_label = "R"
+    reference = "a broken plug-in"
+    def on_arrival(self, job, view):
+        return 99
+
+@register_algorithm
+class OneShort(OnlineAlgorithm):
+    """one-short: a compiled path that forgets the last job."""
+    name = "one-short"
+    problem = "maxflow"
+    model = "plain"
+    rule_label = "R"
+    reference = "a broken plug-in"
+    def on_arrival(self, job, view):
+        return int(job.eligible[0])
+    def compiled_run(self, inst, order):
+        n = inst.n - 1
+        return CompiledRun(np.zeros(n, np.int64), np.zeros(n), np.zeros((0, 2), np.int64), np.zeros((0, 3)))
+'''
+
+
+def test_a_broken_plugin_is_one_line_naming_it_and_the_job_not_a_traceback(tmp_path, capsys):
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "bad_rules.py").write_text(BAD_RULES)
+    inst = tmp_path / "inst.npz"
+    code, _, err = _cli(capsys, "generate", "random-restricted", str(inst), "--param", "m=4", "--param", "n=12")
+    assert code == 0, err
+    for name, message in [
+        ("bad-machine", "'bad-machine': job 0 sent to machine 99, not in its eligible set"),
+        ("one-short", "'one-short': its compiled path returned 11 machines"),
+    ]:
+        code, out, err = _cli(capsys, "--plugins", str(folder), "run", name, str(inst), "--problem", "maxflow")
+        assert code == 1 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert err.startswith("schedbench: algorithm error: ") and message in err, err
+    code, out, err = _cli(
+        capsys,
+        "--plugins",
+        str(folder),
+        "compare",
+        "-a",
+        "bad-machine",
+        "--family",
+        "random-restricted",
+        "-p",
+        "m=4",
+        "-p",
+        "n=12",
+        "--instances",
+        "2",
+    )
+    assert code == 0, err
+    assert "bad-machine: not counted: 2 error (first: AlgorithmError: 'bad-machine': job 0 sent to machine 99" in out

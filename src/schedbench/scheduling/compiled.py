@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import REJECT, Instance, Outcome
 from schedbench.scheduling.problems import get_problem
 
@@ -46,7 +47,10 @@ def to_outcome(name: str, problem: str, speed: float, inst: Instance, order: np.
     n = inst.n
     machine = np.asarray(run.machine, dtype=np.int64)
     if machine.shape != (n,) or np.shape(run.completion) != (n,):
-        raise RuntimeError(f"{name!r}: compiled run returned {machine.shape} machines for {n} jobs")
+        raise AlgorithmError(
+            f"{name!r}: its compiled path returned {machine.shape[0] if machine.ndim == 1 else machine.shape} "
+            f"machines and {np.shape(run.completion)} completions for the instance's {n} jobs"
+        )
     release = inst.release[order].astype(np.int64)
     late = (
         np.full(n, -1, np.int64) if run.late_reject_slot is None else np.asarray(run.late_reject_slot, dtype=np.int64)

@@ -235,9 +235,22 @@ def summary(table: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> pd.DataFr
                 "not_valid": ", ".join(
                     f"{n} {s}" for s, n in g.loc[g["status"] != "ok", "status"].value_counts().items()
                 ),
+                "first_error": _first_error(g),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _first_error(g: pd.DataFrame) -> str:
+    """The first message of a run that did not end ``ok`` (what the validator or the rule's
+    error said: the job and the rule broken), on one line; '' if none."""
+    if "errors" not in g.columns:
+        return ""
+    for status, errors in zip(g["status"], g["errors"]):
+        if status != "ok" and errors is not None and len(errors):
+            text = errors if isinstance(errors, str) else "; ".join(str(e) for e in list(errors)[:1])
+            return " ".join(text.split())[:300]
+    return ""
 
 
 def _eps_text(eps, model: str) -> str:
@@ -285,6 +298,7 @@ def format_summary(rows: pd.DataFrame, comparison: Comparison, seconds: float | 
     ]
     tail = [  # why a run is not counted (budget_violated: rejected past the ε budget; error: it failed)
         f"{r['algorithm']}{_at_eps(r['eps'])}: not counted: {r['not_valid']}"
+        + (f" (first: {r['first_error']})" if r.get("first_error") else "")
         for r in rows.to_dict("records")
         if r.get("not_valid")
     ]
