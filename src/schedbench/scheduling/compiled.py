@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from schedbench.scheduling.engine import AlgorithmError
-from schedbench.scheduling.model import REJECT, Instance, Outcome
+from schedbench.scheduling.model import REJECT, AlgorithmError, Instance, Outcome
 from schedbench.scheduling.problems import get_problem
 
 __all__ = ["CompiledRun", "to_outcome"]

@@ -30,15 +30,11 @@ import numpy as np
 
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.budget import Budget
-from schedbench.scheduling.model import HOLD, REJECT, WORK_TOL, Instance, JobSpec, Outcome
+from schedbench.scheduling.model import HOLD, REJECT, WORK_TOL, AlgorithmError, Instance, JobSpec, Outcome
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.speed import machine_speed
 
 __all__ = ["Engine", "EngineView", "JobSpec", "AlgorithmError"]
-
-
-class AlgorithmError(RuntimeError):
-    """An algorithm made an illegal decision."""
 
 
 class Engine:

@@ -26,7 +26,18 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-__all__ = ["Instance", "InstanceError", "JobSpec", "Outcome", "REJECT", "HOLD", "MAX_TOTAL", "MAX_MACHINES"]
+__all__ = [
+    "AlgorithmError",
+    "Instance",
+    "InstanceError",
+    "JobSpec",
+    "Outcome",
+    "REJECT",
+    "HOLD",
+    "MAX_TOTAL",
+    "MAX_MACHINES",
+    "WORK_TOL",
+]
 
 #: The machine index an algorithm returns to reject a job on arrival.
 REJECT = -1
@@ -57,6 +68,11 @@ class JobSpec(NamedTuple):
     eligible: Sequence[int]
     w_flow: float = 1.0
     w_reject: float = 1.0
+
+
+class AlgorithmError(RuntimeError):
+    """An algorithm made an illegal decision (the engine's checks, a compiled path's shape):
+    the message names the algorithm and the job."""
 
 
 class InstanceError(ValueError):
