@@ -699,6 +699,22 @@ def _eps_list(text: str) -> list[float]:
     return out
 
 
+def _writable_output(option: str, path: str, suffixes: tuple[str, ...]) -> None:
+    """An output file name the command can write: the right suffix, its folder made (or there)
+    and writable, the name not a folder; else a CommandError naming the option."""
+    p = Path(path).expanduser()
+    if p.suffix.lower() not in suffixes:
+        raise CommandError(f"{option} {path}: the file name must end in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise CommandError(f"{option} {path}: a folder, not a file name")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"{option} {path}: cannot make its folder {p.parent} ({exc.strerror or exc})") from None
+    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise CommandError(f"{option} {path}: not writable")
+
+
 def _compare(args: argparse.Namespace) -> int:
     """Algorithms on a family's instances or an adversary's games, with OPT, as a table
     (schedbench.scheduling.stage.compare)."""
@@ -714,8 +730,8 @@ def _compare(args: argparse.Namespace) -> int:
             )
         algorithms[name] = params
     for option, path, suffixes in (("--plot", args.plot, (".pdf", ".png", ".svg")), ("--csv", args.csv, (".csv",))):
-        if path is not None and Path(path).suffix.lower() not in suffixes:
-            raise CommandError(f"{option} {path}: the file name must end in {' or '.join(suffixes)}")
+        if path is not None:
+            _writable_output(option, path, suffixes)  # before the runs: an unwritable path loses no work
     comparison = plan(
         algorithms,
         args.eps,

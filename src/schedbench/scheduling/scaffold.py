@@ -28,6 +28,8 @@ __all__ = ["ScaffoldError", "new_plugin", "KINDS", "MODELS", "file_stem"]
 
 KINDS = ("algorithm", "adversary", "family")
 MODELS = ("plain", "rejection", "speed")
+#: the longest plug-in name (its file name, with .py and test_, stays well under file-system limits)
+MAX_NAME = 64
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*$")
 
 
@@ -46,6 +48,8 @@ def _class_name(name: str) -> str:
 
 def check_name(kind: str, name: str) -> None:
     """Refuse a name that is not a plug-in name or is already registered as ``kind``."""
+    if len(name) > MAX_NAME:
+        raise ScaffoldError(f"NAME {name[:20]!r}…: {len(name)} characters, more than a plug-in name may have ({MAX_NAME})")
     if not _NAME.match(name):
         raise ScaffoldError(
             f"NAME {name!r}: a plug-in name starts with a letter and holds letters, digits and single "
@@ -427,9 +431,15 @@ def new_plugin(
     for target in (plugin, test):
         if target.exists():
             raise ScaffoldError(f"{target}: already exists (schedbench new never overwrites a file)")
-    folder.mkdir(parents=True, exist_ok=True)
-    plugin.write_text(render(kind, name, problem, model, with_compiled), encoding="utf-8")
-    test.write_text(
-        _TEST.format(file=plugin.name, kind=kind, what=_WHAT[kind], test=test.name, stem=stem), encoding="utf-8"
-    )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        plugin.write_text(render(kind, name, problem, model, with_compiled), encoding="utf-8")
+        test.write_text(
+            _TEST.format(file=plugin.name, kind=kind, what=_WHAT[kind], test=test.name, stem=stem), encoding="utf-8"
+        )
+    except OSError as exc:
+        for target in (plugin, test):  # nothing half-written stays
+            if target.is_file():
+                target.unlink()
+        raise ScaffoldError(f"--dir {directory}: cannot write there ({exc.strerror or exc})") from None
     return [plugin, test]
