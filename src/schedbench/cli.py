@@ -743,6 +743,7 @@ def _compare(args: argparse.Namespace) -> int:
         seed=args.seed,
         time_limit=args.time_limit,
         work_limit=args.work_limit,
+        accept_cost=args.accept_cost,
     )
     table, text = run_and_format(comparison, plot=args.plot)
     print(text)
@@ -970,6 +971,12 @@ def main(argv: list[str] | None = None) -> int:
     cp.add_argument("--seed", type=_nonneg_int, default=0, help="the base seed of instances and runs (default 0)")
     _add_solve_limits(cp, "each OPT solve")
     cp.add_argument("--plot", default=None, metavar="FILE", help="also draw ALG/OPT vs eps to FILE (.pdf, .png, .svg)")
+    cp.add_argument(
+        "--accept-cost",
+        action="store_true",
+        help="run even when the run planner estimates more than the pipeline's cost gate allows (24 h of CPU, "
+        "80%% of memory)",
+    )
     cp.add_argument("--csv", default=None, metavar="FILE", help="also write every run (the tidy results rows) to FILE")
     cp.set_defaults(func=_compare)
     c = sub.add_parser(

@@ -537,3 +537,28 @@ def test_unwritable_outputs_and_overlong_names_are_one_error_before_any_work(tmp
         assert code == 2 and err.startswith("schedbench: error: ") and message in err and "Traceback" not in err, err
         assert out == ""  # refused before any run
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocked"]
+
+
+def test_a_comparison_beyond_the_cost_gate_is_refused_before_any_work(capsys):
+    """100,000 instances of 10⁶ jobs: the run planner's estimate (the pipeline's gate) refuses
+    it at once, naming what to reduce; nothing is generated."""
+    import time
+
+    t0 = time.perf_counter()
+    code, out, err = _cli(
+        capsys,
+        "compare",
+        "-a",
+        "ll-fifo",
+        "--family",
+        "random-restricted",
+        "-p",
+        "m=100",
+        "-p",
+        "n=1000000",
+        "--instances",
+        "100000",
+    )
+    assert time.perf_counter() - t0 < 60  # a refusal, not a run (generous: the machine may be busy)
+    assert code == 2 and out == "" and "h of CPU on this machine (more than 24 h)" in err, err
+    assert "--instances" in err and "--accept-cost" in err

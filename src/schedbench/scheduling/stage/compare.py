@@ -111,12 +111,14 @@ def plan(
     seed: int = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
     work_limit: float = DEFAULT_WORK_LIMIT,
+    accept_cost: bool = False,
 ) -> Comparison:
     """Check a comparison and settle its problem: ``problem`` if given (every algorithm must
     solve it; an adversary must build it), else the adversary's, else the algorithms' common
     default problem — algorithms whose default problems differ are an error naming each with
     its problem. ``instances``: family instances (default 5) or games per parameter
-    combination against an adversary (default 1). Every error names the argument."""
+    combination against an adversary (default 1). Every error names the argument. A comparison
+    the run planner estimates beyond the pipeline's cost gate is refused unless ``accept_cost``."""
     params = dict(params or {})
     if not algorithms:
         raise CompareError("-a: give at least one algorithm (-a NAME, repeatable)")
@@ -175,7 +177,40 @@ def plan(
         check_experiment(EXPERIMENT, comparison.experiment(), comparison.eps)
     except ConfigError as exc:
         raise CompareError(_argument_names(str(exc))) from None
+    if not accept_cost:
+        _check_cost(comparison)
     return comparison
+
+
+def _check_cost(comparison: Comparison) -> None:
+    """The pipeline's cost gate for one comparison, before any work (docs/run-planner.md): the
+    run planner's estimate of its instances, optima and runs on this machine; over the limit
+    (CPU hours, or the largest job's memory) it is refused, naming what to reduce."""
+    from schedbench.hall.plan import MAX_CPU_HOURS, Plan, calibration, machine_memory_bytes
+    from schedbench.scheduling.stage.plan import plan_scheduling
+
+    config = {
+        "eps": comparison.eps,
+        "batch_size": comparison.instances,  # compare runs its instances in one batch
+        "opt": {"work_limit": comparison.work_limit},
+        "experiments": {EXPERIMENT: comparison.experiment()},
+    }
+    estimate = Plan(plan_scheduling(config), calibration(), machine_memory_bytes())
+    problems = []
+    if estimate.cpu_hours > MAX_CPU_HOURS:
+        problems.append(f"about {estimate.cpu_hours:.3g} h of CPU on this machine (more than {MAX_CPU_HOURS:g} h)")
+    if estimate.peak_bytes > 0.8 * estimate.memory:
+        problems.append(
+            f"about {estimate.peak_bytes / 2**30:.3g} GiB of memory (more than 80 % of this machine's "
+            f"{estimate.memory / 2**30:.3g} GiB)"
+        )
+    if problems:
+        raise CompareError(
+            "the comparison is estimated at "
+            + " and ".join(problems)
+            + ": give fewer --instances, a smaller n (-p n=...) or fewer -a/--eps values; "
+            "--accept-cost runs it anyway"
+        )
 
 
 def compare(comparison: Comparison, workdir: str | Path | None = None, n_jobs: int = 1) -> pd.DataFrame:
