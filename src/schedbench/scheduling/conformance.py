@@ -40,11 +40,12 @@ from typing import Any, Callable
 
 import numpy as np
 
+from schedbench.hall.limits import wall_limit
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.instances.base import Family
-from schedbench.scheduling.model import Instance
+from schedbench.scheduling.model import AlgorithmError, Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.problems import PROBLEMS
 from schedbench.scheduling.registry import (
@@ -78,6 +79,19 @@ EPS = (0.5, 0.2)
 SEED = 3
 #: time limit of each offline solve (seconds)
 OPT_TIME_LIMIT = 20.0
+#: One small instance's runs (two fast, one step) must end within this many seconds: a plug-in
+#: whose decision never returns fails its check instead of hanging it.
+RUN_SECONDS = 60.0
+
+
+class _NoAnswer(AlgorithmError):
+    """A run of the checked plug-in passed :data:`RUN_SECONDS`."""
+
+
+def _slow_run() -> str:
+    return f"no answer within {RUN_SECONDS:g} s on a small instance (a decision that never returns?)"
+
+
 _KINDS = ("algorithm", "adversary", "family")
 
 
@@ -376,11 +390,14 @@ def check_algorithm(name: str) -> list[Check]:
             oracle = oracle_value(opt_of(label, inst, problem)) if cls.uses_oracle(cls.resolve_params(params)) else None
             kw = dict(eps=eps, seed=SEED, params=params, oracle=oracle, problem=problem)
             try:
-                a = execute(cls, inst, fast=True, **kw)
-                b = execute(cls, inst, fast=True, **kw)
-                step = execute(cls, inst, fast=False, **kw) if compiled else None
+                with wall_limit(RUN_SECONDS, lambda: _NoAnswer(f"{name!r}: {_slow_run()}")):
+                    a = execute(cls, inst, fast=True, **kw)
+                    b = execute(cls, inst, fast=True, **kw)
+                    step = execute(cls, inst, fast=False, **kw) if compiled else None
             except Exception as exc:
                 failures.setdefault("runs", f"on {what}: {_exc_text(exc)}")
+                if isinstance(exc, _NoAnswer):
+                    break  # one hanging run is the verdict: no need to wait on every other one
                 continue
             runs.append((label, problem, eps, params, a, b, step))
     except Exception as exc:

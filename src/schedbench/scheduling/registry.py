@@ -31,6 +31,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from schedbench.hall.limits import wall_limit
 from schedbench.hall.params import Param
 
 __all__ = [
@@ -55,6 +56,8 @@ __all__ = [
 
 #: The environment variable listing plug-in files and folders (``os.pathsep``-separated).
 PLUGIN_ENV = "SCHEDBENCH_PLUGINS"
+#: A plug-in file must import within this many seconds (a loop at import is an error naming it).
+IMPORT_SECONDS = 60.0
 #: The entry-point group an installed package declares its plug-in modules in.
 ENTRY_POINT_GROUP = "schedbench.plugins"
 
@@ -142,7 +145,8 @@ def _load_path(path: Path, source: str = PLUGIN_ENV) -> None:
         _PLUGIN_FILES[resolved] = name
         _CURRENT.append(resolved)
         try:
-            spec.loader.exec_module(module)
+            with wall_limit(IMPORT_SECONDS, lambda: PluginError(f"plug-in {resolved}: {_slow_import()}")):
+                spec.loader.exec_module(module)
         except PluginError:
             raise
         except (Exception, SystemExit) as exc:  # sys.exit at import must not end the command
@@ -150,6 +154,10 @@ def _load_path(path: Path, source: str = PLUGIN_ENV) -> None:
             raise PluginError(f"plug-in {_where(exc, resolved)}: does not import: {type(exc).__name__}: {exc}") from exc
         finally:
             _CURRENT.pop()
+
+
+def _slow_import() -> str:
+    return f"does not import within {IMPORT_SECONDS:g} s (a loop at import? importing must not run the rule)"
 
 
 def _load_entry_point(ep) -> None:

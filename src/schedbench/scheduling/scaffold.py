@@ -49,7 +49,9 @@ def _class_name(name: str) -> str:
 def check_name(kind: str, name: str) -> None:
     """Refuse a name that is not a plug-in name or is already registered as ``kind``."""
     if len(name) > MAX_NAME:
-        raise ScaffoldError(f"NAME {name[:20]!r}…: {len(name)} characters, more than a plug-in name may have ({MAX_NAME})")
+        raise ScaffoldError(
+            f"NAME {name[:20]!r}…: {len(name)} characters, more than a plug-in name may have ({MAX_NAME})"
+        )
     if not _NAME.match(name):
         raise ScaffoldError(
             f"NAME {name!r}: a plug-in name starts with a letter and holds letters, digits and single "

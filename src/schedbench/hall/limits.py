@@ -1,0 +1,41 @@
+"""A wall-clock limit around code the suite does not own (a plug-in's import, its runs in
+``schedbench check``): :func:`wall_limit`.
+
+The limit is a ``SIGALRM`` timer: when it fires, the code running in the main thread gets the
+given exception at its next Python bytecode — a plug-in looping forever in Python ends with one
+error naming it instead of a command that never returns. Outside the main thread (no signals)
+or where the platform has no ``setitimer`` the code runs without a limit. A loop inside compiled
+code (numba) is not interrupted until it returns to Python.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+__all__ = ["wall_limit"]
+
+
+@contextmanager
+def wall_limit(seconds: float, error: Callable[[], BaseException]) -> Iterator[None]:
+    """Run the block with at most ``seconds`` of wall-clock time; past it, ``error()`` is raised
+    inside the block. Nested limits: the inner one is kept, the outer one restored after it."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable or seconds <= 0:
+        yield
+        return
+
+    def fire(signum, frame):
+        raise error()
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    outer = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer[0] > 0:  # an enclosing limit: what was left of it
+            signal.setitimer(signal.ITIMER_REAL, outer[0])
