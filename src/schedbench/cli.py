@@ -31,7 +31,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from schedbench.api import run
 from schedbench.hall.config import ConfigError
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import repeated
@@ -39,8 +38,6 @@ from schedbench.hall.params import ParameterError
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
-from schedbench.scheduling.offline import solve_opt
-from schedbench.scheduling.offline.makespan import SolverLimitError
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import (
     PluginError,
@@ -63,17 +60,24 @@ class CommandError(ValueError):
 
 
 #: The errors a user's input causes: one line on stderr, exit code 2. Everything else is a bug.
+#: (The solver's limit error joins them in :func:`_user_errors`: the solvers are imported only by
+#: the commands that solve, so that ``--help``, ``list`` and ``describe`` start fast.)
 USER_ERRORS = (
     InstanceError,
     ParameterError,
     UnknownNameError,
     FamilyParameterError,
-    SolverLimitError,
     CommandError,
     ConfigError,
     PluginError,
     ScaffoldError,
 )
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    from schedbench.scheduling.offline.makespan import SolverLimitError
+
+    return USER_ERRORS + (SolverLimitError,)
 
 
 _PLUGINS_HELP = (
@@ -604,6 +608,8 @@ def _opt(args: argparse.Namespace) -> int:
         problem, source = instance_problem(inst, args.instance)
         if problem is None:
             problem, source = "load", source + "; default load (makespan): give --problem for another"
+    from schedbench.scheduling.offline import solve_opt
+
     res = solve_opt(inst, problem, time_limit=args.time_limit, work_limit=args.work_limit)
     print(json.dumps({**res.as_dict(), "problem": problem, "problem_from": source}))
     return 0
@@ -616,6 +622,9 @@ def _run(args: argparse.Namespace) -> int:
     inst = Instance.load(args.instance)
     problem = cls.check_problem(args.problem)
     limits = {"time_limit": args.time_limit, "work_limit": args.work_limit}
+    from schedbench.api import run
+    from schedbench.scheduling.offline import solve_opt
+
     opt = solve_opt(inst, problem, **limits) if args.opt else None
     res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, problem=problem, **limits, **params)
     ratio = res.ratio if math.isfinite(res.ratio) else None  # strict JSON: no NaN (no OPT without --opt)
@@ -1010,7 +1019,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     dt.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated tables")
     dt.set_defaults(func=_docs_tables)
-    from schedbench.hall.archive import add_commands as add_archive_commands
+    from schedbench.hall.archive_cli import add_commands as add_archive_commands
 
     add_archive_commands(sub)  # archive, diff, merge (docs/comparing-runs.md)
     for sp in sub.choices.values():  # `schedbench run --plugins DIR ...` as well as `schedbench --plugins DIR run ...`
@@ -1022,7 +1031,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `schedbench status | head`: the reader left, nothing is wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except USER_ERRORS as exc:
+    except _user_errors() as exc:
         print("schedbench: error: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
     except AlgorithmError as exc:  # a rule (a plug-in's, above all) broke the model: one line naming it and the job

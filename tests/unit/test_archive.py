@@ -17,13 +17,13 @@ import yaml
 
 from schedbench.hall.archive import (
     ArchiveError,
-    add_commands,
     archive,
     config_of_files,
     diff,
     list_archives,
     merge,
 )
+from schedbench.hall.archive_cli import add_commands
 from schedbench.hall.config import ConfigError, config_hash
 from schedbench.hall.io import check_results, provenance, write_parquet
 from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
