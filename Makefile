@@ -13,7 +13,7 @@ PDF_TEXT_DEBS := poppler-utils
 # a real single-node SLURM for the cluster-profile test (tests/e2e/test_slurm.py)
 SLURM_DEBS   := slurmctld slurmd munge slurm-client
 
-.PHONY: run smoke test test-fast status report lint bench bench-compare mutants lock clean-results latex-debs test-debs
+.PHONY: venv run smoke test test-fast status report lint bench bench-compare mutants lock clean-results latex-debs test-debs
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,8 @@ latex-debs:
 
 test-debs:
 	@tools/ensure-debian-packages "the tests (the PDF, the report in a headless browser, a real SLURM)" $(LATEX_DEBS) $(PDF_TEXT_DEBS) $(BROWSER_DEBS) $(SLURM_DEBS)
+
+venv: $(STAMP)  ## the Python environment alone: .venv from requirements.lock (the other targets make it too)
 
 run: $(STAMP) latex-debs  ## the paper's experiments (config/config.yaml), ending with paper/main.pdf
 	$(BIN)/snakemake --cores $(CORES)
