@@ -34,7 +34,7 @@ from typing import Any
 from schedbench.hall.config import ConfigError
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import repeated
-from schedbench.hall.params import ParameterError
+from schedbench.hall.params import ParameterError, did_you_mean
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import Instance, InstanceError
@@ -411,7 +411,10 @@ def _describe(args: argparse.Namespace) -> int:
     infos = [plugin_info(k, args.name) for k in kinds if args.name in _names(k)]
     if not infos:
         what = " or ".join(kinds)
-        raise UnknownNameError(f"unknown name {args.name!r}: no registered {what} has it (see schedbench list)")
+        every = [n for k in kinds for n in _names(k)]
+        raise UnknownNameError(
+            f"unknown name {args.name!r}: no registered {what} has it{did_you_mean(args.name, every)} see schedbench list"
+        )
     if args.json:
         print(json.dumps(infos if len(infos) > 1 else infos[0], ensure_ascii=False))
         return 0

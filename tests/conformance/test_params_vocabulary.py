@@ -44,7 +44,10 @@ def run(given, **context):
 @pytest.mark.parametrize(
     "given, message",
     [
-        ({"m": 4, "mm": 1}, "thing 'x' has no parameter 'mm' (its parameters: K, d, flag, m, mode, rate)"),
+        (
+            {"m": 4, "mm": 1},
+            "thing 'x' has no parameter 'mm'; did you mean 'm'? its parameters: K, d, flag, m, mode, rate",
+        ),
         ({}, "thing 'x': parameter 'm' is required"),
         ({"m": None}, "thing 'x': parameter 'm' is required"),
         ({"m": True}, "thing 'x': parameter 'm' must be an integer, got True"),  # a bool is not an int

@@ -562,3 +562,27 @@ def test_a_comparison_beyond_the_cost_gate_is_refused_before_any_work(capsys):
     assert time.perf_counter() - t0 < 60  # a refusal, not a run (generous: the machine may be busy)
     assert code == 2 and out == "" and "h of CPU on this machine (more than 24 h)" in err, err
     assert "--instances" in err and "--accept-cost" in err
+
+
+def test_a_mistyped_name_or_parameter_gets_a_suggestion(capsys):
+    for argv, message in [
+        (
+            ["describe", "greedi"],
+            "unknown name 'greedi': no registered algorithm or adversary or family has it; did you mean 'greedy'?",
+        ),
+        (
+            ["compare", "-a", "ll-fifoo", "-f", "random-restricted"],
+            "unknown algorithm 'll-fifoo'; did you mean 'll-fifo'? Registered: ",
+        ),
+        (
+            ["compare", "-a", "ll-fifo:dispatc=work", "-f", "random-restricted"],
+            "has no parameter 'dispatc'; did you mean 'dispatch'?",
+        ),
+        (
+            ["compare", "-a", "ll-fifo", "-f", "random-restricted", "-p", "nn=5"],
+            "has no parameter 'nn'; did you mean 'n'?",
+        ),
+        (["describe", "zzzzzz"], "has it; see schedbench list"),  # nothing close: no suggestion
+    ]:
+        code, _, err = _cli(capsys, *argv)
+        assert code == 2 and message in err, err

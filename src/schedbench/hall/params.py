@@ -27,11 +27,12 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
 __all__ = [
+    "did_you_mean",
     "Param",
     "Derived",
     "Applies",
@@ -42,6 +43,18 @@ __all__ = [
     "check_applies",
     "AUTO",
 ]
+
+
+def did_you_mean(name: Any, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the known name closest to a mistyped ``name`` (difflib's
+    ratio ≥ 0.6), ``";"`` when none is close: appended to an "unknown name" error's first part."""
+    import difflib
+
+    if not isinstance(name, str):
+        return ";"
+    close = difflib.get_close_matches(name, [str(k) for k in known], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ";"
+
 
 #: A value that, for a parameter with a derived default, means "derive it" (as None does).
 AUTO = "auto"
@@ -270,7 +283,9 @@ def resolve(
     unknown = sorted(set(given) - set(declared))
     if unknown:
         known = ", ".join(sorted(declared)) or "none"
-        raise error(f"{owner} has no parameter '{unknown[0]}' (its parameters: {known})")
+        raise error(
+            f"{owner} has no parameter '{unknown[0]}'{did_you_mean(unknown[0], declared)} its parameters: {known}"
+        )
     out: dict[str, Any] = {}
     later = []
     for key, param in declared.items():

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from schedbench.hall.limits import wall_limit
+from schedbench.hall.params import did_you_mean
 from schedbench.hall.params import Param
 
 __all__ = [
@@ -284,7 +285,7 @@ def _lookup(table: dict, name: str, kind: str):
         return table[name]
     except KeyError:
         known = ", ".join(sorted(table)) or "(none)"
-        raise UnknownNameError(f"unknown {kind} {name!r}; registered: {known}") from None
+        raise UnknownNameError(f"unknown {kind} {name!r}{did_you_mean(name, table)} Registered: {known}") from None
 
 
 def get_algorithm(name: str) -> type:
