@@ -571,15 +571,15 @@ def test_a_mistyped_name_or_parameter_gets_a_suggestion(capsys):
             "unknown name 'greedi': no registered algorithm or adversary or family has it; did you mean 'greedy'?",
         ),
         (
-            ["compare", "-a", "ll-fifoo", "-f", "random-restricted"],
+            ["compare", "-a", "ll-fifoo", "-f", "random-restricted", "-p", "m=4", "-p", "n=8"],
             "unknown algorithm 'll-fifoo'; did you mean 'll-fifo'? Registered: ",
         ),
         (
-            ["compare", "-a", "ll-fifo:dispatc=work", "-f", "random-restricted"],
+            ["compare", "-a", "ll-fifo:dispatc=work", "-f", "random-restricted", "-p", "m=4", "-p", "n=8"],
             "has no parameter 'dispatc'; did you mean 'dispatch'?",
         ),
         (
-            ["compare", "-a", "ll-fifo", "-f", "random-restricted", "-p", "nn=5"],
+            ["compare", "-a", "ll-fifo", "-f", "random-restricted", "-p", "m=4", "-p", "nn=5"],
             "has no parameter 'nn'; did you mean 'n'?",
         ),
         (["describe", "zzzzzz"], "has it; see schedbench list"),  # nothing close: no suggestion
