@@ -497,3 +497,15 @@ def test_a_plugin_in_the_method_table_is_credited_to_its_own_source_never_ours()
     assert _source({"cites": "", "section": "", "builtin": True}, set()) == "ours"
     assert _source({"cites": "mine2024", "section": "§3", "builtin": False}, {"cdgk"}) == "mine2024 \\S{}3"
     assert _source({"cites": "cdgk", "section": "", "builtin": False}, {"cdgk"}) == "\\cite{cdgk}"
+
+
+def test_the_large_config_passes_the_cost_gate_with_its_documented_key():
+    """config/large.yaml is a cluster config: past the single-machine gate, which it accepts with
+    `accept_cost: true` (config/README.md) — the README's cluster steps pass check-config."""
+    from schedbench.checks import plan_config
+    from schedbench.hall.plan import check_cost
+
+    large = load_config_file(str(ROOT / "config/large.yaml"))
+    estimate = plan_config(large)
+    assert large["accept_cost"] is True and check_cost(estimate, large["accept_cost"]) is None
+    assert check_cost(estimate, False) is not None  # the key is what lets it through

@@ -82,3 +82,26 @@ def test_the_calibration_is_a_finite_positive_factor():
     from schedbench.hall.plan import calibration
 
     assert math.isfinite(calibration()) and calibration() > 0
+
+
+def test_the_calibration_is_probed_once_per_machine_then_read(tmp_path, monkeypatch):
+    """The estimate of a config does not move with the machine's load: the probe's factor is
+    recorded per machine and read back by every later process; the environment overrides it."""
+    import schedbench.hall.plan as plan
+
+    monkeypatch.setattr(plan, "CALIBRATION_FILE", tmp_path / "calibration.json")
+    monkeypatch.delenv("SCHEDBENCH_CALIBRATION", raising=False)
+    probes = []
+    monkeypatch.setattr(plan, "_probe", lambda: probes.append(1) or 0.12)  # twice the reference's 0.06 s
+    monkeypatch.setattr(plan, "_SPEED", [])
+    assert plan.calibration() == 2.0 and probes == [1]
+    monkeypatch.setattr(plan, "_SPEED", [])  # a new process
+    monkeypatch.setattr(plan, "_probe", lambda: 0.6)  # the machine is busy now: not probed again
+    assert plan.calibration() == 2.0
+    monkeypatch.setattr(plan, "_SPEED", [])
+    monkeypatch.setenv("SCHEDBENCH_CALIBRATION", "1.5")
+    assert plan.calibration() == 1.5
+    monkeypatch.setattr(plan, "_SPEED", [])
+    monkeypatch.setenv("SCHEDBENCH_CALIBRATION", "nan")
+    with pytest.raises(ValueError, match="SCHEDBENCH_CALIBRATION='nan': must be in"):
+        plan.calibration()

@@ -13,12 +13,17 @@ memory, unless the config says ``accept_cost: true``.
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import platform
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+
+from schedbench.hall.config import ConfigError
 
 __all__ = [
     "StageEstimate",
@@ -102,12 +107,61 @@ def _probe() -> float:
 _SPEED: list[float] = []
 
 
+#: Where the probe's result is recorded, per machine: the first estimate on a machine probes it,
+#: every later one (any process) reads it, so a config's estimate does not move with the load.
+CALIBRATION_FILE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "schedbench" / "calibration.json"
+
+
+def _machine_key() -> str:
+    return f"{platform.node()}|{platform.machine()}|{platform.processor()}|{os.cpu_count()}"
+
+
 def calibration() -> float:
     """This machine's seconds per second of the reference machine (the probe's ratio, clamped to
-    [0.1, 20]; measured once per process)."""
+    [0.1, 20]): ``SCHEDBENCH_CALIBRATION`` if set, else the value recorded for this machine in
+    :data:`CALIBRATION_FILE`, else probed now and recorded (a file that cannot be written leaves
+    the value for this process only)."""
     if not _SPEED:
-        _SPEED.append(min(20.0, max(0.1, _probe() / REFERENCE_PROBE_SECONDS)))
+        given = os.environ.get("SCHEDBENCH_CALIBRATION")
+        if given:
+            try:
+                value = float(given)
+            except ValueError:
+                raise ConfigError(f"SCHEDBENCH_CALIBRATION={given!r}: not a number") from None
+            if not (math.isfinite(value) and 0.1 <= value <= 20):
+                raise ConfigError(f"SCHEDBENCH_CALIBRATION={given!r}: must be in [0.1, 20]")
+            _SPEED.append(value)
+            return value
+        recorded = _recorded()
+        if recorded is None:
+            recorded = min(20.0, max(0.1, _probe() / REFERENCE_PROBE_SECONDS))
+            _record(recorded)
+        _SPEED.append(recorded)
     return _SPEED[0]
+
+
+def _recorded() -> float | None:
+    try:
+        value = json.loads(CALIBRATION_FILE.read_text()).get(_machine_key())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and 0.1 <= value <= 20 else None
+
+
+def _record(value: float) -> None:
+    try:
+        CALIBRATION_FILE.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            table = json.loads(CALIBRATION_FILE.read_text())
+            table = table if isinstance(table, dict) else {}
+        except (OSError, ValueError):
+            table = {}
+        table[_machine_key()] = value
+        tmp = CALIBRATION_FILE.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(table, indent=1))
+        os.replace(tmp, CALIBRATION_FILE)
+    except OSError:
+        pass  # a read-only home: this process keeps its probe
 
 
 def machine_memory_bytes() -> float:
