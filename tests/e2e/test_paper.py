@@ -99,6 +99,24 @@ def test_the_pdf_text_can_be_searched_and_every_reference_has_authors(pipeline):
     assert entries and all(re.match(r"\s*[A-Z]\.~", e) for e in entries), [e[:60] for e in entries]
 
 
+@pytest.mark.needs_latex
+def test_the_body_speaks_to_readers_not_about_the_software(pipeline):
+    """Before the reproducibility section (which names the commands, files and versions on
+    purpose), no file name, results path or pipeline vocabulary. (Raw parameter strings in
+    legends are not covered yet.)"""
+    reason = pdf_text_missing()
+    if reason:
+        pytest.skip(reason)
+    text = subprocess.run(
+        ["pdftotext", str(pipeline / "paper/main.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    body = re.sub(r"\s+", " ", text.split("Reproducibility")[0])
+    found = re.findall(
+        r".{40}(?:\.parquet|results/|config/|\.py\b|registry|pipeline|[Ss]nakemake|seed 00\d).{20}", body
+    )
+    assert found == [], found[:5]
+
+
 def test_paper_reads_exactly_the_figures_and_tables_the_pipeline_writes(pipeline):
     paper = pipeline / "paper"
     written = written_files(paper)

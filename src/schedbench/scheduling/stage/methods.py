@@ -67,7 +67,7 @@ def method_table_tex(bib_keys: Iterable[str] = ()) -> str:
     it as text (an undefined citation would fail the PDF build)."""
     keys = set(bib_keys)
     caption = (
-        "The algorithms, generated from the registry: the problem each solves, its model "
+        "The algorithms: the problem each solves, its model "
         "(\\emph{reject}: may reject an $\\varepsilon$ fraction at every prefix; \\emph{speed}: machines "
         "at speed $1+\\varepsilon$, also run at speed~1; \\emph{plain}: neither), its rule in one line "
         "with its label (Q quoted from the source, R reconstructed, R\\checkmark{} reconstructed and "

@@ -173,7 +173,7 @@ TABLE_CAPTION = (
     "ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ [95\\,\\% bootstrap CI], the policy's win rate [95\\,\\% "
     "Wilson CI; a tie counts one half], the budget it used (mean rejected fraction over $\\varepsilon$) and "
     "the largest prefix fraction over $\\varepsilon$; a flag says why a row is left out of the count of "
-    "Section~\\ref{sec:practice}. Every other pair is in \\texttt{results/practice\\_pairs.parquet}."
+    "Section~\\ref{sec:practice}; the per-instance pairs are in the results that accompany the paper."
 )
 
 
