@@ -103,3 +103,19 @@ def brute_force_makespan(inst: Instance) -> int:
 def tiny_instance() -> Instance:
     # OPT = 2: job 0 only on machine 0, job 2 only on machine 1, job 1 anywhere.
     return Instance.from_lists(2, [0, 0, 1], [1, 1, 1], [[0], [0, 1], [1]])
+
+
+@pytest.fixture
+def isolated_registry(monkeypatch):
+    """The registry and the plug-in environment variable as they were before the test (a test that
+    loads plug-ins leaves none behind)."""
+    from schedbench.scheduling import registry
+
+    registry._load_plugins()
+    monkeypatch.delenv(registry.PLUGIN_ENV, raising=False)
+    tables = (registry._ALGORITHMS, registry._ADVERSARIES, registry._FAMILIES, registry._ORIGIN, registry._PLUGIN_FILES)
+    saved = [dict(t) for t in tables]
+    yield
+    for table, before in zip(tables, saved):
+        table.clear()
+        table.update(before)

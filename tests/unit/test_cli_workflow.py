@@ -24,17 +24,7 @@ from schedbench.scheduling import registry
 from schedbench.scheduling.model import Instance
 
 
-@pytest.fixture(autouse=True)
-def isolated_registry(monkeypatch):
-    """The registry and the plug-in environment variable as they were before the test."""
-    registry._load_plugins()
-    monkeypatch.delenv(registry.PLUGIN_ENV, raising=False)
-    tables = (registry._ALGORITHMS, registry._ADVERSARIES, registry._FAMILIES, registry._ORIGIN, registry._PLUGIN_FILES)
-    saved = [dict(t) for t in tables]
-    yield
-    for table, before in zip(tables, saved):
-        table.clear()
-        table.update(before)
+pytestmark = pytest.mark.usefixtures("isolated_registry")  # tests/conftest.py
 
 
 def _cli(capsys, *argv) -> tuple[int, str, str]:

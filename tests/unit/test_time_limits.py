@@ -30,16 +30,7 @@ class HangsForever(OnlineAlgorithm):
 '''
 
 
-@pytest.fixture(autouse=True)
-def isolated_registry(monkeypatch):
-    registry._load_plugins()
-    monkeypatch.delenv(registry.PLUGIN_ENV, raising=False)
-    tables = (registry._ALGORITHMS, registry._ADVERSARIES, registry._FAMILIES, registry._ORIGIN, registry._PLUGIN_FILES)
-    saved = [dict(t) for t in tables]
-    yield
-    for table, before in zip(tables, saved):
-        table.clear()
-        table.update(before)
+pytestmark = pytest.mark.usefixtures("isolated_registry")  # tests/conftest.py
 
 
 def test_the_limit_interrupts_a_python_loop_and_restores_an_outer_one():
