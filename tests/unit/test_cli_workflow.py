@@ -54,8 +54,13 @@ def test_new_writes_a_plugin_that_check_passes(tmp_path, capsys, kind, name, opt
     assert code == 0, out + err
     assert "FAIL" not in out and f"PASS  {kind} {name}: " in out and out.rstrip().endswith("all passed")
     if kind == "algorithm":
-        for check in ("runs on small instances", "passes the validator", "deterministic for a seed", "ALG ≥ OPT"):
+        for check in ("runs on small instances", "passes the validator", "deterministic for a seed"):
             assert f"PASS  algorithm {name}: {check}" in out
+        # a rule that rejects (the rejection template does, within its budget) may leave no run to hold to OPT
+        assert f"PASS  algorithm {name}: ALG ≥ OPT" in out or (
+            "--model" in options
+            and f"SKIP  algorithm {name}: ALG ≥ OPT where it must — no run without rejections" in out
+        )
         assert f"SKIP  algorithm {name}: fast path = step path" in out  # no compiled path declared
         code, out, _ = _cli(capsys, "describe", name)
         assert code == 0 and "least" in out
@@ -576,3 +581,37 @@ def test_a_mistyped_name_or_parameter_gets_a_suggestion(capsys):
     ]:
         code, _, err = _cli(capsys, *argv)
         assert code == 2 and message in err, err
+
+
+@pytest.mark.parametrize("problem", ["load", "maxflow", "genwtd"])
+def test_the_rejection_template_rejects_within_its_budget(tmp_path, capsys, problem):
+    """`new --model rejection` writes a rule that uses its budget (Budget.take with the problem's
+    weights): on a loaded family it rejects some jobs, every run valid, no prefix over ε."""
+    from schedbench.scheduling.stage.compare import compare, plan
+
+    folder = tmp_path / "rej"
+    code, _, err = _cli(
+        capsys,
+        "new",
+        "algorithm",
+        f"wf-rej-{problem}",
+        "--model",
+        "rejection",
+        "--problem",
+        problem,
+        "--dir",
+        str(folder),
+    )
+    assert code == 0, err
+    text = (folder / f"wf_rej_{problem}.py").read_text()
+    assert "self.budget.take(" in text and "Param(1.5, None" in text and "min=0" in text  # the keywords shown
+    registry.use_plugins([str(folder)])
+    params = {"m": 4, "n": 120, "arrivals": "poisson", "load": 1.2}
+    if problem == "genwtd":
+        params.update(weights="classes", reject_weights="independent")
+    table = compare(
+        plan({f"wf-rej-{problem}": {}}, [0.25], family="random-restricted", params=params, instances=3, problem=problem)
+    )
+    assert (table["status"] == "ok").all(), table[["status", "errors"]]
+    assert table["rejected_frac"].max() > 0  # it uses its budget
+    assert (table["rejected_frac_max_prefix"] <= 0.25 + 1e-9).all()

@@ -183,6 +183,58 @@ def {stem}_rule(machines, last):
         mc.dispatch(machines, pos, best)
 '''
 
+_REJECTING = '''"""{name}: {rule_title}; reject on arrival past a threshold, within the ε budget
+(a plug-in written by `schedbench new algorithm --model rejection`).
+
+Each job goes on arrival to its eligible machine with {measure} (ties: the lowest
+index), or is rejected instead when that machine's {what} plus the job's size would pass
+θ·L(t), where L(t) = max(p_max, Σp/m) over the jobs arrived so far (a lower bound on the
+optimum of the prefix: no oracle), and the budget allows it: at every prefix the rejected
+{weight} stays within ε times the arrived (``Budget.take``, the rule the validator checks).
+{processing}θ (``theta``) is the knob to tune.
+
+Replace the rule in ``on_arrival`` (the contract: src/schedbench/scheduling/algorithms/base.py),
+keep the docstring's first sentence naming it, then run ``schedbench check {stem}.py``.
+"""
+
+from __future__ import annotations
+
+from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.budget import Budget
+from schedbench.scheduling.model import REJECT
+from schedbench.scheduling.problems import get_problem
+from schedbench.scheduling.registry import register_algorithm
+
+
+@register_algorithm
+class {cls}(OnlineAlgorithm):
+    name = "{name}"
+    problem = "{problem}"
+    model = "rejection"
+    rule_label = "R"
+    reference = "a user's baseline (replace by the paper and section it implements)"
+    #: a Param: Param(default, choices, doc, type=..., min=..., max=..., min_open=..., max_open=...,
+    #: required=..., nullable=...); a bad value is refused naming the parameter
+    parameters = {{"theta": Param(1.5, None, "reject when {what} + p > θ·L(t)", type=float, min=0, min_open=True)}}
+
+    def __init__(self, m: int, **kwargs) -> None:
+        super().__init__(m, **kwargs)
+        self.budget = Budget(self.eps, get_problem(self.problem))  # the problem's budget weights
+        self.total, self.pmax = 0.0, 0.0
+
+    def on_arrival(self, job: JobView, view) -> int:
+        self.budget.arrive(self.budget.weight(job))
+        self.total += job.size
+        self.pmax = max(self.pmax, float(job.size))
+        i = min(job.eligible.tolist(), key=lambda k: {key})
+        estimate = max(self.pmax, self.total / self.m)
+        over = {key_i} + job.size > self.params["theta"] * estimate
+        if over and self.budget.take(self.budget.weight(job)):
+            return REJECT
+        return i
+'''
+
 _ADVERSARY = '''"""{name}: a pairing trap for algorithms that accept everything (a plug-in written by
 `schedbench new adversary`).
 
@@ -353,8 +405,8 @@ _MEASURE = {
 }
 _MODEL_TEXT = {
     "plain": "It takes no ε.",
-    "rejection": "It is in the rejection model (it may reject an ε fraction of the jobs), but this "
-    "starting rule uses none of its budget.",
+    "rejection": "It is in the rejection model (it may reject an ε fraction of the jobs); this compiled "
+    "starting rule uses none of its budget (without --compiled the template rejects within it).",
     "speed": "Its machines run at speed 1 + ε (the engine applies it).",
 }
 
@@ -365,6 +417,23 @@ def render(
     """The text of a new plug-in file (``with_compiled``: an algorithm with a compiled path)."""
     stem, cls = file_stem(name), _class_name(name)
     problems = ", ".join(problem_names())
+    if kind == "algorithm" and model == "rejection" and not with_compiled:
+        flow = PROBLEMS[problem].processes
+        measure, key, processing = _MEASURE[flow]
+        weight = {"count": "number of jobs"}.get(PROBLEMS[problem].budget_weight, "weight")
+        return _REJECTING.format(
+            name=name,
+            cls=cls,
+            stem=stem,
+            problem=problem,
+            measure=measure,
+            key=key.replace("(i)", "(k)"),
+            key_i=key,
+            processing=processing.replace("\n", " ").replace("each machine", "Each machine"),
+            what="remaining work" if flow else "load",
+            weight=weight,
+            rule_title="least remaining work, FIFO per machine" if flow else "least-loaded eligible machine",
+        )
     if kind == "algorithm" and with_compiled:
         return _COMPILED.format(
             name=name, cls=cls, stem=stem, problem=problem, model=model, model_text=_MODEL_TEXT[model]
