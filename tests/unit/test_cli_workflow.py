@@ -488,45 +488,12 @@ def test_a_broken_plugin_is_one_line_naming_it_and_the_job_not_a_traceback(tmp_p
 def test_unwritable_outputs_and_overlong_names_are_one_error_before_any_work(tmp_path, capsys):
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where a folder would go")
+    small = ["compare", "-a", "ll-fifo", "--family", "random-restricted", "-p", "m=4", "-p", "n=8", "--instances", "2"]
     for argv, message in [
         (["new", "algorithm", "a" + "b" * 300, "--dir", str(tmp_path)], "301 characters, more than a plug-in name"),
         (["new", "algorithm", "okname", "--dir", str(blocked / "sub")], f"--dir {blocked / 'sub'}: cannot write there"),
-        (
-            [
-                "compare",
-                "-a",
-                "ll-fifo",
-                "--family",
-                "random-restricted",
-                "-p",
-                "m=4",
-                "-p",
-                "n=8",
-                "--instances",
-                "2",
-                "--plot",
-                str(blocked / "x.png"),
-            ],
-            f"--plot {blocked / 'x.png'}: cannot make its folder",
-        ),
-        (
-            [
-                "compare",
-                "-a",
-                "ll-fifo",
-                "--family",
-                "random-restricted",
-                "-p",
-                "m=4",
-                "-p",
-                "n=8",
-                "--instances",
-                "2",
-                "--csv",
-                str(blocked / "runs.csv"),
-            ],
-            f"--csv {blocked / 'runs.csv'}: cannot make its folder",
-        ),
+        ([*small, "--plot", str(blocked / "x.png")], f"--plot {blocked / 'x.png'}: cannot make its folder"),
+        ([*small, "--csv", str(blocked / "runs.csv")], f"--csv {blocked / 'runs.csv'}: cannot make its folder"),
     ]:
         code, out, err = _cli(capsys, *argv)
         assert code == 2 and err.startswith("schedbench: error: ") and message in err and "Traceback" not in err, err

@@ -417,23 +417,6 @@ def render(
     """The text of a new plug-in file (``with_compiled``: an algorithm with a compiled path)."""
     stem, cls = file_stem(name), _class_name(name)
     problems = ", ".join(problem_names())
-    if kind == "algorithm" and model == "rejection" and not with_compiled:
-        flow = PROBLEMS[problem].processes
-        measure, key, processing = _MEASURE[flow]
-        weight = {"count": "number of jobs"}.get(PROBLEMS[problem].budget_weight, "weight")
-        return _REJECTING.format(
-            name=name,
-            cls=cls,
-            stem=stem,
-            problem=problem,
-            measure=measure,
-            key=key.replace("(i)", "(k)"),
-            key_i=key,
-            processing=processing.replace("\n", " ").replace("each machine", "Each machine"),
-            what="remaining work" if flow else "load",
-            weight=weight,
-            rule_title="least remaining work, FIFO per machine" if flow else "least-loaded eligible machine",
-        )
     if kind == "algorithm" and with_compiled:
         return _COMPILED.format(
             name=name, cls=cls, stem=stem, problem=problem, model=model, model_text=_MODEL_TEXT[model]
@@ -441,18 +424,25 @@ def render(
     if kind == "algorithm":
         flow = PROBLEMS[problem].processes
         measure, key, processing = _MEASURE[flow]
-        return _ALGORITHM.format(
+        common = dict(
             name=name,
             cls=cls,
             stem=stem,
             problem=problem,
-            problems=problems,
-            model=model,
             measure=measure,
-            key=key,
-            processing=processing,
-            model_text=_MODEL_TEXT[model],
-            rule_title="least-loaded eligible machine" if not flow else "least remaining work, FIFO per machine",
+            rule_title="least remaining work, FIFO per machine" if flow else "least-loaded eligible machine",
+        )
+        if model == "rejection":
+            return _REJECTING.format(
+                **common,
+                key=key.replace("(i)", "(k)"),
+                key_i=key,
+                processing=processing.replace("\n", " ").replace("each machine", "Each machine"),
+                what="remaining work" if flow else "load",
+                weight={"count": "number of jobs"}.get(PROBLEMS[problem].budget_weight, "weight"),
+            )
+        return _ALGORITHM.format(
+            **common, problems=problems, model=model, key=key, processing=processing, model_text=_MODEL_TEXT[model]
         )
     if kind == "adversary":
         objective = "max load" if not PROBLEMS[problem].processes else "one job waits a slot, max flow time"
