@@ -481,3 +481,12 @@ def test_an_edited_plugin_shows_in_the_provenance_and_in_diff(run_a, tmp_path):
     d = diff(str(ra), str(rb))
     assert d.code["a"] == d.code["b"] and not d.packages["same"]
     assert f"packages:  differ: plug-in my_rule.py {digest} → {second}" in d.report()
+
+
+def test_the_command_line_names_the_archive_folder_the_work_module_uses():
+    """``--dest``'s help text names archive.DEFAULT_DEST without importing the work module (the
+    parser is built at every start of the command line)."""
+    from schedbench.hall.archive import DEFAULT_DEST
+    from schedbench.hall.archive_cli import DEST_HELP
+
+    assert DEST_HELP.endswith(f"(default {DEFAULT_DEST})")

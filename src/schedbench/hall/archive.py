@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from schedbench.hall.archive_cli import DEFAULT_DEST
 from schedbench.hall.config import ConfigError, apply_base, check_schema, config_hash, deep_merge, load_config_strict
 from schedbench.hall.io import (
     PROVENANCE_COLUMNS,
@@ -65,6 +64,7 @@ __all__ = [
 ]
 
 RUNS = "results/runs.parquet"
+DEFAULT_DEST = "results/archive"  # where archives are kept, relative to the run directory
 MANIFEST = "manifest.json"
 RESOLVED = "config.resolved.json"
 #: what an archive holds besides the config: (glob under the run's directory)

@@ -8,14 +8,17 @@ import argparse
 import json
 from pathlib import Path
 
-__all__ = ["add_commands", "DEFAULT_DEST"]
+__all__ = ["add_commands", "DEST_HELP"]
 
-DEFAULT_DEST = "results/archive"
+#: ``--dest`` unset means :data:`schedbench.hall.archive.DEFAULT_DEST` (named here for the help text
+#: only: the work module is not imported to build the parser; a test keeps the two equal).
+DEST_HELP = "where archives are kept, relative to --root (default results/archive)"
 
 
 def _archive_command(args: argparse.Namespace) -> int:
-    from schedbench.hall.archive import MANIFEST, _archive_dir, archive, list_archives
+    from schedbench.hall.archive import DEFAULT_DEST, MANIFEST, _archive_dir, archive, list_archives
 
+    args.dest = args.dest or DEFAULT_DEST
     if args.list:
         table = list_archives(args.root, args.dest)
         print(
@@ -38,8 +41,9 @@ def _archive_command(args: argparse.Namespace) -> int:
 
 
 def _diff_command(args: argparse.Namespace) -> int:
-    from schedbench.hall.archive import diff
+    from schedbench.hall.archive import DEFAULT_DEST, diff
 
+    args.dest = args.dest or DEFAULT_DEST
     d = diff(args.a, args.b, root=args.root, dest=args.dest, n_boot=args.n_boot)
     print(json.dumps(d.to_dict(), indent=1, default=str) if args.json else d.report())
     return 1 if args.exit_code and not d.unchanged else 0
@@ -56,14 +60,14 @@ def _merge_command(args: argparse.Namespace) -> int:
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register ``archive``, ``diff`` and ``merge`` on the ``schedbench`` command line."""
     root_help = "the pipeline's working directory (default .)"
-    dest_help = f"where archives are kept, relative to --root (default {DEFAULT_DEST})"
+
     a = subparsers.add_parser(
         "archive",
         help="store a finished pipeline run (results tables, config, provenance, figures, LaTeX tables) under a name",
     )
     a.add_argument("name", nargs="?", default=None, help="default: <run date>-<short commit>-<config hash[:8]>")
     a.add_argument("--root", default=".", help=root_help)
-    a.add_argument("--dest", default=DEFAULT_DEST, help=dest_help)
+    a.add_argument("--dest", default=None, help=DEST_HELP)
     a.add_argument(
         "--configfile",
         action="append",
@@ -81,7 +85,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("a", help="an archive name or path, a run directory, or 'current'")
     d.add_argument("b", nargs="?", default="current", help="the same (default: current, the results in --root)")
     d.add_argument("--root", default=".", help=root_help)
-    d.add_argument("--dest", default=DEFAULT_DEST, help=dest_help)
+    d.add_argument("--dest", default=None, help=DEST_HELP)
     d.add_argument("--json", action="store_true", help="print JSON instead of text")
     d.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples per CI (default 2000)")
     d.add_argument("--exit-code", action="store_true", help="exit 1 when something changed (as git diff --exit-code)")
