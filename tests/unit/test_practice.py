@@ -1,4 +1,4 @@
-"""The practice comparison (scheduling.stage.practice) and its two policies.
+"""The practice comparison (scheduling.stage.practice) and its policies.
 
 Checked against things the stage does not compute itself: hand-worked runs of the policies,
 the instances the tuning is handed (never a test instance), a recomputation of the paired
@@ -103,6 +103,52 @@ def test_edf_reject_ahead_of_a_later_deadline():
     # T = max(w p) = 5 at job 0 (projection 5 ≤ 7.5), then job 1: w·(0 + 1) = 4 ≤ 1.5·5
     assert list(rec.outcome.machine) == [0, 0] and rec.status == "ok"
     assert rec.objective == pytest.approx(max(1 * 6, 4 * 1))
+
+
+def test_edf_evict_by_hand_against_edf_reject():
+    """One machine, max flow (FIFO), ε = 1/2, θ = 1, L = θ·T = 6 once the size-6 job 0 is in.
+    Job 1 (unit) projects 6 + 1 = 7 > 6. edf-evict drops the job with the most work ahead of the
+    worst projection, job 0 (6 ≥ 1; budget 1 ≤ 2/2), before it ran: the unit jobs then finish at
+    1, 2, 3. edf-reject can only turn arrivals away: job 1 (7 > 6, budget 1 ≤ 1), job 2 kept
+    (budget 2 > 1.5: a guard fire), job 3 (8 > 6, 2 ≤ 2): flows 6 and 7."""
+    inst = _instance([0, 0, 0, 0], [6, 1, 1, 1], [[0]] * 4, 1)
+    evict = execute(get_algorithm("edf-evict"), inst, eps=0.5, seed=0, params={"theta": 1.0})
+    assert evict.status == "ok"
+    assert list(evict.outcome.machine)[1:] == [0, 0, 0] and evict.outcome.reject_step[0] >= 0
+    assert evict.objective == 3 and evict.rejected_frac == pytest.approx(0.25)
+    assert evict.to_row()["wasted_work"] == 0  # job 0 had not started
+    reject = execute(get_algorithm("edf-reject"), inst, eps=0.5, seed=0, params={"theta": 1.0})
+    assert list(reject.outcome.machine) == [0, -1, 0, -1] and reject.objective == 7
+    assert reject.counters["guard_fires"] == 1
+
+
+def test_edf_evict_waits_for_its_budget():
+    """The same jobs at ε = 1/4: jobs 1 and 2 find no budget (1 > 2/4, 1 > 3/4: two guard
+    fires), job 3 does (1 ≤ 4/4) and job 0 goes then; max flow 3 again."""
+    inst = _instance([0, 0, 0, 0], [6, 1, 1, 1], [[0]] * 4, 1)
+    rec = execute(get_algorithm("edf-evict"), inst, eps=0.25, seed=0, params={"theta": 1.0})
+    assert rec.status == "ok" and rec.objective == 3
+    assert rec.counters["guard_fires"] == 2
+    assert list(rec.outcome.reject_step >= 0) == [True, False, False, False]
+
+
+def test_edf_evict_picks_work_per_budget_weight():
+    """GenWtd, one machine, ε = 1/2, θ = 1, budget weight w^r. A (p 4, w^r 4) sets T = 4. B (p 2,
+    w^r 1) projects 6 > 4: B's 2 per unit of budget beats A's 1, so B goes (1 ≤ 5/2). C (p 1,
+    w^r 2) projects 5 > 4: A (ratio 1) first, but 1 + 4 > 6/2; then C (ratio 0.5): 1 + 2 ≤ 3."""
+    inst = Instance(
+        1,
+        np.zeros(3, dtype=np.int64),
+        np.array([4, 2, 1], dtype=np.int64),
+        np.arange(4, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.ones(3),
+        np.array([4.0, 1.0, 2.0]),
+    )
+    rec = execute(get_algorithm("edf-evict"), inst, eps=0.5, seed=0, params={"theta": 1.0}, problem="genwtd")
+    assert rec.status == "ok"
+    assert list(rec.outcome.reject_step >= 0) == [False, True, True]
+    assert rec.objective == 4
 
 
 def test_edf_running_oracle_is_deterministic_in_arrival_order():
