@@ -130,6 +130,25 @@ def test_changing_an_algorithm_parameter_reruns_its_runs_not_the_instances_or_op
         assert not re.search(untouched + r"\s+\d+", out), (untouched, out[-3000:])
 
 
+def test_editing_one_practice_family_reruns_that_family_only(pipeline, tmp_path):
+    """The practice comparison's jobs take their own family's settings as params, not the
+    whole section: a new grid for one family's policy reruns that family and the table."""
+    cfg = yaml.safe_load((pipeline / "config/smoke.yaml").read_text())
+    families = cfg["practice"]["families"]
+    assert len(families) >= 2
+    name = next(n for n, f in families.items() if f["problem"] != "load")
+    families[name]["policies"][0]["tune"]["theta"] = [1.25, 2.5]
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    proc = snakemake(pipeline, "--configfile", str(edited), "-n", "results/practice_pairs.parquet")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout + proc.stderr
+    assert re.search(r"practice_family\s+1\b", out), out[-3000:]
+    assert f"practice_family={name}" in out and not any(
+        f"practice_family={other}" in out for other in families if other != name
+    ), out[-3000:]
+
+
 def test_each_online_job_depends_on_its_algorithms_sources(pipeline):
     # Snakemake tracks only a rule's own code: the package sources must be declared inputs so
     # that an edit to an algorithm reruns exactly the batch jobs that run it (one job per batch

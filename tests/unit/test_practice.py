@@ -198,6 +198,10 @@ def test_a_tuning_run_is_deterministic_for_a_seed_and_records_its_choice():
         assert block["train_score"].iloc[0] == pytest.approx(scores.min())
     c = run_family("flow", SECTION, 12)
     assert not np.array_equal(c["objective"].to_numpy(), a["objective"].to_numpy())
+    # the pipeline hands a family's job its own settings only (practice.family_section): same runs
+    alone = practice.family_section({**SECTION, "n_boot": 7}, "flow")
+    assert set(alone["families"]) == {"flow"} and "n_boot" not in alone
+    pd.testing.assert_frame_equal(run_family("flow", alone, 11).drop(columns=["seconds"]), a)
 
 
 def test_load_baseline_at_speed_is_its_load_over_one_plus_eps():

@@ -21,7 +21,7 @@ if PRACTICE_FAMILIES:
         benchmark:
             "results/benchmarks/practice/{practice_family}.tsv"
         params:
-            section=PRACTICE,
+            section=lambda wc: family_section(PRACTICE, wc.practice_family),  # this family only
             seed=config["seed"],
         script:
             "../scripts/practice_family.py"

@@ -65,6 +65,8 @@ __all__ = [
     "check_practice",
     "practice_families",
     "family_entries",
+    "RUN_KEYS",
+    "family_section",
     "split_indices",
     "practice_summary",
     "tune",
@@ -274,6 +276,20 @@ def practice_summary(section: dict | None) -> dict | None:
         "min_budget_used": float(section.get("min_budget_used", DEFAULTS["min_budget_used"])),
         "families": len(fams),
     }
+
+
+#: The section-level keys a family's runs read (:func:`run_family`); the rest (``n_boot``,
+#: ``min_budget_used``) only shape the paired table.
+RUN_KEYS = ("seed", "eps", "train_instances", "test_instances")
+
+
+def family_section(section: dict, name: str) -> dict:
+    """What :func:`run_family` reads of ``section`` for family ``name``: the keys of
+    :data:`RUN_KEYS` that are set and that family alone, so editing another family (or the
+    table's keys) does not rerun this one."""
+    out = {k: section[k] for k in RUN_KEYS if k in section}
+    out["families"] = {name: section["families"][name]}
+    return out
 
 
 def split_indices(section: dict, fam: dict) -> tuple[list[int], list[int]]:
