@@ -42,7 +42,7 @@ def test_outputs_exist_and_pass_schema(pipeline):
 
     assert set(runs["problem"]) == {experiment_problem(e) for e in smoke["experiments"].values()}
     assert "\\texttt{mft-unit}" in (pipeline / "paper/tables/methods.tex").read_text()
-    table = (pipeline / "paper/tables/ratios.tex").read_text()
+    table = (pipeline / "results/tables/ratios.tex").read_text()
     assert "\\begin{tabular}" in table and "lb-unit-reject" in table
     assert "\\NumRuns" in (pipeline / "paper/macros.tex").read_text()
     assert (pipeline / "results/logs/collect_runs.log").read_text()

@@ -139,7 +139,7 @@ def test_rejection_vs_speed_needs_rejection_flat_and_speed_growing():
     c = verdicts(rej + spd + late)["rejection-vs-speed"]
     assert (
         c.verdict == "confirmed qualitatively"
-        and "ε=0.125: rejection 2 → 8, speed 1.5 → 6 (m 4 → 1.02e+03; not yet separated)" in c.measured
+        and "ε=0.125: rejection 2 → 8, speed 1.5 → 6 (m 4 → 1,024; not yet separated)" in c.measured
     )
     assert verdicts(late)["rejection-vs-speed"].verdict == "not shown"
     flat = [run("ll-fifo", 2.0, m=m, family="anr-flow", problem="maxflow") for m in (4, 1024)]
@@ -464,3 +464,37 @@ def test_the_sparse_graph_claim_orders_the_excess_by_degree_at_one_n():
     rows = [{**r, "excess_over_t_star": 0.5} if r["degree_label"] == "sqrt" else r for r in rows]
     assert sparsity_claim(pd.DataFrame(rows), []).verdict == "not shown"
     assert sparsity_claim(pd.DataFrame([r for r in rows if r["degree_label"] in ("full", "log")]), []) is None
+
+
+def test_a_claim_shown_only_in_the_report_says_so():
+    """evidence_ref: the first label the PDF holds; else "report" when the HTML report holds
+    one (``report:<label>`` in ``present``); else none. The table prints "report", never a
+    reference to a float the PDF lacks."""
+    from schedbench.hall.claims import IN_REPORT, evidence_ref
+
+    assert evidence_ref(["fig:a", "tab:b"], ["tab:b", "report:fig:a"]) == "tab:b"
+    assert evidence_ref(["fig:a"], ["report:fig:a"]) == IN_REPORT
+    assert evidence_ref(["fig:a"], ["tab:b"]) == ""
+    frame = claims_frame([Claim("x", "cdgk §5", "s", "m", IN_REPORT, "consistent")])
+    tex = claims_table_tex(frame, {"cdgk"})
+    assert "& report \\\\" in tex and "\\ref{report}" not in tex
+
+
+def test_separation_summary_names_the_separated_eps_and_the_largest_m():
+    """The abstract's numbers (stage.claims.separation_summary) from constructed runs: separated
+    at ε = 1/4 (rejection 4 < speed 5 at m = 1,024), not at ε = 1/8 (8 > 6)."""
+    from schedbench.scheduling.stage.claims import separation_points, separation_summary
+
+    rows = [run("mft-unit", 4.0, m=m, family="anr-flow", problem="maxflow") for m in (4, 1024)]
+    rows += [run("ll-fifo", r, m=m, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (5.0, 1024))]
+    rows += [
+        run("mft-unit", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((2.0, 4), (8.0, 1024))
+    ]
+    rows += [
+        run("ll-fifo", r, m=m, eps=0.125, family="anr-flow", problem="maxflow") for r, m in ((1.5, 4), (6.0, 1024))
+    ]
+    s = separation_summary(separation_points(pd.DataFrame(rows)))
+    assert s["SeparationMaxM"] == "1,024" and s["SeparationEps"] == "1/4"
+    assert s["SeparationRejection"] == "4" and s["SeparationSpeed"] == "5"
+    assert "not yet separated" in s["FindingSeparation"]
+    assert separation_summary([])["SeparationEps"] == "--"

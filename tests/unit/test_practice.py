@@ -437,3 +437,26 @@ def test_too_many_log_windows_is_refused_before_any_run():
         check_practice(section)
     section["families"]["log"]["test_instances"] = 13
     check_practice(section)
+
+
+def test_the_abstracts_tally_counts_the_headline_rows():
+    """practice_tally (the abstract's macros) from a constructed paired table: two headline
+    rows win (interval below 1), one loses (above 1), a flagged row is not counted."""
+    from schedbench.scheduling.stage.practice_report import practice_tally
+
+    pairs = pd.DataFrame(
+        {
+            "headline": [True, True, True, False],
+            "geo_ratio": [0.5, 0.8, 1.3, 0.1],
+            "geo_ratio_lo": [0.4, 0.7, 1.1, 0.05],
+            "geo_ratio_hi": [0.6, 0.9, 1.5, 0.2],
+        }
+    )
+    assert practice_tally(pairs) == {
+        "PracticeComparisons": "3",
+        "PracticeWins": "2",
+        "PracticeLosses": "1",
+        "PracticeRatioLow": "0.50",
+        "PracticeRatioHigh": "1.30",
+    }
+    assert set(practice_tally(None).values()) == {"--"}

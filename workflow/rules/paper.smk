@@ -61,7 +61,7 @@ rule paper_tables:
         "results/runs.parquet",
         sources=sources_of("paper_tables.py"),
     output:
-        table="paper/tables/ratios.tex",
+        table="results/tables/ratios.tex",  # every ratio with its interval, in LaTeX (not in the PDF)
         adversaries="paper/tables/adversaries.tex",
         rejections="paper/tables/rejections.tex",
         macros="paper/macros.tex",
@@ -72,6 +72,32 @@ rule paper_tables:
     localrule: True
     script:
         "../scripts/paper_tables.py"
+
+
+rule figure_separation:
+    """Rejection against speed on the immediate-dispatch construction, m up to the largest
+    played: the paper's separation figure (scheduling.stage.separation)."""
+    input:
+        "results/runs.parquet",
+        sources=sources_of("figure_separation.py"),
+    output:
+        pdf="paper/figures/separation.pdf",
+        png=report(
+            "paper/figures/separation.png",
+            caption="../report/separation.rst",
+            category="Adversaries",
+            subcategory="Figures",
+            labels={"figure": "separation: rejection vs speed against m"},
+        ),
+    log:
+        "results/logs/figure_separation.log",
+    benchmark:
+        "results/benchmarks/figure_separation.tsv"
+    localrule: True
+    params:
+        provenance=PROVENANCE,
+    script:
+        "../scripts/figure_separation.py"
 
 
 rule figure_adversary_rounds:

@@ -35,55 +35,67 @@ def _sweeps(names):
     return False
 
 
+def _first(stems, preferred):
+    """The stem of ``stems`` that ends with the first of ``preferred`` found, else the first."""
+    for want in preferred:
+        for stem in stems:
+            if (stem if isinstance(stem, str) else stem[0]).endswith(want):
+                return stem
+    return stems[0]
+
+
 def paper_groups():
-    """Section group -> (figures, tables) of the paper: exactly the files the pipeline writes for
-    this config (a group with neither is left out of the PDF)."""
+    """Section group -> (figures, tables) of the PDF: the body shows one figure per results
+    section (the one that carries its argument), the appendix group ``tables`` every table;
+    the exhaustive figures (every experiment, algorithm and setting) are the HTML report's only.
+    Exactly files the pipeline writes for this config (a group with neither is left out)."""
     groups = {g: ([], []) for g in PAPER_GROUPS}
-    groups["claims"][0].extend(f"headline_{p}" for p in SCHED_PROBLEMS)
-    groups["claims"][1].append("claims")
+    appendix = groups["tables"][1]
+    appendix.append("methods")
+    appendix.append("claims")
     if PRACTICE_FAMILIES:  # the practice comparison (practice.smk)
         groups["practice"][0].append("practice")
         groups["practice"][1].append("practice")
-
-    def paged(problem):  # (stem, kind, pages): the appendix's paged figures of one problem
-        return [
-            (f"{k}_{problem}", "", page_count(len(figure_experiments(config["experiments"], k, problem))))
-            for k in APPENDIX_KINDS
-        ]
-
-    for problem in ("load", "maxflow"):
-        if problem in SCHED_PROBLEMS:
-            groups[problem][0].extend(paged(problem))
-    groups["weighted"][0].extend(f for p in WEIGHTED_PROBLEMS for f in paged(p))
-    if ADVERSARY_EXPERIMENTS:
-        if _sweeps(config.get("figures", {}).get("rounds_parameter", "K")):
-            groups["adversaries"][0].append("adversary_rounds")
-        groups["adversaries"][1].extend(["adversaries", "rejections"])
-    if _sweeps(config.get("figures", {}).get("sweep_parameters", ["c"])):
-        groups["summary"][0].append("parameter_sweep")
-    groups["summary"][1].append("ratios")
-    if LOSS_EXPERIMENTS:
-        groups["loss"][0].extend((f"loss_{e}", LOSS["experiments"][e]["figure"]) for e in LOSS_EXPERIMENTS)
-        groups["loss"][1].append("loss_slopes")
-    if BIP_EXPERIMENTS:
-        groups["bipartite"][0].extend((f"bipartite_{e}_{f}", f) for e, f in bip_figures())
-        groups["bipartite"][1].extend(["bipartite_checks", "bipartite_rates"])
+    if ADVERSARY_EXPERIMENTS:  # the separation figure; every adversary's rounds are the report's
+        groups["adversaries"][0].append("separation")
+        appendix.extend(["adversaries", "rejections"])
+    if EPS_SWEEP:  # the search swept over eps (search.smk): the max-flow sweep in the body
+        groups["eps_sweep"][0].append(_first([f"eps_sweep_{p}" for p in EPS_SWEEP_PROBLEMS], ["maxflow"]))
+        appendix.append("eps_sweep")
     if (config.get("search") or {}).get("tasks"):  # the worst-case search stage (search.smk)
         groups["search"][0].append("worst_cases")
-        groups["search"][1].append("worst_cases")
-    if EPS_SWEEP:  # the search swept over eps (search.smk)
-        groups["eps_sweep"][0].extend(f"eps_sweep_{p}" for p in EPS_SWEEP_PROBLEMS)
-        groups["eps_sweep"][1].append("eps_sweep")
+        appendix.append("worst_cases")
+    if LOSS_EXPERIMENTS:  # the growing-k figure: the claim k = omega(n^alpha) suffices
+        figures = [(f"loss_{e}", LOSS["experiments"][e]["figure"]) for e in LOSS_EXPERIMENTS]
+        groups["loss"][0].append(_first([f for f in figures if f[1] == "A3"] or figures, [""]))
+        appendix.append("loss_slopes")
+    if BIP_EXPERIMENTS:  # the excess over the benchmark against N: the many-server claim
+        figures = [(f"bipartite_{e}_{f}", f) for e, f in bip_figures()]
+        groups["bipartite"][0].append(_first([f for f in figures if f[1] == "B2"] or figures, [""]))
+        appendix.extend(["bipartite_checks", "bipartite_rates"])
     return groups
 
 
+def report_figures():
+    """The figure files the pipeline writes for the HTML report only (each with its PNG twin)."""
+    shown = {f"paper/figures/{f if isinstance(f, str) else f[0]}.pdf" for figs, _ in paper_groups().values() for f in figs}
+    written = expand("paper/figures/{kind}_{problem}.pdf", kind=("headline", "ratio_vs_eps", "rejection_vs_eps", "ecdf"), problem=SCHED_PROBLEMS)
+    written += ["paper/figures/adversary_rounds.pdf"] if ADVERSARY_EXPERIMENTS and _sweeps(config.get("figures", {}).get("rounds_parameter", "K")) else []
+    written += ["paper/figures/parameter_sweep.pdf"] if _sweeps(config.get("figures", {}).get("sweep_parameters", ["c"])) else []
+    written += [f"paper/figures/eps_sweep_{p}.pdf" for p in EPS_SWEEP_PROBLEMS] if EPS_SWEEP else []
+    written += [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
+    written += [f"paper/figures/bipartite_{e}_{f}.pdf" for e, f in bip_figures()]
+    return sorted(set(written) - shown)
+
+
 def paper_labels():
-    """The LaTeX labels of the figures and tables the paper holds for this config."""
+    """The LaTeX labels of the figures and tables the paper holds for this config, and
+    ``report:fig:<stem>`` for each figure the HTML report alone holds (hall.claims.evidence_ref)."""
     labels = ["tab:methods"]
     for figures, tables in paper_groups().values():
         labels += [f"fig:{f if isinstance(f, str) else f[0]}" for f in figures]
         labels += [f"tab:{t}" for t in tables]
-    return labels
+    return labels + [f"report:fig:{_os.path.basename(f)[:-4]}" for f in report_figures()]
 
 
 def appendix_experiments(wildcards):
@@ -135,8 +147,8 @@ def paper_targets():
             problem=SCHED_PROBLEMS,
             ext=("pdf", "png"),
         )
-        + expand("paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep"), ext=("pdf", "png"))
-        + ["paper/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
+        + expand("paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep", "separation"), ext=("pdf", "png"))
+        + ["results/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
         + (["results/practice_pairs.parquet", "paper/tables/practice.tex"] if PRACTICE_FAMILIES else [])
         + loss_targets()
         + bip_targets()

@@ -11,10 +11,15 @@ from schedbench.hall.latex import bib_keys
 from schedbench.hall.logs import logged
 from schedbench.loss.stage.claims import loss_claims
 from schedbench.scheduling.problems import problem_names
-from schedbench.scheduling.stage.claims import ADVERSARY_CLAIMS, scheduling_claims
+from schedbench.scheduling.stage.claims import (
+    ADVERSARY_CLAIMS,
+    scheduling_claims,
+    separation_points,
+    separation_summary,
+)
 from schedbench.scheduling.stage.eps_sweep_report import sweep_finding
 from schedbench.scheduling.stage.headline import findings_macros_tex
-from schedbench.scheduling.stage.practice_report import practice_finding
+from schedbench.scheduling.stage.practice_report import practice_finding, practice_tally
 
 with logged(snakemake.log[0], "claims_table") as log:
     inp, present = snakemake.input, snakemake.params.present
@@ -34,6 +39,8 @@ with logged(snakemake.log[0], "claims_table") as log:
         macro_tex("FindingAdversaries", verdict_sentence(frame, ADVERSARY_CLAIMS, "what the adversaries force")),
         macro_tex("FindingSweep", sweep_finding(growth)),
         macro_tex("FindingPractice", practice_finding(pairs)),
+        *(macro_tex(name, v) for name, v in practice_tally(pairs).items()),
+        *(macro_tex(name, v) for name, v in separation_summary(separation_points(runs)).items()),
         macro_tex("FindingLoss", verdict_sentence(frame, "loss ", "the loss system's rates")),
         macro_tex("FindingBipartite", verdict_sentence(frame, "bipartite ", "the bipartite model")),
     ]

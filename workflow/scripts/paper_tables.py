@@ -1,4 +1,4 @@
-# Thin: runs.parquet -> paper/tables/ratios.tex, adversaries.tex, rejections.tex and paper/macros.tex
+# Thin: runs.parquet -> results/tables/ratios.tex, paper/tables/adversaries.tex, rejections.tex and paper/macros.tex
 from schedbench.hall.io import atomic_write_text, read_parquet
 from schedbench.hall.logs import logged
 from schedbench.scheduling.stage.tables import adversary_table_tex, macros_tex, ratio_table_tex, rejection_table_tex

@@ -58,11 +58,19 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
+#: the evidence of a claim shown only in the HTML report (its figure is not in the PDF)
+IN_REPORT = "report"
+
+
 def evidence_ref(labels: Iterable[str], present: Iterable[str]) -> str:
-    """The first of ``labels`` (``fig:…``/``tab:…``) that the paper holds, '' if none: a
-    reference to an absent float would break the PDF."""
-    have = set(present)
-    return next((label for label in labels if label in have), "")
+    """The first of ``labels`` (``fig:…``/``tab:…``) that the paper holds; else
+    :data:`IN_REPORT` when the HTML report holds one of them (``present`` lists it as
+    ``report:<label>``); else '' (a reference to an absent float would break the PDF)."""
+    have, labels = set(present), list(labels)
+    found = next((label for label in labels if label in have), "")
+    if not found and any(f"{IN_REPORT}:{label}" in have for label in labels):
+        return IN_REPORT
+    return found
 
 
 def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
@@ -82,6 +90,8 @@ def _shown_in(label: str) -> str:
     label), "Sec. 4" otherwise; "--" for none."""
     if not label:
         return "--"
+    if label == IN_REPORT:
+        return "report"
     kind = {"fig": "Fig.", "tab": "Table", "sec": "Sec."}.get(label.partition(":")[0], "Sec.")
     return f"{kind}~\\ref{{{label}}}"
 
@@ -98,7 +108,8 @@ def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
         "claim as stated; \\emph{consistent}: an upper bound met no violation of its cap or its budget in "
         "the runs measured (the row says which caps hold by construction); "
         "\\emph{qualitatively}: they agree in direction over the finite range measured; "
-        "\\emph{not shown}: this run cannot say, and why; \\emph{contradicted})."
+        "\\emph{not shown}: this run cannot say, and why; \\emph{contradicted}); ``report'': the figure "
+        "that shows it is in the HTML report, not in this paper."
     )
     rows = []
     for r in frame.itertuples(index=False):

@@ -219,6 +219,25 @@ def practice_table_tex(pairs: pd.DataFrame) -> str:
     )
 
 
+def practice_tally(pairs: pd.DataFrame | None) -> dict[str, str]:
+    """The headline comparisons counted, as text keyed by the paper's macro: how many there are,
+    in how many the policy's interval lies below 1 (wins) or above 1 (loses), and the range of
+    the geometric-mean ratios (``--`` without a headline comparison)."""
+    head = pairs[pairs["headline"].astype(bool)] if pairs is not None and not pairs.empty else None
+    if head is None or head.empty:
+        return {
+            k: "--"
+            for k in ("PracticeComparisons", "PracticeWins", "PracticeLosses", "PracticeRatioLow", "PracticeRatioHigh")
+        }
+    return {
+        "PracticeComparisons": str(len(head)),
+        "PracticeWins": str(int((head["geo_ratio_hi"] < 1).sum())),
+        "PracticeLosses": str(int((head["geo_ratio_lo"] > 1).sum())),
+        "PracticeRatioLow": f"{head['geo_ratio'].min():.2f}",
+        "PracticeRatioHigh": f"{head['geo_ratio'].max():.2f}",
+    }
+
+
 def practice_finding(pairs: pd.DataFrame | None) -> str:
     """The comparison's finding in plain text, generated from the headline rows of the paired
     table (per family and ε, the policy and the baseline with the best training score): in how
