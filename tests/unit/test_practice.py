@@ -460,3 +460,49 @@ def test_the_abstracts_tally_counts_the_headline_rows():
         "PracticeRatioHigh": "1.30",
     }
     assert set(practice_tally(None).values()) == {"--"}
+
+
+def test_the_figure_keeps_the_print_rules_and_names_families_in_words():
+    """practice_figure on a constructed paired table of eight log families and two random ones:
+    panels by problem class and workload (a panel of more than six lines split), at most six
+    lines a panel, legends from family_titles (the trace's name, the problem and machines)."""
+    from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
+    from schedbench.scheduling.stage.practice_report import family_titles, practice_figure
+
+    section = {"families": {f"log{k}": {"problem": "maxflow", "params": {"trace": f"t{k}"}} for k in range(8)}}
+    section["families"]["rand"] = {"problem": "stretch", "params": {"m": 10, "sizes": "pareto"}}
+    section["families"]["lb"] = {"problem": "load", "params": {"m": 4, "sizes": "unit"}}
+    titles = family_titles(section)
+    assert titles["log3"] == "T3 log" and titles["rand"] == "max stretch, m = 10, Pareto sizes"
+    assert titles["lb"] == "m = 4, unit sizes"
+    rows = []
+    for fam, f in section["families"].items():
+        for eps in (0.125, 0.0625):
+            rows.append(
+                {
+                    "practice_family": fam,
+                    "family": "swf-trace" if fam.startswith("log") else "random-restricted",
+                    "problem": f["problem"],
+                    "eps": eps,
+                    "geo_ratio": 0.5,
+                    "geo_ratio_lo": 0.4,
+                    "geo_ratio_hi": 0.6,
+                    "instances": 10,
+                    "flag": "",
+                    "selected": True,
+                }
+            )
+    fig = practice_figure(pd.DataFrame(rows), titles)
+    panels = [ax for ax in fig.axes if ax.get_visible() and ax.get_lines()]
+    assert len(panels) == 4 and len(panels) <= 6  # load random, flow random, the logs split in two
+    assert all(
+        len([ln for ln in ax.get_lines() if not ln.get_label().startswith("_")]) <= MAX_LINES_PER_PANEL for ax in panels
+    )
+    assert {ax.get_title() for ax in panels} == {
+        "LoadBalancing, random instances",
+        "flow problems, random instances",
+        "max flow, real logs (1 of 2)",
+        "max flow, real logs (2 of 2)",
+    }
+    labels = {t.get_text() for ax in panels for t in ax.get_legend().get_texts()}
+    assert {"T0 log", "max stretch, m = 10, Pareto sizes", "m = 4, unit sizes"} <= labels

@@ -10,6 +10,7 @@ from schedbench.hall.plan import check_cost
 from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs, sweep_pairs
 from schedbench.scheduling.stage.practice import family_entries, family_section, practice_families
+from schedbench.scheduling.stage.practice_report import family_titles
 from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.sources import script_sources
 from schedbench.bipartite.stage.experiments import expand_groups

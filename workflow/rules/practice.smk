@@ -52,6 +52,7 @@ if PRACTICE_FAMILIES:
             n_boot=PRACTICE.get("n_boot", 2000),
             min_budget_used=PRACTICE.get("min_budget_used", 0.1),
             seed=PRACTICE.get("seed", config["seed"]),
+            titles=family_titles(PRACTICE),  # each family in words, for the figure's legends
             provenance=PROVENANCE,
         script:
             "../scripts/practice_table.py"

@@ -19,7 +19,9 @@ __all__ = [
     "wilson_interval",
     "practice_table_tex",
     "practice_finding",
+    "practice_tally",
     "practice_figure",
+    "family_titles",
     "TABLE_CAPTION",
 ]
 
@@ -177,11 +179,13 @@ TABLE_CAPTION = (
 )
 
 
-def practice_table_tex(pairs: pd.DataFrame) -> str:
+def practice_table_tex(pairs: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
     """The paired table of the paper (a ``longtable``, caption and label included): the selected
     pair of every (family, ε) — the policy and the baseline with the best training score — with
     the test instances, the geometric-mean ratio [95 % CI], the win rate [95 % CI], the budget the
-    policy used (mean rejected/ε, largest prefix/ε) and the flag."""
+    policy used (mean rejected/ε, largest prefix/ε) and the flag; a family named by ``titles``
+    (:func:`family_titles`) where given."""
+    titles = titles or {}
     head = "family & problem & $\\varepsilon$ & policy & tuned & baseline & $n$ & ratio [95\\,\\% CI] & wins [95\\,\\% CI] & budget & prefix & flag \\\\"
     lines = []
     rows = pairs[pairs["selected"].astype(bool)] if not pairs.empty else pairs
@@ -191,8 +195,8 @@ def practice_table_tex(pairs: pd.DataFrame) -> str:
         lines.append(
             " & ".join(
                 [
-                    tex_text(r["practice_family"]),
-                    tex_text(r["problem"]),
+                    tex_text(titles.get(r["practice_family"], r["practice_family"])),
+                    tex_text(_PROBLEM_WORDS.get(r["problem"], r["problem"])),
                     _eps_label(r["eps"]),
                     tex_text(r["policy_algorithm"]),
                     _params_tex(r["policy_params"]),
@@ -268,45 +272,95 @@ def practice_finding(pairs: pd.DataFrame | None) -> str:
     return text + "."
 
 
-def practice_figure(pairs: pd.DataFrame):
-    """Per family, each policy's geometric-mean ratio to the speed baseline with the best training
-    score at that ε (chosen on the training set), with its 95 % interval, against ε (log axis; the
-    ratio's axis too where it spans more than a factor 3);
-    the dashed line at 1 is a tie; hollow markers: a flagged (family, ε); no band below ten
-    instances."""
+#: the problems' names in words (figure legends)
+_PROBLEM_WORDS = {
+    "load": "LoadBalancing",
+    "maxflow": "max flow",
+    "wtdmaxflow": "weighted max flow",
+    "genwtd": "GenWtd",
+    "stretch": "max stretch",
+}
+
+
+def family_titles(section: dict | None) -> dict[str, str]:
+    """Each practice family in words, from its config (figure legends): a real log by its trace's
+    name; a random family by its problem (a flow problem's), machines and sizes (and a hot
+    machine subset)."""
+    out = {}
+    for name, fam in ((section or {}).get("families") or {}).items():
+        params = fam.get("params") or {}
+        if "trace" in params:
+            out[name] = f"{str(params['trace']).upper()} log"
+            continue
+        problem = fam.get("problem", "load")
+        words = [] if problem == "load" else [_PROBLEM_WORDS.get(problem, problem)]  # the panel says load
+        if "m" in params:
+            words.append(f"m = {params['m']}")
+        if params.get("sizes"):
+            words.append(f"{str(params['sizes']).replace('pareto', 'Pareto')} sizes")
+        if params.get("hot_fraction"):
+            words.append("hot machines")
+        out[name] = ", ".join(words)
+    return out
+
+
+def _panels(head: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The figure's panels: LoadBalancing and the flow problems, each on random instances and on
+    the real logs (an empty one left out)."""
+    trace = head["family"] == "swf-trace"
+    load = head["problem"] == "load"
+    panels = [
+        ("LoadBalancing, random instances", head[load & ~trace]),
+        ("LoadBalancing, real logs", head[load & trace]),
+        ("flow problems, random instances", head[~load & ~trace]),
+        ("max flow, real logs", head[~load & trace]),
+    ]
+    return [(title, rows) for title, rows in panels if not rows.empty]
+
+
+def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
+    """The headline comparisons: per family (a line, named by ``titles``), the geometric-mean ratio
+    of the policy to the speed baseline with the best training scores at each ε, with its 95 %
+    interval (a band from ten instances on), against ε; a panel per problem class and workload
+    (:func:`_panels`, at most six lines each: a larger one is split), the dashed line a tie,
+    hollow markers a flagged (family, ε), log axes where the ratios span more than a factor 3."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
 
-    from schedbench.hall.figure_style import TEXT_WIDTH, apply_style, palette
+    from schedbench.hall.figure_style import TEXT_WIDTH, apply_style, palette, split_lines
 
     apply_style()
-    fams = list(dict.fromkeys(pairs["practice_family"])) if not pairs.empty else []
-    cols = 3  # the text width: three panels a row, a page for the default config's 18 families
-    rows = max(1, -(-len(fams) // cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(TEXT_WIDTH, 1.75 * rows + 0.3), squeeze=False)
-    for ax in axes.flat[len(fams) :]:
+    titles = titles or {}
+    head = pairs[pairs["selected"].astype(bool)] if not pairs.empty else pairs
+    panels = []
+    for title, rows in _panels(head) if not head.empty else []:
+        fams = list(dict.fromkeys(rows["practice_family"]))
+        panels += [(t, rows[rows["practice_family"].isin(chunk)]) for t, chunk in split_lines(title, fams)]
+    cols = 2
+    nrows = max(1, -(-len(panels) // cols))
+    fig, axes = plt.subplots(nrows, cols, figsize=(TEXT_WIDTH, 3.4 * nrows), squeeze=False)
+    fig.subplots_adjust(hspace=0.95, wspace=0.35)  # room for each panel's legend below it
+    for ax in axes.flat[len(panels) :]:
         ax.set_visible(False)
-    if not fams:
+    if not panels:
         axes[0][0].set_visible(True)
-        axes[0][0].text(0.5, 0.5, "no practice section", ha="center", va="center")
+        axes[0][0].axis("off")
+        axes[0][0].text(0.5, 0.5, "no practice comparison in this config", ha="center", va="center")
         return fig
-    policies = list(dict.fromkeys(pairs["policy"]))
-    colour = dict(zip(policies, palette(len(policies))))
-    for ax, fam in zip(axes.flat, fams):
-        block = pairs[pairs["practice_family"] == fam]
-        chosen = block[block["selected"].astype(bool)].set_index("eps")["baseline"]
-        block = block[block["baseline"] == block["eps"].map(chosen)]
-        for pol, line in block.groupby("policy", sort=False):
-            line = line.sort_values("eps")
+    for ax, (title, rows) in zip(axes.flat, panels):
+        fams = list(dict.fromkeys(rows["practice_family"]))
+        colour = dict(zip(fams, palette(len(fams))))
+        for fam in fams:
+            line = rows[rows["practice_family"] == fam].sort_values("eps")
             x, y = line["eps"].to_numpy(), line["geo_ratio"].to_numpy()
-            ax.plot(x, y, marker="o", color=colour[pol], label=pol, lw=1.1, ms=3)
+            ax.plot(x, y, marker="o", color=colour[fam], label=titles.get(fam, fam), lw=1.2, ms=3.5)
             wide = line["instances"].to_numpy() >= 10
             lo = np.where(wide, line["geo_ratio_lo"], y)
             hi = np.where(wide, line["geo_ratio_hi"], y)
-            ax.fill_between(x, lo, hi, color=colour[pol], alpha=0.2, lw=0)
+            ax.fill_between(x, lo, hi, color=colour[fam], alpha=0.2, lw=0)
             flagged = line["flag"].to_numpy() != ""
             if flagged.any():
-                ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour[pol], ms=4)
+                ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour[fam], ms=5)
         ax.axhline(1.0, color="0.4", ls="--", lw=0.8)
         lo_all, hi_all = ax.get_ylim()
         if hi_all / max(lo_all, 1e-12) > 3:  # a wide range: log axis (0.5 and 2 equally far from a tie)
@@ -315,17 +369,17 @@ def practice_figure(pairs: pd.DataFrame):
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xscale("log", base=2)
-        eps = sorted(block["eps"].unique())
+        eps = sorted(rows["eps"].unique())
         ax.xaxis.set_major_locator(FixedLocator(eps))
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xticklabels([_eps_label(e) for e in eps])
-        bases = ", ".join(dict.fromkeys(block["baseline"]))
-        ax.set_title(f"{fam} ({block['problem'].iloc[0]}, n = {int(block['instances'].min())})\nvs {bases}", fontsize=6)
-        ax.set_xlabel("ε", fontsize=6)
-        ax.set_ylabel("ALG$_{rej}$ / ALG$_{speed}$", fontsize=6)
-        ax.tick_params(labelsize=6)
-        ax.legend(fontsize=5, loc="best", frameon=False)
-    fig.tight_layout()
+        ax.set_title(title)
+        ax.set_xlabel("ε")
+        ax.set_ylabel("ALG$_{rej}$ / ALG$_{speed}$")
+        short = max(len(titles.get(f, f)) for f in fams) <= 18  # two legend columns fit under the panel
+        ax.legend(
+            loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2 if short and len(fams) > 3 else 1, frameon=False
+        )
     return fig
 
 
