@@ -455,32 +455,107 @@ def test_a_config_file_named_by_the_runs_macros_must_lie_inside_the_run(run_a, t
     assert d.config["keys"] is None and "ConfigFile: '../outside.yaml' points outside" in d.config["note"]
 
 
+def _with_packages(**recorded):
+    """An edit of a runs table: these entries put into (or, given None, taken out of) the
+    ``packages`` provenance of every row."""
+
+    def edit(df):
+        pk = {**json.loads(df["packages"].iloc[0]), **recorded}
+        return df.assign(packages=json.dumps({k: v for k, v in pk.items() if v is not None}, sort_keys=True))
+
+    return edit
+
+
 def test_an_edited_plugin_shows_in_the_provenance_and_in_diff(run_a, tmp_path):
-    """The hash of each loaded plug-in file is recorded with the packages (``provenance``); two
-    runs at one commit whose plug-in differs say so in ``diff``."""
+    """The SHA-256 of each loaded plug-in file is recorded with the packages (``provenance``);
+    two runs at one commit whose plug-in differs name the file in ``diff``, with both hashes."""
     import hashlib
 
     plugin = tmp_path / "my_rule.py"
     plugin.write_text("# version 1\n")
-    first = provenance("h", [str(plugin)])
-    digest = hashlib.sha256(b"# version 1\n").hexdigest()[:12]
-    assert json.loads(first["packages"])["plug-in my_rule.py"] == digest
+    digest = hashlib.sha256(b"# version 1\n").hexdigest()
+    assert json.loads(provenance("h", [str(plugin)])["packages"])["plug-in my_rule.py"] == digest
     plugin.write_text("# version 2\n")
     second = json.loads(provenance("h", [str(plugin)])["packages"])["plug-in my_rule.py"]
-    assert second != digest
+    assert second == hashlib.sha256(b"# version 2\n").hexdigest() != digest
 
-    def with_plugin(h):
-        def edit(df):
-            pk = json.loads(df["packages"].iloc[0])
-            return df.assign(packages=json.dumps({**pk, "plug-in my_rule.py": h}, sort_keys=True))
-
-        return edit
-
-    ra = _copy(run_a, tmp_path / "pa", with_plugin(digest))
-    rb = _copy(run_a, tmp_path / "pb", with_plugin(second))
+    ra = _copy(run_a, tmp_path / "pa", _with_packages(**{"plug-in my_rule.py": digest}))
+    rb = _copy(run_a, tmp_path / "pb", _with_packages(**{"plug-in my_rule.py": second}))
     d = diff(str(ra), str(rb))
-    assert d.code["a"] == d.code["b"] and not d.packages["same"]
-    assert f"packages:  differ: plug-in my_rule.py {digest} → {second}" in d.report()
+    assert d.code["a"] == d.code["b"] and d.packages["same"]  # a plug-in is not a package
+    assert d.plugins["files"] == [{"file": "my_rule.py", "change": "changed", "a": digest, "b": second}]
+    text = d.report()
+    assert f"\nplug-in my_rule.py: changed (sha256 {digest} → {second})\n" in text
+    assert d.to_dict()["plugins"]["files"][0]["b"] == second
+    # the same file: one line saying so; an older table's 12-digit hash is the same file
+    same = diff(str(ra), str(_copy(run_a, tmp_path / "pc", _with_packages(**{"plug-in my_rule.py": digest[:12]}))))
+    assert same.plugins["same"] and "plug-ins:  same (my_rule.py)" in same.report()
+    # a plug-in only one run loaded
+    gone = diff(str(ra), str(run_a)).plugins["files"]
+    assert gone == [{"file": "my_rule.py", "change": "only in a", "a": digest, "b": None}]
+
+
+def test_the_package_sources_hash_tells_uncommitted_edits_apart(run_a, tmp_path):
+    """``schedbench sources`` is the SHA-256 over each source file's path and SHA-256 (recomputed
+    here); two runs of one commit whose sources differ say so on the code line."""
+    import hashlib
+
+    from schedbench.hall.io import sources_digest
+
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not a source")
+    lines = "".join(
+        f"{rel}\0{hashlib.sha256(text).hexdigest()}\n" for rel, text in (("a.py", b"x = 1\n"), ("sub/b.py", b"y = 2\n"))
+    )
+    assert sources_digest(pkg) == hashlib.sha256(lines.encode()).hexdigest()
+    before = sources_digest(pkg)
+    (pkg / "sub" / "b.py").write_text("y = 3\n")
+    assert sources_digest(pkg) != before
+    assert json.loads(provenance("h")["packages"])["schedbench sources"] == sources_digest()
+
+    ra = _copy(run_a, tmp_path / "sa", _with_packages(**{"schedbench sources": "1" * 64}))
+    rb = _copy(run_a, tmp_path / "sb", _with_packages(**{"schedbench sources": "2" * 64}))
+    d = diff(str(ra), str(rb))
+    assert not d.code["same"] and d.code["sources_same"] is False and d.packages["same"]
+    assert f"package sources differ: sha256 {'1' * 64} → {'2' * 64}" in d.report().splitlines()[1]
+    assert diff(str(ra), str(ra)).code["same"]
+
+
+def test_the_manifest_records_and_keeps_every_plugin_file_of_the_run(run_a, tmp_path, monkeypatch):
+    """The archive lists each plug-in file the run recorded with its SHA-256 and stores a copy
+    of the file when the one the run loaded (named by the plug-in variable or the config) still
+    has that hash; an edited one is listed, not stored. The package sources' hash is kept too."""
+    import hashlib
+
+    from schedbench.hall.archive import PLUGIN_ENV
+    from schedbench.scheduling import registry
+
+    assert PLUGIN_ENV == registry.PLUGIN_ENV
+    plug = tmp_path / "plugins"
+    plug.mkdir()
+    (plug / "kept.py").write_text("# kept\n")
+    (plug / "edited.py").write_text("# edited since the run\n")
+    (plug / "test_kept.py").write_text("# a plug-in's test, not a plug-in\n")
+    recorded = {
+        "plug-in kept.py": hashlib.sha256(b"# kept\n").hexdigest(),
+        "plug-in edited.py": hashlib.sha256(b"# as the run loaded it\n").hexdigest(),
+        "schedbench sources": "3" * 64,
+    }
+    work = _copy(run_a, tmp_path / "work", _with_packages(**recorded))
+    monkeypatch.setenv(PLUGIN_ENV, str(plug))
+    path = archive("with-plugins", root=work)
+    m = json.loads((path / "manifest.json").read_text())
+    assert m["plugins"] == [
+        {"file": "edited.py", "sha256": recorded["plug-in edited.py"], "stored": None},
+        {"file": "kept.py", "sha256": recorded["plug-in kept.py"], "stored": "plugins/kept.py"},
+    ]
+    assert (path / "plugins/kept.py").read_text() == "# kept\n" and not (path / "plugins/edited.py").exists()
+    assert {f["path"]: f["sha256"] for f in m["files"]}["plugins/kept.py"] == recorded["plug-in kept.py"]
+    assert m["provenance"]["sources"] == "3" * 64 and "plugins" not in m["provenance"]
+    assert not any(k.startswith("plug-in") for k in m["provenance"]["packages"])
 
 
 def test_the_command_line_names_the_archive_folder_the_work_module_uses():

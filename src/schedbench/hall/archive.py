@@ -42,7 +42,9 @@ import pandas as pd
 
 from schedbench.hall.config import ConfigError, apply_base, check_schema, config_hash, deep_merge, load_config_strict
 from schedbench.hall.io import (
+    PLUGIN_PREFIX,
     PROVENANCE_COLUMNS,
+    SOURCES_KEY,
     ResultsSchemaError,
     check_results,
     check_table,
@@ -84,6 +86,8 @@ NOISE_LINES = 20
 REL_TOL = 1e-9
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 _SOURCE_ROOT = Path(__file__).resolve().parents[3]  # the source checkout (workflow/schemas)
+#: the registry's plug-in variable (registry.PLUGIN_ENV; the hall imports no wing, a test keeps them equal)
+PLUGIN_ENV = "SCHEDBENCH_PLUGINS"
 
 
 class ArchiveError(ConfigError):
@@ -442,22 +446,66 @@ def _provenance_of(df: pd.DataFrame) -> dict[str, Any]:
         return sorted({str(v) for v in df[c].dropna().unique()}) if c in df.columns else []
 
     commits = values("git_commit")
-    packages: dict[str, str] = {}
+    recorded: dict[str, str] = {}
     for text in values("packages"):
         try:
             for k, v in json.loads(text).items():
-                packages[k] = v if k not in packages or packages[k] == v else f"{packages[k]} | {v}"
+                recorded[k] = v if k not in recorded or recorded[k] == v else f"{recorded[k]} | {v}"
         except ValueError:
             pass
+    plugins = {k[len(PLUGIN_PREFIX) :]: v for k, v in recorded.items() if k.startswith(PLUGIN_PREFIX)}
+    packages = {k: v for k, v in recorded.items() if not k.startswith(PLUGIN_PREFIX) and k != SOURCES_KEY}
     return {
         "git_commit": ", ".join(commits) or "unknown",
         "commit": ", ".join(_split_commit(c)[0] for c in commits) or "unknown",
         "dirty": any(_split_commit(c)[1] for c in commits),
         "schedbench_version": ", ".join(values("schedbench_version")) or "unknown",
+        "sources": recorded.get(SOURCES_KEY, "unknown"),
         "packages": packages,
+        "plugins": plugins,
         "platform": ", ".join(values("platform")) or "unknown",
         "config_hash": ", ".join(values("config_hash")) or None,
     }
+
+
+def _same_hash(a: str | None, b: str | None) -> bool:
+    """Two recorded SHA-256 digests are the same (an older table recorded the first 12 hex
+    digits only: a prefix of at least 12 digits matches)."""
+    if not a or not b:
+        return a == b
+    return a == b or (min(len(a), len(b)) >= 12 and (a.startswith(b) or b.startswith(a)))
+
+
+def _plugin_candidates(root: Path, resolved: dict | None) -> list[Path]:
+    """The plug-in files the config's ``plugins`` (relative to ``root``) and the plug-in
+    environment variable name: a file, or a folder's ``*.py`` (not ``_*`` or ``test_*``), as the
+    registry loads them."""
+    named = list((resolved or {}).get("plugins") or [])
+    named += [q for q in os.environ.get(PLUGIN_ENV, "").split(os.pathsep) if q.strip()]
+    out = []
+    for entry in named:
+        path = Path(str(entry)).expanduser()
+        path = path if path.is_absolute() else root / path
+        if path.is_dir():
+            out += sorted(q for q in path.glob("*.py") if not q.name.startswith(("_", "test_")))
+        elif path.is_file():
+            out.append(path)
+    return out
+
+
+def _plugin_entries(prov: dict[str, Any], root: Path, resolved: dict | None) -> list[tuple[dict, Path | None]]:
+    """One manifest entry per plug-in file the run recorded (file name, SHA-256, where the
+    archive stores it), with the file to copy: the one the config or the environment names whose
+    content still has the recorded hash (None when it was edited or moved since)."""
+    found: dict[str, Path] = {}
+    for path in _plugin_candidates(root, resolved):
+        digest = prov["plugins"].get(path.name)
+        if digest and path.name not in found and _same_hash(_sha256(path), digest):
+            found[path.name] = path
+    return [
+        ({"file": name, "sha256": digest, "stored": f"plugins/{name}" if name in found else None}, found.get(name))
+        for name, digest in sorted(prov["plugins"].items())
+    ]
 
 
 def _default_name(prov: dict[str, Any], run_date: dt.datetime) -> str:
@@ -530,6 +578,8 @@ def archive(
         if stored not in {s for _, s in files}:
             files.append((f, stored))
         config_entries.append({"path": str(f), "stored": stored})
+    plugins = _plugin_entries(prov, root, config.resolved)
+    files += [(src, entry["stored"]) for entry, src in plugins if src is not None]
 
     dest_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=dest_dir, prefix=f".{name}.", suffix=".tmp"))
@@ -551,7 +601,8 @@ def archive(
             "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             "run_date": run_date.isoformat(timespec="seconds"),
             "source": str(root.resolve()),
-            "provenance": prov,
+            "provenance": {k: v for k, v in prov.items() if k != "plugins"},
+            "plugins": [entry for entry, _ in plugins],
             "config": {
                 "hash": run_hash or prov["config_hash"],
                 "files": config_entries,
@@ -699,8 +750,9 @@ class RunDiff:
     """The comparison of two runs: ``changes`` has one row per change beyond the noise, per
     appeared and per disappeared item (columns ``table, kind, level, experiment, algorithm,
     params, eps, key, metric, a, a_lo, a_hi, b, b_lo, b_hi, n_a, n_b``); ``summary`` counts per
-    table; ``code``, ``config``, ``packages``, ``platform`` say what differs besides the
-    results."""
+    table; ``code`` (commit, version, the package sources' hash), ``config``, ``plugins``
+    (per plug-in file whose hash differs: ``file, change, a, b``), ``packages``, ``platform``
+    say what differs besides the results."""
 
     a: str
     b: str
@@ -710,6 +762,7 @@ class RunDiff:
     config: dict[str, Any]
     packages: dict[str, Any]
     platform: dict[str, Any]
+    plugins: dict[str, Any] = field(default_factory=lambda: {"same": True, "files": []})
 
     @property
     def unchanged(self) -> bool:
@@ -726,6 +779,7 @@ class RunDiff:
             "summary": self.summary,
             "code": self.code,
             "config": self.config,
+            "plugins": self.plugins,
             "packages": self.packages,
             "platform": self.platform,
         }
@@ -1070,11 +1124,19 @@ def _compare_runs(ra: _Run, rb: _Run, n_boot: int) -> RunDiff:
         changes[c] = pd.to_numeric(changes[c], errors="coerce").fillna(0).astype(int)
 
     pa, pb = ra.provenance, rb.provenance
-    code = {
-        "a": {k: pa[k] for k in ("git_commit", "commit", "dirty", "schedbench_version")},
-        "b": {k: pb[k] for k in ("git_commit", "commit", "dirty", "schedbench_version")},
-    }
-    code["same"] = code["a"] == code["b"] and not pa["dirty"]
+    fields_ = ("git_commit", "commit", "dirty", "schedbench_version", "sources")
+    code: dict[str, Any] = {"a": {k: pa[k] for k in fields_}, "b": {k: pb[k] for k in fields_}}
+    known = "unknown" not in (pa["sources"], pb["sources"])
+    code["sources_same"] = _same_hash(pa["sources"], pb["sources"]) if known else None
+    same_commit = all(pa[k] == pb[k] for k in ("git_commit", "schedbench_version"))
+    code["same"] = same_commit and (code["sources_same"] if known else not pa["dirty"])
+    plugin_files = []
+    for name in sorted(set(pa["plugins"]) | set(pb["plugins"])):
+        ha, hb = pa["plugins"].get(name), pb["plugins"].get(name)
+        if not _same_hash(ha, hb):
+            change = "changed" if ha and hb else ("only in a" if ha else "only in b")
+            plugin_files.append({"file": name, "change": change, "a": ha, "b": hb})
+    plugins = {"same": not plugin_files, "files": plugin_files, "a": pa["plugins"], "b": pb["plugins"]}
     config: dict[str, Any] = {"a": ra.config_hash, "b": rb.config_hash, "same": ra.config_hash == rb.config_hash}
     if ra.config is not None and rb.config is not None:
         fa, fb = _flatten(ra.config), _flatten(rb.config)
@@ -1096,7 +1158,7 @@ def _compare_runs(ra: _Run, rb: _Run, n_boot: int) -> RunDiff:
     }
     packages = {"same": not differ, "differ": differ}
     platform = {"a": pa["platform"], "b": pb["platform"], "same": pa["platform"] == pb["platform"]}
-    return RunDiff(ra.label, rb.label, changes, summary, code, config, packages, platform)
+    return RunDiff(ra.label, rb.label, changes, summary, code, config, packages, platform, plugins)
 
 
 def diff(
@@ -1151,9 +1213,20 @@ def format_diff(d: RunDiff) -> str:
     def commit(c):
         return f"{c['commit'][:12]}{' (dirty)' if c['dirty'] else ''}"
 
-    if ca == cb:
-        dirty = " — uncommitted changes: the code may differ" if ca["dirty"] else ""
-        lines.append(f"code:      same commit {commit(ca)}, schedbench {ca['schedbench_version']}{dirty}")
+    sources = d.code.get("sources_same")
+    differ = f"package sources differ: sha256 {ca.get('sources')} → {cb.get('sources')}"
+    if all(ca[k] == cb[k] for k in ("git_commit", "schedbench_version")):
+        if sources is False:
+            note = f" — {differ}"
+        elif ca["dirty"]:
+            note = (
+                " — uncommitted changes, the same package sources"
+                if sources
+                else " — uncommitted changes: the code may differ"
+            )
+        else:
+            note = ""
+        lines.append(f"code:      same commit {commit(ca)}, schedbench {ca['schedbench_version']}{note}")
     else:
         lines.append(
             f"code:      differs: {commit(ca)} → {commit(cb)}"
@@ -1162,7 +1235,13 @@ def format_diff(d: RunDiff) -> str:
                 if ca["schedbench_version"] != cb["schedbench_version"]
                 else ""
             )
+            + (f"; {differ}" if sources is False else "")
         )
+    for f in d.plugins["files"]:
+        what = f"sha256 {f['a']} → {f['b']}" if f["change"] == "changed" else f"sha256 {f['a'] or f['b']}"
+        lines.append(f"plug-in {f['file']}: {f['change']} ({what})")
+    if d.plugins["same"] and d.plugins.get("a"):
+        lines.append(f"plug-ins:  same ({', '.join(sorted(d.plugins['a']))})")
     cfg = d.config
     if cfg["same"]:
         lines.append(f"config:    same (hash {cfg['a']})")
