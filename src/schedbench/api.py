@@ -19,7 +19,13 @@ from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm
 
-__all__ = ["RunResult", "run", "run_adversary", "ClaimedOptError"]
+__all__ = ["RunResult", "run", "run_adversary", "ClaimedOptError", "RUN_WORK_LIMIT", "RUN_TIME_LIMIT"]
+
+#: The limits of the OPT solve :func:`run` makes when no ``opt`` is given: small, so that an
+#: interactive call on a large instance returns in seconds with a bound (``res.opt.status``)
+#: rather than minutes with a proof; the caller raises them with ``work_limit``/``time_limit``.
+RUN_WORK_LIMIT = 10.0
+RUN_TIME_LIMIT = 60.0
 
 
 class ClaimedOptError(ValueError):
@@ -88,27 +94,39 @@ def run(
     seed: int = 0,
     opt: OptResult | float | None = None,
     fast: bool = True,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    time_limit: float = RUN_TIME_LIMIT,
     problem: str | None = None,
-    work_limit: float | None = DEFAULT_WORK_LIMIT,
+    work_limit: float | None = RUN_WORK_LIMIT,
+    solve: bool = True,
     **params,
 ) -> RunResult:
     """Run ``algorithm`` (a registered name or class) on ``instance`` and validate the outcome.
 
     ``eps`` is the rejection fraction (rejection model) or the extra speed (speed model); a
-    plain algorithm takes none. ``opt`` is the offline optimum (an :class:`OptResult` or a
-    number); it is computed (:func:`~schedbench.scheduling.offline.solve_opt`) when the
-    algorithm, with these parameters, assumes T* and none is given. ``fast=False`` forces the step path.
-    ``problem``: one of the problems the algorithm solves (default: its own). ``work_limit``
-    and ``time_limit`` are those of that OPT solve (deterministic work, wall-clock safety net).
+    plain algorithm takes none. ``fast=False`` forces the step path. ``problem``: one of the
+    problems the algorithm solves (default: its own).
+
+    OPT is treated alike for every problem: ``opt`` (an :class:`OptResult`) is the offline
+    optimum the ratio divides by; without it, and with ``solve`` (default), the suite's offline
+    solver computes it (:func:`~schedbench.scheduling.offline.solve_opt`) within ``work_limit``
+    (deterministic units) and ``time_limit`` (a wall-clock safety net), small by default
+    (:data:`RUN_WORK_LIMIT`, :data:`RUN_TIME_LIMIT`); ``res.opt.status`` says whether it is
+    proven ("optimal") or a bound. An algorithm that assumes T* receives it. A number as
+    ``opt`` is T* for such an algorithm only (``res.opt`` stays None); ``solve=False`` skips
+    the solve unless the algorithm needs T*.
     """
     cls = _cls(algorithm)
     if not isinstance(instance, Instance):
         raise ParameterError(f"run: instance must be a schedbench Instance, got {type(instance).__name__}")
     seed, time_limit = _args("run", seed, time_limit)
+    work_limit = check_value(
+        "run", "work_limit", Param(type=float, min=0, min_open=True, nullable=True), work_limit, ParameterError
+    )
+    if not isinstance(solve, bool):
+        raise ParameterError(f"run: solve must be True or False, got {solve!r}")
     problem = cls.check_problem(problem)
     wants_oracle = cls.uses_oracle(cls.resolve_params(params))
-    if opt is None and wants_oracle:
+    if opt is None and (solve or wants_oracle):
         opt = solve_opt(instance, problem, time_limit=time_limit, work_limit=work_limit)
     oracle = oracle_value(opt) if (opt is not None and wants_oracle) else None
     record = execute(cls, instance, eps=eps, seed=seed, params=params, oracle=oracle, fast=fast, problem=problem)

@@ -626,10 +626,8 @@ def _run(args: argparse.Namespace) -> int:
     problem = cls.check_problem(args.problem)
     limits = {"time_limit": args.time_limit, "work_limit": args.work_limit}
     from schedbench.api import run
-    from schedbench.scheduling.offline import solve_opt
 
-    opt = solve_opt(inst, problem, **limits) if args.opt else None
-    res = run(cls, inst, eps=args.eps, seed=args.seed, opt=opt, problem=problem, **limits, **params)
+    res = run(cls, inst, eps=args.eps, seed=args.seed, solve=args.opt, problem=problem, **limits, **params)
     ratio = res.ratio if math.isfinite(res.ratio) else None  # strict JSON: no NaN (no OPT without --opt)
     print(
         json.dumps(

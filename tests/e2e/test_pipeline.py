@@ -370,7 +370,7 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
     assert set(runs[runs["experiment"] == "plugin_family"]["family"]) == {"my-fam"}
     assert (runs["status"] == "ok").all()
     packages = json.loads(runs["packages"].iloc[0])  # the plug-in's content is in the provenance
-    assert packages["plug-in least_index.py"] == hashlib.sha256(LEAST_INDEX.encode()).hexdigest()[:12]
+    assert packages["plug-in least_index.py"] == hashlib.sha256(LEAST_INDEX.encode()).hexdigest()
     path = plug / "least_index.py"
     path.write_text(LEAST_INDEX + "\n# edited\n")
     proc = snakemake(work, "results/runs.parquet", "--configfile", "config/plug.yaml", "-n")

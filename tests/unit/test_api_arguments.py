@@ -22,6 +22,8 @@ INST = schedbench.Instance.from_lists(2, [0, 0, 0], [1, 1, 1], [[0], [0, 1], [1]
         ("run", ("greedy", INST), {"seed": -1}, "run: seed must be an integer >= 0"),
         ("run", ("lb-unit-reject", INST), {"eps": 0.25, "time_limit": "10"}, "run: time_limit"),
         ("run", ("lb-unit-reject", INST), {"eps": 0.25, "time_limit": float("inf")}, "run: time_limit"),
+        ("run", ("greedy", INST), {"work_limit": -1}, "run: work_limit"),
+        ("run", ("greedy", INST), {"solve": "yes"}, "run: solve must be True or False"),
         ("run_adversary", (5, "greedy"), {}, "run_adversary: adversary must be a registered name"),
         ("run_adversary", ("anr-tree", "greedy"), {"adversary_params": ["m", 8]}, "adversary_params must be a dict"),
         ("run_adversary", ("anr-tree", "greedy"), {"algorithm_params": [1]}, "algorithm_params must be a dict"),

@@ -131,7 +131,7 @@ def test_diff_shows_one_parameter_change_with_its_values_and_nothing_else(run_a,
     first = values.iloc[0]
     assert f"{first.metric} {first.a:.6g}" in text
     assert "greedy" not in text  # nothing else
-    assert "2 settings changed" in text.splitlines()[-1]
+    assert "2 settings changed" in text.splitlines()[1]  # the summary comes first
     json.dumps(d.to_dict(), default=str)
 
 
@@ -149,7 +149,7 @@ def test_a_group_that_only_one_run_has_is_shown_with_its_values(run_a, tmp_path)
 def test_identical_runs_and_timing_only_differences_show_no_change(run_a, tmp_path):
     same = _copy(run_a, tmp_path / "same")
     d = diff(str(run_a), str(same))
-    assert d.unchanged and d.report().endswith("no changes beyond the noise")
+    assert d.unchanged and d.report().splitlines()[1] == "summary:   no changes beyond the noise"
     assert d.summary["results/runs.parquet"]["same"] == d.summary["results/runs.parquet"]["groups"] > 0
 
     def slower(df):
@@ -369,6 +369,132 @@ def test_the_commands(run_a, run_b, tmp_path, capsys):
     assert "merged 2 parts" in capsys.readouterr().out
 
 
+def _numpy_mean_ci(x: np.ndarray, n_boot: int = 2000) -> tuple[float, float, float]:
+    """The mean and percentile-bootstrap 95 % interval of ``x``, written out with numpy (seed 0;
+    a point interval for one value or equal values)."""
+    x = x[np.isfinite(x)]
+    if x.size < 2 or np.all(x == x[0]):
+        return (x.mean(),) * 3
+    means = x[np.random.default_rng(0).integers(0, x.size, size=(n_boot, x.size))].mean(axis=1)
+    lo, hi = np.quantile(means, [0.025, 0.975])
+    return x.mean(), lo, hi
+
+
+def test_the_paired_difference_on_shared_instances_is_a_numpy_recomputation(run_a, tmp_path):
+    """b: the ru greedy group's objective scaled per instance and its rejected fraction moved,
+    its rows shuffled and one instance dropped; the paired statistics pair by instance (not by
+    row) on the 3 shared instances and equal numpy's geometric mean of b/a, mean of b − a and
+    their bootstrap intervals. Text and JSON carry the same numbers."""
+    factor = {"ru/0000": 1.5, "ru/0001": 2.0, "ru/0002": 1.0, "ru/0003": 1.25}
+    added = {"ru/0000": 0.25, "ru/0001": 0.0, "ru/0002": 0.5, "ru/0003": 0.125}
+
+    def edit(df):
+        sel = (df["algorithm"] == "greedy") & (df["experiment"] == "ru")
+        df.loc[sel, "objective"] *= df.loc[sel, "instance"].map(factor)
+        df.loc[sel, "rejected_frac"] += df.loc[sel, "instance"].map(added)
+        df = df[~(sel & (df["instance"] == "ru/0002"))]
+        return df.sample(frac=1.0, random_state=3).reset_index(drop=True)
+
+    b = _copy(run_a, tmp_path / "b", edit)
+    d = diff(str(run_a), str(b))
+    got = d.paired[(d.paired["experiment"] == "ru") & (d.paired["algorithm"] == "greedy")].iloc[0]
+    shared = ["ru/0000", "ru/0001", "ru/0003"]
+    assert got["n_pairs"] == 3 and got["level"] == "group" and got["verdict"] == "changed"
+    g, glo, ghi = _numpy_mean_ci(np.log([factor[i] for i in shared]))
+    assert (got["objective_ratio"], got["objective_ratio_lo"], got["objective_ratio_hi"]) == pytest.approx(
+        (np.exp(g), np.exp(glo), np.exp(ghi)), rel=1e-12
+    )
+    r, rlo, rhi = _numpy_mean_ci(np.array([added[i] for i in shared]))
+    assert (got["rejected_diff"], got["rejected_diff_lo"], got["rejected_diff_hi"]) == pytest.approx(
+        (r, rlo, rhi), rel=1e-12
+    )
+    others = d.paired[~((d.paired["experiment"] == "ru") & (d.paired["algorithm"] == "greedy"))]
+    assert (others["verdict"] == "same").all() and (others["objective_ratio"] == 1).all()
+    assert not d.unchanged
+    text = d.report()
+    assert text.splitlines()[1].startswith("summary:   ")
+    assert f"paired on 3 shared instances: objective b/a {np.exp(g):.6g} [{np.exp(glo):.6g}, {np.exp(ghi):.6g}]" in text
+    as_json = json.loads(json.dumps(d.to_dict(), default=str))["paired"]
+    mine = next(p for p in as_json if p["experiment"] == "ru" and p["algorithm"] == "greedy")
+    assert mine["objective_ratio"] == pytest.approx(np.exp(g)) and mine["rejected_diff_hi"] == pytest.approx(rhi)
+
+
+def test_a_paired_shift_within_the_unpaired_noise_is_a_change(run_a, tmp_path):
+    """Every instance 2 % worse: the groups' intervals overlap, the paired ratio's does not
+    include 1."""
+
+    def edit(df):
+        df.loc[(df["algorithm"] == "greedy") & (df["experiment"] == "ru"), "objective"] *= 1.02
+        return df
+
+    d = diff(str(run_a), str(_copy(run_a, tmp_path / "b", edit)))
+    ch = d.changes
+    assert list(ch["kind"]) == ["noise"] and list(ch["metric"]) == ["objective"]
+    got = d.paired[(d.paired["algorithm"] == "greedy") & (d.paired["experiment"] == "ru")].iloc[0]
+    assert got["objective_ratio"] == got["objective_ratio_lo"] == got["objective_ratio_hi"] == pytest.approx(1.02)
+    assert got["verdict"] == "changed" and not d.unchanged
+    assert d.summary["results/runs.parquet"]["changed"] == 1
+    assert "summary:   1 change beyond the noise" in d.report()
+
+
+def test_match_pairs_groups_on_the_keys_given(run_a, tmp_path):
+    """A renamed experiment is "disappeared"/"appeared" on the whole identity; matched on the
+    other keys, each of its groups is paired a → b with its values and paired differences."""
+
+    def renamed(df):
+        sel = df["experiment"] == "ru"
+        df.loc[sel, "experiment"] = "ru2"
+        df.loc[sel & (df["algorithm"] == "greedy"), "objective"] *= 2
+        return df
+
+    b = _copy(run_a, tmp_path / "b", renamed)
+    plain = diff(str(run_a), str(b))
+    assert set(zip(plain.changes["kind"], plain.changes["level"])) == {
+        ("disappeared", "experiment"),
+        ("appeared", "experiment"),
+    }
+    d = diff(str(run_a), str(b), match="algorithm,eps,adversary.m")
+    settings = d.changes[d.changes["kind"] == "setting"]
+    assert set(settings["experiment"]) == {"ru → ru2"} and len(settings) == 3
+    assert not d.changes["kind"].isin(["appeared", "disappeared"]).any()
+    greedy = d.paired[d.paired["algorithm"] == "greedy"].set_index("experiment")
+    assert greedy.loc["ru → ru2", "objective_ratio"] == pytest.approx(2.0) and greedy.loc["adv", "level"] == "group"
+    assert "setting      ru → ru2 greedy (4 → 4 runs)" in d.report()
+    assert diff(str(run_a), str(b), match=["algorithm", "eps", "adversary.m"]).paired.equals(d.paired)
+
+
+@pytest.mark.parametrize(
+    "match, message",
+    [
+        ("alpha_rul", r"match: unknown key 'alpha_rul'; did you mean 'alpha_rule'\? keys: experiment, algorithm, eps"),
+        ("experiment,", r"match: unknown key ''"),
+        ("experiment,algorithm", r"match: experiment=ru, algorithm=lb-unit-reject matches 2 groups of a .*ε=0.25"),
+    ],
+)
+def test_a_bad_match_is_one_error_naming_it(run_a, match, message):
+    with pytest.raises(ArchiveError, match=message):
+        diff(str(run_a), str(run_a), match=match)
+
+
+def test_the_command_line_matches_and_lists_in_full(run_a, run_b, capsys):
+    parser = argparse.ArgumentParser(prog="schedbench")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+
+    def run(*argv):
+        args = parser.parse_args(list(argv))
+        return args.func(args)
+
+    assert run("diff", str(run_a), str(run_b), "--match", "experiment,algorithm,eps", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {p["params"] for p in out["paired"] if p["level"] == "setting"} == {"alpha_rule: paper → safe"}
+    assert run("diff", str(run_a), str(run_b), "--full") == 0
+    text = capsys.readouterr().out
+    assert (
+        "same         ru greedy (ties=index): paired on 4 shared instances: objective b/a 1, rejected_frac b−a 0"
+        in text
+    )
+
+
 def _archived(run_a, tmp_path) -> Path:
     """An archive of run_a (its own copy of the run, so the test may damage it)."""
     work = _copy(run_a, tmp_path / "work")
@@ -455,32 +581,107 @@ def test_a_config_file_named_by_the_runs_macros_must_lie_inside_the_run(run_a, t
     assert d.config["keys"] is None and "ConfigFile: '../outside.yaml' points outside" in d.config["note"]
 
 
+def _with_packages(**recorded):
+    """An edit of a runs table: these entries put into (or, given None, taken out of) the
+    ``packages`` provenance of every row."""
+
+    def edit(df):
+        pk = {**json.loads(df["packages"].iloc[0]), **recorded}
+        return df.assign(packages=json.dumps({k: v for k, v in pk.items() if v is not None}, sort_keys=True))
+
+    return edit
+
+
 def test_an_edited_plugin_shows_in_the_provenance_and_in_diff(run_a, tmp_path):
-    """The hash of each loaded plug-in file is recorded with the packages (``provenance``); two
-    runs at one commit whose plug-in differs say so in ``diff``."""
+    """The SHA-256 of each loaded plug-in file is recorded with the packages (``provenance``);
+    two runs at one commit whose plug-in differs name the file in ``diff``, with both hashes."""
     import hashlib
 
     plugin = tmp_path / "my_rule.py"
     plugin.write_text("# version 1\n")
-    first = provenance("h", [str(plugin)])
-    digest = hashlib.sha256(b"# version 1\n").hexdigest()[:12]
-    assert json.loads(first["packages"])["plug-in my_rule.py"] == digest
+    digest = hashlib.sha256(b"# version 1\n").hexdigest()
+    assert json.loads(provenance("h", [str(plugin)])["packages"])["plug-in my_rule.py"] == digest
     plugin.write_text("# version 2\n")
     second = json.loads(provenance("h", [str(plugin)])["packages"])["plug-in my_rule.py"]
-    assert second != digest
+    assert second == hashlib.sha256(b"# version 2\n").hexdigest() != digest
 
-    def with_plugin(h):
-        def edit(df):
-            pk = json.loads(df["packages"].iloc[0])
-            return df.assign(packages=json.dumps({**pk, "plug-in my_rule.py": h}, sort_keys=True))
-
-        return edit
-
-    ra = _copy(run_a, tmp_path / "pa", with_plugin(digest))
-    rb = _copy(run_a, tmp_path / "pb", with_plugin(second))
+    ra = _copy(run_a, tmp_path / "pa", _with_packages(**{"plug-in my_rule.py": digest}))
+    rb = _copy(run_a, tmp_path / "pb", _with_packages(**{"plug-in my_rule.py": second}))
     d = diff(str(ra), str(rb))
-    assert d.code["a"] == d.code["b"] and not d.packages["same"]
-    assert f"packages:  differ: plug-in my_rule.py {digest} → {second}" in d.report()
+    assert d.code["a"] == d.code["b"] and d.packages["same"]  # a plug-in is not a package
+    assert d.plugins["files"] == [{"file": "my_rule.py", "change": "changed", "a": digest, "b": second}]
+    text = d.report()
+    assert f"\nplug-in my_rule.py: changed (sha256 {digest} → {second})\n" in text
+    assert d.to_dict()["plugins"]["files"][0]["b"] == second
+    # the same file: one line saying so; an older table's 12-digit hash is the same file
+    same = diff(str(ra), str(_copy(run_a, tmp_path / "pc", _with_packages(**{"plug-in my_rule.py": digest[:12]}))))
+    assert same.plugins["same"] and "plug-ins:  same (my_rule.py)" in same.report()
+    # a plug-in only one run loaded
+    gone = diff(str(ra), str(run_a)).plugins["files"]
+    assert gone == [{"file": "my_rule.py", "change": "only in a", "a": digest, "b": None}]
+
+
+def test_the_package_sources_hash_tells_uncommitted_edits_apart(run_a, tmp_path):
+    """``schedbench sources`` is the SHA-256 over each source file's path and SHA-256 (recomputed
+    here); two runs of one commit whose sources differ say so on the code line."""
+    import hashlib
+
+    from schedbench.hall.io import sources_digest
+
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not a source")
+    lines = "".join(
+        f"{rel}\0{hashlib.sha256(text).hexdigest()}\n" for rel, text in (("a.py", b"x = 1\n"), ("sub/b.py", b"y = 2\n"))
+    )
+    assert sources_digest(pkg) == hashlib.sha256(lines.encode()).hexdigest()
+    before = sources_digest(pkg)
+    (pkg / "sub" / "b.py").write_text("y = 3\n")
+    assert sources_digest(pkg) != before
+    assert json.loads(provenance("h")["packages"])["schedbench sources"] == sources_digest()
+
+    ra = _copy(run_a, tmp_path / "sa", _with_packages(**{"schedbench sources": "1" * 64}))
+    rb = _copy(run_a, tmp_path / "sb", _with_packages(**{"schedbench sources": "2" * 64}))
+    d = diff(str(ra), str(rb))
+    assert not d.code["same"] and d.code["sources_same"] is False and d.packages["same"]
+    assert f"package sources differ: sha256 {'1' * 64} → {'2' * 64}" in d.report().splitlines()[2]
+    assert diff(str(ra), str(ra)).code["same"]
+
+
+def test_the_manifest_records_and_keeps_every_plugin_file_of_the_run(run_a, tmp_path, monkeypatch):
+    """The archive lists each plug-in file the run recorded with its SHA-256 and stores a copy
+    of the file when the one the run loaded (named by the plug-in variable or the config) still
+    has that hash; an edited one is listed, not stored. The package sources' hash is kept too."""
+    import hashlib
+
+    from schedbench.hall.archive import PLUGIN_ENV
+    from schedbench.scheduling import registry
+
+    assert PLUGIN_ENV == registry.PLUGIN_ENV
+    plug = tmp_path / "plugins"
+    plug.mkdir()
+    (plug / "kept.py").write_text("# kept\n")
+    (plug / "edited.py").write_text("# edited since the run\n")
+    (plug / "test_kept.py").write_text("# a plug-in's test, not a plug-in\n")
+    recorded = {
+        "plug-in kept.py": hashlib.sha256(b"# kept\n").hexdigest(),
+        "plug-in edited.py": hashlib.sha256(b"# as the run loaded it\n").hexdigest(),
+        "schedbench sources": "3" * 64,
+    }
+    work = _copy(run_a, tmp_path / "work", _with_packages(**recorded))
+    monkeypatch.setenv(PLUGIN_ENV, str(plug))
+    path = archive("with-plugins", root=work)
+    m = json.loads((path / "manifest.json").read_text())
+    assert m["plugins"] == [
+        {"file": "edited.py", "sha256": recorded["plug-in edited.py"], "stored": None},
+        {"file": "kept.py", "sha256": recorded["plug-in kept.py"], "stored": "plugins/kept.py"},
+    ]
+    assert (path / "plugins/kept.py").read_text() == "# kept\n" and not (path / "plugins/edited.py").exists()
+    assert {f["path"]: f["sha256"] for f in m["files"]}["plugins/kept.py"] == recorded["plug-in kept.py"]
+    assert m["provenance"]["sources"] == "3" * 64 and "plugins" not in m["provenance"]
+    assert not any(k.startswith("plug-in") for k in m["provenance"]["packages"])
 
 
 def test_the_command_line_names_the_archive_folder_the_work_module_uses():

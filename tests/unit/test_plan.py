@@ -105,3 +105,57 @@ def test_the_calibration_is_probed_once_per_machine_then_read(tmp_path, monkeypa
     monkeypatch.setenv("SCHEDBENCH_CALIBRATION", "nan")
     with pytest.raises(ValueError, match="SCHEDBENCH_CALIBRATION='nan': must be in"):
         plan.calibration()
+
+
+def _output_jobs(cfg) -> dict[str, int]:
+    return {s.stage: s.jobs for s in plan_config(cfg).stages if s.section in ("tables", "figures", "paper")}
+
+
+def test_the_tables_figures_and_paper_are_counted_as_snakemake_schedules_them():
+    # Snakemake's job list of this config (`snakemake -n`), source manifests aside
+    cfg = config(e=family(20, 4, 2, {"greedy": None}, sizes="unit"))
+    assert _output_jobs(cfg) == {
+        "collect_runs": 1,
+        "paper_tables": 1,
+        "claims_table": 1,
+        "method_table": 1,
+        "worst_case_table": 1,
+        "report_tables_runs": 1,
+        "scheduling_figures": 1,
+        "figure_adversary_rounds": 1,
+        "figure_parameter_sweep": 1,
+        "paper_generated": 1,
+        "paper_reproducibility": 1,
+        "paper_pdf": 1,
+    }
+    flow = family(20, 4, 2, {"ll-fifo": None}, sizes="unit")
+    two = config(e=family(20, 4, 2, {"greedy": None}, sizes="unit"), f={**flow, "problem": "maxflow"})
+    assert _output_jobs(two)["scheduling_figures"] == 2  # one per problem
+    plan = plan_config(cfg)
+    assert plan.jobs == sum(s.jobs for s in plan.stages) and plan.cpu_hours * 3600 == pytest.approx(
+        sum(s.cpu_seconds for s in plan.stages) * plan.speed
+    )
+
+
+def test_the_plan_table_keeps_every_name_whole_and_subtotals_each_stage():
+    from schedbench.hall.plan import format_plan
+
+    long = "experiments." + "a_very_long_experiment_name_" * 3
+    stages = [
+        StageEstimate(long, "make_instances", 2, 4, 8.0, 10.0, 1e6),
+        StageEstimate("experiments.b", "make_instances", 1, 2, 4.0, 20.0, 1e6),
+        StageEstimate("experiments.b", "run_online", 3, 9, 9.0, 30.0, 1e6),
+        StageEstimate("tables", "collect_runs", 1, 1, 0.0, 9.0, 1e6),
+        StageEstimate("tables", "paper_tables", 1, 1, 0.0, 3.0, 1e6),
+        StageEstimate("figures", "scheduling_figures", 2, 2, 0.0, 30.0, 1e6),
+    ]
+    text = format_plan(Plan(stages, speed=2.0, memory=64e9))
+    assert long in text and "scheduling_figures" in text
+    sub = {line.split()[1]: line.split()[2:] for line in text.splitlines() if line.startswith("subtotal")}
+    # jobs and CPU on this machine (speed 2): make_instances 3 jobs, (10 + 20) × 2 = 60 s = 1 min, ...
+    assert sub == {
+        "make_instances": ["3", "1", "min"],
+        "run_online": ["3", "1", "min"],
+        "tables": ["2", "24", "s"],
+        "figures": ["2", "1", "min"],
+    }

@@ -25,6 +25,7 @@ Lives in the hall: it reads the wings' tables as files and imports no wing.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import fcntl
 import hashlib
 import json
@@ -42,7 +43,9 @@ import pandas as pd
 
 from schedbench.hall.config import ConfigError, apply_base, check_schema, config_hash, deep_merge, load_config_strict
 from schedbench.hall.io import (
+    PLUGIN_PREFIX,
     PROVENANCE_COLUMNS,
+    SOURCES_KEY,
     ResultsSchemaError,
     check_results,
     check_table,
@@ -84,6 +87,8 @@ NOISE_LINES = 20
 REL_TOL = 1e-9
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 _SOURCE_ROOT = Path(__file__).resolve().parents[3]  # the source checkout (workflow/schemas)
+#: the registry's plug-in variable (registry.PLUGIN_ENV; the hall imports no wing, a test keeps them equal)
+PLUGIN_ENV = "SCHEDBENCH_PLUGINS"
 
 
 class ArchiveError(ConfigError):
@@ -442,22 +447,66 @@ def _provenance_of(df: pd.DataFrame) -> dict[str, Any]:
         return sorted({str(v) for v in df[c].dropna().unique()}) if c in df.columns else []
 
     commits = values("git_commit")
-    packages: dict[str, str] = {}
+    recorded: dict[str, str] = {}
     for text in values("packages"):
         try:
             for k, v in json.loads(text).items():
-                packages[k] = v if k not in packages or packages[k] == v else f"{packages[k]} | {v}"
+                recorded[k] = v if k not in recorded or recorded[k] == v else f"{recorded[k]} | {v}"
         except ValueError:
             pass
+    plugins = {k[len(PLUGIN_PREFIX) :]: v for k, v in recorded.items() if k.startswith(PLUGIN_PREFIX)}
+    packages = {k: v for k, v in recorded.items() if not k.startswith(PLUGIN_PREFIX) and k != SOURCES_KEY}
     return {
         "git_commit": ", ".join(commits) or "unknown",
         "commit": ", ".join(_split_commit(c)[0] for c in commits) or "unknown",
         "dirty": any(_split_commit(c)[1] for c in commits),
         "schedbench_version": ", ".join(values("schedbench_version")) or "unknown",
+        "sources": recorded.get(SOURCES_KEY, "unknown"),
         "packages": packages,
+        "plugins": plugins,
         "platform": ", ".join(values("platform")) or "unknown",
         "config_hash": ", ".join(values("config_hash")) or None,
     }
+
+
+def _same_hash(a: str | None, b: str | None) -> bool:
+    """Two recorded SHA-256 digests are the same (an older table recorded the first 12 hex
+    digits only: a prefix of at least 12 digits matches)."""
+    if not a or not b:
+        return a == b
+    return a == b or (min(len(a), len(b)) >= 12 and (a.startswith(b) or b.startswith(a)))
+
+
+def _plugin_candidates(root: Path, resolved: dict | None) -> list[Path]:
+    """The plug-in files the config's ``plugins`` (relative to ``root``) and the plug-in
+    environment variable name: a file, or a folder's ``*.py`` (not ``_*`` or ``test_*``), as the
+    registry loads them."""
+    named = list((resolved or {}).get("plugins") or [])
+    named += [q for q in os.environ.get(PLUGIN_ENV, "").split(os.pathsep) if q.strip()]
+    out = []
+    for entry in named:
+        path = Path(str(entry)).expanduser()
+        path = path if path.is_absolute() else root / path
+        if path.is_dir():
+            out += sorted(q for q in path.glob("*.py") if not q.name.startswith(("_", "test_")))
+        elif path.is_file():
+            out.append(path)
+    return out
+
+
+def _plugin_entries(prov: dict[str, Any], root: Path, resolved: dict | None) -> list[tuple[dict, Path | None]]:
+    """One manifest entry per plug-in file the run recorded (file name, SHA-256, where the
+    archive stores it), with the file to copy: the one the config or the environment names whose
+    content still has the recorded hash (None when it was edited or moved since)."""
+    found: dict[str, Path] = {}
+    for path in _plugin_candidates(root, resolved):
+        digest = prov["plugins"].get(path.name)
+        if digest and path.name not in found and _same_hash(_sha256(path), digest):
+            found[path.name] = path
+    return [
+        ({"file": name, "sha256": digest, "stored": f"plugins/{name}" if name in found else None}, found.get(name))
+        for name, digest in sorted(prov["plugins"].items())
+    ]
 
 
 def _default_name(prov: dict[str, Any], run_date: dt.datetime) -> str:
@@ -530,6 +579,8 @@ def archive(
         if stored not in {s for _, s in files}:
             files.append((f, stored))
         config_entries.append({"path": str(f), "stored": stored})
+    plugins = _plugin_entries(prov, root, config.resolved)
+    files += [(src, entry["stored"]) for entry, src in plugins if src is not None]
 
     dest_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=dest_dir, prefix=f".{name}.", suffix=".tmp"))
@@ -551,7 +602,8 @@ def archive(
             "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             "run_date": run_date.isoformat(timespec="seconds"),
             "source": str(root.resolve()),
-            "provenance": prov,
+            "provenance": {k: v for k, v in prov.items() if k != "plugins"},
+            "plugins": [entry for entry, _ in plugins],
             "config": {
                 "hash": run_hash or prov["config_hash"],
                 "files": config_entries,
@@ -698,9 +750,11 @@ def _load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> _Run:
 class RunDiff:
     """The comparison of two runs: ``changes`` has one row per change beyond the noise, per
     appeared and per disappeared item (columns ``table, kind, level, experiment, algorithm,
-    params, eps, key, metric, a, a_lo, a_hi, b, b_lo, b_hi, n_a, n_b``); ``summary`` counts per
-    table; ``code``, ``config``, ``packages``, ``platform`` say what differs besides the
-    results."""
+    params, eps, key, metric, a, a_lo, a_hi, b, b_lo, b_hi, n_a, n_b``); ``paired`` one row per
+    group in both runs and per paired setting: the paired differences on the shared instances
+    (:data:`PAIRED_COLUMNS`, :func:`_paired`); ``summary`` counts per table; ``code`` (commit, version, the package sources' hash), ``config``, ``plugins``
+    (per plug-in file whose hash differs: ``file, change, a, b``), ``packages``, ``platform``
+    say what differs besides the results."""
 
     a: str
     b: str
@@ -710,12 +764,16 @@ class RunDiff:
     config: dict[str, Any]
     packages: dict[str, Any]
     platform: dict[str, Any]
+    plugins: dict[str, Any] = field(default_factory=lambda: {"same": True, "files": []})
+    paired: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PAIRED_COLUMNS))
 
     @property
     def unchanged(self) -> bool:
-        """No result changed beyond the noise, no setting changed, nothing appeared or
-        disappeared (rows "noise" only say where values moved within it)."""
-        return bool((self.changes["kind"] == "noise").all()) if len(self.changes) else True
+        """No result changed beyond the noise (a group's values, or its paired differences on
+        the shared instances), no setting changed, nothing appeared or disappeared (rows
+        "noise" only say where values moved within it)."""
+        rows = bool((self.changes["kind"] == "noise").all()) if len(self.changes) else True
+        return rows and not (self.paired["verdict"] == "changed").any()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -723,15 +781,17 @@ class RunDiff:
             "b": self.b,
             "unchanged": self.unchanged,
             "changes": json.loads(self.changes.to_json(orient="records")),
+            "paired": json.loads(self.paired.to_json(orient="records")),
             "summary": self.summary,
             "code": self.code,
             "config": self.config,
+            "plugins": self.plugins,
             "packages": self.packages,
             "platform": self.platform,
         }
 
-    def report(self) -> str:
-        return format_diff(self)
+    def report(self, full: bool = False) -> str:
+        return format_diff(self, full)
 
 
 _CHANGE_COLUMNS = [
@@ -778,11 +838,116 @@ def _ci(values: np.ndarray, n_boot: int) -> tuple[float, float, float]:
     return bootstrap_ci(values, n_boot=n_boot, seed=0)
 
 
-def _diff_runs(a: pd.DataFrame, b: pd.DataFrame, n_boot: int) -> tuple[list[dict], dict[str, int]]:
+#: the keys ``diff --match`` takes besides the parameters' names (``c``, ``adversary.m``)
+MATCH_KEYS = ("experiment", "algorithm", "eps")
+#: the paired statistics of a group on its shared instances (columns of ``RunDiff.paired``)
+PAIRED_COLUMNS = [
+    "table",
+    "level",
+    "experiment",
+    "algorithm",
+    "params",
+    "eps",
+    "n_pairs",
+    "objective_ratio",
+    "objective_ratio_lo",
+    "objective_ratio_hi",
+    "rejected_diff",
+    "rejected_diff_lo",
+    "rejected_diff_hi",
+    "verdict",
+]
+
+
+def _params_of(label: str) -> dict[str, str]:
+    """A parameter label (``"c=2, ties=index"``) as a dict."""
+    return dict(item.split("=", 1) for item in label.split(", ") if "=" in item)
+
+
+def _match_keys(match: str | list[str] | None, keys: list[tuple]) -> list[str] | None:
+    """The ``--match`` keys, each one of :data:`MATCH_KEYS` or a parameter of the runs (else an
+    ArchiveError naming it and the keys there are)."""
+    if match is None:
+        return None
+    given = match.split(",") if isinstance(match, str) else list(match)
+    names = [str(k).strip() for k in given]
+    params = sorted({p for k in keys for p in _params_of(k[2])})
+    known = [*MATCH_KEYS, *params]
+    for name in names:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ArchiveError(
+                f"match: unknown key {name!r}; {hint}keys: {', '.join(MATCH_KEYS)} and the runs' parameters "
+                f"({', '.join(params) or 'none'})"
+            )
+    return list(dict.fromkeys(names))
+
+
+def _match_value(key: tuple, names: list[str]) -> tuple:
+    """A group key (experiment, algorithm, params, ε) reduced to the ``--match`` keys."""
+    params = _params_of(key[2])
+    fixed = {"experiment": key[0], "algorithm": key[1], "eps": key[3]}
+    return tuple(fixed[n] if n in fixed else params.get(n, "-") for n in names)
+
+
+def _arrow(x: str, y: str) -> str:
+    return x if x == y else f"{x or '-'} → {y or '-'}"
+
+
+def _paired(ra: pd.DataFrame, rb: pd.DataFrame, n_boot: int) -> dict[str, Any]:
+    """The paired differences of two groups on their shared instances (same ``instance`` and
+    ``seed`` in a and b): the geometric mean of objective_b/objective_a (the exponential of the
+    mean per-instance log-ratio) and the mean of rejected_frac_b − rejected_frac_a, each with
+    its percentile-bootstrap 95 % interval; the verdict is "changed" when an interval excludes
+    no change (ratio 1, difference 0; a single pair: any difference), "same" when every pair
+    is equal, "noise" otherwise."""
+    key = [c for c in ("instance", "seed") if c in ra.columns and c in rb.columns]
+    out: dict[str, Any] = {"n_pairs": 0, "verdict": "no shared instances"}
+    if "instance" not in key:
+        return out
+    cols = [c for c in ("objective", "rejected_frac") if c in ra.columns and c in rb.columns]
+    shared = ra[key + cols].merge(rb[key + cols], on=key, suffixes=("_a", "_b"))
+    if shared.empty:
+        return out
+    logs = np.full(len(shared), np.nan)
+    if "objective" in cols:
+        oa, ob = shared["objective_a"].to_numpy(float), shared["objective_b"].to_numpy(float)
+        ok = np.isfinite(oa) & np.isfinite(ob) & (oa > 0) & (ob > 0)
+        logs[ok] = np.log(ob[ok] / oa[ok])
+    diffs = np.full(len(shared), np.nan)
+    if "rejected_frac" in cols:
+        diffs = shared["rejected_frac_b"].to_numpy(float) - shared["rejected_frac_a"].to_numpy(float)
+    g, glo, ghi = _ci(logs, n_boot)
+    d, dlo, dhi = _ci(diffs, n_boot)
+    out.update(
+        n_pairs=int(len(shared)),
+        objective_ratio=math.exp(g) if math.isfinite(g) else math.nan,
+        objective_ratio_lo=math.exp(glo) if math.isfinite(glo) else math.nan,
+        objective_ratio_hi=math.exp(ghi) if math.isfinite(ghi) else math.nan,
+        rejected_diff=d,
+        rejected_diff_lo=dlo,
+        rejected_diff_hi=dhi,
+    )
+    excludes = [lo > REL_TOL or hi < -REL_TOL for lo, hi in ((glo, ghi), (dlo, dhi)) if math.isfinite(lo)]
+    moved = [np.abs(x[np.isfinite(x)]).max(initial=0.0) > REL_TOL for x in (logs, diffs)]
+    out["verdict"] = "changed" if any(excludes) else ("noise" if any(moved) else "same")
+    return out
+
+
+def _diff_runs(
+    a: pd.DataFrame, b: pd.DataFrame, n_boot: int, match: str | list[str] | None = None
+) -> tuple[list[dict], dict[str, int], list[dict]]:
+    """The runs tables compared per group: rows of changes, counts, and the paired statistics of
+    every group in both runs (and of every paired setting). Groups are matched on their whole
+    identity (experiment, algorithm, parameters, ε; a lone setting of an (experiment, algorithm,
+    ε) replaced by another is paired as a "setting"), or with ``match`` on those keys only."""
     table = RUNS
     ga, gb = _groups(a), _groups(b)
     rows: list[dict] = []
+    paired: list[dict] = []
     keys = ["experiment", "algorithm", "params", "eps"]
+    counts = {"groups": 0, "same": 0, "noise": 0, "changed": 0, "appeared": 0, "disappeared": 0, "settings": 0}
 
     def row(
         kind, level, exp="", alg="", params="", eps="", metric="", av=(math.nan,) * 3, bv=(math.nan,) * 3, na=0, nb=0
@@ -809,46 +974,13 @@ def _diff_runs(a: pd.DataFrame, b: pd.DataFrame, n_boot: int) -> tuple[list[dict
             )
         )
 
-    exps_a, exps_b = set(ga["experiment"]), set(gb["experiment"])
-    for e in sorted(exps_a - exps_b):
-        row("disappeared", "experiment", e, na=int((ga["experiment"] == e).sum()))
-    for e in sorted(exps_b - exps_a):
-        row("appeared", "experiment", e, nb=int((gb["experiment"] == e).sum()))
-    algs_a = set(map(tuple, ga[["experiment", "algorithm"]].drop_duplicates().to_numpy()))
-    algs_b = set(map(tuple, gb[["experiment", "algorithm"]].drop_duplicates().to_numpy()))
-    common_exps = exps_a & exps_b
-    for e, alg in sorted(algs_a - algs_b):
-        if e in common_exps:
-            row("disappeared", "algorithm", e, alg)
-    for e, alg in sorted(algs_b - algs_a):
-        if e in common_exps:
-            row("appeared", "algorithm", e, alg)
-    common_algs = algs_a & algs_b
-    by_a = {k: idx for k, idx in ga.groupby(keys, sort=True).groups.items()}
-    by_b = {k: idx for k, idx in gb.groupby(keys, sort=True).groups.items()}
-    counts = {"groups": 0, "same": 0, "noise": 0, "changed": 0, "appeared": 0, "disappeared": 0, "settings": 0}
-    gone = [k for k in sorted(set(by_a) - set(by_b)) if k[:2] in common_algs]
-    new = [k for k in sorted(set(by_b) - set(by_a)) if k[:2] in common_algs]
-    for ka, kb in _paired_settings(gone, new):  # one setting of (experiment, algorithm, ε) replaced by another
-        counts["settings"] += 1
-        ra, rb = a.loc[by_a[ka]], b.loc[by_b[kb]]
-        what = (ka[0], ka[1], _setting_change(ka[2], kb[2]), ka[3])
-        row("setting", "setting", *what, na=len(ra), nb=len(rb))
-        before = len(rows)
-        for metric in METRICS:
-            if metric in ra.columns and metric in rb.columns:
-                _compare_metric(row, what, metric, ra[metric], rb[metric], n_boot)
-        if len(rows) == before:
-            rows[-1]["metric"] = "same values"
-        gone.remove(ka)
-        new.remove(kb)
-    for k in gone:
-        _one_side(row, "disappeared", k, a.loc[by_a[k]], n_boot)
-    for k in new:
-        _one_side(row, "appeared", k, b.loc[by_b[k]], n_boot)
-    for k in sorted(set(by_a) & set(by_b)):
+    def pair(level: str, what: tuple, ra: pd.DataFrame, rb: pd.DataFrame) -> str:
+        stats = _paired(ra, rb, n_boot)
+        paired.append(dict(zip(("table", "level", *keys), (table, level, *what)), **stats))
+        return stats["verdict"]
+
+    def shared_group(k: tuple, ra: pd.DataFrame, rb: pd.DataFrame) -> None:
         counts["groups"] += 1
-        ra, rb = a.loc[by_a[k]], b.loc[by_b[k]]
         verdict = "same"
         if len(ra) != len(rb):
             row("changed", "group", *k, metric="runs", av=(len(ra),) * 3, bv=(len(rb),) * 3, na=len(ra), nb=len(rb))
@@ -872,10 +1004,82 @@ def _diff_runs(a: pd.DataFrame, b: pd.DataFrame, n_boot: int) -> tuple[list[dict
             else:
                 row("changed", "group", *k, metric=metric, av=ca, bv=cb, na=sa.size, nb=sb.size)
                 verdict = "changed"
+        if pair("group", k, ra, rb) == "changed":
+            verdict = "changed"
         counts[verdict] += 1
+
+    def setting(ka: tuple, kb: tuple, ra: pd.DataFrame, rb: pd.DataFrame) -> None:
+        counts["settings"] += 1
+        what = (_arrow(ka[0], kb[0]), _arrow(ka[1], kb[1]), _setting_change(ka[2], kb[2]), _arrow(ka[3], kb[3]))
+        row("setting", "setting", *what, na=len(ra), nb=len(rb))
+        before = len(rows)
+        for metric in METRICS:
+            if metric in ra.columns and metric in rb.columns:
+                _compare_metric(row, what, metric, ra[metric], rb[metric], n_boot)
+        if len(rows) == before:
+            rows[-1]["metric"] = "same values"
+        pair("setting", what, ra, rb)
+
+    by_a = {k: idx for k, idx in ga.groupby(keys, sort=True).groups.items()}
+    by_b = {k: idx for k, idx in gb.groupby(keys, sort=True).groups.items()}
+    names = _match_keys(match, [*by_a, *by_b])
+    if names is not None:  # --match: groups meet on these keys only
+        ma: dict[tuple, list[tuple]] = {}
+        mb: dict[tuple, list[tuple]] = {}
+        for k in by_a:
+            ma.setdefault(_match_value(k, names), []).append(k)
+        for k in by_b:
+            mb.setdefault(_match_value(k, names), []).append(k)
+        for mk in sorted(set(ma) | set(mb)):
+            fa, fb = ma.get(mk, []), mb.get(mk, [])
+            for side, found in (("a", fa), ("b", fb)):
+                if len(found) > 1:
+                    where = ", ".join(f"{n}={v}" for n, v in zip(names, mk))
+                    shown = "; ".join(
+                        " ".join(x for x in (k[0], k[1], k[2], f"ε={k[3]}" if k[3] else "") if x) for k in found[:3]
+                    )
+                    raise ArchiveError(
+                        f"match: {where} matches {len(found)} groups of {side} ({shown}); add the keys that tell them apart"
+                    )
+            if not fb:
+                _one_side(row, "disappeared", fa[0], a.loc[by_a[fa[0]]], n_boot)
+            elif not fa:
+                _one_side(row, "appeared", fb[0], b.loc[by_b[fb[0]]], n_boot)
+            elif fa[0] == fb[0]:
+                shared_group(fa[0], a.loc[by_a[fa[0]]], b.loc[by_b[fb[0]]])
+            else:
+                setting(fa[0], fb[0], a.loc[by_a[fa[0]]], b.loc[by_b[fb[0]]])
+    else:
+        exps_a, exps_b = set(ga["experiment"]), set(gb["experiment"])
+        for e in sorted(exps_a - exps_b):
+            row("disappeared", "experiment", e, na=int((ga["experiment"] == e).sum()))
+        for e in sorted(exps_b - exps_a):
+            row("appeared", "experiment", e, nb=int((gb["experiment"] == e).sum()))
+        algs_a = set(map(tuple, ga[["experiment", "algorithm"]].drop_duplicates().to_numpy()))
+        algs_b = set(map(tuple, gb[["experiment", "algorithm"]].drop_duplicates().to_numpy()))
+        common_exps = exps_a & exps_b
+        for e, alg in sorted(algs_a - algs_b):
+            if e in common_exps:
+                row("disappeared", "algorithm", e, alg)
+        for e, alg in sorted(algs_b - algs_a):
+            if e in common_exps:
+                row("appeared", "algorithm", e, alg)
+        common_algs = algs_a & algs_b
+        gone = [k for k in sorted(set(by_a) - set(by_b)) if k[:2] in common_algs]
+        new = [k for k in sorted(set(by_b) - set(by_a)) if k[:2] in common_algs]
+        for ka, kb in _paired_settings(gone, new):  # one setting of (experiment, algorithm, ε) replaced by another
+            setting(ka, kb, a.loc[by_a[ka]], b.loc[by_b[kb]])
+            gone.remove(ka)
+            new.remove(kb)
+        for k in gone:
+            _one_side(row, "disappeared", k, a.loc[by_a[k]], n_boot)
+        for k in new:
+            _one_side(row, "appeared", k, b.loc[by_b[k]], n_boot)
+        for k in sorted(set(by_a) & set(by_b)):
+            shared_group(k, a.loc[by_a[k]], b.loc[by_b[k]])
     counts["appeared"] = sum(r["kind"] == "appeared" for r in rows)
     counts["disappeared"] = sum(r["kind"] == "disappeared" for r in rows)
-    return rows, counts
+    return rows, counts, paired
 
 
 def _paired_settings(gone: list[tuple], new: list[tuple]) -> list[tuple[tuple, tuple]]:
@@ -892,11 +1096,7 @@ def _paired_settings(gone: list[tuple], new: list[tuple]) -> list[tuple[tuple, t
 
 def _setting_change(pa: str, pb: str) -> str:
     """What differs between two parameter labels ("c=2, ties=index" → "c: 2 → 0.5")."""
-
-    def parse(label: str) -> dict[str, str]:
-        return dict(item.split("=", 1) for item in label.split(", ") if "=" in item)
-
-    da, db = parse(pa), parse(pb)
+    da, db = _params_of(pa), _params_of(pb)
     keys = sorted(set(da) | set(db))
     return ", ".join(f"{k}: {da.get(k, '-')} → {db.get(k, '-')}" for k in keys if da.get(k) != db.get(k))
 
@@ -1048,8 +1248,9 @@ def _diff_points(name: str, a: pd.DataFrame, b: pd.DataFrame) -> tuple[list[dict
     return rows, counts
 
 
-def _compare_runs(ra: _Run, rb: _Run, n_boot: int) -> RunDiff:
+def _compare_runs(ra: _Run, rb: _Run, n_boot: int, match: str | list[str] | None = None) -> RunDiff:
     rows: list[dict] = []
+    paired: list[dict] = []
     summary: dict[str, dict[str, int]] = {}
     for name in sorted(set(ra.tables) | set(rb.tables)):
         if name not in rb.tables or name not in ra.tables:
@@ -1058,7 +1259,7 @@ def _compare_runs(ra: _Run, rb: _Run, n_boot: int) -> RunDiff:
             continue
         a, b = ra.tables[name], rb.tables[name]
         if name == RUNS:
-            got, counts = _diff_runs(a, b, n_boot)
+            got, counts, paired = _diff_runs(a, b, n_boot, match)
         else:
             got, counts = _diff_points(name, a, b)
         rows += got
@@ -1070,11 +1271,19 @@ def _compare_runs(ra: _Run, rb: _Run, n_boot: int) -> RunDiff:
         changes[c] = pd.to_numeric(changes[c], errors="coerce").fillna(0).astype(int)
 
     pa, pb = ra.provenance, rb.provenance
-    code = {
-        "a": {k: pa[k] for k in ("git_commit", "commit", "dirty", "schedbench_version")},
-        "b": {k: pb[k] for k in ("git_commit", "commit", "dirty", "schedbench_version")},
-    }
-    code["same"] = code["a"] == code["b"] and not pa["dirty"]
+    fields_ = ("git_commit", "commit", "dirty", "schedbench_version", "sources")
+    code: dict[str, Any] = {"a": {k: pa[k] for k in fields_}, "b": {k: pb[k] for k in fields_}}
+    known = "unknown" not in (pa["sources"], pb["sources"])
+    code["sources_same"] = _same_hash(pa["sources"], pb["sources"]) if known else None
+    same_commit = all(pa[k] == pb[k] for k in ("git_commit", "schedbench_version"))
+    code["same"] = same_commit and (code["sources_same"] if known else not pa["dirty"])
+    plugin_files = []
+    for name in sorted(set(pa["plugins"]) | set(pb["plugins"])):
+        ha, hb = pa["plugins"].get(name), pb["plugins"].get(name)
+        if not _same_hash(ha, hb):
+            change = "changed" if ha and hb else ("only in a" if ha else "only in b")
+            plugin_files.append({"file": name, "change": change, "a": ha, "b": hb})
+    plugins = {"same": not plugin_files, "files": plugin_files, "a": pa["plugins"], "b": pb["plugins"]}
     config: dict[str, Any] = {"a": ra.config_hash, "b": rb.config_hash, "same": ra.config_hash == rb.config_hash}
     if ra.config is not None and rb.config is not None:
         fa, fb = _flatten(ra.config), _flatten(rb.config)
@@ -1096,7 +1305,8 @@ def _compare_runs(ra: _Run, rb: _Run, n_boot: int) -> RunDiff:
     }
     packages = {"same": not differ, "differ": differ}
     platform = {"a": pa["platform"], "b": pb["platform"], "same": pa["platform"] == pb["platform"]}
-    return RunDiff(ra.label, rb.label, changes, summary, code, config, packages, platform)
+    paired_frame = pd.DataFrame(paired, columns=PAIRED_COLUMNS)
+    return RunDiff(ra.label, rb.label, changes, summary, code, config, packages, platform, plugins, paired_frame)
 
 
 def diff(
@@ -1105,14 +1315,21 @@ def diff(
     root: str | os.PathLike = ".",
     dest: str | os.PathLike = DEFAULT_DEST,
     n_boot: int = 2000,
+    match: str | list[str] | None = None,
 ) -> RunDiff:
     """Compare run ``a`` with run ``b``: each an archive name (under ``root/dest``), the path of
-    an archive or of a run directory, or ``"current"`` (the results in ``root``)."""
+    an archive or of a run directory, or ``"current"`` (the results in ``root``). ``match``
+    (``"experiment,algorithm,eps"`` or a list; a parameter's name counts too) matches the runs
+    tables' groups on these keys only, so that a group whose other keys changed is paired a → b
+    as a setting rather than listed as disappeared and appeared."""
     root = Path(root)
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or not 100 <= n_boot <= MAX_N_BOOT:
         raise ArchiveError(f"n_boot: an integer from 100 to {MAX_N_BOOT:,}, got {n_boot!r}")
     ra = _load_run(str(a), root, dest, "a")
     rb = _load_run(str(b), root, dest, "b")
+    if match is not None and not (RUNS in ra.tables and RUNS in rb.tables):
+        lacking = ra.label if RUNS not in ra.tables else rb.label
+        raise ArchiveError(f"match: matches the groups of {RUNS}, which {lacking} does not have")
     for r in (ra, rb):  # the bootstrap draws n_boot × (runs of a group) indices: bounded first
         runs = r.tables.get(RUNS)
         largest = (
@@ -1125,7 +1342,7 @@ def diff(
                 f"n_boot: {n_boot:,} resamples of a group of {largest:,} runs ({r.label}) would take "
                 f"{8 * n_boot * largest / 2**30:.1f} GiB, more than {MAX_BOOT_BYTES / 2**30:.0f} GiB; use a smaller n_boot"
             )
-    return _compare_runs(ra, rb, n_boot)
+    return _compare_runs(ra, rb, n_boot, match)
 
 
 def _num(x: float) -> str:
@@ -1143,17 +1360,82 @@ def _short(v: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def format_diff(d: RunDiff) -> str:
-    """The comparison as text: what produced each run, then per table what changed."""
-    lines = [f"schedbench diff: a = {d.a}, b = {d.b}"]
+def _what(experiment: str, algorithm: str, params: str, eps: str, key: str = "") -> str:
+    """A group as the text names it: ``ru lb-unit-reject (alpha_rule: paper → safe) ε=0.5``."""
+    return " ".join(x for x in (experiment, algorithm, f"({params})" if params else "", key) if x) + (
+        f" ε={eps}" if eps else ""
+    )
+
+
+_VERDICT = {"changed": "beyond the noise", "noise": "within the noise", "same": "no change"}
+
+
+def _paired_text(p: Any) -> str:
+    """A group's paired differences: ``paired on 4 shared instances: objective b/a 0.571
+    [0.52, 0.61], rejected_frac b−a +0.13 [0.1, 0.15] (beyond the noise)``."""
+    if not p.n_pairs:
+        return "paired: no shared instances"
+
+    def signed(x: float) -> str:
+        return f"+{_num(x)}" if x > 0 else _num(x)
+
+    ratio = _value(p.objective_ratio, p.objective_ratio_lo, p.objective_ratio_hi)
+    rejected = f"{signed(p.rejected_diff)}"
+    if not (math.isnan(p.rejected_diff_lo) or p.rejected_diff_lo == p.rejected_diff_hi == p.rejected_diff):
+        rejected += f" [{signed(p.rejected_diff_lo)}, {signed(p.rejected_diff_hi)}]"
+    return (
+        f"paired on {p.n_pairs} shared instance{'' if p.n_pairs == 1 else 's'}: objective b/a {ratio}, "
+        f"rejected_frac b−a {rejected} ({_VERDICT.get(p.verdict, p.verdict)})"
+    )
+
+
+def _overall(d: RunDiff) -> str:
+    """The one-line verdict: how many values changed beyond the noise, settings, appeared, disappeared."""
+    if d.unchanged:
+        return "no changes beyond the noise"
+    ch = d.changes
+    changed_groups = {
+        (r.experiment, r.algorithm, r.params, r.eps)
+        for r in ch[(ch["kind"] == "changed") & (ch["level"] == "group")].itertuples()
+    }
+    by_pairs = sum(
+        (p.experiment, p.algorithm, p.params, p.eps) not in changed_groups
+        for p in d.paired[(d.paired["verdict"] == "changed") & (d.paired["level"] == "group")].itertuples()
+    )
+    n_changed = int((ch["kind"] == "changed").sum()) + by_pairs
+    n_settings = int((ch["kind"] == "setting").sum())
+    return (
+        f"{n_changed} change{'' if n_changed == 1 else 's'} beyond the noise, "
+        + (f"{n_settings} setting{'' if n_settings == 1 else 's'} changed, " if n_settings else "")
+        + f"{int((ch['kind'] == 'appeared').sum())} appeared, {int((ch['kind'] == 'disappeared').sum())} disappeared"
+    )
+
+
+def format_diff(d: RunDiff, full: bool = False) -> str:
+    """The comparison as text: a summary line, what produced each run, then per table what
+    changed (a group's values with their intervals, then its paired differences on the shared
+    instances). ``full``: every value within the noise and every group in both runs, identical
+    ones too (else at most :data:`NOISE_LINES` noise lines)."""
+    lines = [f"schedbench diff: a = {d.a}, b = {d.b}", f"summary:   {_overall(d)}"]
     ca, cb = d.code["a"], d.code["b"]
 
     def commit(c):
         return f"{c['commit'][:12]}{' (dirty)' if c['dirty'] else ''}"
 
-    if ca == cb:
-        dirty = " — uncommitted changes: the code may differ" if ca["dirty"] else ""
-        lines.append(f"code:      same commit {commit(ca)}, schedbench {ca['schedbench_version']}{dirty}")
+    sources = d.code.get("sources_same")
+    differ = f"package sources differ: sha256 {ca.get('sources')} → {cb.get('sources')}"
+    if all(ca[k] == cb[k] for k in ("git_commit", "schedbench_version")):
+        if sources is False:
+            note = f" — {differ}"
+        elif ca["dirty"]:
+            note = (
+                " — uncommitted changes, the same package sources"
+                if sources
+                else " — uncommitted changes: the code may differ"
+            )
+        else:
+            note = ""
+        lines.append(f"code:      same commit {commit(ca)}, schedbench {ca['schedbench_version']}{note}")
     else:
         lines.append(
             f"code:      differs: {commit(ca)} → {commit(cb)}"
@@ -1162,7 +1444,13 @@ def format_diff(d: RunDiff) -> str:
                 if ca["schedbench_version"] != cb["schedbench_version"]
                 else ""
             )
+            + (f"; {differ}" if sources is False else "")
         )
+    for f in d.plugins["files"]:
+        what = f"sha256 {f['a']} → {f['b']}" if f["change"] == "changed" else f"sha256 {f['a'] or f['b']}"
+        lines.append(f"plug-in {f['file']}: {f['change']} ({what})")
+    if d.plugins["same"] and d.plugins.get("a"):
+        lines.append(f"plug-ins:  same ({', '.join(sorted(d.plugins['a']))})")
     cfg = d.config
     if cfg["same"]:
         lines.append(f"config:    same (hash {cfg['a']})")
@@ -1185,6 +1473,7 @@ def format_diff(d: RunDiff) -> str:
     ch = d.changes
     for row in ch[ch["level"] == "table"].itertuples():
         lines.append(f"{row.table}: {row.kind} (only in {'a' if row.kind == 'disappeared' else 'b'})")
+    pairs = {(p.level, p.experiment, p.algorithm, p.params, p.eps): p for p in d.paired.itertuples()}
     for table, counts in d.summary.items():
         rows = ch[ch["table"] == table]
         unit = "groups" if table == RUNS else "points"
@@ -1192,19 +1481,31 @@ def format_diff(d: RunDiff) -> str:
             f"{counts['groups']} {unit} in both: {counts['same']} identical, {counts['noise']} within the noise, "
             f"{counts['changed']} changed"
         )
-        if rows.empty:
+        quiet = [p for k, p in pairs.items() if p.table == table and p.verdict == "changed"]
+        if rows.empty and not quiet and not full:
             lines.append(f"{table}: no changes beyond the noise ({compared})")
             continue
         settings = f", {counts['settings']} settings changed" if counts.get("settings") else ""
         lines.append(
             f"{table}: {compared}; {counts['appeared']} appeared, {counts['disappeared']} disappeared{settings}"
         )
-        noise_lines = 0
+        noise_lines = hidden = 0
+        shown: set[tuple] = set()
+
+        def close(group: tuple | None) -> None:
+            """After a group's lines: its paired differences (once)."""
+            if group in pairs and group in shown and (full or pairs[group].verdict != "same"):
+                lines.append(f"               {_paired_text(pairs[group])}")
+
+        current = None
         for r in rows.itertuples():
-            what = " ".join(x for x in (r.experiment, r.algorithm, f"({r.params})" if r.params else "", r.key) if x) + (
-                f" ε={r.eps}" if r.eps else ""
-            )
+            group = (r.level, r.experiment, r.algorithm, r.params, r.eps)
+            if group != current:
+                close(current)
+                current = group
+            what = _what(r.experiment, r.algorithm, r.params, r.eps, r.key)
             value = f"{r.metric} {_value(r.a, r.a_lo, r.a_hi)} → {_value(r.b, r.b_lo, r.b_hi)}"
+            pair_changed = group in pairs and pairs[group].verdict == "changed"
             if r.kind == "setting":
                 same = ": every value the same" if r.metric == "same values" else ""
                 lines.append(f"  setting      {what} ({r.n_a} → {r.n_b} runs){same}")
@@ -1217,25 +1518,24 @@ def format_diff(d: RunDiff) -> str:
                 lines.append(f"               {value}  (within the noise)")
             elif r.kind == "noise":
                 noise_lines += 1
-                if noise_lines <= NOISE_LINES:
-                    lines.append(f"  noise        {what}: {value}")
+                if noise_lines <= NOISE_LINES or full or pair_changed:
+                    lines.append(f"  {'changed' if pair_changed else 'noise':<12} {what}: {value}")
+                else:
+                    hidden += 1
+                    continue
             else:
                 n = f" ({r.n_a or r.n_b} rows)" if (r.n_a or r.n_b) else ""
                 side = (r.a, r.a_lo, r.a_hi) if r.kind == "disappeared" else (r.b, r.b_lo, r.b_hi)
                 seen = f": {r.metric} {_value(*side)}" if r.metric and not math.isnan(side[0]) else ""
                 lines.append(f"  {r.kind:<12} {r.level} {what}{n}{seen}")
-        shown = int(((rows["kind"] == "noise") & (rows["level"] != "setting")).sum())
-        if shown > NOISE_LINES:
-            lines.append(f"  … and {shown - NOISE_LINES} more values within the noise (--json lists them all)")
-    n_changed = int((ch["kind"] == "changed").sum())
-    n_settings = int((ch["kind"] == "setting").sum())
-    lines.append(
-        "no changes beyond the noise"
-        if d.unchanged
-        else f"{n_changed} change{'' if n_changed == 1 else 's'} beyond the noise, "
-        + (f"{n_settings} setting{'' if n_settings == 1 else 's'} changed, " if n_settings else "")
-        + f"{int((ch['kind'] == 'appeared').sum())} appeared, {int((ch['kind'] == 'disappeared').sum())} disappeared"
-    )
+            shown.add(group)
+        close(current)
+        for group, p in pairs.items():  # groups without a line of their own
+            if p.table == table and group not in shown and (p.verdict == "changed" or full):
+                kind = "changed" if p.verdict == "changed" else p.verdict
+                lines.append(f"  {kind:<12} {_what(*group[1:])}: {_paired_text(p)}")
+        if hidden:
+            lines.append(f"  … and {hidden} more values within the noise (--full or --json lists them all)")
     return "\n".join(lines)
 
 

@@ -44,8 +44,8 @@ def _diff_command(args: argparse.Namespace) -> int:
     from schedbench.hall.archive import DEFAULT_DEST, diff
 
     args.dest = args.dest or DEFAULT_DEST
-    d = diff(args.a, args.b, root=args.root, dest=args.dest, n_boot=args.n_boot)
-    print(json.dumps(d.to_dict(), indent=1, default=str) if args.json else d.report())
+    d = diff(args.a, args.b, root=args.root, dest=args.dest, n_boot=args.n_boot, match=args.match)
+    print(json.dumps(d.to_dict(), indent=1, default=str) if args.json else d.report(full=args.full))
     return 1 if args.exit_code and not d.unchanged else 0
 
 
@@ -86,6 +86,14 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument("b", nargs="?", default="current", help="the same (default: current, the results in --root)")
     d.add_argument("--root", default=".", help=root_help)
     d.add_argument("--dest", default=None, help=DEST_HELP)
+    d.add_argument(
+        "--match",
+        default=None,
+        metavar="KEY[,KEY]",
+        help="match the runs' groups on these keys only (experiment, algorithm, eps, a parameter's name), so that "
+        "a group whose other keys changed is paired a → b",
+    )
+    d.add_argument("--full", action="store_true", help="list every group, identical ones and all noise too")
     d.add_argument("--json", action="store_true", help="print JSON instead of text")
     d.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples per CI (default 2000)")
     d.add_argument("--exit-code", action="store_true", help="exit 1 when something changed (as git diff --exit-code)")

@@ -28,9 +28,17 @@ __all__ = [
     "atomic_write_text",
     "ordinary_permissions",
     "instance_files",
+    "plugin_hashes",
+    "sources_digest",
+    "PLUGIN_PREFIX",
+    "SOURCES_KEY",
 ]
 
 _PACKAGES = ("numpy", "pandas", "scipy", "highspy", "numba", "joblib", "seaborn", "snakemake")
+#: how a plug-in file and the package's own sources are named in the ``packages`` provenance
+PLUGIN_PREFIX = "plug-in "
+SOURCES_KEY = "schedbench sources"
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]  # src/schedbench
 
 
 class ResultsSchemaError(ValueError):
@@ -95,10 +103,12 @@ def _git_commit() -> str:
 
 
 def provenance(config_hash: str, plugins: list[str] | None = None) -> dict[str, str]:
-    """Columns that say what produced a table. ``plugins``: the out-of-tree plug-in files the
-    run loaded; each is recorded in ``packages`` as ``plug-in <file name>`` with the first 12 hex
-    digits of its content's SHA-256, so that an edited plug-in shows in ``schedbench diff``
-    although the suite's commit is the same."""
+    """Columns that say what produced a table. ``packages`` holds the versions of the main
+    packages, the SHA-256 of the package's own sources (``schedbench sources``,
+    :func:`sources_digest`: it tells two runs of one commit apart when one had uncommitted
+    edits) and, for each out-of-tree plug-in file the run loaded (``plugins``), the SHA-256 of
+    its content as ``plug-in <file name>``, so that an edited plug-in shows in ``schedbench
+    diff`` although the suite's commit is the same."""
 
     def ver(name: str) -> str:
         try:
@@ -106,22 +116,29 @@ def provenance(config_hash: str, plugins: list[str] | None = None) -> dict[str, 
         except PackageNotFoundError:
             return "absent"
 
+    packages = {**{p: ver(p) for p in _PACKAGES}, SOURCES_KEY: sources_digest(), **plugin_hashes(plugins or [])}
     return {
         "schedbench_version": ver("schedbench"),
         "git_commit": _git_commit(),
         "config_hash": config_hash,
-        "packages": json.dumps({**{p: ver(p) for p in _PACKAGES}, **plugin_hashes(plugins or [])}, sort_keys=True),
+        "packages": json.dumps(packages, sort_keys=True),
         "platform": f"{platform.system()}-{platform.machine()} Python {platform.python_version()}",
     }
 
 
 def plugin_hashes(files: list[str]) -> dict[str, str]:
-    """``{"plug-in <name>": sha256[:12]}`` of each plug-in file (see :func:`provenance`)."""
-    out = {}
-    for f in files:
-        path = Path(f)
-        out[f"plug-in {path.name}"] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-    return out
+    """``{"plug-in <name>": sha256}`` of each plug-in file (see :func:`provenance`)."""
+    return {f"{PLUGIN_PREFIX}{Path(f).name}": hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files}
+
+
+def sources_digest(package_dir: str | os.PathLike = _PACKAGE_DIR) -> str:
+    """SHA-256 of the package's sources: of the lines ``<path>\0<sha256 of the file>``, one per
+    ``*.py`` file under ``package_dir`` (paths relative to it, sorted)."""
+    base = Path(package_dir)
+    h = hashlib.sha256()
+    for f in sorted(base.rglob("*.py"), key=lambda q: q.relative_to(base).as_posix()):
+        h.update(f"{f.relative_to(base).as_posix()}\0{hashlib.sha256(f.read_bytes()).hexdigest()}\n".encode())
+    return h.hexdigest()
 
 
 def _jsonable(value: Any) -> Any:

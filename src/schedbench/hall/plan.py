@@ -32,6 +32,7 @@ __all__ = [
     "machine_memory_bytes",
     "check_cost",
     "format_plan",
+    "subtotals",
     "MAX_CPU_HOURS",
     "JOB_STARTUP_SECONDS",
     "BASE_BYTES",
@@ -85,7 +86,7 @@ class Plan:
     def summary(self) -> str:
         """One line for ``check-config``."""
         return (
-            f"estimated cost: {self.jobs} jobs (and the tables, figures and paper), "
+            f"estimated cost: {self.jobs} jobs, "
             f"{_hours(self.cpu_hours)} of CPU on this machine "
             f"({_hours(self.cpu_hours / max(1, os.cpu_count() or 1))} on {os.cpu_count() or 1} cores), "
             f"largest job {_bytes(self.peak_bytes)} of {_bytes(self.memory)} memory"
@@ -199,14 +200,41 @@ def check_cost(plan: Plan, accept: bool) -> str | None:
     )
 
 
+#: the sections whose stages are subtotalled together (one rule each), not stage by stage
+OUTPUT_SECTIONS = ("tables", "figures", "paper")
+
+
+def subtotals(plan: Plan) -> list[tuple[str, int, float]]:
+    """(stage, jobs, CPU seconds on this machine) per stage, in order of first appearance; the
+    tables, figures and paper each as one stage (:data:`OUTPUT_SECTIONS`)."""
+    out: dict[str, list[float]] = {}
+    for s in plan.stages:
+        key = s.section if s.section in OUTPUT_SECTIONS else s.stage
+        total = out.setdefault(key, [0, 0.0])
+        total[0] += s.jobs
+        total[1] += s.cpu_seconds * plan.speed
+    return [(k, int(jobs), seconds) for k, (jobs, seconds) in out.items()]
+
+
 def format_plan(plan: Plan) -> str:
-    """The table ``schedbench plan`` prints: one row per stage, then the totals."""
-    head = f"{'section':<40} {'stage':<17} {'jobs':>6} {'runs':>9} {'work':>10} {'CPU':>9} {'peak/job':>9}  note"
+    """The table ``schedbench plan`` prints: one row per stage (no name cut short), a subtotal
+    per stage, then the totals."""
+    width = max([len("section"), *(len(s.section) for s in plan.stages)])
+    stage_width = max([len("stage"), *(len(s.stage) for s in plan.stages)])
+    head = (
+        f"{'section':<{width}} {'stage':<{stage_width}} {'jobs':>6} {'runs':>9} {'work':>10} {'CPU':>9} "
+        f"{'peak/job':>9}  note"
+    )
     lines = [head, "-" * len(head)]
     for s in plan.stages:
         lines.append(
-            f"{s.section[:40]:<40} {s.stage:<17} {s.jobs:>6} {s.runs:>9} {_count(s.work):>10} "
+            f"{s.section:<{width}} {s.stage:<{stage_width}} {s.jobs:>6} {s.runs:>9} {_count(s.work):>10} "
             f"{_hours(s.cpu_seconds * plan.speed / 3600):>9} {_bytes(s.peak_bytes):>9}  {s.note}"
+        )
+    lines.append("-" * len(head))
+    for stage, jobs, seconds in subtotals(plan):
+        lines.append(
+            f"{'subtotal':<{width}} {stage:<{stage_width}} {jobs:>6} {'':>9} {'':>10} {_hours(seconds / 3600):>9}"
         )
     lines.append("-" * len(head))
     lines.append(plan.summary())
