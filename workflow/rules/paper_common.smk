@@ -78,10 +78,24 @@ def paper_groups():
 
 def report_figures():
     """The figure files the pipeline writes for the HTML report only (each with its PNG twin)."""
-    shown = {f"paper/figures/{f if isinstance(f, str) else f[0]}.pdf" for figs, _ in paper_groups().values() for f in figs}
-    written = expand("paper/figures/{kind}_{problem}.pdf", kind=("headline", "ratio_vs_eps", "rejection_vs_eps", "ecdf"), problem=SCHED_PROBLEMS)
-    written += ["paper/figures/adversary_rounds.pdf"] if ADVERSARY_EXPERIMENTS and _sweeps(config.get("figures", {}).get("rounds_parameter", "K")) else []
-    written += ["paper/figures/parameter_sweep.pdf"] if _sweeps(config.get("figures", {}).get("sweep_parameters", ["c"])) else []
+    shown = {
+        f"paper/figures/{f if isinstance(f, str) else f[0]}.pdf" for figs, _ in paper_groups().values() for f in figs
+    }
+    written = expand(
+        "paper/figures/{kind}_{problem}.pdf",
+        kind=("headline", "ratio_vs_eps", "rejection_vs_eps", "ecdf"),
+        problem=SCHED_PROBLEMS,
+    )
+    written += (
+        ["paper/figures/adversary_rounds.pdf"]
+        if ADVERSARY_EXPERIMENTS and _sweeps(config.get("figures", {}).get("rounds_parameter", "K"))
+        else []
+    )
+    written += (
+        ["paper/figures/parameter_sweep.pdf"]
+        if _sweeps(config.get("figures", {}).get("sweep_parameters", ["c"]))
+        else []
+    )
     written += [f"paper/figures/eps_sweep_{p}.pdf" for p in EPS_SWEEP_PROBLEMS] if EPS_SWEEP else []
     written += [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
     written += [f"paper/figures/bipartite_{e}_{f}.pdf" for e, f in bip_figures()]
@@ -147,7 +161,9 @@ def paper_targets():
             problem=SCHED_PROBLEMS,
             ext=("pdf", "png"),
         )
-        + expand("paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep", "separation"), ext=("pdf", "png"))
+        + expand(
+            "paper/figures/{name}.{ext}", name=("adversary_rounds", "parameter_sweep", "separation"), ext=("pdf", "png")
+        )
         + ["results/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
         + (["results/practice_pairs.parquet", "paper/tables/practice.tex"] if PRACTICE_FAMILIES else [])
         + loss_targets()

@@ -52,10 +52,7 @@ class EdfEvict(EdfReject):
             "L(t): lb = θ·T(t), T(t) = max w·p so far; ratchet = max(θ·T(t), the worst projection kept so far)",
         ),
     }
-    summary = (
-        "edf, running T = max w·p; after each arrival evict, ahead of the machine's worst projected w·F > θ·T,"
-        " the job with most work per budget weight, within the budget"
-    )
+    summary = "edf; after an arrival, while worst w·F > θ·T: evict the most work per budget weight ahead"
     reference = "schedbench's own practice policy, docs/models/rejection-model.md §13 (not in the source papers)"
 
     def __init__(self, m: int, **kwargs) -> None:
