@@ -306,7 +306,7 @@ def test_table_growth_and_tex(tmp_path):
     assert "no \\texttt{search.eps\\_sweep}" in growth_table_tex(growth.iloc[0:0])
 
 
-def test_the_figure_has_a_panel_per_model_and_a_line_per_algorithm(tmp_path):
+def test_the_figure_has_a_panel_per_series_and_a_line_per_algorithm(tmp_path):
     from schedbench.scheduling.stage.search_figures import eps_sweep_figure
 
     points = collect_sweep([])
@@ -332,9 +332,10 @@ def test_the_figure_has_a_panel_per_model_and_a_line_per_algorithm(tmp_path):
 
     fig = eps_sweep_figure(pd.DataFrame(rows), "maxflow")
     axes = fig.get_axes()
-    assert [ax.get_title() for ax in axes] == ["rejection model (reject ≤ ε)", "speed 1 + ε"]
-    labels = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in axes]
-    assert labels[0] == ["mft-unit (bound ≥ 1e+06, above)"] and labels[1] == ["edf", "ll-fifo"]
+    # one panel for the series, both models in it (rejection first), titled in words
+    assert [ax.get_title() for ax in axes] == ["m = 1/ε, ε from 1/2 to 1/4"]
+    labels = [t.get_text() for t in axes[0].get_legend().get_texts()]
+    assert labels == ["mft-unit (rejects ε), bound ≥ 1e+06", "edf (speed 1+ε)", "ll-fifo (speed 1+ε)"]
 
 
 def test_a_model_with_more_algorithms_than_a_panel_carries_is_split_into_panels():
@@ -363,10 +364,13 @@ def test_a_model_with_more_algorithms_than_a_panel_carries_is_split_into_panels(
     ]
     fig = eps_sweep_figure(pd.DataFrame(rows), "maxflow")
     axes = fig.get_axes()
-    assert [ax.get_title() for ax in axes] == ["speed 1 + ε (1 of 2)", "speed 1 + ε (2 of 2)"]
+    assert [ax.get_title() for ax in axes] == [
+        "m = 1/ε, ε from 1/2 to 1/4 (1 of 2)",
+        "m = 1/ε, ε from 1/2 to 1/4 (2 of 2)",
+    ]
     legends = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in axes]
     assert all(len(entries) <= MAX_LINES_PER_PANEL for entries in legends)
-    assert sorted(sum(legends, [])) == speed  # every algorithm once
+    assert sorted(e.removesuffix(" (speed 1+ε)") for e in sum(legends, [])) == speed  # every algorithm once
 
 
 def test_series_read_in_order_m_inverse_eps_then_fixed_m_then_m_series():

@@ -320,7 +320,7 @@ _TABLE_CAPTIONS = {
 
 #: figures that may take most of a page (drawn at print size: two panels to the text width, their
 #: rows as many as the config's experiments); every other figure gets at most 0.42 of the height
-TALL_FIGURES = ("headline_", "adversary_rounds", "practice")
+TALL_FIGURES = ("headline_", "adversary_rounds", "practice", "separation", "eps_sweep_")
 
 
 def _figure_env(stem: str, kind: str | None, page: int | None = None, pages: int | None = None) -> str:

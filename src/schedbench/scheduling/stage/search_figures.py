@@ -22,7 +22,7 @@ from schedbench.hall.figure_style import (  # noqa: E402
 
 __all__ = ["worst_case_figure", "plot_worst_cases", "eps_sweep_figure", "plot_eps_sweep"]
 
-#: The panels of an ε-sweep figure: one per model present, in this order.
+#: The models of an ε-sweep panel, in legend order (with how each is named).
 SWEEP_PANELS = (("rejection", "rejection model (reject ≤ ε)"), ("speed", "speed 1 + ε"))
 
 
@@ -81,72 +81,78 @@ def plot_worst_cases(table, path: str | os.PathLike) -> None:
     save_figure(worst_case_figure(table), path)
 
 
-def _series_title(series: str, g) -> str:
-    """A row's title: the series' name and its machines (or its ε for an m series)."""
+def _eps_words(eps: float) -> str:
+    k = round(1 / eps)
+    return f"1/{k}" if abs(k * eps - 1) < 1e-9 else f"{eps:g}"
+
+
+def _series_title(g) -> str:
+    """A series in words, from its points: its machines and the ε it sweeps (an ε series), or its
+    ε and the machines it sweeps (an m series)."""
     r = g.iloc[0]
     if r["sweep"] == "m":
-        return f"{series}: ε = {r['eps']:g}, m grows"
-    ms = sorted(g["m"].unique())
-    return f"{series}: m = {ms[0]}" if len(ms) == 1 else f"{series}: m = 1/ε"
+        ms = sorted(g["m"].unique())
+        return f"ε = {_eps_words(r['eps'])}, m from {int(ms[0])} to {int(ms[-1])}"
+    eps = sorted(g["eps"].unique())
+    span = f"ε from {_eps_words(eps[-1])} to {_eps_words(eps[0])}"
+    ms = sorted(g["m"].dropna().unique())
+    return f"m = {int(ms[0])}, {span}" if len(ms) == 1 else f"m = 1/ε, {span}"
 
 
 def eps_sweep_figure(points, problem: str, colours: dict | None = None) -> plt.Figure:
-    """Worst ALG/OPT found on log–log axes for one problem: a row per series of the sweep (against
-    1/ε in an ε series, against m in an m series), a panel per model (rejection, speed
-    augmentation) split past :data:`~schedbench.hall.figure_style.MAX_LINES_PER_PANEL` lines; per
-    algorithm a solid line (circles) for the worst found, crosses for the best the hand-made
-    adversaries force at that point, and a dotted line for the proven bound at the instance's OPT
-    where the algorithm has one (clipped above the panel when it is far above the finds; its
-    exponent is in the table). ``colours``: algorithm → colour, the same in every figure."""
+    """Worst ALG/OPT found on log–log axes for one problem: a panel per series of the sweep
+    (against 1/ε in an ε series, against m in an m series; split past
+    :data:`~schedbench.hall.figure_style.MAX_LINES_PER_PANEL` lines), two panels a row at the
+    text width; per algorithm a line with circles for the worst found (solid: the rejection
+    model at ε, dashed: speed 1+ε), crosses for the best the hand-made adversaries force at that
+    point, and a dotted line for the proven bound at the instance's OPT where the algorithm has
+    one (clipped above the panel when it is far above the finds; its exponent is in the table).
+    ``colours``: algorithm → colour, the same in every figure."""
+    from schedbench.hall.figure_style import TEXT_WIDTH
+    from schedbench.scheduling.stage.eps_sweep_report import series_order
+    from schedbench.scheduling.stage.figures import MODEL_DASHES
+
     apply_style()
     data = points[points["problem"] == problem]
-    from schedbench.scheduling.stage.eps_sweep_report import series_order
-
-    rows = []  # per series, in reading order: [(model, title, algorithms)]
+    panels = []  # (series points, title, algorithms), in reading order
     for series in series_order(data) if len(data) else []:
         g = data[data["series"] == series]
-        panels = [
-            (model, panel_title, names)
-            for model, title in SWEEP_PANELS
-            for panel_title, names in split_lines(title, sorted(g.loc[g["model"] == model, "algorithm"].unique()))
-        ]
-        if panels:
-            rows.append((series, g, panels))
-    if not rows:
+        order = [(m, a) for m, _ in SWEEP_PANELS for a in sorted(g.loc[g["model"] == m, "algorithm"].unique())]
+        for title, names in split_lines(_series_title(g), [a for _, a in order]):
+            panels.append((g, title, names))
+    if not panels:
         fig, ax = plt.subplots(figsize=(PANEL_WIDTH, PANEL_HEIGHT))
         ax.axis("off")
         ax.text(0.5, 0.5, f"no ε sweep for {problem} in this config", ha="center", va="center")
         return fig
     colours = colours or colour_map(data["algorithm"])
-    ncols = max(len(panels) for _, _, panels in rows)
-    fig, axes = plt.subplots(
-        len(rows), ncols, figsize=(PANEL_WIDTH * ncols, PANEL_HEIGHT * len(rows)), squeeze=False, layout="constrained"
-    )
-    for (series, g, panels), line in zip(rows, axes):
+    ncols = min(2, len(panels))
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(TEXT_WIDTH, 2.9 * nrows), squeeze=False, layout="constrained")
+    for ax in axes.flat[len(panels) :]:
+        ax.axis("off")
+    for ax, (g, title, names) in zip(axes.flat, panels):
         col = "m" if g["sweep"].iloc[0] == "m" else "inv_eps"
-        for ax in line[len(panels) :]:
-            ax.axis("off")
-        for ax, (model, title, names) in zip(line, panels):
-            sel = g[(g["model"] == model) & g["algorithm"].isin(names)]
-            top = max(1.0, float(sel["ratio"].max()), float(sel["adversary_best"].max(skipna=True) or 1.0))
-            for algorithm, a in sel.groupby("algorithm", sort=True):
-                a = a.sort_values(col)
-                c = colours[algorithm]
-                label = algorithm
-                bound = a["ratio_bound"]
-                if bound.notna().any() and float(bound.max()) > top * 4:
-                    label += f" (bound ≥ {float(bound.min()):.3g}, above)"
-                ax.plot(a[col], a["ratio"], color=c, lw=1.2, marker="o", ms=3.5, label=label)
-                ax.scatter(a[col], a["adversary_best"], color=c, marker="x", s=22, zorder=3)
-                if bound.notna().any():
-                    ax.plot(a[col], bound, color=c, lw=0.9, ls=":")
-            ax.set_xscale("log", base=2)
-            ax.set_yscale("log", base=2)
-            ax.set_ylim(0.9, top * 4)
-            ax.set_xlabel("machines m" if col == "m" else "1/ε")
-            ax.set_title(f"{_series_title(series, g)} — {title}" if len(rows) > 1 else title, fontsize="small")
-            ax.legend(fontsize="x-small", loc="upper left")
-        line[0].set_ylabel(f"worst ALG/OPT found ({problem})")
+        sel = g[g["algorithm"].isin(names)]
+        top = max(1.0, float(sel["ratio"].max()), float(sel["adversary_best"].max(skipna=True) or 1.0))
+        for algorithm in names:
+            a = sel[sel["algorithm"] == algorithm].sort_values(col)
+            c, model = colours[algorithm], a["model"].iloc[0]
+            label = algorithm + (" (rejects ε)" if model == "rejection" else " (speed 1+ε)")
+            bound = a["ratio_bound"]
+            if bound.notna().any() and float(bound.max()) > top * 4:
+                label += f", bound ≥ {float(bound.min()):.3g}"
+            ax.plot(a[col], a["ratio"], color=c, lw=1.2, marker="o", ms=3.5, dashes=MODEL_DASHES[model], label=label)
+            ax.scatter(a[col], a["adversary_best"], color=c, marker="x", s=22, zorder=3)
+            if bound.notna().any():
+                ax.plot(a[col], bound, color=c, lw=0.9, ls=":")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log", base=2)
+        ax.set_ylim(0.9, top * 4)
+        ax.set_xlabel("machines m" if col == "m" else "1/ε")
+        ax.set_ylabel("worst ALG/OPT found")
+        ax.set_title(title)
+        ax.legend(fontsize="small", loc="upper left")
     return fig
 
 
