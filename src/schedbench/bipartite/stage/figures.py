@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from schedbench.hall.figure_style import save_figure  # noqa: E402
-from schedbench.hall.figure_style import MAX_LINES_PER_PANEL, PANEL_WIDTH, apply_style, palette  # noqa: E402
+from schedbench.hall.figure_style import MAX_LINES_PER_PANEL, PANEL_WIDTH, TEXT_WIDTH, apply_style, palette  # noqa: E402
 
 POLICY_ORDER = ["jfsq", "jfiq", "jsq", "jiq", "jsq-d", "random", "random-mu"]
 #: the policies by whether they use the servers' speeds (docs/models/bipartite.md §3): a figure
@@ -26,8 +26,14 @@ def _colors(policies):
     return ordered, dict(zip(ordered, palette(len(ordered))))
 
 
-def _grid(nrows, ncols, w=PANEL_WIDTH, h=2.7):
+#: the width a row's legend takes right of its last panel (inches)
+LEGEND_WIDTH = 0.9
+
+
+def _grid(nrows, ncols, w=PANEL_WIDTH, h=2.4):
+    """Panels that fit the text width with a legend beside them, so the figure prints at 100 %."""
     apply_style()
+    w = min(w, (TEXT_WIDTH - LEGEND_WIDTH) / ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows), squeeze=False, layout="constrained")
     return fig, axes
 
@@ -116,9 +122,10 @@ def _policy_panels(df, path, title, ylabel, draw, ylog=False, refs=True, col_key
             ax.set_xscale("log")
             if ylog:
                 ax.set_yscale("log")
-            ax.set_title(f"{col_name} = {value:g}, D_N: {dl}" + (f"\n{cls}" if cls else ""), fontsize=8)
+            ax.set_title(f"{col_name} = {value:g}\ndegree {dl}" + (f", {cls}" if cls else ""), fontsize=8)
             ax.set_xlabel("N (servers)")
-            ax.set_ylabel(ylabel)
+            if j == 0:  # the row's quantity, once: the panels keep their width at print size
+                ax.set_ylabel(ylabel)
         _row_legend(axes[i])
     fig.suptitle(title, fontsize=9)
     save_figure(fig, path)

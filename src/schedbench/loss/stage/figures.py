@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from schedbench.hall.figure_style import save_figure  # noqa: E402
-from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, apply_style, palette  # noqa: E402
+from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, TEXT_WIDTH, apply_style, palette  # noqa: E402
 
 #: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
 FLOOR = 1e-12
@@ -53,7 +53,9 @@ def _reference(ax, xs, slope, anchor_y, text):
 
 
 def _grid(ncols, nrows=1, w=PANEL_WIDTH, h=PANEL_HEIGHT):
+    """Panels that fit the text width, so the figure prints at 100 %."""
     apply_style()
+    w = min(w, TEXT_WIDTH / ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows), squeeze=False, layout="constrained")
     return fig, axes
 
