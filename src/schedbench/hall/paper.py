@@ -354,7 +354,8 @@ def _table_env(stem: str) -> str:
         [
             "\\begin{table}[htbp]",
             "\\centering\\scriptsize",
-            f"\\resizebox{{\\textwidth}}{{!}}{{\\input{{tables/{stem}.tex}}}}",
+            # shrunk only if wider than the text (a narrow table keeps its size)
+            f"\\begin{{adjustbox}}{{max width=\\textwidth}}\\input{{tables/{stem}.tex}}\\end{{adjustbox}}",
             f"\\caption{{{_TABLE_CAPTIONS.get(stem, tex_text(stem))}}}\\label{{tab:{stem}}}",
             "\\end{table}",
             "",
