@@ -279,3 +279,58 @@ def test_report_shows_every_figure_and_table_in_a_browser(report, pipeline):
         assert browser.errors() == []
     finally:
         browser.close()
+
+
+#: A4 with 2.5 cm margins (paper/main.tex): the text block the figures are scaled into, in pt
+TEXT_WIDTH_PT, TEXT_HEIGHT_PT = 453.54, 700.16
+
+
+def _words(pdf: Path) -> list[tuple[float, str]]:
+    """(box height, text) of every word pdftotext finds in ``pdf``."""
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return [
+        (float(y1) - float(y0), w)
+        for y0, y1, w in re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', out)
+    ]
+
+
+@pytest.mark.needs_latex
+def test_every_figure_of_the_pdf_prints_its_words_at_seven_points_or_more(pipeline, tmp_path):
+    """Each figure the PDF includes, at the size LaTeX prints it (scaled into the width and the
+    height its \\includegraphics asks for, aspect kept): every word of two letters or more is at
+    least 7 pt (exponents and subscripts of one glyph aside). The box height per point is
+    calibrated on a 7-pt text drawn in the figures' own style, not assumed."""
+    reason = pdf_text_missing()
+    if reason:
+        pytest.skip(reason)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from schedbench.hall.figure_style import apply_style
+
+    apply_style()
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.text(0.1, 0.5, "Calibration", fontsize=7)
+    fig.savefig(tmp_path / "cal.pdf")
+    plt.close(fig)
+    per_point = next(h for h, w in _words(tmp_path / "cal.pdf") if w == "Calibration") / 7
+    paper = pipeline / "paper"
+    included = []
+    for tex in sorted((paper / "generated").glob("*.tex")):
+        included += re.findall(
+            r"\\includegraphics\[(?:page=\d+,)?width=\\textwidth,height=([\d.]+)\\textheight,keepaspectratio\]"
+            r"\{(figures/[^}]+)\}",
+            tex.read_text(),
+        )
+    assert included
+    small = []
+    for frac, name in included:
+        info = subprocess.run(["pdfinfo", str(paper / name)], capture_output=True, text=True, check=True).stdout
+        w, h = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
+        scale = min(TEXT_WIDTH_PT / w, float(frac) * TEXT_HEIGHT_PT / h)
+        for height, word in _words(paper / name):
+            if len(re.findall(r"[A-Za-zα-ωΑ-Ω]", word)) >= 2 and height / per_point * scale < 7.0 - 1e-6:
+                small.append((name, word, round(height / per_point * scale, 2)))
+    assert small == [], small[:10]

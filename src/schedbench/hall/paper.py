@@ -318,16 +318,15 @@ _TABLE_CAPTIONS = {
 }
 
 
-#: figures that may take most of a page (drawn at print size: two panels to the text width, their
-#: rows as many as the config's experiments); every other figure gets at most 0.42 of the height
-TALL_FIGURES = ("headline_", "adversary_rounds", "practice", "separation", "eps_sweep_")
+#: the most of the text height a figure may take: every figure is drawn at most as wide as the text
+#: and prints at its natural size or larger (a page would be shrunk only past this height)
+FIGURE_HEIGHT = "0.85"
 
 
 def _figure_env(stem: str, kind: str | None, page: int | None = None, pages: int | None = None) -> str:
     """One figure float; ``page`` k of ``pages``: one page of a paged figure (the appendix's full
     panels), a whole text page high, labelled on its first page only."""
-    tall = page is not None or stem.startswith(TALL_FIGURES)
-    height = "0.85" if tall else "0.42"
+    height = FIGURE_HEIGHT
     caption = figure_caption(stem, kind)
     label = f"\\label{{fig:{stem}}}" if not page or page == 1 else ""
     if pages and pages > 1:

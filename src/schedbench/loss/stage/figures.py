@@ -49,7 +49,9 @@ def _series(ax, g, x, y, label, color, exact=None, marker="o"):
 def _reference(ax, xs, slope, anchor_y, text):
     xs = np.array([min(xs), max(xs)], dtype=float)
     ax.plot(xs, anchor_y * (xs / xs[0]) ** slope, ":", color="0.3", lw=1)
-    ax.annotate(text, (xs[-1], anchor_y * (xs[-1] / xs[0]) ** slope), fontsize=7, color="0.3", ha="right", va="bottom")
+    ax.annotate(
+        text, (xs[-1], anchor_y * (xs[-1] / xs[0]) ** slope), fontsize=7.5, color="0.3", ha="right", va="bottom"
+    )
 
 
 def _grid(ncols, nrows=1, w=PANEL_WIDTH, h=PANEL_HEIGHT):

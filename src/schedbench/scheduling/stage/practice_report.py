@@ -375,7 +375,7 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
         ax.set_xticklabels([_eps_label(e) for e in eps])
         ax.set_title(title)
         ax.set_xlabel("ε")
-        ax.set_ylabel("ALG$_{rej}$ / ALG$_{speed}$")
+        ax.set_ylabel("ALG rejecting / ALG at speed")
         short = max(len(titles.get(f, f)) for f in fams) <= 18  # two legend columns fit under the panel
         ax.legend(
             loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2 if short and len(fams) > 3 else 1, frameon=False
