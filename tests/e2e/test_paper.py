@@ -102,8 +102,8 @@ def test_the_pdf_text_can_be_searched_and_every_reference_has_authors(pipeline):
 @pytest.mark.needs_latex
 def test_the_body_speaks_to_readers_not_about_the_software(pipeline):
     """Before the reproducibility section (which names the commands, files and versions on
-    purpose), no file name, results path or pipeline vocabulary. (Raw parameter strings in
-    legends are not covered yet.)"""
+    purpose), no file name, results path or pipeline vocabulary; before the references, no raw
+    parameter string or config identifier either."""
     reason = pdf_text_missing()
     if reason:
         pytest.skip(reason)
@@ -115,6 +115,11 @@ def test_the_body_speaks_to_readers_not_about_the_software(pipeline):
         r".{40}(?:\.parquet|results/|config/|\.py\b|registry|pipeline|[Ss]nakemake|seed 00\d).{20}", body
     )
     assert found == [], found[:5]
+    # up to the references: no raw parameter string (alpha_rule=paper, c=1/eps2) and no identifier
+    # of the config (m_inverse_eps, load_pareto_hot, idisp_tree) in the text, the tables or the figures
+    front = body.split("References")[0]
+    raw = re.findall(r".{30}(?:\b[a-z]+_[a-z_]+=\S+|=1/eps\d?\b|\b[a-z]+_[a-z0-9]+(?:_[a-z0-9]+)*\b).{10}", front)
+    assert raw == [], raw[:5]
 
 
 def test_paper_reads_exactly_the_figures_and_tables_the_pipeline_writes(pipeline):

@@ -354,10 +354,10 @@ def test_the_section_findings_count_the_verdicts_and_the_growing_sweeps():
         ]
     )
     text = sweep_finding(growth)
-    assert text.startswith("In the ε sweep's series m8 (m = 8, ε from 1/2 to 1/8, ≥ 20/ε jobs): 1 of 2 sweeps found")
-    assert "mft-unit on maxflow" in text and "0.80" in text and "1.00" in text
+    assert text.startswith("In the ε sweep's series with m = 8, ε from 1/2 to 1/8, ≥ 20/ε jobs: 1 of 2 sweeps found")
+    assert "mft-unit on MaxFlowTime" in text and "0.80" in text and "1.00" in text
     assert (
-        "series grow_m (m from 2 to 64, ε = 1/8, ≥ 20/ε jobs): 1 of 1 sweeps found a worst ALG/OPT that grows as m grows"
+        "series with m from 2 to 64, ε = 1/8, ≥ 20/ε jobs: 1 of 1 sweeps found a worst ALG/OPT that grows as m grows"
         in text
     )
     assert "speed at most +0.89 per doubling of m (edf)" in text

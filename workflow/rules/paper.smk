@@ -144,6 +144,7 @@ rule claims_table:
     localrule: True
     params:
         present=lambda wc: paper_labels(),
+        titles=family_titles(PRACTICE),  # the practice families in words
     script:
         "../scripts/claims_table.py"
 

@@ -38,7 +38,7 @@ with logged(snakemake.log[0], "claims_table") as log:
         findings_macros_tex(runs, problem_names()).rstrip("\n"),
         macro_tex("FindingAdversaries", verdict_sentence(frame, ADVERSARY_CLAIMS, "what the adversaries force")),
         macro_tex("FindingSweep", sweep_finding(growth)),
-        macro_tex("FindingPractice", practice_finding(pairs)),
+        macro_tex("FindingPractice", practice_finding(pairs, dict(snakemake.params.titles))),
         *(macro_tex(name, v) for name, v in practice_tally(pairs).items()),
         *(macro_tex(name, v) for name, v in separation_summary(separation_points(runs)).items()),
         macro_tex("FindingLoss", verdict_sentence(frame, "loss ", "the loss system's rates")),

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from schedbench.hall.latex import fmt_cell, longtable, tex_text
+from schedbench.scheduling.problems import get_problem
 
 __all__ = [
     "AXIS",
@@ -267,7 +268,7 @@ def sweep_finding(growth: pd.DataFrame | None) -> str:
         kind = str(g["sweep"].iloc[0])
         along = "as m grows" if kind == "m" else "as ε shrinks"
         grows = int(g["grows"].astype(bool).sum())
-        text = f"series {series} ({series_heading(g)}): {grows} of {len(g)} sweeps found a worst ALG/OPT that grows {along}"
+        text = f"series with {series_heading(g)}: {grows} of {len(g)} sweeps found a worst ALG/OPT that grows {along}"
         fitted = g.dropna(subset=["found_exponent"])
         if kind == "m":
             per = [
@@ -280,7 +281,7 @@ def sweep_finding(growth: pd.DataFrame | None) -> str:
             top = fitted.loc[fitted["found_exponent"].idxmax()]
             bound = top["bound_exponent"]
             text += (
-                f"; the steepest is {top['algorithm']} on {top['problem']}, exponent of 1/ε "
+                f"; the steepest is {top['algorithm']} on {get_problem(top['problem']).title}, exponent of 1/ε "
                 f"{top['found_exponent']:.2f}" + (f" (its proven bound's: {bound:.2f})" if pd.notna(bound) else "")
             )
         clauses.append(text)

@@ -196,7 +196,7 @@ def practice_table_tex(pairs: pd.DataFrame, titles: dict[str, str] | None = None
             " & ".join(
                 [
                     tex_text(titles.get(r["practice_family"], r["practice_family"])),
-                    tex_text(_PROBLEM_WORDS.get(r["problem"], r["problem"])),
+                    tex_text(_title(r["problem"])),
                     _eps_label(r["eps"]),
                     tex_text(r["policy_algorithm"]),
                     _params_tex(r["policy_params"]),
@@ -242,11 +242,13 @@ def practice_tally(pairs: pd.DataFrame | None) -> dict[str, str]:
     }
 
 
-def practice_finding(pairs: pd.DataFrame | None) -> str:
+def practice_finding(pairs: pd.DataFrame | None, titles: dict[str, str] | None = None) -> str:
     """The comparison's finding in plain text, generated from the headline rows of the paired
     table (per family and ε, the policy and the baseline with the best training score): in how
     many the rejection policy's interval lies below 1 (it wins), above 1 (speed wins) or covers
-    1, the range of the ratios and the budget the policies used."""
+    1, the range of the ratios and the budget the policies used; a family named by ``titles``
+    (:func:`family_titles`) where given."""
+    titles = titles or {}
     if pairs is None or pairs.empty:
         return "This config has no practice comparison."
     head = pairs[pairs["headline"].astype(bool)]
@@ -262,8 +264,9 @@ def practice_finding(pairs: pd.DataFrame | None) -> str:
         f"rejection policy at ε beats the speed-(1+ε) baseline with 95 % confidence in {below} of the "
         f"{len(head)} (family, ε) comparisons, loses in {above} and is within the interval of a tie in "
         f"{len(head) - below - above} (each the pair with the best training score); the geometric-mean "
-        f"ratio runs from {best['geo_ratio']:.2f} ({best['practice_family']}, ε = {best['eps']:g}) to "
-        f"{worst['geo_ratio']:.2f} ({worst['practice_family']}, ε = {worst['eps']:g}), and the policies used "
+        f"ratio runs from {best['geo_ratio']:.2f} ({titles.get(best['practice_family'], best['practice_family'])}, "
+        f"ε = {best['eps']:g}) to {worst['geo_ratio']:.2f} ({titles.get(worst['practice_family'], worst['practice_family'])}, "
+        f"ε = {worst['eps']:g}), and the policies used "
         f"{head['budget_used'].min():.2f} to {head['budget_used'].max():.2f} of their budget on average"
     )
     if len(flagged):
@@ -272,14 +275,14 @@ def practice_finding(pairs: pd.DataFrame | None) -> str:
     return text + "."
 
 
-#: the problems' names in words (figure legends)
-_PROBLEM_WORDS = {
-    "load": "LoadBalancing",
-    "maxflow": "max flow",
-    "wtdmaxflow": "weighted max flow",
-    "genwtd": "GenWtd",
-    "stretch": "max stretch",
-}
+def _title(problem: str) -> str:
+    """A problem's name in words (``problems.py`` owns it); an unknown name as it is."""
+    from schedbench.scheduling.problems import get_problem
+
+    try:
+        return get_problem(problem).title
+    except (KeyError, ValueError):
+        return problem
 
 
 def family_titles(section: dict | None) -> dict[str, str]:
@@ -293,7 +296,7 @@ def family_titles(section: dict | None) -> dict[str, str]:
             out[name] = f"{str(params['trace']).upper()} log"
             continue
         problem = fam.get("problem", "load")
-        words = [] if problem == "load" else [_PROBLEM_WORDS.get(problem, problem)]  # the panel says load
+        words = [] if problem == "load" else [_title(problem)]  # the panel says load
         if "m" in params:
             words.append(f"m = {params['m']}")
         if params.get("sizes"):
