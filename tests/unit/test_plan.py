@@ -124,6 +124,7 @@ def test_the_tables_figures_and_paper_are_counted_as_snakemake_schedules_them():
         "scheduling_figures": 1,
         "figure_adversary_rounds": 1,
         "figure_parameter_sweep": 1,
+        "figure_separation": 1,
         "paper_generated": 1,
         "paper_reproducibility": 1,
         "paper_pdf": 1,
