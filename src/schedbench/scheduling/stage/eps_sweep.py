@@ -349,22 +349,22 @@ def sweep_pairs(section: dict | None) -> list[tuple[str, str]]:
 
 def sweep_summary(section: dict | None) -> dict | None:
     """What the paper quotes of the sweep, defaults applied: every ε of its ε series, the
-    candidates per point (each value used), and its series in words (plain text); None without
-    a sweep."""
+    candidates per point (each value used), and its series in words (plain text, by their machines
+    and ε, not their config names); None without a sweep."""
     if not section:
         return None
     series = sweep_series(section)
     words = []
-    for name, s in series.items():
+    for s in series.values():
         pts = series_points(s)
         k = s.get("min_jobs_per_inverse_eps")
         jobs = f", at least {int(k)}/ε jobs" if k else ""
         if series_kind(s) == "m":
-            words.append(f"{name} (ε = {pts[0][0]:g}, m from {pts[0][1]} to {pts[-1][1]}{jobs})")
+            words.append(f"ε = {pts[0][0]:g} with m from {pts[0][1]} to {pts[-1][1]}{jobs}")
         else:
             ms = sorted({m for _, m in pts})
             machines = f"m = {ms[0]}" if len(ms) == 1 else "m = 1/ε"
-            words.append(f"{name} ({machines}, {len(pts)} values of ε{jobs})")
+            words.append(f"{machines} with {len(pts)} values of ε{jobs}")
     return {
         "eps": sorted({e for s in series.values() if series_kind(s) == "eps" for e in sweep_eps(s)}, reverse=True),
         "max_evals": sorted({sweep_limits(s)["max_evals"] for s in series.values()}),
