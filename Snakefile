@@ -57,19 +57,7 @@ include: "workflow/rules/practice.smk"
 rule all:
     default_target: True
     input:
-        "results/runs.parquet",
-        expand("paper/figures/ratio_vs_eps_{problem}.pdf", problem=SCHED_PROBLEMS),
-        expand("paper/figures/rejection_vs_eps_{problem}.pdf", problem=SCHED_PROBLEMS),
-        "paper/figures/adversary_rounds.pdf",
-        "paper/figures/parameter_sweep.pdf",
-        "paper/tables/adversaries.tex",
-        "paper/tables/ratios.tex",
-        "paper/tables/rejections.tex",
-        "paper/macros.tex",
-        "paper/tables/methods.tex",
         "paper/tables/worst_cases.tex",
-        loss_targets(),
-        bip_targets(),
-        paper_targets(),
+        paper_targets(),  # the results, figures, tables and macros (workflow/rules/paper_common.smk)
         "paper/main.pdf",
     localrule: True
