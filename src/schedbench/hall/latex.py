@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 __all__ = [
+    "eps_text",
     "LatexMissing",
     "LatexFailed",
     "missing_latex",
@@ -118,6 +119,12 @@ def build_pdf(
     shutil.copyfile(build / (tex.stem + ".pdf"), tmp)
     os.replace(tmp, out_pdf)
     return log_warnings(log_text)
+
+
+def eps_text(eps: float) -> str:
+    """ε as a reader writes it: ``1/k`` when 1/ε is an integer, else its digits (plain text)."""
+    k = round(1 / eps)
+    return f"1/{k}" if abs(k * eps - 1) < 1e-9 else f"{eps:g}"
 
 
 def fmt_cell(x: float | None, spec: str = ".3f") -> str:

@@ -19,6 +19,7 @@ from typing import Iterable
 import pandas as pd
 
 from schedbench.hall.claims import Claim, evidence_ref, plural
+from schedbench.hall.latex import eps_text
 
 __all__ = [
     "SCHEDULING_CLAIMS",
@@ -235,12 +236,6 @@ def separation_text(points: list[dict]) -> str:
     )
 
 
-def _eps_words(eps: float) -> str:
-    """ε as the text says it: 1/k when 1/ε is an integer, else its digits."""
-    k = round(1 / eps)
-    return f"1/{k}" if abs(k * eps - 1) < 1e-9 else _g(eps)
-
-
 def separation_summary(points: list[dict]) -> dict[str, str]:
     """The separation's numbers for the paper's abstract and introduction, as text keyed by the
     macro that carries each: the largest m played, the ε at which the two models are separated there, the best rejection variant's
@@ -258,7 +253,7 @@ def separation_summary(points: list[dict]) -> dict[str, str]:
     speeds = [p["speed_last"] for p in sep]
     return {
         "SeparationMaxM": f"{int(max(p['m_last'] for p in points)):,}",
-        "SeparationEps": ", ".join(_eps_words(p["eps"]) for p in sep),
+        "SeparationEps": ", ".join(eps_text(p["eps"]) for p in sep),
         "SeparationRejection": _g(max(p["rejection_last"] for p in sep)),
         "SeparationSpeed": f"{_g(min(speeds))} to {_g(max(speeds))}" if min(speeds) != max(speeds) else _g(speeds[0]),
         "FindingSeparation": separation_text(points),

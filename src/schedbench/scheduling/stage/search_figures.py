@@ -8,6 +8,8 @@ import os
 
 import matplotlib
 
+from schedbench.hall.latex import eps_text
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -81,20 +83,15 @@ def plot_worst_cases(table, path: str | os.PathLike) -> None:
     save_figure(worst_case_figure(table), path)
 
 
-def _eps_words(eps: float) -> str:
-    k = round(1 / eps)
-    return f"1/{k}" if abs(k * eps - 1) < 1e-9 else f"{eps:g}"
-
-
 def _series_title(g) -> str:
     """A series in words, from its points: its machines and the ε it sweeps (an ε series), or its
     ε and the machines it sweeps (an m series)."""
     r = g.iloc[0]
     if r["sweep"] == "m":
         ms = sorted(g["m"].unique())
-        return f"ε = {_eps_words(r['eps'])}, m from {int(ms[0])} to {int(ms[-1])}"
+        return f"ε = {eps_text(r['eps'])}, m from {int(ms[0])} to {int(ms[-1])}"
     eps = sorted(g["eps"].unique())
-    span = f"ε from {_eps_words(eps[-1])} to {_eps_words(eps[0])}"
+    span = f"ε from {eps_text(eps[-1])} to {eps_text(eps[0])}"
     ms = sorted(g["m"].dropna().unique())
     return f"m = {int(ms[0])}, {span}" if len(ms) == 1 else f"m = 1/ε, {span}"
 

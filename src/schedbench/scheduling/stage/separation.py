@@ -17,6 +17,8 @@ import os
 
 import matplotlib
 
+from schedbench.hall.latex import eps_text
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -31,11 +33,6 @@ LINES = ("mft-unit", "edf-reject", "ll-fifo", "edf", "imd", "anand-batch")
 #: the most ε columns (the largest ε values the config plays)
 MAX_EPS = 3
 _MARKERS = ("o", "s", "^", "D", "v", "X")
-
-
-def _eps_words(eps: float) -> str:
-    k = round(1 / eps)
-    return f"1/{k}" if abs(k * eps - 1) < 1e-9 else f"{eps:g}"
 
 
 def _construction(rows) -> str:
@@ -104,7 +101,7 @@ def separation_figure(runs) -> plt.Figure:
                 )
             ax.set_xscale("log", base=2)
             if r == 0:
-                ax.set_title(f"ε = {_eps_words(eps)}")
+                ax.set_title(f"ε = {eps_text(eps)}")
             if r == len(experiments) - 1:
                 ax.set_xlabel("machines m")
             if c == 0:
