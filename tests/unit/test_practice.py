@@ -506,3 +506,176 @@ def test_the_figure_keeps_the_print_rules_and_names_families_in_words():
     }
     labels = {t.get_text() for ax in panels for t in ax.get_legend().get_texts()}
     assert {"T0 log", "max stretch, m = 10, Pareto sizes", "m = 4, unit sizes"} <= labels
+
+
+# --- the spending floor (entry key ``spend``) -------------------------------------------------
+
+FLOOR_SECTION = {
+    "eps": [0.125],
+    "train_instances": 2,
+    "test_instances": 3,
+    "families": {
+        "flow": {
+            "family": "random-restricted",
+            "problem": "maxflow",
+            "params": {"m": 3, "n": 160, "d": 2, "sizes": "uniform", "max_size": 6, "arrivals": "poisson", "load": 1.0},
+            "policies": [
+                {"algorithm": "edf-evict", "tune": {"theta": [0.25, 1.0, 3.0, 8.0]}},
+                {"algorithm": "edf-evict", "tune": {"theta": [0.25, 1.0, 3.0, 8.0]}, "spend": 0.5},
+            ],
+            "baselines": [{"algorithm": "edf", "params": {"oracle": "running"}}],
+        }
+    },
+}
+
+
+def test_a_spending_floor_keeps_only_settings_that_use_the_budget_and_shares_the_training_runs(monkeypatch):
+    """The twin with ``spend: 0.5`` chooses, among the grid's settings whose mean training budget
+    use is ≥ 0.5 (recomputed here from the training rows), the one with the best geometric mean;
+    its training runs are the unconstrained entry's (each (setting, instance) runs once)."""
+    calls = []
+    real = practice._run
+
+    def counting(cls, inst, eps, params, *args):
+        calls.append((cls.name, json.dumps(params, sort_keys=True), int(inst.meta["index"])))
+        return real(cls, inst, eps, params, *args)
+
+    monkeypatch.setattr(practice, "_run", counting)
+    table = run_family("flow", FLOOR_SECTION, 7)
+    assert len(calls) == len(set(calls)), "a (setting, instance) ran twice"
+    labels = set(table["label"])
+    assert {"edf-evict (tuned)", "edf-evict (tuned, spends ≥ 0.5)"} <= labels
+    train = table[(table["split"] == "train") & (table["label"] == "edf-evict (tuned)")]
+    stats = train.groupby("candidate").agg(
+        used=("budget_used", "mean"), score=("objective", lambda x: float(np.exp(np.log(x).mean())))
+    )
+    assert (stats["used"] >= 0.5).any() and (stats["used"] < 0.5).any(), "the fixture must separate the two"
+    floor_best = stats[stats["used"] >= 0.5]["score"].idxmin()
+    twin = table[(table["split"] == "test") & (table["label"] == "edf-evict (tuned, spends ≥ 0.5)")]
+    assert (twin["candidate"] == floor_best).all() and twin["floor_met"].all()
+    assert twin["train_score"].iloc[0] == pytest.approx(stats.loc[floor_best, "score"])
+    free = table[(table["split"] == "test") & (table["label"] == "edf-evict (tuned)")]
+    assert free["train_score"].iloc[0] <= twin["train_score"].iloc[0]
+    pairs = paired_table(table, n_boot=50)
+    assert set(pairs.loc[pairs["policy_spend"].notna(), "policy"]) == {"edf-evict (tuned, spends ≥ 0.5)"}
+    assert not pairs.loc[pairs["policy_spend"].notna(), "selected"].any() or (
+        free["candidate"].iloc[0] == floor_best
+    ), "the unconstrained entry (listed first) wins a tie"
+
+
+def test_a_floor_out_of_reach_takes_the_setting_that_spent_most_and_is_flagged():
+    section = copy.deepcopy(FLOOR_SECTION)
+    fam = section["families"]["flow"]
+    fam["policies"] = [
+        {"algorithm": "edf-evict", "params": {"theta": 0.25}},  # spends: the family is not "budget unused"
+        {"algorithm": "edf-evict", "tune": {"theta": [8.0, 16.0]}, "spend": 1.0},
+    ]
+    table = run_family("flow", section, 7)
+    policy = table[table["spend"] == 1.0]
+    used = policy[policy["split"] == "train"].groupby("candidate")["budget_used"].mean()
+    assert (used < 1.0).all()
+    test = policy[policy["split"] == "test"]
+    assert (test["candidate"] == used.idxmax()).all() and not test["floor_met"].any()
+    pairs = paired_table(table, n_boot=50)
+    twin = pairs[pairs["policy_spend"] == 1.0]
+    assert (twin["flag"] == "floor not reached").all() and not twin["headline"].any()
+    assert (pairs.loc[pairs["policy_spend"].isna(), "flag"] == "").all()
+
+
+@pytest.mark.parametrize(
+    "mutate, where",
+    [
+        (lambda f: f["policies"][1].update(spend=0), "practice.families.flow.policies[1].spend"),
+        (lambda f: f["policies"][1].update(spend=1.5), "practice.families.flow.policies[1].spend"),
+        (lambda f: f["policies"][1].update(spend=True), "practice.families.flow.policies[1].spend"),
+        (lambda f: f["baselines"][0].update(spend=0.5), "practice.families.flow.baselines[0].spend"),
+    ],
+)
+def test_a_bad_spending_floor_names_the_key(mutate, where):
+    section = copy.deepcopy(FLOOR_SECTION)
+    mutate(section["families"]["flow"])
+    with pytest.raises(PracticeConfigError, match=__import__("re").escape(where)):
+        check_practice(section)
+    check_practice(FLOOR_SECTION)
+
+
+def test_the_spending_finding_counts_the_twins_of_the_headline_rows():
+    from schedbench.scheduling.stage.practice_report import spending_finding
+
+    base = {"practice_family": "f", "baseline": "edf", "policy_floor_met": True}
+    pairs = pd.DataFrame(
+        [
+            {
+                **base,
+                "eps": 0.125,
+                "policy": "p",
+                "policy_spend": math.nan,
+                "headline": True,
+                "geo_ratio": 0.5,
+                "geo_ratio_hi": 0.6,
+                "budget_used": 0.3,
+            },
+            {
+                **base,
+                "eps": 0.125,
+                "policy": "p2",
+                "policy_spend": 0.5,
+                "headline": False,
+                "geo_ratio": 0.7,
+                "geo_ratio_hi": 0.8,
+                "budget_used": 0.55,
+            },
+            {
+                **base,
+                "eps": 0.0625,
+                "policy": "p",
+                "policy_spend": math.nan,
+                "headline": True,
+                "geo_ratio": 0.4,
+                "geo_ratio_hi": 0.45,
+                "budget_used": 0.9,
+            },
+            {
+                **base,
+                "eps": 0.0625,
+                "policy": "p2",
+                "policy_spend": 0.5,
+                "headline": False,
+                "geo_ratio": 1.1,
+                "geo_ratio_hi": 1.2,
+                "budget_used": 0.45,
+                "policy_floor_met": False,
+            },
+            # a twin against another baseline is not the headline's pair
+            {
+                **base,
+                "eps": 0.0625,
+                "baseline": "lwf",
+                "policy": "p2",
+                "policy_spend": 0.5,
+                "headline": False,
+                "geo_ratio": 0.1,
+                "geo_ratio_hi": 0.2,
+                "budget_used": 0.99,
+            },
+        ]
+    )
+    text = spending_finding(pairs)
+    assert "at least 0.5 of its budget" in text
+    assert "used 0.45 to 0.55" in text and "at least the floor in 1 of 2" in text
+    assert "in 1 of 2 headline comparisons" in text and "ratios from 0.70 to 1.10" in text
+    assert "(headline: 0.40 to 0.50)" in text and "in 1 no setting of its grid reached the floor" in text
+    assert spending_finding(pairs.assign(policy_spend=math.nan)) == ""
+
+
+def test_the_planner_counts_a_twins_training_once():
+    """A spending-floor twin shares its training runs: the planner adds only its test runs
+    (eps × test instances), as run_family runs it."""
+    from schedbench.scheduling.stage.plan import _practice_stages
+
+    alone = copy.deepcopy(FLOOR_SECTION)
+    alone["families"]["flow"]["policies"] = alone["families"]["flow"]["policies"][:1]
+    (with_twin,) = _practice_stages(FLOOR_SECTION)
+    (without,) = _practice_stages(alone)
+    eps, test = len(FLOOR_SECTION["eps"]), FLOOR_SECTION["test_instances"]
+    assert with_twin.runs - without.runs == eps * test

@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from schedbench.hall.latex import fmt_cell, longtable, tex_text
+from schedbench.hall.latex import eps_text, fmt_cell, longtable, tex_text
 from schedbench.scheduling.problems import get_problem
 
 __all__ = [
@@ -179,10 +179,7 @@ def series_heading(g: pd.DataFrame) -> str:
     """One series in words (plain text), from its growth rows: its machines, its ε and the fewest
     jobs a candidate held, e.g. ``m = 8, ε from 1/2 to 1/32, ≥ 20/ε jobs``."""
     r = g.iloc[0]
-
-    def inv(e: float) -> str:
-        return f"1/{1 / e:g}" if abs(1 / e - round(1 / e)) < 1e-9 else f"{e:g}"
-
+    inv = eps_text
     if r["sweep"] == "m":
         machines, eps = f"m from {r['m_min']} to {r['m_max']}", f"ε = {inv(r['eps_min'])}"
     else:

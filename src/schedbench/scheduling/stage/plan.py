@@ -228,7 +228,13 @@ def _eps_sweep_stages(section: dict | None) -> list[StageEstimate]:
 def _practice_stages(section: dict | None) -> list[StageEstimate]:
     """One job per family of ``practice``: every candidate of every entry on the training
     instances, then the chosen ones on the test instances, at each ε (the tuning is counted)."""
-    from schedbench.scheduling.stage.practice import DEFAULT_EPS, family_entries, practice_families, split_indices
+    from schedbench.scheduling.stage.practice import (
+        DEFAULT_EPS,
+        family_entries,
+        practice_families,
+        split_indices,
+        training_key,
+    )
 
     out = []
     for name in practice_families(section):
@@ -241,10 +247,13 @@ def _practice_stages(section: dict | None) -> list[StageEstimate]:
         train, test = split_indices(section, fam)
         eps = len(fam.get("eps", section.get("eps", DEFAULT_EPS)))
         runs = seconds = 0.0
+        trained = set()  # entries with the same training key share their training runs
         for role in ("policies", "baselines"):
             for entry in family_entries(fam, role):
                 cls = get_algorithm(entry["algorithm"])
-                k = eps * (len(algorithm_grid(entry["tune"])) * len(train) + len(test))
+                tuning = 0 if training_key(entry) in trained else len(algorithm_grid(entry["tune"])) * len(train)
+                trained.add(training_key(entry))
+                k = eps * (tuning + len(test))
                 runs += k
                 seconds += k * n / _run_rate(cls, unit, problem)
         instances = len(train) + len(test)

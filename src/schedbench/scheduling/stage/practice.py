@@ -14,7 +14,11 @@ Protocol (``docs/models/rejection-model.md`` §13; the paper's method section st
    mean of the objective over the training instances wins (pairs share the instances, so this
    ranks as the geometric mean of ALG/OPT would, and needs no OPT); a combination with a run
    that fails the validator or the budget is out; ties go to the first in grid order. The test
-   set is never read while tuning (:func:`tune` receives training instances only).
+   set is never read while tuning (:func:`tune` receives training instances only). A policy
+   entry may set a **spending floor** ``spend``: only combinations whose mean budget use
+   (rejected / ε) on the training instances reaches it compete — the same policy held to using
+   its budget, reported beside its unconstrained choice (what spending costs or gains); the twin
+   shares the unconstrained entry's training runs.
 3. **Test.** The chosen combination of each entry runs on every test instance at that ε; the
    row records the chosen parameters (``p_<name>``), how many candidates were tried and the
    winning training score. Nothing reported is chosen on the test data.
@@ -48,7 +52,7 @@ import json
 import logging
 import math
 import time
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -70,6 +74,8 @@ __all__ = [
     "split_indices",
     "practice_summary",
     "tune",
+    "Tuned",
+    "training_key",
     "run_family",
 ]
 
@@ -77,7 +83,7 @@ log = logging.getLogger(__name__)
 
 PRACTICE_KEYS = ("eps", "train_instances", "test_instances", "n_boot", "min_budget_used", "seed", "families")
 FAMILY_KEYS = ("family", "problem", "params", "train_instances", "test_instances", "eps", "policies", "baselines")
-ENTRY_KEYS = ("algorithm", "params", "tune", "label")
+ENTRY_KEYS = ("algorithm", "params", "tune", "label", "spend")
 DEFAULT_EPS = [0.125, 0.0625, 0.03125]
 DEFAULTS = {"train_instances": 5, "test_instances": 30, "n_boot": 2000, "min_budget_used": 0.1}
 #: ratio within this relative distance of 1 is a tie (both sides equal up to float noise)
@@ -113,21 +119,36 @@ def _eps_list(value: Any, where: str) -> list[float]:
     return [float(e) for e in value]
 
 
+def _default_label(entry: dict) -> str:
+    """The algorithm, then in brackets ``tuned`` when it has a grid and ``spends ≥ f`` when it has
+    a spending floor: ``edf-evict (tuned, spends ≥ 0.5)``."""
+    notes = ["tuned"] if entry.get("tune") else []
+    if entry.get("spend") is not None:
+        notes.append(f"spends ≥ {float(entry['spend']):g}")
+    return entry["algorithm"] + (f" ({', '.join(notes)})" if notes else "")
+
+
 def family_entries(fam: dict, role: str) -> list[dict]:
     """The policies (``role="policies"``) or baselines of a family, each with its ``label``
-    (default: the algorithm, `` (tuned)`` added when it has a grid)."""
+    (:func:`_default_label` unless given) and its spending floor ``spend`` (None: none)."""
     out = []
     for entry in fam.get(role) or []:
-        label = entry.get("label") or (entry["algorithm"] + (" (tuned)" if entry.get("tune") else ""))
         out.append(
             {
                 "algorithm": entry["algorithm"],
                 "params": dict(entry.get("params") or {}),
                 "tune": dict(entry.get("tune") or {}),
-                "label": label,
+                "label": entry.get("label") or _default_label(entry),
+                "spend": None if entry.get("spend") is None else float(entry["spend"]),
             }
         )
     return out
+
+
+def training_key(entry: dict) -> str:
+    """What an entry's training runs depend on (algorithm, fixed parameters, grid): two entries
+    with the same key — e.g. a policy and its spending-floor twin — share their training runs."""
+    return json.dumps([entry["algorithm"], entry["params"], entry["tune"]], sort_keys=True, default=str)
 
 
 def _check_entry(where: str, entry: Any, role: str, problem: str) -> None:
@@ -180,6 +201,12 @@ def _check_entry(where: str, entry: Any, role: str, problem: str) -> None:
             )
     if "label" in entry and (not isinstance(entry["label"], str) or not entry["label"].strip()):
         raise PracticeConfigError(f"{where}.label: a non-empty string, got {entry['label']!r}")
+    if "spend" in entry:
+        spend = entry["spend"]
+        if role != "policies":
+            raise PracticeConfigError(f"{where}.spend: a spending floor applies to rejection policies only")
+        if isinstance(spend, bool) or not isinstance(spend, (int, float)) or not 0 < spend <= 1:
+            raise PracticeConfigError(f"{where}.spend: a number in (0, 1] (a fraction of the budget), got {spend!r}")
 
 
 def check_practice(section: Any) -> None:
@@ -325,32 +352,57 @@ def _run(cls, inst, eps, params, problem, seed) -> dict[str, Any]:
     return row
 
 
-def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int) -> tuple[dict, float, int, list[dict], int]:
+class Tuned(NamedTuple):
+    """What :func:`tune` chose: the parameters, their training score (geometric-mean objective),
+    how many candidates the grid had, every training row, the chosen candidate's index, and
+    whether the entry's spending floor was reached (True without a floor)."""
+
+    params: dict
+    score: float
+    candidates: int
+    rows: list
+    index: int
+    floor_met: bool
+
+
+def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int, cache: dict | None = None) -> Tuned:
     """The combination of ``entry["tune"]`` (with ``entry["params"]``) with the smallest geometric
-    mean objective over the ``train`` instances at ``eps``: (chosen parameters, its score, the
-    number of candidates, every training row, the chosen candidate's index). A candidate with a
-    run that is not ``ok`` (or a non-positive objective) is out; ties: the first in grid order."""
+    mean objective over the ``train`` instances at ``eps``. A candidate with a run that is not
+    ``ok`` (or a non-positive objective) is out; ties: the first in grid order. With a spending
+    floor ``entry["spend"]`` only candidates whose mean budget use (rejected / ε) on the training
+    instances reaches it compete; when none does, the one that used the most is chosen and
+    ``floor_met`` is False (the tables flag it: a measured outcome, not a config error).
+    ``cache`` (keyed by :func:`training_key`, ε and the instance) lets entries with the same
+    training runs share them."""
     from schedbench.scheduling.registry import get_algorithm
 
     cls = get_algorithm(entry["algorithm"])
     candidates = [{**entry["params"], **combo} for combo in algorithm_grid(entry["tune"])]
-    best, best_score, best_k, rows = None, math.inf, -1, []
+    cache = {} if cache is None else cache
+    rows, valid = [], []  # valid: (score, budget use, index) of each candidate that ran valid
     for k, params in enumerate(candidates):
         runs = []
         for inst in train:
             index = int(inst.meta["index"])
-            row = _run(cls, inst, eps, params, problem, derived_seed(seed, "run", index, cls.name))
-            runs.append({**row, "candidate": k, "instance_index": index})
+            key = (training_key(entry), k, float(eps), index)
+            if key not in cache:
+                cache[key] = _run(cls, inst, eps, params, problem, derived_seed(seed, "run", index, cls.name))
+            runs.append({**cache[key], "candidate": k, "instance_index": index})
         rows += runs
-        ok = all(r["status"] == "ok" for r in runs) and all(r["objective"] > 0 for r in runs)
-        score = float(np.exp(np.mean(np.log([r["objective"] for r in runs])))) if ok else math.inf
-        if score < best_score:
-            best, best_score, best_k = params, score, k
-    if best is None:
+        if all(r["status"] == "ok" for r in runs) and all(r["objective"] > 0 for r in runs):
+            score = float(np.exp(np.mean(np.log([r["objective"] for r in runs]))))
+            valid.append((score, float(np.mean([r["budget_used"] for r in runs])), k))
+    if not valid:
         raise ParameterError(
             f"{entry['label']}: no candidate of its grid ran valid on every training instance at ε = {eps:g}"
         )
-    return best, best_score, len(candidates), rows, best_k
+    spend = entry.get("spend")
+    spending = [v for v in valid if spend is None or v[1] >= spend]
+    if spending:
+        score, _, k = min(spending, key=lambda v: (v[0], v[2]))
+    else:  # the floor is out of the grid's reach: the candidate closest to it
+        score, _, k = max(valid, key=lambda v: (v[1], -v[0], -v[2]))
+    return Tuned(candidates[k], score, len(candidates), rows, k, bool(spending))
 
 
 def _fingerprint(inst) -> str:
@@ -378,15 +430,16 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
     train = [family.make(i, seed, **params) for i in train_idx]
     seen = {_fingerprint(inst) for inst in train}
     rows = []
-    chosen: dict[tuple[str, float], tuple[dict, float, int, int]] = {}
+    cache: dict = {}  # training runs shared by entries with the same training_key
+    chosen: dict[tuple[str, float], Tuned] = {}
     for role in ("policies", "baselines"):
         for k, entry in enumerate(family_entries(fam, role)):
             for eps in eps_list:
                 try:
-                    best, score, n_cand, train_rows, best_k = tune(entry, train, eps, problem, seed)
+                    tuned = tune(entry, train, eps, problem, seed, cache)
                 except ParameterError as exc:
                     raise ParameterError(f"{_where('families', name)}.{role}[{k}]: {exc}") from None
-                chosen[(entry["label"], eps)] = (best, score, n_cand, best_k)
+                chosen[(entry["label"], eps)] = tuned
                 rows += [
                     {
                         **r,
@@ -394,20 +447,23 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
                         "label": entry["label"],
                         "role": role,
                         "entry_order": k,
-                        "chosen": r["candidate"] == best_k,
+                        "spend": entry["spend"],
+                        "floor_met": tuned.floor_met,
+                        "chosen": r["candidate"] == tuned.index,
                     }
-                    for r in train_rows
+                    for r in tuned.rows
                 ]
                 log.info(
                     "%s: %s at eps=%g -> %s (train geo-mean %.6g over %d candidates)",
                     name,
                     entry["label"],
                     eps,
-                    best,
-                    score,
-                    n_cand,
+                    tuned.params,
+                    tuned.score,
+                    tuned.candidates,
                 )
     del train
+    tested: dict = {}
     for i in test_idx:
         inst = family.make(i, seed, **params)
         if _fingerprint(inst) in seen:  # a family whose instances do not depend on the index
@@ -420,21 +476,27 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
             for order, entry in enumerate(family_entries(fam, role)):
                 cls = get_algorithm(entry["algorithm"])
                 for eps in eps_list:
-                    best, score, n_cand, best_k = chosen[(entry["label"], eps)]
-                    row = _run(cls, inst, eps, best, problem, derived_seed(seed, "run", i, cls.name))
+                    tuned = chosen[(entry["label"], eps)]
+                    key = (training_key(entry), tuned.index, eps, i)  # a twin that chose the same setting
+                    if key not in tested:
+                        tested[key] = _run(
+                            cls, inst, eps, tuned.params, problem, derived_seed(seed, "run", i, cls.name)
+                        )
                     rows.append(
                         {
-                            **row,
+                            **tested[key],
                             "split": "test",
                             "label": entry["label"],
                             "role": role,
                             "instance_index": i,
                             "entry_order": order,
-                            "candidate": best_k,
+                            "spend": entry["spend"],
+                            "candidate": tuned.index,
                             "chosen": True,
-                            "candidates": n_cand,
-                            "train_score": score,
-                            "tuned": json.dumps(best, sort_keys=True, default=str),
+                            "candidates": tuned.candidates,
+                            "train_score": tuned.score,
+                            "floor_met": tuned.floor_met,
+                            "tuned": json.dumps(tuned.params, sort_keys=True, default=str),
                         }
                     )
     table = pd.DataFrame(rows)

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from schedbench.hall.latex import fmt_cell, longtable, tex_text
+from schedbench.hall.latex import eps_text, fmt_cell, longtable, tex_text
 from schedbench.hall.seeds import derived_seed
 from schedbench.scheduling.stage.practice import TIE
 
@@ -19,6 +19,8 @@ __all__ = [
     "wilson_interval",
     "practice_table_tex",
     "practice_finding",
+    "spending_finding",
+    "spending_twins",
     "practice_tally",
     "practice_figure",
     "family_titles",
@@ -124,6 +126,8 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
                         "budget_used_min": float(used.min()) if len(used) else math.nan,
                         "prefix_budget_used_max": float(a.loc[ok, "prefix_budget_used"].max()) if ok else math.nan,
                         "rejected_frac": float(a.loc[ok, "rejected_frac"].mean()) if ok else math.nan,
+                        "policy_spend": _spend(p_rows),
+                        "policy_floor_met": bool(p_rows["floor_met"].iloc[0]) if "floor_met" in p_rows else True,
                         "policy_train_score": float(p_rows["train_score"].iloc[0]),
                         "baseline_train_score": float(b_rows["train_score"].iloc[0]),
                         "policy_order": int(p_rows["entry_order"].iloc[0]),
@@ -137,8 +141,8 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
     flags = [flag_of.get((f, float(e)), "") for f, e in zip(table["practice_family"], table["eps"])]
     # a pair with a test run the validator refused, or with no usable instance, says so
     flags = [
-        fl or ("no valid pair" if n == 0 else ("invalid runs" if bad else ""))
-        for fl, n, bad in zip(flags, table["instances"], table["invalid"])
+        fl or ("no valid pair" if n == 0 else ("invalid runs" if bad else ("" if met else "floor not reached")))
+        for fl, n, bad, met in zip(flags, table["instances"], table["invalid"], table["policy_floor_met"])
     ]
     table["flag"] = flags
     # the headline pair of a (family, ε): the policy and the baseline with the best training
@@ -151,6 +155,13 @@ def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float 
         table.loc[block.index[(block["policy"] == pol) & (block["baseline"] == base)], "selected"] = True
     table["headline"] = table["selected"] & (table["flag"] == "") & (table["instances"] >= 10)
     return table
+
+
+def _spend(rows: pd.DataFrame) -> float:
+    """An entry's spending floor (NaN: none, or a table written before floors existed)."""
+    if "spend" not in rows.columns or rows["spend"].isna().all():
+        return math.nan
+    return float(rows["spend"].iloc[0])
 
 
 def _params_tex(params: str) -> str:
@@ -197,7 +208,7 @@ def practice_table_tex(pairs: pd.DataFrame, titles: dict[str, str] | None = None
                 [
                     tex_text(titles.get(r["practice_family"], r["practice_family"])),
                     tex_text(_title(r["problem"])),
-                    _eps_label(r["eps"]),
+                    eps_text(r["eps"]),
                     tex_text(r["policy_algorithm"]),
                     _params_tex(r["policy_params"]),
                     tex_text(r["baseline"]),
@@ -272,7 +283,42 @@ def practice_finding(pairs: pd.DataFrame | None, titles: dict[str, str] | None =
     if len(flagged):
         what = "comparison is" if len(flagged) == 1 else "comparisons are"
         text += f" ({len(flagged)} {what} left out: flagged, or fewer than ten instances)"
-    return text + "."
+    return text + "." + spending_finding(pairs)
+
+
+def spending_twins(pairs: pd.DataFrame) -> pd.DataFrame:
+    """For every headline (family, ε), the rows of the policies with a spending floor against the
+    headline's baseline (empty when no entry has a floor)."""
+    if pairs is None or pairs.empty or "policy_spend" not in pairs.columns:
+        return pairs.iloc[0:0] if pairs is not None else pd.DataFrame()
+    head = pairs[pairs["headline"].astype(bool)][["practice_family", "eps", "baseline"]]
+    floors = pairs[pairs["policy_spend"].notna()]
+    return floors.merge(head, on=["practice_family", "eps", "baseline"])
+
+
+def spending_finding(pairs: pd.DataFrame) -> str:
+    """One sentence on the policies held to a spending floor (``spend``, applied on the training
+    instances): the budget they used on the test instances, in how many headline comparisons they
+    still beat the same baseline with 95 % confidence, and their ratios beside the headline's
+    ('' without such a policy)."""
+    twins = spending_twins(pairs)
+    if twins.empty:
+        return ""
+    missed = int((~twins["policy_floor_met"].astype(bool)).sum())
+    head = pairs[pairs["headline"].astype(bool)]
+    floors = sorted(set(twins["policy_spend"]))
+    floor = " / ".join(f"{f:g}" for f in floors)
+    below = int((twins["geo_ratio_hi"] < 1).sum())
+    at_least = int((twins["budget_used"] >= twins["policy_spend"]).sum())
+    return (
+        f" Held to using at least {floor} of its budget (a floor applied when tuning on the training instances), "
+        f"the same policy used {twins['budget_used'].min():.2f} to {twins['budget_used'].max():.2f} of it on the "
+        f"test instances (at least the floor in {at_least} of {len(twins)}) and beat the same baseline with 95 % "
+        f"confidence in {below} of {len(twins)} headline comparisons, with ratios from "
+        f"{twins['geo_ratio'].min():.2f} to {twins['geo_ratio'].max():.2f} (headline: "
+        f"{head['geo_ratio'].min():.2f} to {head['geo_ratio'].max():.2f})"
+        + (f"; in {missed} no setting of its grid reached the floor on the training instances." if missed else ".")
+    )
 
 
 def _title(problem: str) -> str:
@@ -375,7 +421,7 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
         eps = sorted(rows["eps"].unique())
         ax.xaxis.set_major_locator(FixedLocator(eps))
         ax.xaxis.set_minor_locator(NullLocator())
-        ax.set_xticklabels([_eps_label(e) for e in eps])
+        ax.set_xticklabels([eps_text(e) for e in eps])
         ax.set_title(title)
         ax.set_xlabel("ε")
         ax.set_ylabel("ALG rejecting / ALG at speed")
@@ -384,8 +430,3 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
             loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2 if short and len(fams) > 3 else 1, frameon=False
         )
     return fig
-
-
-def _eps_label(eps: float) -> str:
-    inv = 1.0 / eps
-    return f"1/{inv:.0f}" if abs(inv - round(inv)) < 1e-9 else f"{eps:g}"
