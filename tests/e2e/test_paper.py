@@ -56,6 +56,9 @@ def test_pdf_builds_with_a_clean_log(pipeline):
     assert log_problems(log) == []  # undefined references, control sequences, missing files
     assert not re.search(r"undefined", log, re.I), [x for x in log.splitlines() if "undefined" in x.lower()]
     assert [w for w in log_warnings(log) if "Reference" in w or "Label" in w] == []
+    # no table runs past the text width (a longtable is never shrunk: it must fit as set)
+    wide = [float(x) for x in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\) in alignment", log)]
+    assert all(x <= 1.0 for x in wide), wide
     assert re.search(r"Output written on\s.*main\.pdf\s\(\d+\spages", log.replace("\n", ""))
 
 
@@ -165,7 +168,7 @@ def test_every_ref_has_a_label(pipeline):
     paper = pipeline / "paper"
     # the longtables (claims, methods) carry their own labels, and the claims table refers to floats
     text = "\n".join(f.read_text() for f in [*tex_sources(paper), *sorted((paper / "tables").glob("*.tex"))])
-    refs = set(re.findall(r"\\ref\{([^}]+)\}", text)) - {"#1"}  # \SecRef's own definition (main.tex)
+    refs = set(re.findall(r"\\ref\{([^}]+)\}", text)) - {"#1", "fig:#1"}  # \SecRef's and \FigRef's definitions
     labels = set(re.findall(r"\\label\{([^}]+)\}", text))
     assert refs and refs <= labels, refs - labels
 
@@ -345,3 +348,76 @@ def test_every_figure_of_the_pdf_prints_its_words_at_seven_points_or_more(pipeli
             if len(re.findall(r"[A-Za-zα-ωΑ-Ω]", word)) >= 2 and height / per_point * scale < 7.0 - 1e-6:
                 small.append((name, word, round(height / per_point * scale, 2)))
     assert small == [], small[:10]
+
+
+def _panels(pdf: Path, page: int | None, tmp: Path) -> int:
+    """The plot areas drawn on one page of a figure file: matplotlib clips each panel's artists
+    to its axes box (``x y w h re W n`` in the page's content streams), so the distinct clipping
+    rectangles are the panels (legends, titles and labels are not clipped)."""
+    import zlib
+
+    if page is not None:
+        one = tmp / f"{pdf.stem}-{page}.pdf"
+        subprocess.run(["pdfseparate", "-f", str(page), "-l", str(page), str(pdf), str(one)], check=True)
+        pdf = one
+    boxes = set()
+    for raw in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf.read_bytes(), re.S):
+        try:
+            text = zlib.decompress(raw)
+        except zlib.error:
+            text = raw
+        for box in re.findall(rb"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re W n", text):
+            boxes.add(tuple(round(float(v), 1) for v in box))
+    return len(boxes)
+
+
+@pytest.mark.needs_latex
+def test_every_figure_of_the_pdf_has_at_most_six_panels(pipeline, tmp_path):
+    """Each figure page the PDF includes holds 1 to 6 panels, counted in the drawing (the
+    count is calibrated: a figure of 7 panels in the figures' style counts 7)."""
+    reason = pdf_text_missing()
+    if reason:
+        pytest.skip(reason)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from schedbench.hall.figure_style import apply_style, save_figure
+    from schedbench.hall.paper import GROUPS
+
+    apply_style()
+    fig, axes = plt.subplots(2, 4, figsize=(7, 4))
+    axes.flat[-1].set_visible(False)
+    for ax in axes.flat[:-1]:
+        ax.plot([1, 2, 3], [1, 4, 9], label="a")
+        ax.legend()
+    save_figure(fig, tmp_path / "seven.pdf")
+    assert _panels(tmp_path / "seven.pdf", None, tmp_path) == 7
+    paper = pipeline / "paper"
+    included = []
+    for tex in [paper / "generated" / f"{g}.tex" for g in GROUPS]:
+        included += re.findall(r"\\includegraphics\[(?:page=(\d+),)?[^]]*\]\{(figures/[^}]+)\}", tex.read_text())
+    assert included
+    counts = {(name, page): _panels(paper / name, int(page) if page else None, tmp_path) for page, name in included}
+    assert all(1 <= n <= 6 for n in counts.values()), {k: n for k, n in counts.items() if not 1 <= n <= 6}
+
+
+@pytest.mark.needs_latex
+def test_the_text_cites_every_figure_in_the_order_they_are_numbered(pipeline):
+    """In the PDF's text, each figure is cited ("Figure n", not its caption "Figure n:") and
+    the first citations come in the figures' order: the reader meets Figure 1 before Figure 2."""
+    reason = pdf_text_missing()
+    if reason:
+        pytest.skip(reason)
+    pdf = str(pipeline / "paper/main.pdf")
+    text = re.sub(
+        r"\s+", " ", subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True, check=True).stdout
+    )
+    captions = [int(n) for n in re.findall(r"Figure (\d+):", text)]
+    assert captions == list(range(1, len(captions) + 1)) and captions, captions
+    first: list[int] = []
+    for n in (int(n) for n in re.findall(r"(?:Figure|Fig\.) (\d+)(?!\d|:)", text)):
+        if n not in first:
+            first.append(n)
+    assert first == captions, f"first citations in the order {first}, figures {captions}"

@@ -413,7 +413,8 @@ def test_rejection_table(runs):
     from schedbench.scheduling.stage.tables import rejection_table_tex
 
     tex = rejection_table_tex(runs)
-    assert "rejected (volume)" in tex and "lb-unit-reject" in tex
+    assert "by volume" in tex and "lb-unit-reject" in tex and "\\label{tab:rejections}" in tex
+    assert "\\begin{longtable}" in tex  # breaks across pages, never shrunk
     assert tex.count("\\\\") >= 2
     assert "no rejection-model runs" in rejection_table_tex(runs[runs["model"] != "rejection"])
 
@@ -509,3 +510,31 @@ def test_the_large_config_passes_the_cost_gate_with_its_documented_key():
     estimate = plan_config(large)
     assert large["accept_cost"] is True and check_cost(estimate, large["accept_cost"]) is None
     assert check_cost(estimate, False) is not None  # the key is what lets it through
+
+
+def test_adversary_table_shows_each_sweep_at_its_largest_value():
+    """A constructed adversary table: an experiment sweeping m shows only its largest m (the
+    worst ratio over replications there), a fixed one all its rows; a longtable with its label."""
+    from schedbench.scheduling.stage.tables import adversary_table_tex
+
+    rows = []
+    for m, ratio in ((4, 1.5), (16, 2.5), (64, 3.5)):
+        for seed, bump in ((0, 0.0), (1, 0.25)):
+            rows.append({"experiment": "tree", "family": "anr-tree", "g_m": m, "ratio": ratio + bump, "seed": seed})
+    rows.append({"experiment": "fixed", "family": "lb-a", "g_m": None, "ratio": 2.0, "seed": 0})
+    df = pd.DataFrame(rows).assign(
+        algorithm="greedy",
+        model="plain",
+        eps=float("nan"),
+        claimed_opt=1.0,
+        status="ok",
+        opt_status="optimal",
+        objective=1.0,
+        opt=1.0,
+    )
+    df["label"] = "greedy"
+    tex = adversary_table_tex(df)
+    assert "\\begin{longtable}" in tex and "\\label{tab:adversaries}" in tex
+    assert "m=64" in tex and "m=16" not in tex and "m=4)" not in tex
+    assert "3.750" in tex and "2.750" not in tex  # the largest over the replications at m = 64
+    assert "fixed: lb-a" in tex and "2.000" in tex

@@ -72,7 +72,7 @@ def test_config_macros():
     tex = config_macros_tex(cfg, "config/x.yaml", "abc123", 0.05)
     assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{\\ensuremath{10^{3}}}" in tex
     assert "\\newcommand{\\LossSlopeTol}{0.05}" in tex and "\\newcommand{\\NBoot}{200}" in tex
-    assert "\\newcommand{\\EpsGrid}{\\ensuremath{\\{0.25, 0.5\\}}}" in tex
+    assert "\\newcommand{\\EpsGrid}{\\ensuremath{\\{1/4, 1/2\\}}}" in tex
     assert "BipBatches" not in tex  # no bipartite section in this config
 
 

@@ -122,7 +122,10 @@ def build_pdf(
 
 
 def eps_text(eps: float) -> str:
-    """ε as a reader writes it: ``1/k`` when 1/ε is an integer, else its digits (plain text)."""
+    """ε as a reader writes it: ``1/k`` when 1/ε is an integer, else its digits (plain text; 0
+    as 0)."""
+    if not 0 < eps < math.inf:
+        return f"{eps:g}"
     k = round(1 / eps)
     return f"1/{k}" if abs(k * eps - 1) < 1e-9 else f"{eps:g}"
 

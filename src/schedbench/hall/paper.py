@@ -18,7 +18,7 @@ import pandas as pd
 
 from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, HIGHS_NODES_PER_UNIT
-from schedbench.hall.latex import tex_text
+from schedbench.hall.latex import eps_text, tex_text
 
 __all__ = [
     "GROUPS",
@@ -50,7 +50,7 @@ GROUPS = (
 PROSE_ONLY = ("claims",)
 #: tables that are ``longtable``s (caption and label inside, over several pages): input as they are,
 #: never in a float
-LONG_TABLES = ("methods", "claims", "practice", "eps_sweep")
+LONG_TABLES = ("methods", "claims", "practice", "eps_sweep", "adversaries", "rejections")
 
 # -------------------------------------------------------------------------------- macros
 
@@ -68,9 +68,14 @@ def _num(x) -> str:
     return f"{x:g}"
 
 
-def _set(values) -> str:
+def _set(values, fmt=lambda v: f"{v:g}") -> str:
     values = sorted({float(v) for v in values})
-    return "\\ensuremath{\\{" + ", ".join(f"{v:g}" for v in values) + "\\}}" if values else "--"
+    return "\\ensuremath{\\{" + ", ".join(fmt(v) for v in values) + "\\}}" if values else "--"
+
+
+def _eps_set(values) -> str:
+    """A set of ε values as a reader writes them: {1/32, 1/16, 1/8} (:func:`~schedbench.hall.latex.eps_text`)."""
+    return _set(values, eps_text)
 
 
 def _trace_pace(exps: dict) -> str:
@@ -112,7 +117,7 @@ def config_macros_tex(
         "ConfigFile": f"\\texttt{{{tex_text(config_file)}}}",
         "ConfigHash": f"\\texttt{{{tex_text(config_hash)}}}",
         "BaseSeed": str(cfg["seed"]),
-        "EpsGrid": _set(cfg["eps"]),
+        "EpsGrid": _eps_set(cfg["eps"]),
         "NBoot": _num(cfg.get("figures", {}).get("n_boot", 1000)),
         "OptTimeLimit": _num(cfg.get("opt", {}).get("time_limit", DEFAULT_TIME_LIMIT)),
         "OptWorkLimit": _num(cfg.get("opt", {}).get("work_limit", DEFAULT_WORK_LIMIT)),
@@ -127,7 +132,7 @@ def config_macros_tex(
         evals = eps_sweep["max_evals"]
         macros.update(
             {
-                "SweepEps": _set(eps_sweep["eps"]),
+                "SweepEps": _eps_set(eps_sweep["eps"]),
                 "SweepMaxEvals": _num(evals[0]) if len(evals) == 1 else _set(evals),
                 "SweepSeries": tex_text(eps_sweep["series_text"]),
             }
@@ -135,7 +140,7 @@ def config_macros_tex(
     if practice:
         macros.update(
             {
-                "PracticeEps": _set(practice["eps"]),
+                "PracticeEps": _eps_set(practice["eps"]),
                 "PracticeTrain": _set(practice["train_instances"]),
                 "PracticeTest": _set(practice["test_instances"]),
                 "PracticeMinBudget": f"{float(practice['min_budget_used']):g}",
@@ -304,10 +309,6 @@ def figure_caption(stem: str, kind: str | None = None) -> str:
 _TABLE_CAPTIONS = {
     "ratios": "Mean ALG/OPT [95\\,\\% bootstrap CI] per experiment, algorithm and $\\varepsilon$, and the "
     "largest rejected fraction at any prefix.",
-    "adversaries": "The ratio each adaptive adversary forces (largest over seeds), with how its OPT was obtained.",
-    "rejections": "What the rejection-model algorithms reject on the adversaries with fixed parameters: the "
-    "rejected fraction by the problem's budget weight and by volume, the largest prefix "
-    "fraction and the wasted work (means over replications).",
     "loss_slopes": "Fitted log--log slopes [95\\,\\% CI] over $n\\ge\\LossFitMinN$ against the rates claimed by "
     "the loss model's source~\\cite{loss} (consistent: slope at most the claim $+\\LossSlopeTol$).",
     "bipartite_checks": "T2: the simulator against exact values and limits, each within the tolerance of its "
@@ -323,12 +324,17 @@ _TABLE_CAPTIONS = {
 FIGURE_HEIGHT = "0.85"
 
 
-def _figure_env(stem: str, kind: str | None, page: int | None = None, pages: int | None = None) -> str:
+def _figure_env(
+    stem: str, kind: str | None, page: int | None = None, pages: int | None = None, group: str | None = None
+) -> str:
     """One figure float; ``page`` k of ``pages``: one page of a paged figure (the appendix's full
-    panels), a whole text page high, labelled on its first page only."""
+    panels), a whole text page high, labelled on its first page only; ``group``: also labelled
+    ``fig:<group>`` (the group's first figure, which its prose cites with ``\\FigRef``)."""
     height = FIGURE_HEIGHT
     caption = figure_caption(stem, kind)
     label = f"\\label{{fig:{stem}}}" if not page or page == 1 else ""
+    if label and group and group != stem:
+        label += f"\\label{{fig:{group}}}"
     if pages and pages > 1:
         caption = (
             f"{caption} Page 1 of {pages}."
@@ -373,12 +379,13 @@ def group_tex(group: str, figures: list, tables: list[str]) -> str:
     body = [f"\\input{{sections/{group}}}", ""]
     body += [f"\\input{{tables/{t}.tex}}\n" for t in tables if t in LONG_TABLES]  # right after the prose
     tables = [t for t in tables if t not in LONG_TABLES]
-    for fig in figures:
+    for n, fig in enumerate(figures):
         stem, kind, pages = (fig, None, None) if isinstance(fig, str) else (tuple(fig) + (None,))[:3]
+        first = group if n == 0 else None
         if pages:
-            body += [_figure_env(stem, kind or None, k, pages) for k in range(1, pages + 1)]
+            body += [_figure_env(stem, kind or None, k, pages, first) for k in range(1, pages + 1)]
         else:
-            body.append(_figure_env(stem, kind or None))
+            body.append(_figure_env(stem, kind or None, group=first))
     body += [_table_env(t) for t in tables]
     return head + "\n".join(body) + "\\FloatBarrier\n"  # its floats stay in its section, no page break
 
@@ -448,13 +455,14 @@ def reproducibility_tex(
     lines = [
         "% Generated by schedbench (paper.reproducibility_tex); do not edit.",
         "\\section{Reproducibility}\\label{sec:reproducibility}",
-        f"Every number, figure and table of this paper was written by \\texttt{{snakemake --cores all}} from "
+        # sloppy: the two long identifiers need stretchier spaces to break the line before them
+        f"{{\\sloppy Every number, figure and table of this paper was written by \\texttt{{snakemake --cores all}} from "
         f"the config \\texttt{{{tex_text(config_file)}}} (hash \\texttt{{{tex_text(config_hash)}}}), at commit "
         f"\\texttt{{{tex_text(runs_provenance.get('git_commit', 'unknown'))}}} of schedbench "
         f"{tex_text(runs_provenance.get('schedbench_version', '?'))}. "
         "Table~\\ref{tab:versions} lists the package versions and the machine, Table~\\ref{tab:stages} the "
         "wall time of each pipeline stage (Snakemake's benchmark files; jobs ran in parallel, so the "
-        "stage totals add up to more than the elapsed time).",
+        "stage totals add up to more than the elapsed time).\\par}",
         "",
         "\\begin{table}[htbp]",
         "\\centering\\small",

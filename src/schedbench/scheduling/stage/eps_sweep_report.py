@@ -197,8 +197,8 @@ def growth_table_tex(growth: pd.DataFrame) -> str:
     doubling of the swept variable, the fit in the bound's form [95 % CI], the adversaries' and
     the proven bound's exponents. A dagger marks a sweep with a point stopped by the wall clock."""
     head = (
-        "problem & algorithm & first & last & exponent [range] & per doubling & fit in the bound's form "
-        "[95\\,\\% CI] & adversaries & bound \\\\"
+        "problem & algorithm & first & last & exponent [range] & per doubling & fit [95\\,\\% CI] & "
+        "adversaries & bound \\\\"
     )
     lines = []
     if growth.empty:
@@ -238,6 +238,7 @@ def growth_table_tex(growth: pd.DataFrame) -> str:
         head,
         lines,
         size="scriptsize",
+        tabcolsep="2pt",
         generated_by="scheduling.stage.eps_sweep_report.growth_table_tex",
     )
 

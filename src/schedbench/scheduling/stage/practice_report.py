@@ -191,39 +191,45 @@ TABLE_CAPTION = (
 
 
 def practice_table_tex(pairs: pd.DataFrame, titles: dict[str, str] | None = None) -> str:
-    """The paired table of the paper (a ``longtable``, caption and label included): the selected
-    pair of every (family, ε) — the policy and the baseline with the best training score — with
-    the test instances, the geometric-mean ratio [95 % CI], the win rate [95 % CI], the budget the
-    policy used (mean rejected/ε, largest prefix/ε) and the flag; a family named by ``titles``
-    (:func:`family_titles`) where given."""
+    """The paired table of the paper (a ``longtable``, caption and label inside): a heading row per
+    family (named by ``titles``, :func:`family_titles`, where given, and its problem), then the
+    selected pair of each ε — the policy and the baseline with the best training score — with the
+    test instances, the geometric-mean ratio [95 % CI], the win rate [95 % CI], the budget the
+    policy used (mean rejected/ε, largest prefix/ε) and the flag."""
     titles = titles or {}
-    head = "family & problem & $\\varepsilon$ & policy & tuned & baseline & $n$ & ratio [95\\,\\% CI] & wins [95\\,\\% CI] & budget & prefix & flag \\\\"
+    head = (
+        "$\\varepsilon$ & policy & tuned & baseline & $n$ & ratio [95\\,\\% CI] & wins [95\\,\\% CI] & "
+        "budget & prefix & flag \\\\"
+    )
     lines = []
     rows = pairs[pairs["selected"].astype(bool)] if not pairs.empty else pairs
     if rows.empty:
-        lines.append("\\multicolumn{12}{l}{no \\texttt{practice} section in this config} \\\\")
-    for _, r in rows.iterrows():
-        lines.append(
-            " & ".join(
-                [
-                    tex_text(titles.get(r["practice_family"], r["practice_family"])),
-                    tex_text(_title(r["problem"])),
-                    eps_text(r["eps"]),
-                    tex_text(r["policy_algorithm"]),
-                    _params_tex(r["policy_params"]),
-                    tex_text(r["baseline"]),
-                    str(int(r["instances"])),
-                    f"{fmt_cell(r['geo_ratio'], '.3f')} [{fmt_cell(r['geo_ratio_lo'], '.3f')}, {fmt_cell(r['geo_ratio_hi'], '.3f')}]",
-                    f"{fmt_cell(r['win_rate'], '.2f')} [{fmt_cell(r['win_rate_lo'], '.2f')}, {fmt_cell(r['win_rate_hi'], '.2f')}]",
-                    fmt_cell(r["budget_used"], ".2f"),
-                    fmt_cell(r["prefix_budget_used_max"], ".2f"),
-                    tex_text(r["flag"]) if r["flag"] else ("" if r["instances"] >= 10 else "n < 10"),
-                ]
+        lines.append("\\multicolumn{10}{l}{no practice comparison in this config} \\\\")
+    for fam, block in rows.groupby("practice_family", sort=True):
+        heading = f"{titles.get(fam, fam)}: {_title(block['problem'].iloc[0])}"
+        lines += ([] if not lines else ["\\midrule"]) + [
+            f"\\multicolumn{{10}}{{l}}{{\\textit{{{tex_text(heading)}}}}} \\\\"
+        ]
+        for _, r in block.sort_values("eps", ascending=False).iterrows():
+            lines.append(
+                " & ".join(
+                    [
+                        eps_text(r["eps"]),
+                        tex_text(r["policy_algorithm"]),
+                        _params_tex(r["policy_params"]),
+                        tex_text(r["baseline"]),
+                        str(int(r["instances"])),
+                        f"{fmt_cell(r['geo_ratio'], '.2f')} [{fmt_cell(r['geo_ratio_lo'], '.2f')}, {fmt_cell(r['geo_ratio_hi'], '.2f')}]",
+                        f"{fmt_cell(r['win_rate'], '.2f')} [{fmt_cell(r['win_rate_lo'], '.2f')}, {fmt_cell(r['win_rate_hi'], '.2f')}]",
+                        fmt_cell(r["budget_used"], ".2f"),
+                        fmt_cell(r["prefix_budget_used_max"], ".2f"),
+                        tex_text(r["flag"]) if r["flag"] else ("" if r["instances"] >= 10 else "n < 10"),
+                    ]
+                )
+                + " \\\\"
             )
-            + " \\\\"
-        )
     return longtable(
-        "@{}llllllrllrrl@{}",
+        "@{}llllrllrrl@{}",
         TABLE_CAPTION,
         "tab:practice",
         head,
@@ -276,8 +282,8 @@ def practice_finding(pairs: pd.DataFrame | None, titles: dict[str, str] | None =
         f"{len(head)} (family, ε) comparisons, loses in {above} and is within the interval of a tie in "
         f"{len(head) - below - above} (each the pair with the best training score); the geometric-mean "
         f"ratio runs from {best['geo_ratio']:.2f} ({titles.get(best['practice_family'], best['practice_family'])}, "
-        f"ε = {best['eps']:g}) to {worst['geo_ratio']:.2f} ({titles.get(worst['practice_family'], worst['practice_family'])}, "
-        f"ε = {worst['eps']:g}), and the policies used "
+        f"ε = {eps_text(best['eps'])}) to {worst['geo_ratio']:.2f} ({titles.get(worst['practice_family'], worst['practice_family'])}, "
+        f"ε = {eps_text(worst['eps'])}), and the policies used "
         f"{head['budget_used'].min():.2f} to {head['budget_used'].max():.2f} of their budget on average"
     )
     if len(flagged):
