@@ -79,3 +79,20 @@ def test_the_machine_core_sits_below_the_rules_and_the_validator_imports_neither
     assert flow_rules | {"edf", "imd", "lwf", "_class_kernels"} <= users
     checker = _named(SRC / "scheduling" / "validate.py")
     assert not {m for m in checker if m.endswith((".machines", ".engine"))}, sorted(checker)
+
+
+def test_wings_are_named_by_their_models_not_by_project_history():
+    """No "seed 000/002/003" (the order the source documents came in) in the code, docs, workflow,
+    config or README: a reader knows the wings as the rejection model, the loss system and
+    bipartite load balancing."""
+    root = SRC.parent.parent
+    hits = []
+    for top in ("src", "docs", "workflow", "config", "README.md"):
+        base = root / top
+        for path in [base] if base.is_file() else base.rglob("*"):
+            if path.is_file() and path.suffix in {".py", ".md", ".smk", ".yaml", ".rst", ".tex", ""}:
+                if any(p.endswith(".egg-info") or p == "__pycache__" for p in path.parts):
+                    continue
+                text = path.read_text(errors="replace").lower()
+                hits += [f"{path.relative_to(root)}" for token in ("seed 000", "seed 002", "seed 003") if token in text]
+    assert hits == []

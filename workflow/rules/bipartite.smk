@@ -1,4 +1,4 @@
-# Bipartite load balancing with heterogeneous servers (seed 003): B1-B5 and the exact checks T2
+# Bipartite load balancing with heterogeneous servers: B1-B5 and the exact checks T2
 # (helpers in common.smk).
 
 

@@ -195,7 +195,7 @@ def exp_problem(wildcards):
     return experiment_problem(exp_cfg(wildcards.experiment))
 
 
-# ---- loss system with adaptive multiserver jobs (seed 002) ----
+# ---- loss system with adaptive multiserver jobs ----
 
 LOSS = config.get("loss") or {}
 LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
@@ -214,7 +214,7 @@ def loss_targets():
     ]
 
 
-# ---- bipartite load balancing with heterogeneous servers (seed 003) ----
+# ---- bipartite load balancing with heterogeneous servers ----
 
 BIP = config.get("bipartite") or {}
 BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))

@@ -1,4 +1,4 @@
-# Loss system with adaptive multiserver jobs (seed 002): experiments A1-A5 (helpers in common.smk).
+# Loss system with adaptive multiserver jobs: experiments A1-A5 (helpers in common.smk).
 
 
 rule loss_points:

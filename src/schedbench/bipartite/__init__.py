@@ -1,4 +1,4 @@
-"""The bipartite wing: load balancing with heterogeneous servers on a bipartite graph (seed 003).
+"""The bipartite wing: load balancing with heterogeneous servers on a bipartite graph.
 Numba kernels (:mod:`.kernels`, :mod:`.simulate`), graph generators G1–G3 (:mod:`.graphs`),
 oracles (:mod:`.oracles`), the stability check (:mod:`.capacity`), and its pipeline stage
 (:mod:`.stage`: groups, exact checks, rate fits, config checks, tables, report views, figures)."""

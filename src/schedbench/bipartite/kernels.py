@@ -1,5 +1,5 @@
-"""Numba kernels of bipartite load balancing with heterogeneous servers (seed 003;
-``docs/models/bipartite.md`` §1–§3) and the van der Boor–Comte token policy (§6).
+"""Numba kernels of bipartite load balancing with heterogeneous servers
+(``docs/models/bipartite.md`` §1–§3) and the van der Boor–Comte token policy (§6).
 
 Exponential services make the next event a race: an arrival (rate Λ) or a departure from a
 busy server of class c (rate μ_c·busy_c), the server uniform among the busy ones of its class.

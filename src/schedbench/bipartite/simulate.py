@@ -1,4 +1,4 @@
-"""Bipartite load balancing with heterogeneous servers (seed 003: Weng, Zhou, Srikant, "Optimal
+"""Bipartite load balancing with heterogeneous servers (Weng, Zhou, Srikant, "Optimal
 load balancing in bipartite graphs", arXiv 2008.08830; ``docs/models/bipartite.md``) and the
 van der Boor–Comte token policy (§6).
 

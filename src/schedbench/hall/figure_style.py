@@ -1,4 +1,4 @@
-"""The one style of every figure (seed 000, 002 and 003 alike): seaborn's ``whitegrid`` theme in
+"""The one style of every figure (every wing alike): seaborn's ``whitegrid`` theme in
 the ``paper`` context, the colour-blind-safe ``colorblind`` palette (Wong's 8 colours plus two,
 extended with ``husl`` past 10 entries), one font size scale and the standard figure sizes."""
 

@@ -1,4 +1,4 @@
-"""The loss wing: the loss system with adaptive multiserver jobs (seed 002). Numba simulators
+"""The loss wing: the loss system with adaptive multiserver jobs. Numba simulators
 (:mod:`.kernels`, :mod:`.simulate`), exact CTMC oracles (:mod:`.exact`), closed forms
 (:mod:`.formulas`; Erlang-B is the hall's, :mod:`schedbench.hall.erlang`), and its pipeline stage
 (:mod:`.stage`: points, slope fits, config checks, tables, report views, figures)."""

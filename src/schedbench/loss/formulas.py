@@ -30,7 +30,7 @@ LOOP_MAX_N = 10**7
 
 
 def lam_of_n(n: int, beta: float, alpha: float) -> float:
-    """Per-server arrival rate λ(n) = 1 − β n^(−α) of seed 002 (must be > 0).
+    """Per-server arrival rate λ(n) = 1 − β n^(−α) of the loss model (must be > 0).
 
     ``n``: an integer >= 1 (a whole float is accepted); ``beta``, ``alpha``: finite."""
     n = arg.integer("lam_of_n", "n", n, low=1, integral_float=True)

@@ -1,5 +1,5 @@
-"""Numba kernels of the loss system with adaptive multiserver jobs (seed 002;
-``docs/models/loss-system.md`` §1–§3).
+"""Numba kernels of the loss system with adaptive multiserver jobs
+(``docs/models/loss-system.md`` §1–§3).
 
 Two simulators of the same model that share no event logic:
 

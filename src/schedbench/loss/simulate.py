@@ -1,4 +1,4 @@
-"""Public API of the loss system with adaptive multiserver jobs (seed 002: Ghanbarian,
+"""Public API of the loss system with adaptive multiserver jobs (Ghanbarian,
 Mukhopadhyay, Guillemin, Mazumdar, arXiv 2309.00060; model of ``docs/models/loss-system.md`` §1).
 
 n servers, no waiting room; Poisson arrivals at total rate n·λ; each job samples k of the n

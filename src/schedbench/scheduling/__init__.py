@@ -1,4 +1,4 @@
-"""Seed 000 wing: online scheduling with rejection vs speed augmentation (Roy Choudhury, Das,
+"""The scheduling wing: online scheduling with rejection vs speed augmentation (Roy Choudhury, Das,
 Garg, Kumar, SODA 2015).
 
 Rooms: :mod:`.model` (Instance, Outcome), :mod:`.problems` (the five problems as data),

@@ -1,4 +1,4 @@
-"""The one stepping engine of seed 000 (``docs/models/rejection-model.md`` §1.3).
+"""The one stepping engine of the rejection model (``docs/models/rejection-model.md`` §1.3).
 
 Time runs in unit slots [t, t+1). In each slot: arrivals in order (the algorithm answers a
 machine, REJECT or HOLD; right after each arrival it may reject dispatched jobs), then the

@@ -1,4 +1,4 @@
-"""The five problems of seed 000 as data (``docs/models/rejection-model.md`` §1.1, §5).
+"""The five problems of the rejection model as data (``docs/models/rejection-model.md`` §1.1, §5).
 
 Each :class:`Problem` names its objective and the weight its rejection budget counts. The
 engine (does it process work?), the validator (which objective, which budget), the

@@ -50,10 +50,12 @@ from schedbench.hall.jit import compiled
 from schedbench.scheduling.model import Instance, Outcome
 from schedbench.scheduling.problems import PROBLEMS
 
-__all__ = ["Validation", "validate", "BUDGET_TOL", "WORK_TOL"]
+__all__ = ["Validation", "validate", "BUDGET_REL_TOL", "WORK_TOL"]
 
-#: Slack in the budget comparison (floating-point sums of weights).
-BUDGET_TOL = 1e-9
+#: Relative slack in the validator's budget comparison (floating-point sums of weights), scaled by
+#: 1 + the weight arrived; the rule's own absolute tolerance is ``budget.BUDGET_TOL`` (the
+#: validator shares no code with it, so it states its own).
+BUDGET_REL_TOL = 1e-9
 #: Relative slack in work and time comparisons (fractional speeds accumulate rounding).
 WORK_TOL = 1e-6
 
@@ -261,7 +263,7 @@ def validate(
             # counted at the steps where the sums change (an arrival or a rejection), so that the
             # count does not depend on how often an algorithm's slot hook ran (or on the path)
             changed = (np.bincount(arrive, minlength=S) > 0) | (np.bincount(rstep[rejected], minlength=S) > 0)
-            over = rejected_by > eps * arrived_by + BUDGET_TOL * (1 + arrived_by)
+            over = rejected_by > eps * arrived_by + BUDGET_REL_TOL * (1 + arrived_by)
             violations = int(np.count_nonzero(over & changed))
 
     if errors:

@@ -8,7 +8,7 @@ from schedbench.hall.config import ConfigError
 
 
 def check_bipartite(section: dict | None) -> None:
-    """The bipartite section (seed 003): one load key, class fractions, degree-rule parameters."""
+    """The bipartite section: one load key, class fractions, degree-rule parameters."""
     if not section:
         return
     from schedbench.bipartite.stage.experiments import DEGREE_RULES, expand_groups

@@ -1,4 +1,4 @@
-"""Experiments B1–B5 of ``docs/models/bipartite.md`` §9 (seed 003) and the exact-check table.
+"""Experiments B1–B5 of ``docs/models/bipartite.md`` §9 and the exact-check table.
 
 A *group* is (experiment, N, load, graph): one random graph (seeded by the group), its lower
 bounds T*_N (greedy fill) and the graph-constrained bound (computed by max flows, which equal the

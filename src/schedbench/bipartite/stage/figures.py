@@ -1,4 +1,4 @@
-"""Figures B1–B5 of the bipartite model (seed 003; docs/models/bipartite.md §9), one function each. Each reads only
+"""Figures B1–B5 of the bipartite model (docs/models/bipartite.md §9), one function each. Each reads only
 the tidy bipartite table (one row per group × policy) and draws 95 % batch-means CIs."""
 
 from __future__ import annotations

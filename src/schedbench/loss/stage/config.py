@@ -6,7 +6,7 @@ from schedbench.hall.config import ConfigError
 
 
 def check_loss(loss: dict | None) -> None:
-    """The loss-system section (seed 002): k-rule parameters and a positive λ(n) at every point."""
+    """The loss-system section: k-rule parameters and a positive λ(n) at every point."""
     if not loss:
         return
     from schedbench.loss.stage.experiments import K_RULE_KEYS, expand_points

@@ -1,4 +1,4 @@
-"""Experiments A1–A5 of ``docs/models/loss-system.md`` §7 (seed 002): expand a config section
+"""Experiments A1–A5 of ``docs/models/loss-system.md`` §7: expand a config section
 into points, simulate each point and attach the exact value where one exists (slope fits are in
 :mod:`.loss_slopes`, so editing them does not rerun the simulations).
 

@@ -1,4 +1,4 @@
-"""Figures A1–A5 of the loss system (seed 002; docs/models/loss-system.md §7), one function each.
+"""Figures A1–A5 of the loss system (docs/models/loss-system.md §7), one function each.
 
 Each reads only the tidy loss table (one row per point: estimate, 95 % batch-means CI, exact
 value where known) and draws log–log axes where the claim is a rate, with a dotted reference

@@ -1,4 +1,4 @@
-"""Log–log slope fits of the loss experiments against the rates claimed by seed 002
+"""Log–log slope fits of the loss experiments against the rates claimed by the loss model's source
 (``docs/models/loss-system.md`` §6)."""
 
 from __future__ import annotations

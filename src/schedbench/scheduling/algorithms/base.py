@@ -1,4 +1,4 @@
-"""The online-algorithm plug-in contract, one for every problem of seed 000.
+"""The online-algorithm plug-in contract, one for every problem of the rejection model.
 
 One file per algorithm, one class per file, decorated with
 :func:`schedbench.scheduling.registry.register_algorithm`. A class declares:
