@@ -1,14 +1,11 @@
-"""Every registered algorithm, on small instances: it runs, is deterministic for a fixed seed,
-its fast path (if any) agrees with the step-by-step contract, its outcome passes the validator,
-and ALG >= OPT (or a bound below it, see :func:`alg_floor`) whenever it rejects nothing. A
-migratory algorithm (outside the model) goes through the same ``execute`` path, which routes it
-to its whole-instance schedule. New plug-ins get these tests without writing any."""
+"""Every registered algorithm beyond the library suite (test_library_suite.py runs
+:mod:`schedbench.scheduling.conformance` on each): the registry's names, one file per algorithm,
+and on random instances drawn by hypothesis ALG >= OPT (or a bound below it, see
+:func:`alg_floor`) whenever it rejects nothing. A migratory algorithm (outside the model) goes
+through the same ``execute`` path, which routes it to its whole-instance schedule."""
 
 import inspect
-import itertools
-import math
 
-import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
@@ -16,7 +13,7 @@ import schedbench
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.offline import flow_lower_bound, opt_makespan, solve_opt
 from schedbench.scheduling.problems import PROBLEMS
-from schedbench.scheduling.registry import adversary_names, algorithm_names, get_adversary, get_algorithm, get_family
+from schedbench.scheduling.registry import adversary_names, algorithm_names, get_adversary, get_algorithm
 
 from ..strategies import instances
 
@@ -26,15 +23,6 @@ EPS = [0.5, 0.2, 0.05]
 
 def eps_values(cls):
     return cls.eps_values(EPS)
-
-
-def small_instances(cls):
-    rr = get_family("random-restricted")
-    out = [get_family("anr-tree").make(0, 0, K=4)]
-    out += [rr.make(i, 1, m=6, n=40, d=2, arrivals="poisson", rate=4.0) for i in range(3)]
-    if not cls.unit_sizes_only:
-        out += [rr.make(i, 2, m=5, n=30, d=3, sizes="pow2", max_size_exp=3) for i in range(3)]
-    return out
 
 
 def alg_floor(cls, inst, eps, opt) -> float:
@@ -71,13 +59,11 @@ def test_registering_a_second_class_under_a_taken_name_fails():
 
 
 @pytest.mark.parametrize("name", ALGORITHMS)
-def test_declares_the_contract(name):
+def test_one_file_per_algorithm(name):
+    """A built-in's module defines exactly one registered algorithm (the contract, the runs, the
+    validator, determinism, ALG ≥ OPT and fast = step are the library suite's:
+    test_library_suite.py)."""
     cls = get_algorithm(name)
-    assert issubclass(cls, OnlineAlgorithm)
-    assert cls.problem in PROBLEMS and cls.model in {"rejection", "speed", "plain"}
-    assert cls.rule_label in {"Q", "R", "R✓"}
-    assert cls.reference and (cls.__doc__ or inspect.getmodule(cls).__doc__)
-    # one file per algorithm: the module defines exactly one registered algorithm
     module = inspect.getmodule(cls)
     registered = [
         c
@@ -85,34 +71,6 @@ def test_declares_the_contract(name):
         if inspect.isclass(c) and issubclass(c, OnlineAlgorithm) and c.__module__ == module.__name__
     ]
     assert registered == [cls]
-
-
-def param_grid(cls):
-    """Every combination of the parameters that have a finite set of choices (others: default)."""
-    keys = sorted(k for k, p in cls.parameters.items() if p.choices)
-    return [dict(zip(keys, combo)) for combo in itertools.product(*(cls.parameters[k].choices for k in keys))]
-
-
-@pytest.mark.parametrize("name", ALGORITHMS)
-def test_runs_valid_deterministic_and_fast_path_agrees(name):
-    cls = get_algorithm(name)
-    for inst in small_instances(cls):
-        opt = opt_makespan(inst)
-        for eps, params in itertools.product(eps_values(cls), param_grid(cls)):
-            a = schedbench.run(name, inst, eps=eps, opt=opt, seed=3, **params)
-            b = schedbench.run(name, inst, eps=eps, opt=opt, seed=3, **params)
-            slow = schedbench.run(name, inst, eps=eps, opt=opt, seed=3, fast=False, **params)
-            assert a.status != "invalid", a.errors
-            for r in (b, slow):
-                np.testing.assert_array_equal(a.outcome.machine, r.outcome.machine)
-                np.testing.assert_array_equal(a.outcome.rejected, r.outcome.rejected)
-                np.testing.assert_array_equal(a.outcome.reject_time, r.outcome.reject_time)
-            assert a.objective == b.objective  # deterministic
-            # the compiled path rounds like the step path up to where the engine splits its
-            # processing (at fractional speeds only; tests/conformance/test_compiled_paths.py)
-            assert math.isclose(a.objective, slow.objective, rel_tol=1e-12, abs_tol=1e-12)
-            if a.rejected_frac == 0:
-                assert a.objective >= alg_floor(cls, inst, eps, opt)
 
 
 @pytest.mark.parametrize("name", ALGORITHMS)

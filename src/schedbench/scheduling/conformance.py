@@ -170,7 +170,7 @@ def _run_check(kind: str, name: str, title: str, body: Callable[[], str | None])
 
 
 def bad_values(p: Param) -> list:
-    """Values ``p`` must refuse, from its own declaration (as tests/conformance does); an
+    """Values ``p`` must refuse, from its own declaration (built-ins and plug-ins alike); an
     untyped parameter without choices (checked by the owner's ``check_params``) is taken to
     have its default's type."""
     kinds, out = p.kinds, [object()]
@@ -187,7 +187,7 @@ def bad_values(p: Param) -> list:
     if (int in kinds or float in kinds) and bool not in kinds:
         out.append(True)  # a bool is not a number
     if float in kinds:
-        out += [math.nan, math.inf]
+        out += [math.nan, math.inf, -math.inf]
     if int in kinds and float not in kinds:
         out.append(2.5)
     if str not in kinds:
