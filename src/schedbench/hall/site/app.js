@@ -323,7 +323,7 @@ function ratioVsEps(idx) {
     line: true,
     points: [...groupBy(ix, (i) => RUNS.col.eps[i]).entries()].map(([e, jx]) => ({ x: e, y: geomean(jx.map((i) => RUNS.col.ratio[i])) })),
   }));
-  return plot("ALG/OPT against ε (geometric mean)", series, { xlabel: "ε", ylabel: "ALG/OPT", logx: true, ref: 1 });
+  return plot("ALG/OPT against ε (geometric mean)", series, { xlabel: "ε", ylabel: "ALG/OPT", logx: true, logy: true, ref: 1 });
 }
 function ecdf(idx) {
   const series = byAlgorithm(idx.filter(okRatio))
@@ -332,7 +332,7 @@ function ecdf(idx) {
       const v = ix.map((i) => RUNS.col.ratio[i]).sort((a, b) => a - b);
       return { name: `${alg} (${v.length})`, line: true, step: true, points: v.map((x, k) => ({ x, y: (k + 1) / v.length })) };
     });
-  return plot("ECDF of ALG/OPT (algorithms with ≥ 10 runs in this view)", series, { xlabel: "ALG/OPT", ylabel: "fraction of runs" });
+  return plot("ECDF of ALG/OPT (algorithms with ≥ 10 runs in this view)", series, { xlabel: "ALG/OPT", ylabel: "fraction of runs", logx: true });
 }
 function budgetUsed(idx) {
   const series = byAlgorithm(idx.filter((i) => RUNS.col.budget_used && RUNS.col.budget_used[i] !== null && RUNS.col.eps[i] > 0)).map(

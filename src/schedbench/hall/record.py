@@ -1,0 +1,182 @@
+"""The run record: one JSON file per pipeline run (``results/run_record.json``) saying what ran
+and how: the command, the config and its hash, the commit, package versions and plug-in hashes,
+the machine, start and end, and per rule the wall time, CPU time and peak memory of its jobs
+(Snakemake's ``benchmark:`` files). The site shows it; ``schedbench diff`` compares two."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from schedbench.hall.io import atomic_write_text, provenance
+from schedbench.hall.paper import machine_info
+
+__all__ = [
+    "RECORD",
+    "STARTED_ENV",
+    "COMMAND_ENV",
+    "benchmark_jobs",
+    "rule_times",
+    "run_record",
+    "write_record",
+    "read_record",
+    "compare_records",
+    "record_lines",
+]
+
+#: where a run directory (or an archive) keeps its record
+RECORD = "results/run_record.json"
+#: set by the workflow's main process (workflow/rules/common.smk): the run's start (Unix seconds)
+#: and command line; environment variables, not params, so that a new run reruns no job
+STARTED_ENV = "SCHEDBENCH_RUN_STARTED"
+COMMAND_ENV = "SCHEDBENCH_RUN_COMMAND"
+_VERSION = 1
+
+
+def _float(x: Any) -> float | None:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(x) else x
+
+
+def benchmark_jobs(root: str | os.PathLike, since: float | None = None) -> list[dict]:
+    """One entry per Snakemake benchmark file under ``root`` (``<rule>.tsv`` or
+    ``<rule>/<job>.tsv``): rule, job, wall seconds, CPU seconds, peak resident memory (MB), and
+    whether it was written at or after ``since`` (this run). An unreadable file is skipped."""
+    root = Path(root)
+    jobs = []
+    for f in sorted(root.rglob("*.tsv")) if root.is_dir() else []:
+        rel = f.relative_to(root)
+        try:
+            row = pd.read_csv(f, sep="\t").iloc[0]
+            mtime = f.stat().st_mtime
+        except (OSError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+            continue
+        jobs.append(
+            {
+                "rule": rel.parts[0] if len(rel.parts) > 1 else rel.stem,
+                "job": rel.with_suffix("").as_posix(),
+                "wall_s": _float(row.get("s")),
+                "cpu_s": _float(row.get("cpu_time")),
+                "max_rss_mb": _float(row.get("max_rss")),
+                "this_run": since is None or mtime >= since - 1,
+            }
+        )
+    return jobs
+
+
+def rule_times(jobs: list[dict]) -> list[dict]:
+    """Per rule: jobs, those written this run, total wall and CPU seconds, the longest job and
+    the largest peak memory; the slowest rule first."""
+    rules: dict[str, dict] = {}
+    for j in jobs:
+        r = rules.setdefault(
+            j["rule"],
+            {"rule": j["rule"], "jobs": 0, "ran_this_run": 0, "wall_s": 0.0, "cpu_s": 0.0, "max_job_s": 0.0, "max_rss_mb": None},
+        )
+        r["jobs"] += 1
+        r["ran_this_run"] += bool(j["this_run"])
+        r["wall_s"] += j["wall_s"] or 0.0
+        r["cpu_s"] += j["cpu_s"] or 0.0
+        r["max_job_s"] = max(r["max_job_s"], j["wall_s"] or 0.0)
+        if j["max_rss_mb"] is not None:
+            r["max_rss_mb"] = max(r["max_rss_mb"] or 0.0, j["max_rss_mb"])
+    for r in rules.values():
+        for k in ("wall_s", "cpu_s", "max_job_s"):
+            r[k] = round(r[k], 3)
+    return sorted(rules.values(), key=lambda r: (-r["wall_s"], r["rule"]))
+
+
+def _iso(seconds: float) -> str:
+    return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def run_record(
+    config: dict,
+    config_hash: str,
+    config_files: list[str],
+    bench_root: str | os.PathLike,
+    plugins: list[str] | None = None,
+    environ: dict | None = None,
+) -> dict:
+    """The record of the run that is ending: ``environ`` (default ``os.environ``) holds its start
+    and command (:data:`STARTED_ENV`, :data:`COMMAND_ENV`); the benchmark files under
+    ``bench_root`` its jobs' times (those written before the start: jobs of earlier runs whose
+    outputs this run kept)."""
+    env = os.environ if environ is None else environ
+    started = _float(env.get(STARTED_ENV))
+    prov = provenance(config_hash, plugins or [])
+    commit = prov["git_commit"]
+    jobs = benchmark_jobs(bench_root, started)
+    return {
+        "schedbench_run_record": _VERSION,
+        "command": env.get(COMMAND_ENV, ""),
+        "started": _iso(started) if started is not None else None,
+        "ended": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "config": {"files": list(config_files), "hash": config_hash, "resolved": config},
+        "git": {"commit": commit.removesuffix("-dirty"), "dirty": commit.endswith("-dirty")},
+        "schedbench_version": prov["schedbench_version"],
+        "packages": json.loads(prov["packages"]),
+        "platform": prov["platform"],
+        "machine": machine_info(),
+        "rules": rule_times(jobs),
+        "jobs": jobs,
+    }
+
+
+def write_record(path: str | os.PathLike, record: dict) -> None:
+    atomic_write_text(path, json.dumps(record, indent=1, default=str) + "\n")
+
+
+def read_record(run_dir: str | os.PathLike) -> dict | None:
+    """The record of a run directory or archive (None when it has none or it is not a record)."""
+    f = Path(run_dir) / RECORD
+    try:
+        record = json.loads(f.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and "schedbench_run_record" in record else None
+
+
+def compare_records(a: str | os.PathLike, b: str | os.PathLike) -> dict:
+    """Two runs' records side by side: per rule the wall time of each (``rules``), the package
+    versions that differ (``packages``), and the commands; ``missing`` names a run without one."""
+    ra, rb = read_record(a), read_record(b)
+    out: dict[str, Any] = {"missing": [s for s, r in (("a", ra), ("b", rb)) if r is None]}
+    if out["missing"]:
+        return out
+    ta = {r["rule"]: r for r in ra.get("rules", [])}
+    tb = {r["rule"]: r for r in rb.get("rules", [])}
+    out["rules"] = [
+        {"rule": k, "a_s": ta.get(k, {}).get("wall_s"), "b_s": tb.get(k, {}).get("wall_s")} for k in sorted(ta.keys() | tb.keys())
+    ]
+    pa, pb = ra.get("packages", {}), rb.get("packages", {})
+    out["packages"] = {k: [pa.get(k), pb.get(k)] for k in sorted(pa.keys() | pb.keys()) if pa.get(k) != pb.get(k)}
+    out["commands"] = [ra.get("command", ""), rb.get("command", "")]
+    out["wall_s"] = [sum(r["wall_s"] for r in ta.values()), sum(r["wall_s"] for r in tb.values())]
+    return out
+
+
+def record_lines(cmp: dict) -> list[str]:
+    """The run-record section of ``schedbench diff``'s text."""
+    if cmp.get("missing"):
+        return [f"run record: none in {' and '.join(cmp['missing'])} ({RECORD}); rule times not compared"]
+    wa, wb = cmp["wall_s"]
+    lines = [f"run record: rule wall time {wa:.1f} s → {wb:.1f} s (summed over jobs)"]
+    for r in cmp["rules"]:
+        a, b = r["a_s"], r["b_s"]
+        if a is None or b is None:
+            lines.append(f"  {r['rule']:<28} {'only in b' if a is None else 'only in a'}")
+        elif abs(b - a) > max(1.0, 0.2 * a):  # a rule's time moved by more than 20 % and 1 s
+            lines.append(f"  {r['rule']:<28} {a:.1f} s → {b:.1f} s")
+    for name, (va, vb) in cmp["packages"].items():
+        lines.append(f"  {name}: {va} → {vb}")
+    return lines
