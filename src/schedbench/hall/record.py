@@ -15,7 +15,6 @@ from typing import Any
 import pandas as pd
 
 from schedbench.hall.io import atomic_write_text, provenance
-from schedbench.hall.paper import machine_info
 
 __all__ = [
     "RECORD",
@@ -80,7 +79,15 @@ def rule_times(jobs: list[dict]) -> list[dict]:
     for j in jobs:
         r = rules.setdefault(
             j["rule"],
-            {"rule": j["rule"], "jobs": 0, "ran_this_run": 0, "wall_s": 0.0, "cpu_s": 0.0, "max_job_s": 0.0, "max_rss_mb": None},
+            {
+                "rule": j["rule"],
+                "jobs": 0,
+                "ran_this_run": 0,
+                "wall_s": 0.0,
+                "cpu_s": 0.0,
+                "max_job_s": 0.0,
+                "max_rss_mb": None,
+            },
         )
         r["jobs"] += 1
         r["ran_this_run"] += bool(j["this_run"])
@@ -111,6 +118,8 @@ def run_record(
     and command (:data:`STARTED_ENV`, :data:`COMMAND_ENV`); the benchmark files under
     ``bench_root`` its jobs' times (those written before the start: jobs of earlier runs whose
     outputs this run kept)."""
+    from schedbench.hall.paper import machine_info  # here: hall.paper imports the plotting stack
+
     env = os.environ if environ is None else environ
     started = _float(env.get(STARTED_ENV))
     prov = provenance(config_hash, plugins or [])
@@ -137,38 +146,59 @@ def write_record(path: str | os.PathLike, record: dict) -> None:
 
 
 def read_record(run_dir: str | os.PathLike) -> dict | None:
-    """The record of a run directory or archive (None when it has none or it is not a record)."""
+    """The record of a run directory or archive; None when it has none. A file that is not a
+    record is a ValueError naming it."""
     f = Path(run_dir) / RECORD
+    if not f.is_file():
+        return None
     try:
         record = json.loads(f.read_text())
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) and "schedbench_run_record" in record else None
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{f}: not readable JSON ({exc})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("rules"), list):
+        raise ValueError(f"{f}: not a run record (no list 'rules')")
+    return record
 
 
 def compare_records(a: str | os.PathLike, b: str | os.PathLike) -> dict:
     """Two runs' records side by side: per rule the wall time of each (``rules``), the package
-    versions that differ (``packages``), and the commands; ``missing`` names a run without one."""
-    ra, rb = read_record(a), read_record(b)
-    out: dict[str, Any] = {"missing": [s for s, r in (("a", ra), ("b", rb)) if r is None]}
-    if out["missing"]:
-        return out
-    ta = {r["rule"]: r for r in ra.get("rules", [])}
-    tb = {r["rule"]: r for r in rb.get("rules", [])}
-    out["rules"] = [
-        {"rule": k, "a_s": ta.get(k, {}).get("wall_s"), "b_s": tb.get(k, {}).get("wall_s")} for k in sorted(ta.keys() | tb.keys())
-    ]
-    pa, pb = ra.get("packages", {}), rb.get("packages", {})
-    out["packages"] = {k: [pa.get(k), pb.get(k)] for k in sorted(pa.keys() | pb.keys()) if pa.get(k) != pb.get(k)}
-    out["commands"] = [ra.get("command", ""), rb.get("command", "")]
-    out["wall_s"] = [sum(r["wall_s"] for r in ta.values()), sum(r["wall_s"] for r in tb.values())]
-    return out
+    versions that differ (``packages``), the commands; ``missing`` says which run has no
+    readable record, and why."""
+    records, missing = [], []
+    for side, run in (("a", a), ("b", b)):
+        try:
+            record = read_record(run)
+        except ValueError as exc:
+            record, why = None, str(exc)
+        else:
+            why = f"no {RECORD} in {run}"
+        records.append(record)
+        if record is None:
+            missing.append(f"{side}: {why}")
+    if missing:
+        return {"missing": missing}
+    ra, rb = records
+
+    def times(record: dict) -> dict[str, float | None]:
+        return {str(r.get("rule")): _float(r.get("wall_s")) for r in record["rules"] if isinstance(r, dict)}
+
+    ta, tb = times(ra), times(rb)
+    pa, pb = (r.get("packages") if isinstance(r.get("packages"), dict) else {} for r in (ra, rb))
+    return {
+        "missing": [],
+        "rules": [{"rule": k, "a_s": ta.get(k), "b_s": tb.get(k)} for k in sorted(ta.keys() | tb.keys())],
+        "packages": {k: [pa.get(k), pb.get(k)] for k in sorted(pa.keys() | pb.keys()) if pa.get(k) != pb.get(k)},
+        "commands": [ra.get("command", ""), rb.get("command", "")],
+        "wall_s": [sum(v or 0.0 for v in ta.values()), sum(v or 0.0 for v in tb.values())],
+    }
 
 
 def record_lines(cmp: dict) -> list[str]:
     """The run-record section of ``schedbench diff``'s text."""
+    if len(cmp.get("missing", [])) == 2:  # runs from before the record: nothing to say
+        return []
     if cmp.get("missing"):
-        return [f"run record: none in {' and '.join(cmp['missing'])} ({RECORD}); rule times not compared"]
+        return [f"run record: not compared ({'; '.join(cmp['missing'])})"]
     wa, wb = cmp["wall_s"]
     lines = [f"run record: rule wall time {wa:.1f} s → {wb:.1f} s (summed over jobs)"]
     for r in cmp["rules"]:

@@ -132,7 +132,9 @@ def site_data(tables: dict[str, pd.DataFrame], meta: dict | None = None, record:
 
 def _page(stem: str, title: str) -> str:
     nav = " ".join(
-        f'<a href="{s}.html">{escape(t)}</a>' for s, t in PAGES.items() if s not in ("algorithm", "family", "experiment")
+        f'<a href="{s}.html">{escape(t)}</a>'
+        for s, t in PAGES.items()
+        if s not in ("algorithm", "family", "experiment")
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

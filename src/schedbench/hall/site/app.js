@@ -216,8 +216,10 @@ function svg(tag, attrs, text) {
 }
 function ticks(lo, hi, log) {
   if (log) {
+    const [e0, e1] = [Math.floor(Math.log2(lo)), Math.ceil(Math.log2(hi))];
+    const every = Math.max(1, Math.ceil((e1 - e0) / 6));
     const out = [];
-    for (let e = Math.floor(Math.log2(lo)); e <= Math.ceil(Math.log2(hi)); e++) out.push(2 ** e);
+    for (let e = e0; e <= e1; e += every) out.push(2 ** e);
     return out.filter((t) => t >= lo * 0.999 && t <= hi * 1.001);
   }
   const step = 10 ** Math.floor(Math.log10((hi - lo) / 4 || 1));
