@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedbench.hall import site as site_mod
 from schedbench.hall.site import PAGES, SiteError, build_site, encode_table
 from tests.csv_rows import assert_csv_rows_equal
 
