@@ -539,7 +539,7 @@ function pageAlgorithm(app) {
     const dl = el("dl", {});
     for (const [k, label] of [["problems", "problem"], ["model", "model"], ["label", "rule label"], ["rule", "rule"], ["bound", "proven bound"], ["cites", "source paper"], ["source", "source file"]]) {
       if (m[k] === undefined || m[k] === "") continue;
-      dl.append(el("dt", {}, label), el("dd", {}, k === "source" ? el("a", { href: "../../" + m[k] }, m[k]) : m[k]));
+      dl.append(el("dt", {}, label), el("dd", {}, k === "source" ? el("a", { href: m.source_href || m[k] }, m[k]) : m[k]));
     }
     app.append(dl);
   }
