@@ -61,5 +61,5 @@ rule all:
         "paper/tables/worst_cases.tex",
         paper_targets(),  # the results, figures, tables and macros (workflow/rules/paper_common.smk)
         "paper/main.pdf",
-        "results/site",  # the results explorer, with the run record (workflow/rules/site.smk)
+        "results/site",  # the results explorer, with the pipeline record (workflow/rules/site.smk)
     localrule: True

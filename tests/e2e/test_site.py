@@ -1,4 +1,4 @@
-"""The results explorer and the run record of the smoke run (workflow/rules/site.smk): the site
+"""The results explorer and the pipeline record of the smoke run (workflow/rules/site.smk): the site
 opened from disk in a headless Chromium with the network off — a filter redraws a plot and a
 table, a link leads to an algorithm's page, a CSV download holds exactly the matching rows of
 runs.parquet — and a record that lists every rule the run's log shows with its time."""
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.e2e
 
 # the rules the record cannot time: rule all (no job), the record itself and the site (they end
 # after it is written), the PDF (the record does not wait for LaTeX, an optional tool)
-UNTIMED = {"all", "run_record", "site", "paper_pdf"}
+UNTIMED = {"all", "pipeline_record", "site", "paper_pdf"}
 
 
 def _jobs_in_log(work: Path) -> dict[str, int]:
@@ -27,8 +27,8 @@ def _jobs_in_log(work: Path) -> dict[str, int]:
     return pd.Series(rules).value_counts().to_dict()
 
 
-def test_the_run_record_lists_every_rule_that_ran_with_its_time(pipeline):
-    record = json.loads((pipeline / "results/run_record.json").read_text())
+def test_the_pipeline_record_lists_every_rule_that_ran_with_its_time(pipeline):
+    record = json.loads((pipeline / "results/pipeline_record.json").read_text())
     ran = _jobs_in_log(pipeline)
     assert {"run_online", "collect_runs", "source_manifest", "paper_reproducibility"} <= set(ran)
     rules = {r["rule"]: r for r in record["rules"]}

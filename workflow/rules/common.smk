@@ -11,7 +11,7 @@ from snakemake.exceptions import WorkflowError
 from schedbench.hall.config import ConfigError, balanced_chunks, batches, config_hash
 from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
-from schedbench.hall.record import COMMAND_ENV, STARTED_ENV
+from schedbench.hall.pipeline_record import COMMAND_ENV, STARTED_ENV
 from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs, sweep_pairs
 from schedbench.scheduling.stage.practice import family_entries, family_section, practice_families
@@ -46,7 +46,7 @@ if workflow.is_main_process and not workflow.output_settings.dryrun:
     except RunLockError as exc:
         raise WorkflowError(str(exc))
 
-# The run record's start and command (hall.record, workflow/rules/site.smk): environment variables
+# The pipeline record's start and command (hall.pipeline_record, workflow/rules/site.smk): environment variables
 # the jobs inherit; as params they would rerun the record and the site at every run.
 if workflow.is_main_process:
     os.environ[STARTED_ENV] = repr(time.time())

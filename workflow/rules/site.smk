@@ -1,4 +1,4 @@
-# The run record and the results explorer (docs/explorer.md): the last two jobs of a run.
+# The pipeline record and the results explorer (docs/explorer.md): the last two jobs of a run.
 from schedbench.hall.site import asset_files
 
 
@@ -27,26 +27,26 @@ def record_inputs():
     return paper_targets() + ["paper/tables/worst_cases.tex"]
 
 
-rule run_record:
-    """The run record: command, config and its hash, commit, versions and plug-in hashes,
-    machine, start and end, and per rule the time and memory of its jobs (hall.record)."""
+rule pipeline_record:
+    """The pipeline record: command, config and its hash, commit, versions and plug-in hashes,
+    machine, start and end, and per rule the time and memory of its jobs (hall.pipeline_record)."""
     input:
         done=record_inputs(),
-        sources=sources_of("run_record.py"),
+        sources=sources_of("pipeline_record.py"),
         plugins=plugin_files(),  # their hashes go into the record
     output:
-        "results/run_record.json",
+        "results/pipeline_record.json",
     log:
-        "results/logs/run_record.log",
+        "results/logs/pipeline_record.log",
     benchmark:
-        "results/benchmarks/run_record.tsv"
+        "results/benchmarks/pipeline_record.tsv"
     localrule: True
     params:
         config_hash=CONFIG_HASH,
         config_files=CONFIG_FILE.split(", "),
         bench_root="results/benchmarks",
     script:
-        "../scripts/run_record.py"
+        "../scripts/pipeline_record.py"
 
 
 rule site:
@@ -54,7 +54,7 @@ rule site:
     file system with no server and no network (hall.site)."""
     input:
         **site_tables(),
-        record="results/run_record.json",
+        record="results/pipeline_record.json",
         assets=asset_files(),  # app.js and style.css: not imports, so declared here
         sources=sources_of("site.py", *ALGORITHM_MODULES),
     output:

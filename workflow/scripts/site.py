@@ -1,4 +1,4 @@
-# Thin: the results tables + the registry's algorithm facts + the run record -> results/site/
+# Thin: the results tables + the registry's algorithm facts + the pipeline record -> results/site/
 import inspect
 import json
 import os

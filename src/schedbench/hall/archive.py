@@ -53,7 +53,7 @@ from schedbench.hall.io import (
     tied_instances,
     write_parquet,
 )
-from schedbench.hall.record import compare_records, record_lines
+from schedbench.hall.pipeline_record import compare_records, record_lines
 from schedbench.hall.stats import bootstrap_ci
 
 __all__ = [
@@ -80,7 +80,7 @@ ARCHIVED = (
     "paper/macros*.tex",
     "paper/generated/*.tex",
     "paper/main.pdf",
-    "results/run_record.json",  # hall.record
+    "results/pipeline_record.json",  # hall.pipeline_record
 )
 #: the run-table metrics compared per group (mean with a bootstrap CI)
 METRICS = ("ratio", "objective", "rejected_frac")
@@ -768,7 +768,7 @@ class RunDiff:
     platform: dict[str, Any]
     plugins: dict[str, Any] = field(default_factory=lambda: {"same": True, "files": []})
     paired: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PAIRED_COLUMNS))
-    records: dict[str, Any] = field(default_factory=dict)  # the run records' rule times (hall.record)
+    records: dict[str, Any] = field(default_factory=dict)  # the pipeline records' rule times (hall.pipeline_record)
 
     @property
     def unchanged(self) -> bool:

@@ -35,7 +35,7 @@ PAGES = {
     "experiment": "Experiment",
     "sweeps": "Loss, bipartite and ε sweeps",
     "claims": "Claims",
-    "run": "Run record",
+    "run": "Pipeline record",
 }
 #: the tables the site shows (``runs`` required), each read as results/<name>.parquet
 TABLES = (

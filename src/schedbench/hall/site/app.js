@@ -408,7 +408,7 @@ function pageIndex(app) {
       {},
       `${RUNS.rows} runs of ${new Set(c.algorithm).size} algorithms in ${new Set(c.experiment).size} experiments; `,
       explore({}, "explore them"),
-      RECORD ? [" · ", el("a", { href: "run.html" }, `run record (commit ${String(RECORD.git && RECORD.git.commit).slice(0, 10)})`)] : ""
+      RECORD ? [" · ", el("a", { href: "run.html" }, `pipeline record (commit ${String(RECORD.git && RECORD.git.commit).slice(0, 10)})`)] : ""
     )
   );
   const byProblem = [...groupBy(all, (i) => c.problem[i]).entries()].sort();
@@ -676,8 +676,8 @@ function pageClaims(app) {
 }
 
 function pageRun(app) {
-  app.append(el("h1", {}, "Run record"));
-  if (!RECORD) return app.append(el("p", {}, "no run record (results/run_record.json) in this site"));
+  app.append(el("h1", {}, "Pipeline record"));
+  if (!RECORD) return app.append(el("p", {}, "no pipeline record (results/pipeline_record.json) in this site"));
   const dl = el("dl", {});
   const item = (k, v) => dl.append(el("dt", {}, k), el("dd", {}, v));
   item("command", el("code", {}, RECORD.command || ""));

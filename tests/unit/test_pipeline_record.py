@@ -1,4 +1,4 @@
-"""The run record (schedbench.hall.record): per-rule times summed from Snakemake benchmark files
+"""The pipeline record (schedbench.hall.pipeline_record): per-rule times summed from Snakemake benchmark files
 written by hand here, the record's fields, and its section in ``schedbench diff``."""
 
 from __future__ import annotations
@@ -11,7 +11,14 @@ import pytest
 
 from schedbench.hall.archive import diff
 from schedbench.hall.io import provenance
-from schedbench.hall.record import COMMAND_ENV, RECORD, STARTED_ENV, benchmark_jobs, run_record, write_record
+from schedbench.hall.pipeline_record import (
+    COMMAND_ENV,
+    RECORD,
+    STARTED_ENV,
+    benchmark_jobs,
+    pipeline_record,
+    write_record,
+)
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
@@ -37,7 +44,7 @@ def benchmarks(tmp_path):
 def test_every_rule_with_its_summed_times(benchmarks):
     jobs = benchmark_jobs(benchmarks, since=1000)
     assert {j["job"] for j in jobs} == {"collect_runs", "run_online/exp-0", "run_online/exp-1", "solve_offline/exp-0"}
-    record = run_record(
+    record = pipeline_record(
         {"seed": 1},
         "abc123",
         ["config/x.yaml"],
@@ -90,7 +97,7 @@ def _run(root, record=None):
 
 def _record(times, numpy="2.0"):
     return {
-        "schedbench_run_record": 1,
+        "schedbench_pipeline_record": 1,
         "rules": [{"rule": r, "wall_s": s} for r, s in times.items()],
         "packages": {"numpy": numpy},
     }
@@ -98,13 +105,13 @@ def _record(times, numpy="2.0"):
 
 def test_diff_compares_the_rule_times_and_versions_of_two_records(tmp_path):
     a = _run(tmp_path / "a", _record({"run_online": 100.0, "collect_runs": 8.0, "site": 2.0}))
-    b = _run(tmp_path / "b", _record({"run_online": 50.0, "collect_runs": 8.5, "run_record": 1.0}, numpy="2.1"))
+    b = _run(tmp_path / "b", _record({"run_online": 50.0, "collect_runs": 8.5, "pipeline_record": 1.0}, numpy="2.1"))
     d = diff(str(a), str(b))
     text = d.report()
-    assert "run record: rule wall time 110.0 s → 59.5 s" in text
+    assert "pipeline record: rule wall time 110.0 s → 59.5 s" in text
     assert "run_online                   100.0 s → 50.0 s" in text
     assert "collect_runs" not in text  # within 20 % (and 1 s)
-    assert "site                         only in a" in text and "run_record                   only in b" in text
+    assert "site                         only in a" in text and "pipeline_record              only in b" in text
     assert "numpy: 2.0 → 2.1" in text
     assert d.to_dict()["records"]["packages"] == {"numpy": ["2.0", "2.1"]}
 
@@ -112,8 +119,8 @@ def test_diff_compares_the_rule_times_and_versions_of_two_records(tmp_path):
 def test_diff_names_a_run_without_a_readable_record(tmp_path):
     a = _run(tmp_path / "a", _record({"x": 1.0}))
     b = _run(tmp_path / "b")
-    assert f"run record: not compared (b: no {RECORD} in {b})" in diff(str(a), str(b)).report()
+    assert f"pipeline record: not compared (b: no {RECORD} in {b})" in diff(str(a), str(b)).report()
     (b / RECORD).write_text("{not json")
     assert f"b: {b / RECORD}: not readable JSON" in diff(str(a), str(b)).report()
     plain = _run(tmp_path / "c")
-    assert "run record" not in diff(str(plain), str(b.parent / "c")).report()  # runs from before records
+    assert "pipeline record" not in diff(str(plain), str(b.parent / "c")).report()  # runs from before records

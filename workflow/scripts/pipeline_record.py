@@ -1,10 +1,10 @@
-# Thin: this run's command, config, code, machine and per-rule times -> results/run_record.json
+# Thin: this run's command, config, code, machine and per-rule times -> results/pipeline_record.json
 from schedbench.hall.logs import logged
-from schedbench.hall.record import run_record, write_record
+from schedbench.hall.pipeline_record import pipeline_record, write_record
 from schedbench.scheduling.registry import plugin_files
 
-with logged(snakemake.log[0], "run_record") as log:
-    record = run_record(
+with logged(snakemake.log[0], "pipeline_record") as log:
+    record = pipeline_record(
         dict(snakemake.config),
         snakemake.params.config_hash,
         snakemake.params.config_files,

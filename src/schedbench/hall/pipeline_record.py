@@ -1,4 +1,4 @@
-"""The run record: one JSON file per pipeline run (``results/run_record.json``) saying what ran
+"""The pipeline record: one JSON file per pipeline run (``results/pipeline_record.json``) saying what ran
 and how: the command, the config and its hash, the commit, package versions and plug-in hashes,
 the machine, start and end, and per rule the wall time, CPU time and peak memory of its jobs
 (Snakemake's ``benchmark:`` files). The site shows it; ``schedbench diff`` compares two."""
@@ -22,7 +22,7 @@ __all__ = [
     "COMMAND_ENV",
     "benchmark_jobs",
     "rule_times",
-    "run_record",
+    "pipeline_record",
     "write_record",
     "read_record",
     "compare_records",
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 #: where a run directory (or an archive) keeps its record
-RECORD = "results/run_record.json"
+RECORD = "results/pipeline_record.json"
 #: set by the workflow's main process (workflow/rules/common.smk): the run's start (Unix seconds)
 #: and command line; environment variables, not params, so that a new run reruns no job
 STARTED_ENV = "SCHEDBENCH_RUN_STARTED"
@@ -106,7 +106,7 @@ def _iso(seconds: float) -> str:
     return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def run_record(
+def pipeline_record(
     config: dict,
     config_hash: str,
     config_files: list[str],
@@ -126,7 +126,7 @@ def run_record(
     commit = prov["git_commit"]
     jobs = benchmark_jobs(bench_root, started)
     return {
-        "schedbench_run_record": _VERSION,
+        "schedbench_pipeline_record": _VERSION,
         "command": env.get(COMMAND_ENV, ""),
         "started": _iso(started) if started is not None else None,
         "ended": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -156,7 +156,7 @@ def read_record(run_dir: str | os.PathLike) -> dict | None:
     except (OSError, ValueError) as exc:
         raise ValueError(f"{f}: not readable JSON ({exc})") from None
     if not isinstance(record, dict) or not isinstance(record.get("rules"), list):
-        raise ValueError(f"{f}: not a run record (no list 'rules')")
+        raise ValueError(f"{f}: not a pipeline record (no list 'rules')")
     return record
 
 
@@ -198,9 +198,9 @@ def record_lines(cmp: dict) -> list[str]:
     if len(cmp.get("missing", [])) == 2:  # runs from before the record: nothing to say
         return []
     if cmp.get("missing"):
-        return [f"run record: not compared ({'; '.join(cmp['missing'])})"]
+        return [f"pipeline record: not compared ({'; '.join(cmp['missing'])})"]
     wa, wb = cmp["wall_s"]
-    lines = [f"run record: rule wall time {wa:.1f} s → {wb:.1f} s (summed over jobs)"]
+    lines = [f"pipeline record: rule wall time {wa:.1f} s → {wb:.1f} s (summed over jobs)"]
     for r in cmp["rules"]:
         a, b = r["a_s"], r["b_s"]
         if a is None or b is None:
