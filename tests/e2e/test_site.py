@@ -75,9 +75,10 @@ def test_the_site_opens_offline_filters_links_and_downloads_the_rows(pipeline, t
 
         browser.navigate((site / "index.html").as_uri())
         assert browser.evaluate("document.querySelector('h1').textContent") == "Results"
-        assert browser.evaluate("document.querySelectorAll('a[href^=\"algorithm.html\"]').length") == runs[
-            "algorithm"
-        ].nunique()
+        assert (
+            browser.evaluate("document.querySelectorAll('a[href^=\"algorithm.html\"]').length")
+            == runs["algorithm"].nunique()
+        )
         browser.navigate((site / "runs.html").as_uri())
         assert _count(browser) == len(runs)
 
@@ -121,9 +122,7 @@ def test_the_site_opens_offline_filters_links_and_downloads_the_rows(pipeline, t
         assert "collect_runs" in text and "config/smoke.yaml" in text
 
         urls = [
-            ev["params"]["request"]["url"]
-            for ev in browser.events
-            if ev.get("method") == "Network.requestWillBeSent"
+            ev["params"]["request"]["url"] for ev in browser.events if ev.get("method") == "Network.requestWillBeSent"
         ]
         assert urls and all(u.startswith(("file:", "blob:", "data:")) for u in urls), urls
         assert browser.errors() == []

@@ -73,6 +73,30 @@ def test_every_rule_with_its_summed_times(benchmarks):
     assert {"system", "cpu", "cores", "memory", "python"} <= set(record["machine"])
 
 
+def test_the_workflow_patterns_name_each_files_rule(benchmarks, monkeypatch):
+    # a folder that is not the rule's name (practice/<family>.tsv is rule practice_family's), and a
+    # file no rule of the workflow writes any more, left out
+    _bench(benchmarks, "practice/flow_small.tsv", 4.0, 3.5, 90.0, 2000)
+    _bench(benchmarks, "gone_rule.tsv", 1.0, 1.0, 1.0, 2000)
+    patterns = {
+        "collect_runs": "results/benchmarks/collect_runs.tsv",
+        "run_online": "results/benchmarks/run_online/{experiment}-{batch}.tsv",
+        "solve_offline": "results/benchmarks/solve_offline/{experiment}-{part}.tsv",
+        "practice_family": "results/benchmarks/practice/{practice_family}.tsv",
+        "practice_table": "results/benchmarks/practice_table.tsv",
+    }
+    monkeypatch.chdir(benchmarks.parents[1])  # the patterns are relative to the working directory
+    record = pipeline_record({}, "h", [], "results/benchmarks", [], {STARTED_ENV: "1000"}, patterns)
+    jobs = {j["job"]: j["rule"] for j in record["jobs"]}
+    assert jobs == {
+        "collect_runs": "collect_runs",
+        "run_online/exp-0": "run_online",
+        "run_online/exp-1": "run_online",
+        "solve_offline/exp-0": "solve_offline",
+        "practice/flow_small": "practice_family",
+    }
+
+
 def _run(root, record=None):
     """A run directory with a tiny runs table (and a record, if given)."""
     (root / "results").mkdir(parents=True)

@@ -10,6 +10,7 @@ with logged(snakemake.log[0], "pipeline_record") as log:
         snakemake.params.config_files,
         snakemake.params.bench_root,
         plugin_files(),
+        patterns=snakemake.params.patterns,
     )
     log.info("%d rules, %d jobs", len(record["rules"]), len(record["jobs"]))
     write_record(snakemake.output[0], record)

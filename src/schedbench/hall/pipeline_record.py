@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,14 +47,32 @@ def _float(x: Any) -> float | None:
     return None if math.isnan(x) else x
 
 
-def benchmark_jobs(root: str | os.PathLike, since: float | None = None) -> list[dict]:
-    """One entry per Snakemake benchmark file under ``root`` (``<rule>.tsv`` or
-    ``<rule>/<job>.tsv``): rule, job, wall seconds, CPU seconds, peak resident memory (MB), and
-    whether it was written at or after ``since`` (this run). An unreadable file is skipped."""
+def _matcher(pattern: str) -> re.Pattern:
+    """A benchmark file pattern (``run_online/{experiment}-{batch}.tsv``) as a regex: a wildcard
+    is any text within one path segment."""
+    return re.compile("[^/]+".join(re.escape(p) for p in re.split(r"\{[^}]*\}", pattern)) + r"\Z")
+
+
+def benchmark_jobs(
+    root: str | os.PathLike, since: float | None = None, patterns: dict[str, str] | None = None
+) -> list[dict]:
+    """One entry per Snakemake benchmark file under ``root``: rule, job (the file's path under
+    ``root`` without ``.tsv``), wall seconds, CPU seconds, peak resident memory (MB), and whether
+    it was written at or after ``since`` (this run). ``patterns`` (rule -> its ``benchmark:``
+    pattern relative to ``root``) name each file's rule, and leave out a file no rule of the
+    workflow writes; without them the rule is the file's folder, or its name at the top. A file
+    that is not a readable benchmark file (or not a regular file) is skipped."""
     root = Path(root)
+    matchers = sorted(((rule, _matcher(p)) for rule, p in (patterns or {}).items()), key=lambda m: -len(m[1].pattern))
     jobs = []
     for f in sorted(root.rglob("*.tsv")) if root.is_dir() else []:
         rel = f.relative_to(root)
+        if patterns is None:
+            rule = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        else:
+            rule = next((r for r, m in matchers if m.match(rel.as_posix())), None)
+        if rule is None or not f.is_file():  # a FIFO would block the read
+            continue
         try:
             row = pd.read_csv(f, sep="\t").iloc[0]
             mtime = f.stat().st_mtime
@@ -61,7 +80,7 @@ def benchmark_jobs(root: str | os.PathLike, since: float | None = None) -> list[
             continue
         jobs.append(
             {
-                "rule": rel.parts[0] if len(rel.parts) > 1 else rel.stem,
+                "rule": rule,
                 "job": rel.with_suffix("").as_posix(),
                 "wall_s": _float(row.get("s")),
                 "cpu_s": _float(row.get("cpu_time")),
@@ -113,18 +132,22 @@ def pipeline_record(
     bench_root: str | os.PathLike,
     plugins: list[str] | None = None,
     environ: dict | None = None,
+    patterns: dict[str, str] | None = None,
 ) -> dict:
     """The record of the run that is ending: ``environ`` (default ``os.environ``) holds its start
     and command (:data:`STARTED_ENV`, :data:`COMMAND_ENV`); the benchmark files under
     ``bench_root`` its jobs' times (those written before the start: jobs of earlier runs whose
-    outputs this run kept)."""
+    outputs this run kept); ``patterns``, rule -> its ``benchmark:`` pattern (relative to the
+    working directory, as the rules write it), name each file's rule (:func:`benchmark_jobs`)."""
     from schedbench.hall.paper import machine_info  # here: hall.paper imports the plotting stack
 
     env = os.environ if environ is None else environ
     started = _float(env.get(STARTED_ENV))
     prov = provenance(config_hash, plugins or [])
     commit = prov["git_commit"]
-    jobs = benchmark_jobs(bench_root, started)
+    if patterns is not None:
+        patterns = {rule: os.path.relpath(p, bench_root) for rule, p in patterns.items()}
+    jobs = benchmark_jobs(bench_root, started, patterns)
     return {
         "schedbench_pipeline_record": _VERSION,
         "command": env.get(COMMAND_ENV, ""),

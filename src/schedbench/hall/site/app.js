@@ -69,7 +69,7 @@ function el(tag, attrs, ...children) {
     if (k === "on") for (const [ev, f] of Object.entries(v)) e.addEventListener(ev, f);
     else if (v !== null && v !== undefined) e.setAttribute(k, v);
   }
-  for (const ch of children.flat()) if (ch !== null && ch !== undefined) e.append(ch instanceof Node ? ch : String(ch));
+  for (const ch of children.flat(Infinity)) if (ch !== null && ch !== undefined) e.append(ch instanceof Node ? ch : String(ch));
   return e;
 }
 function fmt(x) {
@@ -290,7 +290,7 @@ function forest(title, items, o) {
     box.append(el("p", { class: "note" }, "nothing to draw in this view"));
     return box;
   }
-  const W = 560, L = 250, R = 20, row = 16, TOP = 10, B = 34, H = TOP + B + row * items.length;
+  const W = 600, L = 300, R = 20, row = 16, TOP = 10, B = 34, H = TOP + B + row * items.length;
   const vals = items.flatMap((d) => [d.y, d.lo, d.hi]).filter((v) => v > 0).concat([1]);
   let [x0, x1] = [Math.min(...vals) * 0.95, Math.max(...vals) * 1.05];
   const X = (v) => L + ((Math.log(v) - Math.log(x0)) / (Math.log(x1) - Math.log(x0))) * (W - L - R);
@@ -298,7 +298,7 @@ function forest(title, items, o) {
   s.append(svg("line", { x1: X(1), x2: X(1), y1: TOP, y2: H - B, class: "ref" }));
   items.forEach((d, k) => {
     const y = TOP + row * k + row / 2;
-    s.append(svg("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, d.label.length > 40 ? d.label.slice(0, 39) + "…" : d.label));
+    s.append(svg("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, d.label.length > 50 ? d.label.slice(0, 49) + "…" : d.label));
     s.append(svg("line", { x1: X(d.lo), x2: X(d.hi), y1: y, y2: y, stroke: d.y < 1 ? COLORS[2] : COLORS[1], "stroke-width": 2 }));
     s.append(svg("circle", { cx: X(d.y), cy: y, r: 3, fill: "#000" }));
   });
@@ -329,12 +329,12 @@ function ratioVsEps(idx) {
 }
 function ecdf(idx) {
   const series = byAlgorithm(idx.filter(okRatio))
-    .filter(([, ix]) => ix.length >= 10)
+    .filter(([, ix]) => new Set(ix.map((i) => RUNS.col.instance[i])).size >= 10)
     .map(([alg, ix]) => {
       const v = ix.map((i) => RUNS.col.ratio[i]).sort((a, b) => a - b);
       return { name: `${alg} (${v.length})`, line: true, step: true, points: v.map((x, k) => ({ x, y: (k + 1) / v.length })) };
     });
-  return plot("ECDF of ALG/OPT (algorithms with ≥ 10 runs in this view)", series, { xlabel: "ALG/OPT", ylabel: "fraction of runs", logx: true });
+  return plot("ECDF of ALG/OPT (algorithms with ≥ 10 instances in this view)", series, { xlabel: "ALG/OPT", ylabel: "fraction of runs", logx: true });
 }
 function budgetUsed(idx) {
   const series = byAlgorithm(idx.filter((i) => RUNS.col.budget_used && RUNS.col.budget_used[i] !== null && RUNS.col.eps[i] > 0)).map(
@@ -437,7 +437,7 @@ function pageIndex(app) {
             el("h3", {}, "Headline: rejection policy against speed baseline (paired, 95% intervals)"),
             forest(
               "policy/baseline objective, geometric mean over paired instances",
-              pairs.map((r) => ({ label: `${r.problem}: ${r.policy} vs ${r.baseline} ε=${r.eps}`, y: r.geo_ratio, lo: r.geo_ratio_lo, hi: r.geo_ratio_hi })),
+              pairs.map((r) => ({ label: `${r.practice_family} ε=${r.eps}: ${r.policy} vs ${r.baseline}`, y: r.geo_ratio, lo: r.geo_ratio_lo, hi: r.geo_ratio_hi })),
               { xlabel: "policy / baseline (below 1: the policy wins)" }
             ),
           ]
