@@ -13,6 +13,8 @@ import pytest
 
 from tests.csv_rows import assert_csv_rows_equal
 
+from .conftest import snakemake
+
 pytestmark = pytest.mark.e2e
 
 # the rules the record cannot time: rule all (no job), the record itself and the site (they end
@@ -43,6 +45,13 @@ def test_the_pipeline_record_lists_every_rule_that_ran_with_its_time(pipeline):
     assert "snakemake" in record["command"] and "config/smoke.yaml" in record["command"]
     assert record["started"] < record["ended"]
     assert {"numpy", "pandas", "snakemake", "schedbench sources"} <= set(record["packages"])
+
+
+def test_a_second_run_reruns_neither_the_record_nor_the_site(pipeline):
+    # the record's start and command reach it by environment variables, not params
+    proc = snakemake(pipeline, "--configfile", "config/smoke.yaml", "-n")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Nothing to be done" in proc.stdout + proc.stderr, (proc.stdout + proc.stderr)[-3000:]
 
 
 def _count(browser) -> int:

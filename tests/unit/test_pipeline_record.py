@@ -78,12 +78,16 @@ def test_the_workflow_patterns_name_each_files_rule(benchmarks, monkeypatch):
     # file no rule of the workflow writes any more, left out
     _bench(benchmarks, "practice/flow_small.tsv", 4.0, 3.5, 90.0, 2000)
     _bench(benchmarks, "gone_rule.tsv", 1.0, 1.0, 1.0, 2000)
+    _bench(benchmarks, "source_manifest/site-0123456789ab.tsv", 0.1, 0.0, 3.0, 2000)
+    _bench(benchmarks, "source_manifest/not-a-manifest.tsv", 0.1, 0.0, 3.0, 2000)
     patterns = {
         "collect_runs": "results/benchmarks/collect_runs.tsv",
         "run_online": "results/benchmarks/run_online/{experiment}-{batch}.tsv",
         "solve_offline": "results/benchmarks/solve_offline/{experiment}-{part}.tsv",
         "practice_family": "results/benchmarks/practice/{practice_family}.tsv",
         "practice_table": "results/benchmarks/practice_table.tsv",
+        # as Snakemake writes a pattern with its wildcard constraint (braces in the regex too)
+        "source_manifest": "results/benchmarks/source_manifest/{name,[A-Za-z0-9_]+-[0-9a-f]{12}}.tsv",
     }
     monkeypatch.chdir(benchmarks.parents[1])  # the patterns are relative to the working directory
     record = pipeline_record({}, "h", [], "results/benchmarks", [], {STARTED_ENV: "1000"}, patterns)
@@ -94,6 +98,7 @@ def test_the_workflow_patterns_name_each_files_rule(benchmarks, monkeypatch):
         "run_online/exp-1": "run_online",
         "solve_offline/exp-0": "solve_offline",
         "practice/flow_small": "practice_family",
+        "source_manifest/site-0123456789ab": "source_manifest",
     }
 
 

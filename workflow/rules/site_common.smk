@@ -23,8 +23,13 @@ def site_tables():
 
 def record_inputs():
     """What the record waits for: every output of the run but the site and the PDF (LaTeX is
-    optional: a run without it omits the PDF rule, and must keep its record and site)."""
-    return paper_targets() + ["paper/tables/worst_cases.tex"]
+    optional: a run without it omits the PDF rule, and must keep its record and site), and the
+    source manifests of those two, so that every source_manifest job is timed."""
+    return (
+        paper_targets()
+        + ["paper/tables/worst_cases.tex", "paper/generated/reproducibility.tex"]
+        + [sources_of("site.py", *ALGORITHM_MODULES), sources_of("paper_pdf.py")]
+    )
 
 
 def benchmark_patterns(wildcards):

@@ -48,9 +48,26 @@ def _float(x: Any) -> float | None:
 
 
 def _matcher(pattern: str) -> re.Pattern:
-    """A benchmark file pattern (``run_online/{experiment}-{batch}.tsv``) as a regex: a wildcard
-    is any text within one path segment."""
-    return re.compile("[^/]+".join(re.escape(p) for p in re.split(r"\{[^}]*\}", pattern)) + r"\Z")
+    """A benchmark file pattern as a regex: ``{name}`` is any text within one path segment,
+    ``{name,constraint}`` its constraint (which may hold braces itself: ``[0-9a-f]{12}``)."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern[i] != "{":
+            j = pattern.find("{", i)
+            j = len(pattern) if j < 0 else j
+            out.append(re.escape(pattern[i:j]))
+            i = j
+            continue
+        depth, j = 0, i
+        while True:  # the closing brace of this wildcard
+            depth += {"{": 1, "}": -1}.get(pattern[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        _, _, constraint = pattern[i + 1 : j].partition(",")
+        out.append(f"(?:{constraint})" if constraint else "[^/]+")
+        i = j + 1
+    return re.compile("".join(out) + r"\Z")
 
 
 def benchmark_jobs(
