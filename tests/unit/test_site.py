@@ -114,3 +114,23 @@ def test_the_csv_of_a_filtered_view_is_the_matching_rows(tmp_path, fragment, kee
     expected = runs[keep(runs)].reset_index(drop=True)
     assert shown == len(expected) > 0
     assert_csv_rows_equal(csv, expected)
+
+
+@pytest.mark.needs_browser
+def test_the_summary_table_sorts_by_the_header_clicked(tmp_path):
+    from tests.e2e.browser import Browser, chromium_executable
+
+    index = build_site(tmp_path / "site", {"runs": _runs()})
+    browser = Browser(chromium_executable())
+    try:
+        browser.navigate((index.parent / "runs.html").as_uri())
+        column = "[...document.querySelectorAll('#view th')].findIndex((th) => th.dataset.key === 'max_ratio')"
+        cells = f"[...document.querySelectorAll('#view tbody tr')].map((r) => +r.children[{column}].innerText)"
+        browser.evaluate("document.querySelector('#view th[data-key=max_ratio]').click()")
+        ascending = browser.evaluate(cells)
+        browser.evaluate("document.querySelector('#view th[data-key=max_ratio]').click()")
+        descending = browser.evaluate(cells)
+        assert browser.errors() == []
+    finally:
+        browser.close()
+    assert len(ascending) == 3 and ascending == sorted(ascending) and descending == ascending[::-1]
