@@ -47,6 +47,7 @@ include: "workflow/rules/loss.smk"
 include: "workflow/rules/bipartite.smk"
 include: "workflow/rules/search.smk"
 include: "workflow/rules/practice.smk"
+include: "workflow/rules/site.smk"
 
 
 # On a cluster (workflow/profiles/slurm) the rules marked `localrule: True` run on the submitting
@@ -60,4 +61,5 @@ rule all:
         "paper/tables/worst_cases.tex",
         paper_targets(),  # the results, figures, tables and macros (workflow/rules/paper_common.smk)
         "paper/main.pdf",
+        "results/site",  # the results explorer, with the pipeline record (workflow/rules/site.smk)
     localrule: True

@@ -62,6 +62,7 @@ XDIST_GROUPS = {
     "tests/e2e/test_pipeline.py": "e2e-local",
     "tests/e2e/test_paper.py": "e2e-local",
     "tests/e2e/test_plan.py": "e2e-local",  # reads the same smoke run (else a second worker runs it again)
+    "tests/e2e/test_site.py": "e2e-local",  # the site and run record of the same smoke run
     "tests/e2e/test_slurm.py": "slurm",
 }
 

@@ -88,6 +88,10 @@ _OUTPUT_SECONDS_MEASURED = {
     "paper_generated": 2.0,
     "paper_reproducibility": 2.0,
     "paper_pdf": 30.0,
+    # the pipeline record and the site: measured on the default config's tables on the project machine
+    # (python -c with the scripts' calls; Snakemake's start-up of a job added)
+    "pipeline_record": 3.0,
+    "site": 4.0,
 }
 OUTPUT_SECONDS = {rule: seconds / _MEASURED_ON for rule, seconds in _OUTPUT_SECONDS_MEASURED.items()}
 
@@ -97,7 +101,7 @@ def plan_outputs(config: dict) -> list:
     rule (section ``tables``, ``figures`` or ``paper``; the stage is the rule's name), counted
     as the Snakefile's targets ask for them: one scheduling figure job per problem, the loss and
     bipartite ones when the config has those sections, the ε sweep's and the practice tables
-    when it has those."""
+    when it has those; the pipeline record and the site (section ``paper``) always."""
     from schedbench.hall.plan import BASE_BYTES, StageEstimate
     from schedbench.scheduling.stage.config import experiment_problem
     from schedbench.scheduling.stage.eps_sweep import sweep_jobs
@@ -134,7 +138,7 @@ def plan_outputs(config: dict) -> list:
             "loss_figures": int(loss),
             "bipartite_figures": int(bipartite),
         },
-        "paper": {"paper_generated": 1, "paper_reproducibility": 1, "paper_pdf": 1},
+        "paper": {"paper_generated": 1, "paper_reproducibility": 1, "paper_pdf": 1, "pipeline_record": 1, "site": 1},
     }
     notes = {"scheduling_figures": f"one per problem: {', '.join(problems)}", "paper_pdf": "latexmk"}
     return [

@@ -128,6 +128,8 @@ def test_the_tables_figures_and_paper_are_counted_as_snakemake_schedules_them():
         "paper_generated": 1,
         "paper_reproducibility": 1,
         "paper_pdf": 1,
+        "pipeline_record": 1,
+        "site": 1,
     }
     flow = family(20, 4, 2, {"ll-fifo": None}, sizes="unit")
     two = config(e=family(20, 4, 2, {"greedy": None}, sizes="unit"), f={**flow, "problem": "maxflow"})

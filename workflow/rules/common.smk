@@ -1,5 +1,9 @@
 # Targets from the config, wildcard constraints and the package sources each stage depends on.
 import hashlib
+import os
+import shlex
+import sys
+import time
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -7,6 +11,7 @@ from snakemake.exceptions import WorkflowError
 from schedbench.hall.config import ConfigError, balanced_chunks, batches, config_hash
 from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
+from schedbench.hall.pipeline_record import COMMAND_ENV, STARTED_ENV
 from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs, sweep_pairs
 from schedbench.scheduling.stage.practice import family_entries, family_section, practice_families
@@ -40,6 +45,12 @@ if workflow.is_main_process and not workflow.output_settings.dryrun:
         RUN_LOCK = hold_run_lock()
     except RunLockError as exc:
         raise WorkflowError(str(exc))
+
+# The pipeline record's start and command (hall.pipeline_record, workflow/rules/site.smk): environment variables
+# the jobs inherit; as params they would rerun the record and the site at every run.
+if workflow.is_main_process:
+    os.environ[STARTED_ENV] = repr(time.time())
+    os.environ[COMMAND_ENV] = shlex.join(sys.argv)
 
 EXPERIMENTS = sorted(config["experiments"])
 FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"][e]]

@@ -9,6 +9,8 @@ rule source_manifest:
         "results/sources/{name}.sha256",
     log:
         "results/logs/source_manifest/{name}.log",
+    benchmark:
+        "results/benchmarks/source_manifest/{name}.tsv"
     wildcard_constraints:
         name=r"[A-Za-z0-9_]+-[0-9a-f]{12}",
     localrule: True

@@ -53,6 +53,7 @@ from schedbench.hall.io import (
     tied_instances,
     write_parquet,
 )
+from schedbench.hall.pipeline_record import compare_records, record_lines
 from schedbench.hall.stats import bootstrap_ci
 
 __all__ = [
@@ -79,6 +80,7 @@ ARCHIVED = (
     "paper/macros*.tex",
     "paper/generated/*.tex",
     "paper/main.pdf",
+    "results/pipeline_record.json",  # hall.pipeline_record
 )
 #: the run-table metrics compared per group (mean with a bootstrap CI)
 METRICS = ("ratio", "objective", "rejected_frac")
@@ -766,6 +768,7 @@ class RunDiff:
     platform: dict[str, Any]
     plugins: dict[str, Any] = field(default_factory=lambda: {"same": True, "files": []})
     paired: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PAIRED_COLUMNS))
+    records: dict[str, Any] = field(default_factory=dict)  # the pipeline records' rule times (hall.pipeline_record)
 
     @property
     def unchanged(self) -> bool:
@@ -788,6 +791,7 @@ class RunDiff:
             "plugins": self.plugins,
             "packages": self.packages,
             "platform": self.platform,
+            "records": self.records,
         }
 
     def report(self, full: bool = False) -> str:
@@ -1342,7 +1346,9 @@ def diff(
                 f"n_boot: {n_boot:,} resamples of a group of {largest:,} runs ({r.label}) would take "
                 f"{8 * n_boot * largest / 2**30:.1f} GiB, more than {MAX_BOOT_BYTES / 2**30:.0f} GiB; use a smaller n_boot"
             )
-    return _compare_runs(ra, rb, n_boot, match)
+    d = _compare_runs(ra, rb, n_boot, match)
+    d.records = compare_records(ra.path, rb.path)
+    return d
 
 
 def _num(x: float) -> str:
@@ -1536,6 +1542,7 @@ def format_diff(d: RunDiff, full: bool = False) -> str:
                 lines.append(f"  {kind:<12} {_what(*group[1:])}: {_paired_text(p)}")
         if hidden:
             lines.append(f"  … and {hidden} more values within the noise (--full or --json lists them all)")
+    lines += record_lines(d.records) if d.records else []
     return "\n".join(lines)
 
 
