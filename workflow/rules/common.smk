@@ -13,7 +13,7 @@ from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
 from schedbench.hall.pipeline_record import COMMAND_ENV, STARTED_ENV
 from schedbench.scheduling.stage.config import experiment_problem
-from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs, sweep_pairs
+from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs, sweep_pairs, sweep_series
 from schedbench.scheduling.stage.practice import family_entries, family_section, practice_families
 from schedbench.scheduling.stage.practice_report import family_titles
 from schedbench.hall.runlock import RunLockError, hold_run_lock

@@ -330,7 +330,13 @@ rule paper_reproducibility:
     params:
         bench_root="results/benchmarks",
         # job benchmark files are <rule>/<key>[-...].tsv: those of another config's experiments are left out
-        bench_keys=EXPERIMENTS + LOSS_EXPERIMENTS + BIP_EXPERIMENTS + SCHED_PROBLEMS + SEARCH_TASKS,
+        bench_keys=EXPERIMENTS
+        + LOSS_EXPERIMENTS
+        + BIP_EXPERIMENTS
+        + SCHED_PROBLEMS
+        + SEARCH_TASKS
+        + PRACTICE_FAMILIES
+        + sorted(sweep_series(EPS_SWEEP)),
         config_file=CONFIG_FILE,
         config_hash=CONFIG_HASH,
     script:

@@ -13,9 +13,10 @@ with logged(snakemake.log[0], "paper_reproducibility") as log:
     keys = set(snakemake.params.bench_keys)
 
     def current(f: Path) -> bool:
-        # <root>/<rule>.tsv, or <root>/<rule>/<key>[-<...>].tsv with key an experiment or problem of this config
+        # <root>/<rule>.tsv, or <root>/<rule>/<key>[-<...>].tsv or <root>/<rule>/<key>/... with key
+        # an experiment, problem, practice family or sweep series of this config
         rel = f.relative_to(root)
-        return len(rel.parts) == 1 or rel.stem.split("-")[0] in keys
+        return len(rel.parts) == 1 or Path(rel.parts[1]).stem.split("-")[0] in keys
 
     files = sorted(f for f in root.rglob("*.tsv") if current(f))
     stages = stage_times(files, root)
