@@ -15,10 +15,10 @@ Protocol (``docs/models/rejection-model.md`` §13; the paper's method section st
    ranks as the geometric mean of ALG/OPT would, and needs no OPT); a combination with a run
    that fails the validator or the budget is out; ties go to the first in grid order. The test
    set is never read while tuning (:func:`tune` receives training instances only). A policy
-   entry may set a **spending floor** ``spend``: only combinations whose mean budget use
-   (rejected / ε) on the training instances reaches it compete — the same policy held to using
-   its budget, reported beside its unconstrained choice (what spending costs or gains); the twin
-   shares the unconstrained entry's training runs.
+   entry may set a **spending floor** ``spend``: only combinations whose budget use (rejected /
+   ε) reaches it on every training instance compete — the same policy held to using its budget,
+   reported beside its unconstrained choice (what spending costs or gains); the twin shares the
+   unconstrained entry's training runs.
 3. **Test.** The chosen combination of each entry runs on every test instance at that ε; the
    row records the chosen parameters (``p_<name>``), how many candidates were tried and the
    winning training score. Nothing reported is chosen on the test data.
@@ -369,8 +369,8 @@ def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int, cach
     """The combination of ``entry["tune"]`` (with ``entry["params"]``) with the smallest geometric
     mean objective over the ``train`` instances at ``eps``. A candidate with a run that is not
     ``ok`` (or a non-positive objective) is out; ties: the first in grid order. With a spending
-    floor ``entry["spend"]`` only candidates whose mean budget use (rejected / ε) on the training
-    instances reaches it compete; when none does, the one that used the most is chosen and
+    floor ``entry["spend"]`` only candidates whose budget use (rejected / ε) reaches it on every
+    training instance compete; when none does, the one whose smallest use is largest is chosen and
     ``floor_met`` is False (the tables flag it: a measured outcome, not a config error).
     ``cache`` (keyed by :func:`training_key`, ε and the instance) lets entries with the same
     training runs share them."""
@@ -391,7 +391,7 @@ def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int, cach
         rows += runs
         if all(r["status"] == "ok" for r in runs) and all(r["objective"] > 0 for r in runs):
             score = float(np.exp(np.mean(np.log([r["objective"] for r in runs]))))
-            valid.append((score, float(np.mean([r["budget_used"] for r in runs])), k))
+            valid.append((score, float(min(r["budget_used"] for r in runs)), k))
     if not valid:
         raise ParameterError(
             f"{entry['label']}: no candidate of its grid ran valid on every training instance at ε = {eps:g}"

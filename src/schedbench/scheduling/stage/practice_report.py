@@ -317,7 +317,7 @@ def spending_finding(pairs: pd.DataFrame) -> str:
     below = int((twins["geo_ratio_hi"] < 1).sum())
     at_least = int((twins["budget_used"] >= twins["policy_spend"]).sum())
     return (
-        f" Held to using at least {floor} of its budget (a floor applied when tuning on the training instances), "
+        f" Held to using at least {floor} of its budget on every training instance (a floor applied when tuning), "
         f"the same policy used {twins['budget_used'].min():.2f} to {twins['budget_used'].max():.2f} of it on the "
         f"test instances (at least the floor in {at_least} of {len(twins)}) and beat the same baseline with 95 % "
         f"confidence in {below} of {len(twins)} headline comparisons, with ratios from "
