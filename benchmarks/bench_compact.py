@@ -9,7 +9,7 @@ Prints one row per (family, instance, model): status, value, lower bound, gap, w
 probes and wall seconds; ``--json`` writes them too. Not a test.
 
 Run:  .venv/bin/python benchmarks/bench_compact.py [--families flow_sized_m10,...]
-          [--models cpsat,backlog,transport] [--work-limit 60] [--instances 0,1,2] [--json out.json]
+          [--models cpsat,backlog:bottom-up,transport,mip-full,default] [--work-limit 60] [--instances 0,1,2] [--json out.json]
 """
 
 from __future__ import annotations
@@ -42,14 +42,19 @@ FAMILIES = (
 
 
 def solve(inst: Instance, objective: str, seed: int, work_limit: float, model: str, time_limit: float):
-    """One solve with the given probe model (``mip-full`` for the small full window MIP)."""
+    """One solve with the given probe model: ``mip-full`` (the small full window MIP),
+    ``default`` (what opt_max_flow picks, :func:`maxflow.exact_method`) or a lazy-probe solver,
+    optionally with the search order after a colon (``backlog:bottom-up``)."""
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, objective)
     effort = Effort(work_limit, time_limit)
-    if model == "mip-full":
-        res = mf._opt_sized(inst, dl, t0, effort, seed, method="mip-full")
+    if model == "default":
+        method, solver, search = mf.exact_method(inst, objective)
     else:
-        res = mf._opt_sized(inst, dl, t0, effort, seed, method="lazy", solver=model)
+        solver, _, search = model.partition(":")
+        method = "mip-full" if solver == "mip-full" else "lazy"
+    kw = {} if method == "mip-full" else {"solver": solver, "search": search or None}
+    res = mf._opt_sized(inst, dl, t0, effort, seed, method=method, **kw)
     return res, effort.used, time.perf_counter() - t0
 
 

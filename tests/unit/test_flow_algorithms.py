@@ -264,8 +264,8 @@ def test_a_run_solves_the_problem_the_experiment_chose():
 
 
 def test_config_problem_key():
-    from schedbench.hall.config import ConfigError
     from schedbench.checks import check_config
+    from schedbench.hall.config import ConfigError
     from schedbench.scheduling.stage.config import experiment_problem
 
     exp = {
@@ -310,8 +310,8 @@ def test_family_weights():
 
 
 def test_adversary_parameters_decide_the_experiment_problem():
-    from schedbench.hall.config import ConfigError
     from schedbench.checks import check_config
+    from schedbench.hall.config import ConfigError
     from schedbench.scheduling.stage.config import experiment_problem
 
     exp = {

@@ -25,17 +25,17 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from schedbench.hall.params import ParameterError
 from schedbench.hall.effort import DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.params import ParameterError
 from schedbench.hall.progress import progress_map
+from schedbench.hall.seeds import derived_seed
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 from schedbench.scheduling.stage.results import parameter_columns
-from schedbench.hall.seeds import derived_seed
 
 __all__ = [
     "make_instances",
