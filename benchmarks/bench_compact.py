@@ -9,7 +9,7 @@ Prints one row per (family, instance, model): status, value, lower bound, gap, w
 probes and wall seconds; ``--json`` writes them too. Not a test.
 
 Run:  .venv/bin/python benchmarks/bench_compact.py [--families flow_sized_m10,...]
-          [--models cpsat,backlog:bottom-up,transport,mip-full,default] [--work-limit 60] [--instances 0,1,2] [--json out.json]
+          [--models cpsat,backlog:bottom-up,transport,mip-full,default] [--work-limit 60] [--no-windows] [--instances 0,1,2] [--json out.json]
 """
 
 from __future__ import annotations
@@ -41,10 +41,11 @@ FAMILIES = (
 )
 
 
-def solve(inst: Instance, objective: str, seed: int, work_limit: float, model: str, time_limit: float):
+def solve(inst: Instance, objective: str, seed: int, work_limit: float, model: str, time_limit: float, windows=True):
     """One solve with the given probe model: ``mip-full`` (the small full window MIP),
     ``default`` (what opt_max_flow picks, :func:`maxflow.exact_method`) or a lazy-probe solver,
-    optionally with the search order after a colon (``backlog:bottom-up``)."""
+    optionally with the search order after a colon (``backlog:bottom-up``); ``windows=False``
+    leaves the window bound out (the search as it was before it)."""
     t0 = time.perf_counter()
     dl = mf._Deadlines(inst, objective)
     effort = Effort(work_limit, time_limit)
@@ -53,7 +54,7 @@ def solve(inst: Instance, objective: str, seed: int, work_limit: float, model: s
     else:
         solver, _, search = model.partition(":")
         method = "mip-full" if solver == "mip-full" else "lazy"
-    kw = {} if method == "mip-full" else {"solver": solver, "search": search or None}
+    kw = {} if method == "mip-full" else {"solver": solver, "search": search or None, "windows": windows}
     res = mf._opt_sized(inst, dl, t0, effort, seed, method=method, **kw)
     return res, effort.used, time.perf_counter() - t0
 
@@ -67,11 +68,14 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=600.0, help="wall-clock safety net per solve")
     ap.add_argument("--instances", default="", help="instance indices (default: the config's count)")
     ap.add_argument("--json", default="")
+    ap.add_argument("--no-windows", action="store_true", help="without the window lower bound")
     args = ap.parse_args()
     cfg = load_config_file(args.config)
     base_seed = int(cfg["seed"])
     rows = []
-    print(f"{'instance':<28} {'model':>9} {'status':>8} {'value':>9} {'bound':>9} {'gap':>7} {'work':>6} {'probes':>6} {'wall s':>7}")
+    print(
+        f"{'instance':<28} {'model':>9} {'status':>8} {'value':>9} {'bound':>9} {'gap':>7} {'work':>6} {'probes':>6} {'wall s':>7}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for fam in args.families.split(","):
             exp = cfg["experiments"][fam]
@@ -82,7 +86,9 @@ def main() -> None:
                 inst = Instance.load(path)
                 seed = derived_seed(base_seed, "opt", inst.meta["instance"])
                 for model in args.models.split(","):
-                    res, work, wall = solve(inst, objective, seed, args.work_limit, model, args.time_limit)
+                    res, work, wall = solve(
+                        inst, objective, seed, args.work_limit, model, args.time_limit, not args.no_windows
+                    )
                     gap = (res.value - res.lower_bound) / res.value if res.value > 0 else 0.0
                     found = re.search(r"(\d+) probes", res.solver)
                     row = {

@@ -140,7 +140,10 @@ def test_mft_unit_prefix_runs_store_the_guarantee_at_the_proven_opt_as_the_docs_
     # not the OPT-free c/ε + 1 (250 prefix runs of the default run stored 1/ε + 1)
     from schedbench.scheduling.stage.experiment import make_instances, run_online_batch, solve_offline
 
-    cfg = {"family": "random-restricted", "params": {"m": 3, "n": 40, "d": 2, "sizes": "unit", "arrivals": "poisson", "load": 0.95}}
+    cfg = {
+        "family": "random-restricted",
+        "params": {"m": 3, "n": 40, "d": 2, "sizes": "unit", "arrivals": "poisson", "load": 0.95},
+    }
     paths = make_instances("mftp", cfg, 7, range(2), tmp_path / "inst")
     opt = solve_offline(paths, "maxflow", 30.0, 7)
     assert (opt["opt_status"] == "optimal").all()

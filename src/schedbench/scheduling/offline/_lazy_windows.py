@@ -503,7 +503,6 @@ class LazyWindows:
             if not add(self._rows(self.win[before:], deadline)):
                 return None, None
 
-
     def _compact_probe(self, T, deadline, effort):
         """One solve of the compact exact model (:mod:`._compact`) at these deadlines, the hint
         as CP-SAT's hint; its assignment is re-checked by EDF like every other."""

@@ -1254,14 +1254,14 @@ def exact_method(inst: Instance, objective: str) -> tuple[str, str, str]:
 def with_witness(res: OptResult, inst: Instance, objective: str) -> OptResult:
     """``res`` with the witness of its lower bound when OPT is not proven: the counting bound's
     (:func:`counting_witness`) when the reported bound is no stronger than it, else the solver's
-    proofs — the migratory max-flow relaxation (§8.2) or the exact search's infeasible probes, the
-    bound being the least candidate T neither excludes."""
+    proofs — the migratory max-flow relaxation (§8.2), the exact search's infeasible probes or the
+    window bound (§8.3, named in ``solver``), the bound being the least candidate T none excludes."""
     if res.status == "optimal" or res.witness:
         return res
     value, text = counting_witness(inst, objective)
     if not res.lower_bound <= value + 1e-9 * max(1.0, abs(value)):
         text = (
-            f"stronger than counting: the migratory max-flow relaxation or the exact search's refuted "
-            f"candidates ({res.solver}) exclude every value below {res.lower_bound:.6g}"
+            f"stronger than counting: the migratory max-flow relaxation, the exact search's refuted "
+            f"candidates or a window's optimum ({res.solver}) exclude every value below {res.lower_bound:.6g}"
         )
     return dataclasses.replace(res, witness=text)
