@@ -103,35 +103,38 @@ def test_backlog_needs_a_common_window_and_transport_takes_any():
 @pytest.mark.parametrize(
     "objective,params",
     [
-        ("flow", {"max_size": 4, "load": 0.9}),
-        ("stretch", {"sizes": "pareto", "pareto_shape": 1.5, "max_size": 64, "load": 0.9}),
+        ("flow", {"max_size": 16, "load": 0.95}),
+        ("stretch", {"n": 80, "sizes": "pareto", "pareto_shape": 1.5, "max_size": 16, "load": 0.9}),
     ],
 )
 def test_compact_and_lazy_searches_prove_the_same_opt_on_a_mid_size_instance(objective, params):
-    """120 jobs on 8 machines (the small families' size): every model proves one OPT."""
+    """120 (stretch: 80) jobs on 8 machines, the small families' size: every model proves one OPT."""
     kw = {"m": 8, "n": 120, "d": 2, "sizes": "uniform", "arrivals": "poisson", **params}
-    inst = get_family("random-restricted").make(3, 11, **kw)
+    inst = get_family("random-restricted").make(1 if objective == "flow" else 3, 11, **kw)
     dl = mf._Deadlines(inst, objective)
     results = {}
     for solver in ("cpsat", *cm.COMPACT):
         res = mf._opt_sized(inst, dl, time.perf_counter(), Effort(None, 600), 0, solver=solver)
-        assert res.status == "optimal", (solver, res)
+        assert res.status == "optimal" and "(0 probes)" not in res.solver, (solver, res)  # the probes decide
         results[solver] = res.value
     assert len(set(results.values())) == 1, results
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES)
 def test_window_bound_is_the_best_window_optimum_and_never_above_opt(objective, monkeypatch):
-    """With windows of 4 jobs (every 2), on 15 seeded instances of up to 10 jobs (those with 8 or more): the window bound
+    """With windows of 4 jobs (every 2), on 12 seeded instances of 8–10 jobs: the window bound
     is the largest brute-force optimum of a window, never above the whole instance's, and the
     search that uses it still ends at the brute force's optimum."""
     monkeypatch.setattr(mf, "WINDOW_JOBS", 4)
     monkeypatch.setattr(mf, "WINDOW_MAX_JOBS", 100)
     rng = np.random.default_rng(9000 + OBJECTIVES.index(objective))
-    for case in range(15):
+    checked = 0
+    while checked < 12:
         inst = random_instance(rng, unit=False, max_n=10, max_m=2, max_size=3)
         if inst.n < 8:
             continue
+        checked += 1
+        case = checked
         opt = brute_force(inst, objective)
         bound, where = mf._window_bound(inst, objective, Effort(None, 600), 0)
         order = inst.arrival_order()
