@@ -65,6 +65,7 @@ bench: $(STAMP)  ## performance figures quoted in benchmarks/README.md
 	$(BIN)/python benchmarks/bench_exact.py
 	$(BIN)/python benchmarks/bench_loss.py
 	$(BIN)/python benchmarks/bench_pipeline.py
+	$(BIN)/python benchmarks/bench_compact.py --families flow_sized_m10,stretch_pareto15_m10 --models cpsat,backlog,transport
 
 bench-compare: $(STAMP)  ## schedbench vs Ciw vs SimPy on the same JSQ model (benchmarks/README.md)
 	$(BIN)/pip install --quiet -r requirements-bench.txt

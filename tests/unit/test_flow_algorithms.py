@@ -134,6 +134,33 @@ def test_mft_unit_max_flow_within_its_cap_and_budget_with_opt(inst, eps, c):
     assert p.validation.objective / opt.value <= MftUnit.ratio_bound(eps, p.params, opt=opt.value) + 1e-9
 
 
+def test_mft_unit_prefix_runs_store_the_guarantee_at_the_proven_opt_as_the_docs_state(tmp_path):
+    # rejection-model.md §3: max flow ≤ Qcap = ⌈c·T/ε⌉ with T(t) ≤ OPT, so ALG/OPT ≤ ⌈c·OPT/ε⌉/OPT,
+    # i.e. c/ε when c·OPT/ε is an integer; a pipeline run knows the proven OPT, so it stores that,
+    # not the OPT-free c/ε + 1 (250 prefix runs of the default run stored 1/ε + 1)
+    from schedbench.scheduling.stage.experiment import make_instances, run_online_batch, solve_offline
+
+    cfg = {
+        "family": "random-restricted",
+        "params": {"m": 3, "n": 40, "d": 2, "sizes": "unit", "arrivals": "poisson", "load": 0.95},
+    }
+    paths = make_instances("mftp", cfg, 7, range(2), tmp_path / "inst")
+    opt = solve_offline(paths, "maxflow", 30.0, 7)
+    assert (opt["opt_status"] == "optimal").all()
+    grid = {"oracle": ["opt", "prefix", "prefix-pow2"]}
+    runs = run_online_batch(paths, opt, {"mft-unit": grid}, [0.5, 0.25], 7)
+    runs = runs.merge(opt[["instance", "opt"]], on="instance")
+    for r in runs.itertuples():
+        c = 2.0 if r.p_oracle == "prefix-pow2" else 1.0
+        assert r.ratio_bound == pytest.approx(queue_cap(r.opt, r.eps, c) / r.opt)
+        assert r.objective / r.opt <= r.ratio_bound + 1e-9
+    prefix = runs[runs.p_oracle == "prefix"]
+    assert (prefix["ratio_bound"] == 1 / prefix["eps"]).all()  # integer OPT, 1/ε an integer
+    # with no proven OPT (no table) the bound falls back to the OPT-free c/ε + 1
+    alone = run_online_batch(paths, None, {"mft-unit": {"oracle": "prefix"}}, [0.5], 7)
+    assert (alone["ratio_bound"] == 3.0).all()
+
+
 @settings(max_examples=40, deadline=None)
 @given(unit_instances(), st.sampled_from(["ll-fifo", "random-two-flow", "drop-every-k-flow", "mft-unit"]))
 def test_alg_at_least_opt_when_nothing_rejected(inst, name):
@@ -240,8 +267,8 @@ def test_a_run_solves_the_problem_the_experiment_chose():
 
 
 def test_config_problem_key():
-    from schedbench.hall.config import ConfigError
     from schedbench.checks import check_config
+    from schedbench.hall.config import ConfigError
     from schedbench.scheduling.stage.config import experiment_problem
 
     exp = {
@@ -286,8 +313,8 @@ def test_family_weights():
 
 
 def test_adversary_parameters_decide_the_experiment_problem():
-    from schedbench.hall.config import ConfigError
     from schedbench.checks import check_config
+    from schedbench.hall.config import ConfigError
     from schedbench.scheduling.stage.config import experiment_problem
 
     exp = {

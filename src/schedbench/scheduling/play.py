@@ -47,13 +47,16 @@ def execute(
     oracle: float | None = None,
     fast: bool = True,
     problem: str | None = None,
+    bound_opt: float | None = None,
 ) -> RunRecord:
     """Run ``cls`` on ``source``, validate, and return the run's record. ``oracle`` is T* for
     algorithms that assume it (an adversary supplies its constructed OPT when none is given).
     ``problem`` is the problem of the run (default: the adversary's, else the algorithm's
-    default); the algorithm must solve it."""
+    default); the algorithm must solve it. ``bound_opt``: the instance's proven OPT, at which the
+    ratio bound of a run without an oracle is taken (e.g. mft-unit with a prefix oracle:
+    T(t) ≤ OPT, so its flow ≤ ⌈c·OPT/ε⌉); default the oracle given, else the adversary's claim."""
     params = dict(params or {})
-    bound_opt = oracle  # the OPT a ratio bound is taken at: the oracle given, else the adversary's claim
+    bound_opt = oracle if oracle is not None else bound_opt
     if cls.migratory and isinstance(source, Adversary):
         raise ParameterError(
             f"algorithm {cls.name!r} is migratory (outside the model, no step path): it cannot "

@@ -30,7 +30,9 @@ window [a, b] of a larger T would also be implied (deadlines only shrink, its jo
 grows), but the (i, a, j*) form keeps following the cluster, which is what the next probes need.
 
 Two 0–1 solvers decide step 1: OR-Tools CP-SAT (one worker, fixed seed, the previous
-assignment as a hint) and HiGHS (branch and cut). See :data:`DEFAULT_SOLVER`.
+assignment as a hint) and HiGHS (branch and cut). See :data:`DEFAULT_SOLVER`. Instead of steps
+1–3, ``solver="backlog"`` or ``"transport"`` solves a compact exact model of the whole window
+family once (:mod:`._compact`; the tabu repair before it stays).
 """
 
 from __future__ import annotations
@@ -40,12 +42,13 @@ import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.hall.solvers import quiet_highs, run_checked
+from schedbench.scheduling.offline import _compact as cm
 from schedbench.scheduling.offline import _matching as mk
 from schedbench.scheduling.offline.result import solver_seed
 
 __all__ = ["LazyWindows", "SOLVERS", "DEFAULT_SOLVER", "assignment_deadline_misses"]
 
-SOLVERS = ("cpsat", "highs")
+SOLVERS = ("cpsat", "highs", *cm.COMPACT)
 #: The 0–1 solver of a probe (set after measuring both, see the module docstring of maxflow).
 DEFAULT_SOLVER = "cpsat"
 #: Most windows added per machine per lazy round.
@@ -441,6 +444,8 @@ class LazyWindows:
                 if ok:
                     return True, better.copy()
                 self._add_windows(rows)
+        if self.solver in cm.COMPACT:
+            return self._compact_probe(T, deadline, effort)
         model = (_CpSat if self.solver == "cpsat" else _Highs)(inst, self.owner, self.seed)
         size = [0, 0]  # the model's window rows and nonzeros
 
@@ -497,6 +502,31 @@ class LazyWindows:
             hint_e = self.entries_of(self.hint)
             if not add(self._rows(self.win[before:], deadline)):
                 return None, None
+
+    def _compact_probe(self, T, deadline, effort):
+        """One solve of the compact exact model (:mod:`._compact`) at these deadlines, the hint
+        as CP-SAT's hint; its assignment is re-checked by EDF like every other."""
+        if effort.exhausted():
+            return None, None
+        L = cm.common_window(self.inst, deadline)
+        if self.solver == "backlog" and L is not None:
+            model = cm.Backlog(self.inst, self.owner, self.seed, L)
+        else:  # the backlog chain needs one window for all jobs; transport takes any deadlines
+            model = cm.Transport(self.inst, self.owner, self.seed, deadline)
+        hint_e = None if self.hint is None else self.entries_of(self.hint)
+        ok, chosen = model.solve(hint_e, effort)
+        self.solves += 1
+        self.rounds += 1
+        self.last_rounds = 1
+        if ok is not True:
+            return ok, None
+        machine = np.empty(self.inst.n, dtype=np.int64)
+        machine[self.owner[chosen]] = self.inst.indices[chosen]
+        self.hint = machine
+        if self.check_edf and not self._cuts(machine, deadline)[0]:  # exact models: only a solver fault
+            self.note = f"compact model's answer at T = {T} misses a deadline under EDF"
+            return None, None
+        return True, machine
 
 
 # ----------------------------------------------------------------------------- local search

@@ -74,6 +74,24 @@ by bisection between a proven lower bound and a feasible schedule.
   ``value=nan``). ``solver`` reads ``lazy-cpsat (k probes, gap g)`` (gap = (value − lower
   bound)/value, shown unless optimal) or ``highs-mip``.
 
+* **Which exact model** (:func:`exact_method`, measured by benchmarks/bench_compact.py): fewer
+  than :data:`LAZY_MIN_JOBS` jobs, the full window MIP; **max flow** with up to
+  :data:`BACKLOG_MAX_JOBS` jobs, the **backlog model** of :mod:`._compact` as the probe's 0–1
+  solve (``solver`` reads ``lazy-backlog``): with one window T for every job EDF is FIFO, so
+  per machine the work left after each release point is a chain W_k ≥ W_{k−1} − Δ_k + A_k,
+  W_k ≥ A_k, W_k ≤ T — every window row in linearly many rows, one CP-SAT solve per probe, no
+  lazy rounds. On ``flow_sized_m10`` (n = 1000, m = 10) at 60 units it alone proved instance
+  0000 (OPT 32; the lazy windows ended at [29, 35]) and left gaps of 2.8 % and 11.8 % (lazy:
+  2.8 %, 14.3 %); with the window bound taking its share, 3.0 %, 2.8 %, 11.8 %. Everything
+  else, the lazy windows; the interval **transportation** model (``solver="transport"``, exact
+  for any deadlines) lost to them on every max-stretch and weighted instance measured and is
+  kept for comparison only.
+* **Window bound** (:func:`_window_bound`, 2·:data:`WINDOW_JOBS` ≤ n ≤ :data:`WINDOW_MAX_JOBS`):
+  the optimum of the jobs of a release window is a lower bound (dropping jobs never raises it); after the descent, when
+  a gap remains, every window of 200 consecutive jobs is solved with a tenth of the work left
+  (at most :data:`WINDOW_WORK` units each). On ``stretch_pareto15_m10/0001`` the jobs 700–899
+  have OPT 2 — above the counting and migratory bounds (1.875).
+
 ``time_limit`` (seconds, finite, > 0) covers the whole call: bisection stops when the time is
 up (or when the next probe would overrun it, judged by the longest so far); matching probes run
 Hopcroft–Karp in chunks of phases between clock checks; HiGHS gets what is left. Then
@@ -125,6 +143,8 @@ __all__ = [
     "MAX_MIP_SCAN",
     "MAX_MIP_COEF",
     "LAZY_MIN_JOBS",
+    "BACKLOG_MAX_JOBS",
+    "exact_method",
 ]
 
 #: Largest compressed right side (machine, slot) of the unit matching (int32 arrays: 200 MB).
@@ -144,6 +164,20 @@ MAX_MIP_SCAN = 2 * 10**8
 #: answers and ``solver`` text on small instances stay those of the earlier tested path);
 #: otherwise the lazy windows of :mod:`._lazy_windows`.
 LAZY_MIN_JOBS = 64
+#: The window bound (:func:`_window_bound`, instances of at least twice this many jobs): windows
+#: of this many consecutive jobs; the share of the work left they may spend, and at most this many
+#: units each.
+WINDOW_JOBS = 200
+WINDOW_SHARE = 0.1
+WINDOW_WORK = 5.0
+#: ... not tried above this many jobs (99 windows at 10⁴, where the descent spends the default
+#: limits anyway), nor with less than this many units per window.
+WINDOW_MAX_JOBS = 2000
+WINDOW_MIN_WORK = 0.5
+#: Max flow with at most this many sized jobs (and at least :data:`LAZY_MIN_JOBS`): the backlog
+#: model (:func:`exact_method`). Above it the local-search descent alone spends the
+#: default runs' limits (the 10⁴-job log windows: 0 probes), so the rule is not measured there.
+BACKLOG_MAX_JOBS = 5000
 #: The lazy search's order of exact probes after the local-search descent: "gallop" (down from
 #: the best schedule, then bisection) or "bottom-up" (the lower bound, raised by one candidate
 #: per proof, until a probe is feasible).
@@ -1001,7 +1035,57 @@ def _check_upper(inst: Instance, upper) -> np.ndarray:
     return machine
 
 
-def _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, check_edf=True, search=None, **probe_kw):
+def _window_bound(inst: Instance, objective: str, effort: Effort, seed: int) -> tuple[float, str]:
+    """The window (subset) lower bound: dropping jobs never raises the optimum, so the optimum of
+    the jobs of any release window — :data:`WINDOW_JOBS` consecutive jobs in arrival order, every
+    half window — or its proven lower bound is a lower bound on OPT. Each window is solved by the
+    exact search with :data:`WINDOW_SHARE` of the work left split over the windows (at most
+    :data:`WINDOW_WORK` units each), charged to ``effort``. Returns (best bound, which jobs)."""
+    order = inst.arrival_order()
+    starts = sorted(set(range(0, inst.n - WINDOW_JOBS + 1, WINDOW_JOBS // 2)) | {inst.n - WINDOW_JOBS})
+    per = min(WINDOW_WORK, WINDOW_SHARE * effort.work_left() / len(starts))
+    ptr = inst.indptr
+    best, where = 0.0, ""
+    for s in starts:
+        if effort.exhausted() or per < WINDOW_MIN_WORK:
+            break
+        jobs = np.sort(order[s : s + WINDOW_JOBS])
+        sub = Instance(
+            m=inst.m,
+            release=inst.release[jobs],
+            size=inst.size[jobs],
+            indptr=np.concatenate([[0], np.cumsum(np.diff(ptr)[jobs])]),
+            indices=np.concatenate([inst.indices[ptr[j] : ptr[j + 1]] for j in jobs]),
+            w_flow=inst.w_flow[jobs],
+            w_reject=None,
+        )
+        sub_effort = Effort(per, effort.seconds_left())
+        method, solver, search = exact_method(sub, objective)
+        kw = {} if method == "mip-full" else {"solver": solver, "search": search, "windows": False}
+        res = _opt_sized(sub, _Deadlines(sub, objective), time.perf_counter(), sub_effort, seed, method=method, **kw)
+        effort.used += sub_effort.used
+        if sub_effort.stopped_by == "clock":
+            effort.clock_stop()
+        if res.lower_bound > best:
+            best, where = float(res.lower_bound), f"jobs {s}–{s + WINDOW_JOBS - 1} in arrival order"
+    return best, where
+
+
+def _opt_lazy(
+    inst,
+    dl,
+    t0,
+    effort,
+    seed,
+    counting,
+    migratory,
+    solver,
+    upper,
+    check_edf=True,
+    search=None,
+    windows=True,
+    **probe_kw,
+):
     """The lazy-window search (module docstring): bracket [migratory bound, best heuristic
     schedule], then probes from the top down, galloping (1, 2, 4, … candidates below the best
     schedule) until a probe fails, then bisection. Every feasible probe's schedule is valued
@@ -1069,6 +1153,11 @@ def _opt_lazy(inst, dl, t0, effort, seed, counting, migratory, solver, upper, ch
         if assign is None:
             break
         hi = min(hi, _assignment_value(inst, dl, assign, grid.below(hi)))
+    if windows and grid.count(lo, hi) > 0 and 2 * WINDOW_JOBS <= inst.n <= WINDOW_MAX_JOBS:
+        bound, where = _window_bound(inst, dl.objective, effort, seed)
+        if bound > lo:
+            lo = min(grid.first_at_least(bound), hi)
+            note = "; ".join(x for x in (note, f"window bound {bound:.6g}: the optimum of {where}") if x)
     state["hi"] = hi
     complete = True
     step = 1
@@ -1143,21 +1232,37 @@ def opt_max_flow(
     if inst.unit_sizes:
         res = _opt_unit(inst, dl, t0, effort)
     else:
-        res = _opt_sized(inst, dl, t0, effort, seed, method="lazy" if inst.n >= LAZY_MIN_JOBS else "mip-full")
+        method, solver, search = exact_method(inst, objective)
+        if method == "mip-full":
+            res = _opt_sized(inst, dl, t0, effort, seed, method=method)
+        else:
+            res = _opt_sized(inst, dl, t0, effort, seed, method=method, solver=solver, search=search)
     return with_witness(res, inst, objective)
+
+
+def exact_method(inst: Instance, objective: str) -> tuple[str, str, str]:
+    """(method, solver, search) of the exact search for a sized instance, by measurement
+    (benchmarks/bench_compact.py, benchmarks/README.md): below :data:`LAZY_MIN_JOBS` jobs the full
+    window MIP; max flow up to :data:`BACKLOG_MAX_JOBS` jobs the backlog model (:mod:`._compact`)
+    in the lazy search's place; otherwise lazy windows. The search order is :data:`SEARCH`."""
+    if inst.n < LAZY_MIN_JOBS:
+        return "mip-full", "", ""
+    if objective == "flow" and inst.n <= BACKLOG_MAX_JOBS:
+        return "lazy", "backlog", SEARCH
+    return "lazy", lw.DEFAULT_SOLVER, SEARCH
 
 
 def with_witness(res: OptResult, inst: Instance, objective: str) -> OptResult:
     """``res`` with the witness of its lower bound when OPT is not proven: the counting bound's
     (:func:`counting_witness`) when the reported bound is no stronger than it, else the solver's
-    proofs — the migratory max-flow relaxation (§8.2) or the exact search's infeasible probes, the
-    bound being the least candidate T neither excludes."""
+    proofs — the migratory max-flow relaxation (§8.2), the exact search's infeasible probes or the
+    window bound (§8.3, named in ``solver``), the bound being the least candidate T none excludes."""
     if res.status == "optimal" or res.witness:
         return res
     value, text = counting_witness(inst, objective)
     if not res.lower_bound <= value + 1e-9 * max(1.0, abs(value)):
         text = (
-            f"stronger than counting: the migratory max-flow relaxation or the exact search's refuted "
-            f"candidates ({res.solver}) exclude every value below {res.lower_bound:.6g}"
+            f"stronger than counting: the migratory max-flow relaxation, the exact search's refuted "
+            f"candidates or a window's optimum ({res.solver}) exclude every value below {res.lower_bound:.6g}"
         )
     return dataclasses.replace(res, witness=text)

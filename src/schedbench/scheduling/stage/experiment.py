@@ -25,17 +25,17 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from schedbench.hall.params import ParameterError
 from schedbench.hall.effort import DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.params import ParameterError
 from schedbench.hall.progress import progress_map
+from schedbench.hall.seeds import derived_seed
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 from schedbench.scheduling.stage.results import parameter_columns
-from schedbench.hall.seeds import derived_seed
 
 __all__ = [
     "make_instances",
@@ -45,6 +45,7 @@ __all__ = [
     "run_adversary",
     "instance_id",
     "oracle_from_row",
+    "proven_opt",
     "INSTANCE_COLUMNS",
 ]
 
@@ -140,6 +141,14 @@ def oracle_from_row(row: dict[str, Any]) -> float:
     )
 
 
+def proven_opt(row: dict[str, Any] | None) -> float | None:
+    """The instance's OPT when its row says it is proven (the OPT a ratio bound is taken at for
+    runs without an oracle), else None."""
+    if row is None or str(row["opt_status"]) != "optimal":
+        return None
+    return float(row["opt"])
+
+
 def run_online(
     paths: Iterable[str | Path],
     opt_table: pd.DataFrame | None,
@@ -191,7 +200,8 @@ def run_online_batch(
             for params in combos:
                 wants = cls.uses_oracle(cls.resolve_params(params))
                 oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
-                rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem)[0] for eps in eps_list]
+                proven = proven_opt(opt_rows.get(meta["instance"]))
+                rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem, proven)[0] for eps in eps_list]
         return rows
 
     parts = progress_map(one, paths, log, "instances", n_jobs=n_jobs, work=len, unit="runs")
@@ -256,12 +266,16 @@ def _run_row(
     params: dict[str, Any],
     oracle: float | None,
     problem: str | None = None,
+    bound_opt: float | None = None,
 ) -> tuple[dict[str, Any], RunRecord | None]:
     """One run as a results row: the instance columns (``ident``), then the run record's row
-    (a failed run is a row with status ``error``, every measurement at its default)."""
+    (a failed run is a row with status ``error``, every measurement at its default).
+    ``bound_opt``: the proven OPT its ratio bound is taken at when it has no oracle."""
     t0 = time.perf_counter()
     try:
-        record = execute(cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem)
+        record = execute(
+            cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem, bound_opt=bound_opt
+        )
     except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
         failed = RunRecord.failed(cls, source, exc, eps, seed, params, problem, seconds=time.perf_counter() - t0)
         return {**ident, **failed.to_row()}, None
