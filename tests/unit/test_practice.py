@@ -602,7 +602,7 @@ def test_a_bad_spending_floor_names_the_key(mutate, where):
 def test_the_spending_finding_counts_the_twins_of_the_headline_rows():
     from schedbench.scheduling.stage.practice_report import spending_finding
 
-    base = {"practice_family": "f", "baseline": "edf", "policy_floor_met": True}
+    base = {"practice_family": "f", "baseline": "edf", "policy_floor_met": True, "geo_ratio_lo": 0.0}
     pairs = pd.DataFrame(
         [
             {
@@ -642,6 +642,7 @@ def test_the_spending_finding_counts_the_twins_of_the_headline_rows():
                 "policy_spend": 0.5,
                 "headline": False,
                 "geo_ratio": 1.1,
+                "geo_ratio_lo": 1.05,
                 "geo_ratio_hi": 1.2,
                 "budget_used": 0.45,
                 "policy_floor_met": False,
@@ -663,7 +664,7 @@ def test_the_spending_finding_counts_the_twins_of_the_headline_rows():
     text = spending_finding(pairs)
     assert "at least 0.5 of its budget" in text
     assert "used 0.45 to 0.55" in text and "at least the floor in 1 of 2" in text
-    assert "in 1 of 2 headline comparisons" in text and "ratios from 0.70 to 1.10" in text
+    assert "in 1 of 2 headline comparisons and lost in 1" in text and "ratios from 0.70 to 1.10" in text
     assert "(headline: 0.40 to 0.50)" in text and "in 1 no setting of its grid reached the floor" in text
     assert spending_finding(pairs.assign(policy_spend=math.nan)) == ""
 

@@ -315,12 +315,13 @@ def spending_finding(pairs: pd.DataFrame) -> str:
     floors = sorted(set(twins["policy_spend"]))
     floor = " / ".join(f"{f:g}" for f in floors)
     below = int((twins["geo_ratio_hi"] < 1).sum())
+    above = int((twins["geo_ratio_lo"] > 1).sum())
     at_least = int((twins["budget_used"] >= twins["policy_spend"]).sum())
     return (
         f" Held to using at least {floor} of its budget on every training instance (a floor applied when tuning), "
         f"the same policy used {twins['budget_used'].min():.2f} to {twins['budget_used'].max():.2f} of it on the "
         f"test instances (at least the floor in {at_least} of {len(twins)}) and beat the same baseline with 95 % "
-        f"confidence in {below} of {len(twins)} headline comparisons, with ratios from "
+        f"confidence in {below} of {len(twins)} headline comparisons and lost in {above}, with ratios from "
         f"{twins['geo_ratio'].min():.2f} to {twins['geo_ratio'].max():.2f} (headline: "
         f"{head['geo_ratio'].min():.2f} to {head['geo_ratio'].max():.2f})"
         + (f"; in {missed} no setting of its grid reached the floor on the training instances." if missed else ".")
