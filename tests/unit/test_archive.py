@@ -544,12 +544,12 @@ def test_diff_reads_only_the_known_tables_and_checks_their_columns(run_a, tmp_pa
 
 
 def test_a_table_that_decompresses_past_the_limit_is_refused_before_reading(run_a, tmp_path, monkeypatch):
-    import schedbench.hall.archive as archive_module
+    import schedbench.hall.archive_checks as checks
 
     work = _copy(run_a, tmp_path / "work")
-    monkeypatch.setattr(archive_module, "MAX_TABLE_BYTES", 1)  # the real limit is 4 GiB
+    monkeypatch.setattr(checks, "MAX_TABLE_BYTES", 1)  # the real limit is 4 GiB
     called = []
-    monkeypatch.setattr(archive_module.pd, "read_parquet", lambda *a, **k: called.append(a))
+    monkeypatch.setattr(checks.pd, "read_parquet", lambda *a, **k: called.append(a))
     with pytest.raises(ArchiveError, match="uncompressed .* refused before reading"):
         diff("current", "current", root=work)
     assert not called

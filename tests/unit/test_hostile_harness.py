@@ -21,6 +21,7 @@ from schedbench import Instance
 from schedbench.cli import main
 from schedbench.scheduling.registry import UnknownNameError
 from schedbench.scheduling.search.exact import SearchFailed
+from tests import hostile_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZED = Instance.from_lists(2, [0, 0, 1], [1, 2, 1], [[0], [0, 1], [1]])
@@ -194,7 +195,7 @@ def cli_outcome(argv: list[str], value: str, capsys) -> tuple[str, str]:
     if not isinstance(code, int):
         return "failed", f"schedbench {' '.join(args)}: exit code {code!r}"
     if code == 0:
-        return "answered", ""
+        return "answered", out.out[-2000:]
     if not (out.err.strip() or out.out.strip()):
         return "failed", f"schedbench {' '.join(args)} failed without a word"
     return "refused", out.err.strip().splitlines()[-1] if out.err.strip() else out.out.strip()
@@ -282,6 +283,21 @@ def config_outcome(config_name: str, path: tuple, action: str, value, tmp_path, 
 def test_a_config_section_answers_or_refuses_by_name(config_name, section, data, action, value, tmp_path, capsys):
     path = data.draw(st.sampled_from(key_paths(_node(CONFIGS[config_name], section), section)))
     kind, detail = config_outcome(config_name, path, action, value, tmp_path, capsys)
+    assert kind != "failed", detail
+
+
+#: Damaged and foreign runs and archives (tests/hostile_runs.py) × the commands that read runs.
+RUN_CASES = [(name, argv) for name in hostile_runs.DAMAGES for argv in hostile_runs.COMMANDS]
+
+
+@pytest.fixture(scope="module")
+def intact_run(tmp_path_factory):
+    return hostile_runs.make_run(tmp_path_factory.mktemp("intact") / "run")
+
+
+@pytest.mark.parametrize("name, argv", RUN_CASES, ids=[f"{n}-{' '.join(a[:2])}" for n, a in RUN_CASES])
+def test_a_damaged_run_or_archive_is_answered_or_refused_naming_the_file(name, argv, intact_run, tmp_path, capsys):
+    kind, detail = hostile_runs.run_outcome(name, argv, intact_run, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
     assert kind != "failed", detail
 
 
