@@ -21,7 +21,7 @@ from schedbench import Instance
 from schedbench.cli import main
 from schedbench.scheduling.registry import UnknownNameError
 from schedbench.scheduling.search.exact import SearchFailed
-from tests import hostile_runs
+from tests import hostile_plugins, hostile_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZED = Instance.from_lists(2, [0, 0, 1], [1, 2, 1], [[0], [0, 1], [1]])
@@ -298,6 +298,20 @@ def intact_run(tmp_path_factory):
 @pytest.mark.parametrize("name, argv", RUN_CASES, ids=[f"{n}-{' '.join(a[:2])}" for n, a in RUN_CASES])
 def test_a_damaged_run_or_archive_is_answered_or_refused_naming_the_file(name, argv, intact_run, tmp_path, capsys):
     kind, detail = hostile_runs.run_outcome(name, argv, intact_run, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
+    assert kind != "failed", detail
+
+
+#: Misbehaving plug-ins (tests/hostile_plugins.py) × the commands that run user code.
+PLUGIN_CASES = [(name, argv) for name in hostile_plugins.PLUGINS for argv in hostile_plugins.COMMANDS]
+
+
+def _plugin_case_id(name: str, argv: list[str]) -> str:
+    return f"{name}-{argv[2] if argv[0] == '--plugins' else argv[0]}"
+
+
+@pytest.mark.parametrize("name, argv", PLUGIN_CASES, ids=[_plugin_case_id(n, a) for n, a in PLUGIN_CASES])
+def test_a_misbehaving_plugin_is_one_line_naming_it_within_its_limit(name, argv, tmp_path, capsys):
+    kind, detail = hostile_plugins.plugin_outcome(name, argv, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
     assert kind != "failed", detail
 
 
