@@ -21,7 +21,7 @@ from schedbench import Instance
 from schedbench.cli import main
 from schedbench.scheduling.registry import UnknownNameError
 from schedbench.scheduling.search.exact import SearchFailed
-from tests import hostile_plugins, hostile_runs
+from tests import hostile_files, hostile_plugins, hostile_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZED = Instance.from_lists(2, [0, 0, 1], [1, 2, 1], [[0], [0, 1], [1]])
@@ -312,6 +312,16 @@ def _plugin_case_id(name: str, argv: list[str]) -> str:
 @pytest.mark.parametrize("name, argv", PLUGIN_CASES, ids=[_plugin_case_id(n, a) for n, a in PLUGIN_CASES])
 def test_a_misbehaving_plugin_is_one_line_naming_it_within_its_limit(name, argv, tmp_path, capsys):
     kind, detail = hostile_plugins.plugin_outcome(name, argv, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
+    assert kind != "failed", detail
+
+
+#: Special files (tests/hostile_files.py: a FIFO, /dev/zero, a folder, ...) × the commands that read a file.
+FILE_CASES = [(name, argv) for name in hostile_files.FILES for argv in hostile_files.COMMANDS]
+
+
+@pytest.mark.parametrize("name, argv", FILE_CASES, ids=[f"{n}-{' '.join(a[:2])}" for n, a in FILE_CASES])
+def test_a_special_file_for_an_input_is_answered_or_refused_naming_it(name, argv, tmp_path, capsys):
+    kind, detail = hostile_files.file_outcome(name, argv, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
     assert kind != "failed", detail
 
 

@@ -12,6 +12,7 @@ from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs,
 from schedbench.scheduling.stage.practice import family_entries, family_section, practice_families
 from schedbench.scheduling.stage.practice_report import family_titles
 from schedbench.hall.runlock import RunLockError, hold_run_lock
+from schedbench.hall.stop import stop_on_sigterm
 from schedbench.hall.sources import script_sources
 from schedbench.bipartite.stage.experiments import expand_groups
 from schedbench.loss.stage.experiments import expand_points
@@ -40,6 +41,13 @@ if workflow.is_main_process and not workflow.output_settings.dryrun:
         RUN_LOCK = hold_run_lock()
     except RunLockError as exc:
         raise WorkflowError(str(exc))
+
+
+# A SIGTERM ends the run within hall.stop.STOP_SECONDS (Snakemake's own answer waits for every
+# running job, cluster jobs included): its jobs are stopped, the same command resumes.
+onstart:
+    stop_on_sigterm()
+
 
 EXPERIMENTS = sorted(config["experiments"])
 FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"][e]]

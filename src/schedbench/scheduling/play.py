@@ -214,7 +214,7 @@ def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None
             raise
         rule = " (the instance's arrays and a job's view are read-only)" if "read-only" in str(exc) else ""
         at = "".join(f" {note}" for note in getattr(exc, "__notes__", ()))
-        raise AlgorithmError(f"{where}:{at} raised {type(exc).__name__}: {exc}{rule}") from None
+        raise AlgorithmError(f"{where}:{at} raised {type(exc).__name__}: {exc}{rule}") from exc
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:
