@@ -42,6 +42,9 @@ FILES: dict[str, Callable[[Path], Path]] = {
     "17 MiB of zeros": _large,
 }
 
+#: the cases of this library (the harness's rows)
+CASES = list(FILES)
+
 #: The commands given a special file; a new command that reads a file joins by a line here.
 COMMANDS: list[list[str]] = [
     ["check-config", "{path}"],
@@ -57,7 +60,7 @@ COMMANDS: list[list[str]] = [
 ]
 
 
-def file_outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, str]:
+def outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, str]:
     """``("answered" | "refused" | "failed", detail)`` of ``argv`` with the special file ``name``
     (made in ``work``), run by ``cli_outcome(args, value)`` (the harness's, under its time limit).
     A refusal must name the path."""

@@ -62,7 +62,7 @@ WHOLE_FILES: dict[str, str] = {
     "loops-at-import": "while True:\n    pass\n",
     "exits-at-import": "import sys\nsys.exit(3)\n",
 }
-PLUGINS = [*BODIES, *WHOLE_FILES]
+CASES = [*BODIES, *WHOLE_FILES]
 
 #: The commands each plug-in goes through; a new command that runs user code joins by a line here.
 COMMANDS: list[list[str]] = [
@@ -130,7 +130,7 @@ def isolated(seconds: float = SECONDS):
             os.environ[registry.PLUGIN_ENV] = env
 
 
-def plugin_outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, str]:
+def outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, str]:
     """``("answered" | "refused" | "failed", detail)`` of the command ``argv`` with the plug-in
     ``name`` (written into ``work``), run by ``cli_outcome(args, value)`` (the harness's, under its
     time limit) with the limits at :data:`SECONDS`. A refusal must name the algorithm (a plug-in

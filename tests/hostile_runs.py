@@ -10,9 +10,11 @@ text that symlinks and crafted paths point at; neither may show up in any output
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -194,6 +196,9 @@ DAMAGES: dict[str, tuple[str, Callable[[Path], None]]] = {
     ),
 }
 
+#: the cases of this library (the harness's rows)
+CASES = list(DAMAGES)
+
 #: The commands the harness runs on each damaged run: ``{run}`` the damaged run, ``{good}`` an
 #: intact one, ``{out}`` a new file beside them. A new command that reads runs joins by a line here.
 COMMANDS: list[list[str]] = [
@@ -212,11 +217,24 @@ def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
     return {str(p.relative_to(folder)): (p.lstat().st_size, p.lstat().st_mtime_ns) for p in folder.rglob("*")}
 
 
-def run_outcome(name: str, argv: list[str], good: Path, work: Path, cli_outcome) -> tuple[str, str]:
-    """``("answered" | "refused" | "failed", detail)`` of the command ``argv`` on a copy of the run
-    ``good`` (made by :func:`make_run`) in ``work`` with the damage ``name``: ``cli_outcome(args,
-    value)`` runs it (the harness's, under its time limit). A refusal must name the damaged file;
-    nothing outside the run may change, and no canary may reach the output or the run."""
+_INTACT: list[Path] = []
+
+
+def intact() -> Path:
+    """The intact run the damages are applied to copies of: made once per process (a few seconds)."""
+    if not _INTACT:
+        home = Path(tempfile.mkdtemp(prefix="hostile-runs-"))
+        atexit.register(shutil.rmtree, home, ignore_errors=True)
+        _INTACT.append(make_run(home / "intact" / "run"))
+    return _INTACT[0]
+
+
+def outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, str]:
+    """``("answered" | "refused" | "failed", detail)`` of the command ``argv`` on a copy of the
+    :func:`intact` run in ``work`` with the damage ``name``: ``cli_outcome(args, value)`` runs it
+    (the harness's, under its time limit). A refusal must name the damaged file; nothing outside
+    the run may change, and no canary may reach the output or the run."""
+    good = intact()
     rel, damage = DAMAGES[name]
     home = work / "case"
     shutil.rmtree(home, ignore_errors=True)

@@ -1,7 +1,10 @@
 """A generated hostile-input harness (docs/hostile-input.md): every public function of the package
 and every CLI subcommand, given generated bad arguments, either answers or refuses with a named
 error — never a hang (each call under a time limit), never a MemoryError, never an internal
-exception type (AttributeError, TypeError, OverflowError, a solver's own error)."""
+exception type (AttributeError, TypeError, OverflowError, a solver's own error). Beyond arguments,
+libraries of hostile cases (:data:`LIBRARIES`: damaged runs and archives, misbehaving plug-ins,
+special files) go through the commands that read them, each ending in an answer or one line
+naming the case's file or plug-in."""
 
 from __future__ import annotations
 
@@ -286,42 +289,36 @@ def test_a_config_section_answers_or_refuses_by_name(config_name, section, data,
     assert kind != "failed", detail
 
 
-#: Damaged and foreign runs and archives (tests/hostile_runs.py) × the commands that read runs.
-RUN_CASES = [(name, argv) for name in hostile_runs.DAMAGES for argv in hostile_runs.COMMANDS]
+#: Libraries of hostile cases beyond arguments: each a module with ``CASES`` (names), ``COMMANDS``
+#: (argv templates) and ``outcome(case, argv, work, cli_outcome)``. A command joins a library by a
+#: line in its COMMANDS; a new kind of case joins here by a line.
+LIBRARIES = {
+    "damaged runs and archives": hostile_runs,
+    "misbehaving plug-ins": hostile_plugins,
+    "special files": hostile_files,
+}
+LIBRARY_CASES = [
+    (library, case, argv) for library, module in LIBRARIES.items() for case in module.CASES for argv in module.COMMANDS
+]
 
 
-@pytest.fixture(scope="module")
-def intact_run(tmp_path_factory):
-    return hostile_runs.make_run(tmp_path_factory.mktemp("intact") / "run")
+def command_of(argv: list[str]) -> str:
+    """The subcommand of an invocation (after a leading ``--plugins PATH``)."""
+    return argv[2] if argv[0] == "--plugins" else argv[0]
 
 
-@pytest.mark.parametrize("name, argv", RUN_CASES, ids=[f"{n}-{' '.join(a[:2])}" for n, a in RUN_CASES])
-def test_a_damaged_run_or_archive_is_answered_or_refused_naming_the_file(name, argv, intact_run, tmp_path, capsys):
-    kind, detail = hostile_runs.run_outcome(name, argv, intact_run, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
-    assert kind != "failed", detail
+def library_outcome(library: str, case: str, argv: list[str], work: Path, capsys) -> tuple[str, str]:
+    """``("answered" | "refused" | "failed", detail)`` of one case of a library through one command."""
+    return LIBRARIES[library].outcome(case, argv, work, lambda args, value: cli_outcome(args, value, capsys))
 
 
-#: Misbehaving plug-ins (tests/hostile_plugins.py) × the commands that run user code.
-PLUGIN_CASES = [(name, argv) for name in hostile_plugins.PLUGINS for argv in hostile_plugins.COMMANDS]
-
-
-def _plugin_case_id(name: str, argv: list[str]) -> str:
-    return f"{name}-{argv[2] if argv[0] == '--plugins' else argv[0]}"
-
-
-@pytest.mark.parametrize("name, argv", PLUGIN_CASES, ids=[_plugin_case_id(n, a) for n, a in PLUGIN_CASES])
-def test_a_misbehaving_plugin_is_one_line_naming_it_within_its_limit(name, argv, tmp_path, capsys):
-    kind, detail = hostile_plugins.plugin_outcome(name, argv, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
-    assert kind != "failed", detail
-
-
-#: Special files (tests/hostile_files.py: a FIFO, /dev/zero, a folder, ...) × the commands that read a file.
-FILE_CASES = [(name, argv) for name in hostile_files.FILES for argv in hostile_files.COMMANDS]
-
-
-@pytest.mark.parametrize("name, argv", FILE_CASES, ids=[f"{n}-{' '.join(a[:2])}" for n, a in FILE_CASES])
-def test_a_special_file_for_an_input_is_answered_or_refused_naming_it(name, argv, tmp_path, capsys):
-    kind, detail = hostile_files.file_outcome(name, argv, tmp_path, lambda a, v: cli_outcome(a, v, capsys))
+@pytest.mark.parametrize(
+    "library, case, argv",
+    LIBRARY_CASES,
+    ids=[f"{case}-{' '.join(argv[:2])}" for _, case, argv in LIBRARY_CASES],
+)
+def test_a_hostile_run_plugin_or_file_is_answered_or_refused_naming_it(library, case, argv, tmp_path, capsys):
+    kind, detail = library_outcome(library, case, argv, tmp_path, capsys)
     assert kind != "failed", detail
 
 
@@ -335,6 +332,7 @@ def test_the_docs_table_has_a_row_for_every_surface_of_the_harness():
     expected = [f"`{name}`" for name in CALLS]
     expected += [f"`schedbench {c}`" for c in dict.fromkeys(argv[0] for argv in CLI)]
     expected += [f"config `{g}`" for g in dict.fromkeys(section[0] for _, section in CONFIG_CASES)]
+    expected += list(dict.fromkeys(f"{library}: `schedbench {command_of(argv)}`" for library, _, argv in LIBRARY_CASES))
     assert sorted(rows) == sorted(expected), "run .venv/bin/python tools/hostile-table"
     for surface, cells in rows.items():
         calls, answered, refused, failed = (int(c) for c in cells[2:6])
