@@ -34,6 +34,7 @@ from typing import Any
 from schedbench.hall.config import ConfigError
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import repeated
+from schedbench.hall.limits import PLUGIN_RUN_SECONDS
 from schedbench.hall.params import ParameterError, did_you_mean
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.instances.base import FamilyParameterError
@@ -754,6 +755,7 @@ def _compare(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         work_limit=args.work_limit,
         accept_cost=args.accept_cost,
+        plugin_time_limit=args.plugin_time_limit,
     )
     table, text = run_and_format(comparison, plot=args.plot)
     print(text)
@@ -988,6 +990,14 @@ def main(argv: list[str] | None = None) -> int:
         "80%% of memory)",
     )
     cp.add_argument("--csv", default=None, metavar="FILE", help="also write every run (the tidy results rows) to FILE")
+    cp.add_argument(
+        "--plugin-time-limit",
+        type=_time_limit,
+        default=PLUGIN_RUN_SECONDS,
+        metavar="SECONDS",
+        help=f"wall-clock limit of each run of a plug-in (default {PLUGIN_RUN_SECONDS:g}); one past it stops the "
+        "comparison, naming the plug-in, the algorithm and the instance",
+    )
     cp.set_defaults(func=_compare)
     c = sub.add_parser(
         "check-config",
@@ -1038,6 +1048,9 @@ def main(argv: list[str] | None = None) -> int:
     except AlgorithmError as exc:  # a rule (a plug-in's, above all) broke the model: one line naming it and the job
         print("schedbench: algorithm error: " + " ".join(str(exc).split()), file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: ended, as asked; no traceback (nothing is half-written: writes are atomic)
+        print("schedbench: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -19,7 +20,7 @@ import yaml
 
 from schedbench.hall.io import check_results, check_table
 from schedbench.scheduling.registry import get_algorithm
-from tests.e2e.conftest import TIMING, assert_same_tables, copy_workflow, snakemake, start
+from tests.e2e.conftest import TIMING, assert_same_tables, copy_workflow, omit_pdf, snakemake, start
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
@@ -386,3 +387,84 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
     assert proc.returncode != 0
     out = proc.stdout + proc.stderr
     assert f"{path.resolve()}:1" in out and "ModuleNotFoundError" in out, out[-3000:]
+
+
+def test_a_plugin_that_hangs_fails_its_job_with_one_line_and_no_output(tmp_path):
+    # config `plugin_time_limit`: a run of a plug-in past it ends its run_online job, the log
+    # saying so in one line (no traceback), no batch table written; the other jobs are kept
+    from tests.unit.test_time_limits import HANGS
+
+    work = copy_workflow(tmp_path / "wf")
+    plug = tmp_path / "userplugins"
+    plug.mkdir()
+    (plug / "hangs_forever.py").write_text(HANGS)
+    family = {"family": "random-restricted", "params": {"m": 4, "n": 12, "d": 2, "sizes": "unit"}, "instances": 1}
+    cfg = {
+        "seed": 3,
+        "eps": [0.25],
+        "plugins": [str(plug)],
+        "plugin_time_limit": 2,
+        "experiments": {"hangs": {**family, "problem": "maxflow", "algorithms": {"hangs-forever": None}}},
+    }
+    (work / "config/hangs.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(work, "results/hangs/online/batch-0.parquet", "--configfile", "config/hangs.yaml")
+    assert proc.returncode != 0
+    log = (work / "results/logs/run_online/hangs-0.log").read_text()
+    errors = [line for line in log.splitlines() if line.startswith("error:")]
+    assert errors == [
+        f"error: run_online: plug-in {(plug / 'hangs_forever.py').resolve()}: algorithm 'hangs-forever': no answer "
+        "within the run time limit of 2 s (a decision that never returns? the limit: compare --plugin-time-limit, "
+        "the config's plugin_time_limit); instance hangs/0000, eps None"
+    ], log
+    assert "Traceback" not in log and "Traceback" not in proc.stderr
+    assert not (work / "results/hangs/online/batch-0.parquet").exists()
+    assert (work / "results/hangs/opt/batch-0.parquet").exists()  # what was done is kept
+
+
+def _processes_in(work: Path) -> list[str]:
+    """The command lines of live processes that name ``work`` (a job left running)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if str(work) in cmdline:
+            found.append(cmdline)
+    return found
+
+
+def test_a_sigterm_ends_a_local_run_in_time_and_the_same_command_resumes(tmp_path):
+    # hall/stop.py: Snakemake's own SIGTERM waits for every running job; the Snakefile's onstart
+    # stops them instead, so that the run ends within STOP_SECONDS and the same command resumes
+    from schedbench.hall.stop import STOP_SECONDS
+
+    work = copy_workflow(tmp_path / "wf")
+    cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
+    cfg["experiments"] = {"only": cfg["experiments"]["anr_tree"]}
+    for section in ("loss", "bipartite", "search", "practice"):
+        cfg.pop(section, None)
+    (work / "config/term.yaml").write_text(yaml.safe_dump(cfg))
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), "--configfile", "config/term.yaml"]
+    run = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for line in run.stdout:
+            if "Finished jobid" in line:  # jobs are under way
+                break
+        t0 = time.monotonic()
+        run.send_signal(signal.SIGTERM)  # to Snakemake alone, as `kill PID` or a batch system sends it
+        rest, _ = run.communicate(timeout=STOP_SECONDS + 60)
+        elapsed = time.monotonic() - t0
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert elapsed <= STOP_SECONDS and "schedbench: SIGTERM: stopping the running jobs" in rest, rest[-3000:]
+    time.sleep(1)
+    assert _processes_in(work) == []  # no job left running
+    for table in (work / "results").rglob("*.parquet"):  # nothing half-written in an output's place
+        pd.read_parquet(table)
+    again = snakemake(work, "--configfile", "config/term.yaml")  # the same command resumes
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    dry = snakemake(work, "--configfile", "config/term.yaml", "-n")
+    assert "Nothing to be done" in dry.stdout + dry.stderr

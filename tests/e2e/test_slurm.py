@@ -30,6 +30,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from schedbench.hall.stop import STOP_SECONDS
 from tests.conftest import tools_missing
 from tests.e2e.conftest import assert_same_tables, copy_workflow, failure_report, omit_pdf
 from tests.e2e.slurm_cluster import DEBS, TOOLS, SlurmCluster, _alive, missing_reason
@@ -204,6 +205,88 @@ def test_status_summarises_the_cluster_run(slurm_run):
     assert ": finished" in proc.stdout.splitlines()[0]
     assert " running, 0 failed" in proc.stdout and "SLURM jobs submitted" in proc.stdout
     assert "slowest rules" in proc.stdout
+
+
+def _squeue(cluster: SlurmCluster) -> list[str]:
+    proc = subprocess.run(["squeue", "-h", "-o", "%i %T"], env=cluster.env, capture_output=True, text=True, timeout=30)
+    return proc.stdout.split("\n")[:-1]
+
+
+def _sigterm_when_submitted(cluster: SlurmCluster, work: Path, config: str, frozen_controller: bool) -> float:
+    """Start the SLURM-profile run, SIGTERM its Snakemake process (alone, not its group) once a job
+    is on the cluster — with the controller frozen (SIGSTOP: it no longer answers, as one gone
+    away) if asked — and return the seconds until it exited."""
+    cmd = [sys.executable, "-m", "snakemake", "--workflow-profile", "workflow/profiles/slurm", *PROFILE_OVERRIDES]
+    run = subprocess.Popen(
+        [*cmd, *omit_pdf(), "--configfile", config],
+        cwd=work,
+        env=cluster.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    controller = cluster.started["slurmctld"]
+    try:
+        out = []
+        for line in run.stdout:
+            out.append(line)
+            if "has been submitted with SLURM jobid" in line:
+                break
+        assert any("has been submitted with SLURM jobid" in line for line in out), "".join(out)[-3000:]
+        time.sleep(3)  # the job starts on the node
+        if frozen_controller:
+            os.kill(controller, signal.SIGSTOP)
+        t0 = time.monotonic()
+        run.send_signal(signal.SIGTERM)
+        rest, _ = run.communicate(timeout=STOP_SECONDS + 60)
+        elapsed = time.monotonic() - t0
+        assert "schedbench: SIGTERM: stopping the running jobs" in rest, rest[-3000:]
+        return elapsed
+    finally:
+        if frozen_controller:
+            os.kill(controller, signal.SIGCONT)
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+
+
+def test_a_sigterm_ends_a_cluster_run_in_time_and_the_same_command_resumes(cluster, tmp_path):
+    """A SIGTERM to the Snakemake process of a SLURM-profile run (as a batch system or ``kill``
+    sends it): the run ends within STOP_SECONDS, its cluster jobs cancelled; with the controller
+    not answering (frozen) it still ends in time; the same command then finishes the run."""
+    work = copy_workflow(tmp_path / "wf")
+    cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
+    cfg["experiments"] = {"only": cfg["experiments"]["anr_tree"]}
+    for section in ("loss", "bipartite", "search", "practice"):
+        cfg.pop(section, None)
+    (work / "config/term.yaml").write_text(yaml.safe_dump(cfg))
+    config = "config/term.yaml"
+
+    elapsed = _sigterm_when_submitted(cluster, work, config, frozen_controller=False)
+    print(f"SIGTERM, controller answering: ended after {elapsed:.1f} s", file=sys.stderr)
+    assert elapsed <= STOP_SECONDS
+    deadline = time.monotonic() + 60
+    while _squeue(cluster) and time.monotonic() < deadline:  # cancelled: gone from the queue
+        time.sleep(2)
+    assert _squeue(cluster) == []
+
+    elapsed = _sigterm_when_submitted(cluster, work, config, frozen_controller=True)
+    print(f"SIGTERM, controller frozen: ended after {elapsed:.1f} s", file=sys.stderr)
+    assert elapsed <= STOP_SECONDS
+
+    for table in (work / "results").rglob("*.parquet"):  # nothing half-written in an output's place
+        pd.read_parquet(table)
+    again = slurm_snakemake(cluster, work, "--configfile", config)  # the same command resumes
+    assert again.returncode == 0, failure_report(work, again)
+    dry = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--configfile", config, *omit_pdf()],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-2000:]
 
 
 def test_stop_ends_exactly_the_daemons_it_started(cluster, tmp_path):

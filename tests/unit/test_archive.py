@@ -544,12 +544,12 @@ def test_diff_reads_only_the_known_tables_and_checks_their_columns(run_a, tmp_pa
 
 
 def test_a_table_that_decompresses_past_the_limit_is_refused_before_reading(run_a, tmp_path, monkeypatch):
-    import schedbench.hall.archive as archive_module
+    import schedbench.hall.archive_checks as checks
 
     work = _copy(run_a, tmp_path / "work")
-    monkeypatch.setattr(archive_module, "MAX_TABLE_BYTES", 1)  # the real limit is 4 GiB
+    monkeypatch.setattr(checks, "MAX_TABLE_BYTES", 1)  # the real limit is 4 GiB
     called = []
-    monkeypatch.setattr(archive_module.pd, "read_parquet", lambda *a, **k: called.append(a))
+    monkeypatch.setattr(checks.pd, "read_parquet", lambda *a, **k: called.append(a))
     with pytest.raises(ArchiveError, match="uncompressed .* refused before reading"):
         diff("current", "current", root=work)
     assert not called
@@ -691,3 +691,23 @@ def test_the_command_line_names_the_archive_folder_the_work_module_uses():
     from schedbench.hall.archive_cli import DEST_HELP
 
     assert DEST_HELP.endswith(f"(default {DEFAULT_DEST})")
+
+
+def test_archive_copies_nothing_from_outside_the_run_and_writes_nothing_there(run_a, tmp_path):
+    """A symlink out of the run (a figure, the results folder) is refused by name: archive would
+    copy a file from elsewhere into the archive, or write the archive outside the run."""
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"not the run's")
+    work = _copy(run_a, tmp_path / "work")
+    (work / "paper/figures").mkdir(parents=True)
+    (work / "paper/figures/ratio.png").symlink_to(secret)
+    with pytest.raises(ArchiveError, match=r"root: paper/figures/ratio.png: .* points outside"):
+        archive("x", root=work)
+    assert not (work / "results/archive").exists()
+    elsewhere = tmp_path / "elsewhere"
+    moved = _copy(run_a, tmp_path / "moved")
+    shutil.move(moved / "results", elsewhere)
+    (moved / "results").symlink_to(elsewhere)
+    with pytest.raises(ArchiveError, match="(dest|root): .*(leads|points) outside"):
+        archive("y", root=moved)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["runs.parquet"]  # nothing written there

@@ -15,9 +15,11 @@ import io
 import itertools
 import json
 import math
+import os
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -260,8 +262,16 @@ def test_damaged_header_warning_is_not_printed(tmp_path, recwarn):
     assert not [w for w in recwarn if not issubclass(w.category, ResourceWarning)]
 
 
-def test_missing_file_and_directory(tmp_path):
-    for path, message in ((tmp_path / "nope.npz", "No such file"), (tmp_path, "Is a directory")):
+def test_missing_file_directory_fifo_and_device(tmp_path):
+    fifo = tmp_path / "fifo.npz"
+    os.mkfifo(fifo)  # opened, it would block until a writer comes: refused before
+    cases = [
+        (tmp_path / "nope.npz", "No such file"),
+        (tmp_path, "a folder"),
+        (fifo, "not a regular file: a FIFO"),
+        (Path("/dev/zero"), "not a regular file"),
+    ]
+    for path, message in cases:
         with pytest.raises(InstanceError, match=message) as info:
             Instance.load(path)
         _assert_names_file(info.value, path)

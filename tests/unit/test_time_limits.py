@@ -64,3 +64,66 @@ def test_a_decision_that_never_returns_fails_check_naming_the_rule(tmp_path, mon
     assert not report.ok
     assert "FAIL  algorithm hangs-forever: runs on small instances" in report.text()
     assert "'hangs-forever': no answer within 1 s on a small instance" in report.text()
+
+
+def test_an_inner_limit_ending_after_its_enclosing_one_leaves_the_enclosing_one_armed():
+    t0 = time.perf_counter()
+    with pytest.raises(TimeoutError, match="outer"):
+        with wall_limit(0.3, lambda: TimeoutError("outer")):
+            with wall_limit(600, lambda: TimeoutError("inner")):  # e.g. a run's limit inside check's
+                while True:
+                    pass
+    assert time.perf_counter() - t0 < 3
+
+
+def test_a_hanging_plugin_stops_compare_naming_the_plugin_the_algorithm_and_the_instance(tmp_path, capsys):
+    from schedbench.cli import main
+
+    folder = tmp_path / "plugs"
+    folder.mkdir()
+    (folder / "hangs_forever.py").write_text(HANGS)
+    argv = ["--plugins", str(folder), "compare", "-a", "hangs-forever", "-a", "edf", "-f", "random-restricted"]
+    argv += ["-p", "m=3", "-p", "n=6", "--instances", "2", "--plugin-time-limit", "0.5"]
+    t0 = time.perf_counter()
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert time.perf_counter() - t0 < 30 and code == 1
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"plug-in {(folder / 'hangs_forever.py').resolve()}: algorithm 'hangs-forever'" in err
+    assert "no answer within the run time limit of 0.5 s" in err and "instance compare/0000" in err
+    with pytest.raises(SystemExit) as refused:  # the limit is checked: seconds > 0
+        main([*argv[:-1], "0"])
+    assert refused.value.code == 2 and "--plugin-time-limit: must be a finite number" in capsys.readouterr().err
+
+
+def test_a_job_past_its_limit_writes_one_line_to_its_log_and_fails(tmp_path, capsys):
+    """The pipeline's run_online / run_adversary scripts run under ``logged(one_line=(AlgorithmError,))``."""
+    from schedbench.hall.logs import logged
+    from schedbench.scheduling.play import RunTimeLimitError
+
+    log = tmp_path / "job.log"
+    with pytest.raises(SystemExit) as ended:
+        with logged(str(log), "run_online", one_line=(RuntimeError,)):
+            raise RunTimeLimitError("plug-in x.py: algorithm 'x': no answer within 1 s; instance e/0001")
+    assert ended.value.code == 1
+    lines = log.read_text().splitlines()
+    assert lines == ["error: run_online: plug-in x.py: algorithm 'x': no answer within 1 s; instance e/0001"]
+
+
+def test_a_builtin_is_not_limited_and_its_own_bug_keeps_its_exception(monkeypatch):
+    import schedbench as sb
+    from schedbench.scheduling import play
+    from schedbench.scheduling.algorithms.greedy import Greedy
+    from schedbench.scheduling.model import Instance
+
+    inst = Instance.from_lists(2, [0, 0], [1, 1], [[0, 1], [1]])
+    monkeypatch.setattr(play, "PLUGIN_RUN_SECONDS", 1e-6)  # a plug-in's limit: not a built-in's
+    assert sb.run("greedy", inst).valid
+
+    def bug(self, job, view):
+        raise ZeroDivisionError("a built-in's bug")
+
+    monkeypatch.setattr(Greedy, "on_arrival", bug)
+    monkeypatch.setattr(Greedy, "dispatch_all", lambda *a: None)
+    with pytest.raises(ZeroDivisionError, match="a built-in's bug"):
+        sb.run("greedy", inst)

@@ -17,6 +17,7 @@ from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs,
 from schedbench.scheduling.stage.practice import family_entries, family_section, practice_families
 from schedbench.scheduling.stage.practice_report import family_titles
 from schedbench.hall.runlock import RunLockError, hold_run_lock
+from schedbench.hall.stop import stop_on_sigterm
 from schedbench.hall.sources import script_sources
 from schedbench.bipartite.stage.experiments import expand_groups
 from schedbench.loss.stage.experiments import expand_points
@@ -51,6 +52,13 @@ if workflow.is_main_process and not workflow.output_settings.dryrun:
 if workflow.is_main_process:
     os.environ[STARTED_ENV] = repr(time.time())
     os.environ[COMMAND_ENV] = shlex.join(sys.argv)
+
+
+# A SIGTERM ends the run within hall.stop.STOP_SECONDS (Snakemake's own answer waits for every
+# running job, cluster jobs included): its jobs are stopped, the same command resumes.
+onstart:
+    stop_on_sigterm()
+
 
 EXPERIMENTS = sorted(config["experiments"])
 FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"][e]]

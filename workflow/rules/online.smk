@@ -20,6 +20,7 @@ rule run_online:
         eps=lambda wc: exp_eps(wc.experiment),
         seed=config["seed"],
         problem=exp_problem,
+        run_seconds=config["plugin_time_limit"],
     script:
         "../scripts/run_online.py"
 
@@ -41,5 +42,6 @@ rule run_adversary:
         grid=lambda wc: exp_cfg(wc.experiment)["algorithms"][wc.algorithm] or {},
         eps=lambda wc: exp_eps(wc.experiment),
         seed=config["seed"],
+        run_seconds=config["plugin_time_limit"],
     script:
         "../scripts/run_adversary.py"

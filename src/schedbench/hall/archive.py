@@ -15,9 +15,10 @@
   config hash, identical duplicates kept once, a conflicting duplicate an error naming its
   identity; the result passes the table's schema.
 
-A user error raises :class:`ArchiveError`, one line naming the argument. It subclasses
-:class:`~schedbench.hall.config.ConfigError` only so that the command line's existing handler of
-user errors reports it (``schedbench: error: ...``, exit code 2).
+A user error raises :class:`ArchiveError`, one line naming the argument (``schedbench: error:
+...``, exit code 2). Every file of a run or an archive is checked before it is read — confined to
+its folder after resolving symlinks, a regular file, of its expected shape —
+by :mod:`schedbench.hall.archive_checks`.
 
 Lives in the hall: it reads the wings' tables as files and imports no wing.
 """
@@ -41,6 +42,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from schedbench.hall.archive_checks import (
+    ArchiveError,
+    inside,
+    leads_outside,
+    read_json,
+    read_manifest,
+    read_table,
+    regular_file,
+)
 from schedbench.hall.config import ConfigError, apply_base, check_schema, config_hash, deep_merge, load_config_strict
 from schedbench.hall.io import (
     PLUGIN_PREFIX,
@@ -93,51 +103,9 @@ _SOURCE_ROOT = Path(__file__).resolve().parents[3]  # the source checkout (workf
 PLUGIN_ENV = "SCHEDBENCH_PLUGINS"
 
 
-class ArchiveError(ConfigError):
-    """A user error of archive, diff or merge; the message names the argument."""
-
-
 def _spec_columns(spec: TableSpec) -> tuple[str, ...]:
     """The columns a table with this spec must hold: its identity and its estimates with their CIs."""
     return (*spec.identity, *(c for est, ci in spec.estimates.items() for c in (est, *ci)))
-
-
-def _inside(base: Path, rel: str, what: str) -> Path:
-    """``base / rel`` when it resolves (symlinks followed) inside ``base``; an ArchiveError naming
-    ``what`` otherwise — a manifest entry, a table name or a symlink must not reach out of the
-    folder it was given."""
-    if not isinstance(rel, str) or not rel:
-        raise ArchiveError(f"{what}: expected a path inside {base}, got {rel!r}")
-    target = (base / rel).resolve()
-    if not target.is_relative_to(base.resolve()):
-        raise ArchiveError(f"{what}: {rel!r} points outside {base} (to {target}); refused")
-    return target
-
-
-def _read_table(path: Path, arg: str, columns: tuple[str, ...] = ()) -> pd.DataFrame:
-    """A results table checked before its data is read: a parquet file (else an error naming
-    it), at most :data:`MAX_TABLE_BYTES` uncompressed, holding ``columns`` (one missing is
-    named)."""
-    import pyarrow.parquet as pq
-
-    try:
-        meta = pq.ParquetFile(path).metadata
-    except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on a damaged or foreign file
-        raise ArchiveError(f"{arg}: {path} is not a readable parquet table ({type(exc).__name__}: {exc})") from None
-    size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-    if size > MAX_TABLE_BYTES:
-        raise ArchiveError(
-            f"{arg}: {path} holds {size / 2**30:.1f} GiB uncompressed ({meta.num_rows:,} rows), more than "
-            f"the {MAX_TABLE_BYTES / 2**30:.0f} GiB a results table may; refused before reading"
-        )
-    names = set(meta.schema.names)
-    missing = [c for c in columns if c not in names]
-    if missing:
-        raise ArchiveError(f"{arg}: {path} has no column {missing[0]!r} (a results table needs {', '.join(columns)})")
-    try:
-        return pd.read_parquet(path)
-    except Exception as exc:
-        raise ArchiveError(f"{arg}: {path} cannot be read ({type(exc).__name__}: {exc})") from None
 
 
 def _timing(column: str) -> bool:
@@ -206,9 +174,6 @@ SPECS: dict[str, TableSpec] = {
 KNOWN_TABLES = (RUNS, *SPECS)
 #: The columns diff needs in the runs table (a table without one is refused by name).
 RUNS_COLUMNS = ("experiment", "algorithm", "eps", "status", *METRICS)
-#: A results table larger than this uncompressed (its parquet metadata, read before the data)
-#: is refused: a crafted file of a few MB can decompress to gigabytes.
-MAX_TABLE_BYTES = 4 * 2**30
 #: diff's bootstrap draws n_boot × (runs of a group) indices: both bounded before any draw.
 MAX_N_BOOT = 100_000
 MAX_BOOT_BYTES = 2**30
@@ -390,15 +355,15 @@ def _find_config(root: Path, run_hash: str | None, configfiles: list[str] | None
         return _Config(files, cfg, True, "--configfile")
     macros = root / "paper" / "macros_config.tex"
     outside = ""
-    if macros.is_file():
-        text = macros.read_text()
+    if macros.is_file() and leads_outside(root, macros) is None:  # never read through a symlink out
+        text = macros.read_text(errors="replace")
         named = re.search(r"\\newcommand\{\\ConfigFile\}\{\\texttt\{(.*?)\}\}", text)
         hashed = re.search(r"\\newcommand\{\\ConfigHash\}\{\\texttt\{([0-9a-f]+)\}\}", text)
         if named and (run_hash is None or (hashed and hashed.group(1) == run_hash)):
             # a file the run's own macros name is read only inside the run (a crafted name must
             # not make diff or archive read /etc/passwd); one outside is passed over, with a note
             try:
-                files = [_inside(root, _untex(p.strip()), "\\ConfigFile") for p in named.group(1).split(",")]
+                files = [inside(root, _untex(p.strip()), "\\ConfigFile") for p in named.group(1).split(",")]
             except ArchiveError as exc:
                 files, outside = [], str(exc)
             if files and all(f.is_file() for f in files):
@@ -415,6 +380,8 @@ def _find_config(root: Path, run_hash: str | None, configfiles: list[str] | None
                 )
     if run_hash is not None:
         for f in sorted((root / "config").glob("*.y*ml")):
+            if leads_outside(root, f) is not None or not f.is_file():
+                continue
             cfg, got = attempt([f])
             if cfg is not None and got == run_hash:
                 return _Config([f], cfg, True, "config/ search by hash")
@@ -430,10 +397,7 @@ def _tables_provenance(root: Path) -> dict[str, dict[str, Any]]:
     out = {}
     for path in sorted((root / "results").glob("*.parquet")):
         rel = str(path.relative_to(root))
-        try:
-            df = pd.read_parquet(path, columns=None)
-        except Exception as exc:  # a corrupt table: name it
-            raise ArchiveError(f"root: {rel} cannot be read ({exc})") from None
+        df = read_table(inside(root, rel, f"root: {rel}"), f"root: {rel}")
         info: dict[str, Any] = {"rows": int(len(df))}
         for c in ("config_hash", "git_commit"):
             if c in df.columns:
@@ -452,10 +416,11 @@ def _provenance_of(df: pd.DataFrame) -> dict[str, Any]:
     recorded: dict[str, str] = {}
     for text in values("packages"):
         try:
-            for k, v in json.loads(text).items():
-                recorded[k] = v if k not in recorded or recorded[k] == v else f"{recorded[k]} | {v}"
+            entries = json.loads(text)
         except ValueError:
-            pass
+            continue
+        for k, v in entries.items() if isinstance(entries, dict) else ():  # a foreign table's column: not ours
+            recorded[k] = v if k not in recorded or recorded[k] == v else f"{recorded[k]} | {v}"
     plugins = {k[len(PLUGIN_PREFIX) :]: v for k, v in recorded.items() if k.startswith(PLUGIN_PREFIX)}
     packages = {k: v for k, v in recorded.items() if not k.startswith(PLUGIN_PREFIX) and k != SOURCES_KEY}
     return {
@@ -538,13 +503,14 @@ def archive(
     if not root.is_dir():
         raise ArchiveError(f"root: {root} is not a directory")
     runs_path = root / RUNS
-    if not runs_path.is_file():
+    if not os.path.lexists(runs_path):
         raise ArchiveError(f"root: no finished run in {root}: {RUNS} is missing (run the pipeline first)")
+    runs_path = inside(root, RUNS, f"root: {RUNS}")
     if _run_active(root):
         raise ArchiveError(
             f"root: a pipeline is running in {root} (its run lock is held); archive when it has finished"
         )
-    runs = pd.read_parquet(runs_path)
+    runs = read_table(runs_path, f"root: {RUNS}")
     missing = [c for c in PROVENANCE_COLUMNS if c not in runs.columns]
     if missing:
         raise ArchiveError(f"root: {RUNS} has no provenance column '{missing[0]}' (not a schedbench results table)")
@@ -559,6 +525,11 @@ def archive(
             f"name: {name!r} is not a valid archive name (letters, digits, '.', '_', '+', '-'; not 'current')"
         )
     dest_dir = _archive_dir(root, dest)
+    if not Path(dest).is_absolute() and leads_outside(root, dest_dir) is not None:
+        raise ArchiveError(
+            f"dest: {dest} leads outside {root} (to {leads_outside(root, dest_dir)}); give --dest explicitly "
+            "to write there"
+        )
     final = dest_dir / name
     if final.exists():
         raise ArchiveError(f"name: archive {name!r} exists already ({final}); choose another name")
@@ -570,8 +541,10 @@ def archive(
     files: list[tuple[Path, str]] = []  # (source, path in the archive)
     for pattern in ARCHIVED:
         for src in sorted(root.glob(pattern)):
-            if src.is_file():
-                files.append((src, str(src.relative_to(root))))
+            rel = str(src.relative_to(root))
+            inside(root, rel, f"root: {rel}")  # an archive holds the run's own files: no symlink out
+            if src.is_file():  # not a FIFO, a device or a folder
+                files.append((src, rel))
     config_entries = []
     for f in [p for given in config.files for p in _base_chain(given)]:
         try:
@@ -640,19 +613,21 @@ def list_archives(root: str | os.PathLike = ".", dest: str | os.PathLike = DEFAU
     dest_dir = _archive_dir(Path(root), dest)
     for d in sorted(dest_dir.glob("*/" + MANIFEST)) if dest_dir.is_dir() else []:
         try:
-            m = json.loads(d.read_text())
-        except ValueError:
+            m = read_manifest(d.parent, MANIFEST, "dest")
+        except ArchiveError as exc:  # a damaged archive is listed, saying so; the others still are
+            rows.append({"name": d.parent.name, "note": str(exc)})
             continue
         rows.append(
             {
                 "name": m.get("name", d.parent.name),
                 "run_date": m.get("run_date", ""),
-                "git_commit": m.get("provenance", {}).get("git_commit", ""),
+                "git_commit": m["provenance"].get("git_commit", "") if "provenance" in m else "",
                 "config_hash": m.get("config", {}).get("hash", ""),
-                "files": len(m.get("files", [])),
+                "files": len(m["files"]),
+                "note": "",
             }
         )
-    return pd.DataFrame(rows, columns=["name", "run_date", "git_commit", "config_hash", "files"])
+    return pd.DataFrame(rows, columns=["name", "run_date", "git_commit", "config_hash", "files", "note"]).fillna("")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -675,7 +650,7 @@ def _locate(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> Path:
         return root
     p = Path(spec)
     for cand in (p if p.is_absolute() else root / p, p, _archive_dir(root, dest) / spec):
-        if cand.is_dir() and ((cand / MANIFEST).is_file() or any((cand / "results").glob("*.parquet"))):
+        if cand.is_dir() and (os.path.lexists(cand / MANIFEST) or any((cand / "results").glob("*.parquet"))):
             return cand
     names = list_archives(root, dest)["name"].tolist()
     known = f" (archives: {', '.join(names)})" if names else " (no archives yet)"
@@ -685,24 +660,9 @@ def _locate(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> Path:
 
 
 def _manifest(path: Path, arg: str) -> dict | None:
-    """The archive's manifest (None for a plain run directory): JSON with a list of files, each
-    path inside the archive (else an error naming the entry)."""
-    if not (path / MANIFEST).is_file():
-        return None
-    where = f"{arg}: {path / MANIFEST}"
-    try:
-        manifest = json.loads((path / MANIFEST).read_text())
-    except (ValueError, OSError) as exc:
-        raise ArchiveError(f"{where}: not readable JSON ({exc})") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), list):
-        raise ArchiveError(f"{where}: expected an object with a list 'files'")
-    for k, entry in enumerate(manifest["files"]):
-        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
-            raise ArchiveError(f"{where}: files[{k}] is not {{path, sha256}}")
-        _inside(path, entry.get("path"), f"{where}: files[{k}].path")
-    if not isinstance(manifest.get("config", {}), dict):
-        raise ArchiveError(f"{where}: 'config' is not an object")
-    return manifest
+    """The archive's manifest, checked (:func:`~schedbench.hall.archive_checks.read_manifest`);
+    None for a plain run directory."""
+    return read_manifest(path, MANIFEST, arg) if os.path.lexists(path / MANIFEST) else None
 
 
 def _load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> _Run:
@@ -714,12 +674,12 @@ def _load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> _Run:
     tables = {}
     digests = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
     for rel in KNOWN_TABLES:
-        if not (path / rel).is_file():
+        if not os.path.lexists(path / rel):
             continue
-        f = _inside(path, rel, f"{arg}: {rel}")  # a symlink out of the run is refused
+        f = regular_file(inside(path, rel, f"{arg}: {rel}"), f"{arg}: {rel}")  # no symlink out, no FIFO
         if rel in digests and _sha256(f) != digests[rel]:
             raise ArchiveError(f"{arg}: {rel} of archive {path.name} does not match its manifest (edited since?)")
-        tables[rel] = _read_table(f, f"{arg}: {rel}", RUNS_COLUMNS if rel == RUNS else _spec_columns(SPECS[rel]))
+        tables[rel] = read_table(f, f"{arg}: {rel}", RUNS_COLUMNS if rel == RUNS else _spec_columns(SPECS[rel]))
     if not tables:
         raise ArchiveError(f"{arg}: no results tables ({', '.join(KNOWN_TABLES)}) in {path}")
     main = tables.get(RUNS, next(iter(tables.values())))
@@ -731,12 +691,11 @@ def _load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> _Run:
         cfg_info = manifest.get("config", {})
         cfg = None
         if cfg_info.get("resolved"):
-            resolved = _inside(path, cfg_info["resolved"], f"{arg}: {path / MANIFEST}: config.resolved")
-            if resolved.is_file():
-                try:
-                    cfg = json.loads(resolved.read_text())
-                except (ValueError, OSError) as exc:
-                    raise ArchiveError(f"{arg}: {resolved} is not readable JSON ({exc})") from None
+            resolved = inside(path, cfg_info["resolved"], f"{arg}: {path / MANIFEST}: config.resolved")
+            if os.path.lexists(resolved):
+                cfg = read_json(resolved, f"{arg}: {resolved}")
+                if not isinstance(cfg, dict):
+                    raise ArchiveError(f"{arg}: {resolved}: expected the resolved config, an object")
         note = cfg_info.get("note", "") if cfg is None else ""
     else:
         found = _find_config(path, run_hash, None)
@@ -1575,9 +1534,10 @@ def merge(
         )
     paths = []
     for p in map(Path, parts):
-        f = _inside(p, name, f"parts: {p}") if p.is_dir() else p
-        if not f.is_file():
+        f = inside(p, name, f"parts: {p}") if p.is_dir() else p
+        if not os.path.lexists(f):
             raise ArchiveError(f"parts: {p} is neither a table nor a directory with results/{table}")
+        regular_file(f, "parts")
         paths.append(f)
     if any(out.resolve() == f.resolve() for f in paths):
         raise ArchiveError(f"out: {out} is one of the parts; write the merge elsewhere")
@@ -1586,7 +1546,7 @@ def merge(
     frames = []
     hashes: dict[str, Path] = {}
     for f in paths:
-        df = _read_table(f, "parts")
+        df = read_table(f, "parts")
         if "config_hash" not in df.columns:
             raise ArchiveError(f"parts: {f} has no config_hash column (not a schedbench results table)")
         hs = sorted({str(v) for v in df["config_hash"].dropna().unique()})
@@ -1662,6 +1622,8 @@ def merge(
             else:
                 check_table(df, schema_path, table)
     except ResultsSchemaError as exc:
-        raise ArchiveError(f"parts: the merged table fails its schema: {exc}") from None
+        raise ArchiveError(
+            f"parts: the merge of {', '.join(map(str, paths))} fails its table's schema: {exc}"
+        ) from None
     write_parquet(df, out)
     return pd.read_parquet(out)  # the table as written (parquet's dtypes)

@@ -1,5 +1,5 @@
 """A wall-clock limit around code the suite does not own (a plug-in's import, its runs in
-``schedbench check``): :func:`wall_limit`.
+``schedbench check``, ``compare`` and the pipeline): :func:`wall_limit`.
 
 The limit is a ``SIGALRM`` timer: when it fires, the code running in the main thread gets the
 given exception at its next Python bytecode — a plug-in looping forever in Python ends with one
@@ -15,15 +15,23 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-__all__ = ["wall_limit"]
+__all__ = ["wall_limit", "PLUGIN_RUN_SECONDS"]
+
+#: The wall-clock seconds a run involving a plug-in (an out-of-tree algorithm or adversary) may
+#: take by default (``schedbench.scheduling.play.execute(run_seconds=...)``, ``compare
+#: --plugin-time-limit``, the config's ``plugin_time_limit``). Built-in runs are not limited:
+#: their cost is planned. A loop inside numba code is not interrupted until it returns.
+PLUGIN_RUN_SECONDS = 600.0
 
 
 @contextmanager
 def wall_limit(seconds: float, error: Callable[[], BaseException]) -> Iterator[None]:
     """Run the block with at most ``seconds`` of wall-clock time; past it, ``error()`` is raised
-    inside the block. Nested limits: the inner one is kept, the outer one restored after it."""
+    inside the block. Nested limits: the one that ends first fires (an inner limit ending later
+    than its enclosing one is not armed); the outer one is restored after an inner one."""
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable or seconds <= 0:
+    enclosing = signal.getitimer(signal.ITIMER_REAL)[0] if usable else 0.0
+    if not usable or seconds <= 0 or 0 < enclosing <= seconds:
         yield
         return
 

@@ -10,14 +10,21 @@ from pathlib import Path
 
 
 @contextlib.contextmanager
-def logged(path: str, name: str):
-    """Log to ``path``; on an exception, write the traceback there too and re-raise."""
+def logged(path: str, name: str, one_line: tuple[type[BaseException], ...] = ()):
+    """Log to ``path``; on an exception, write the traceback there too and re-raise. An exception
+    of a ``one_line`` type (a user's error, e.g. a plug-in past its time limit) is written as one
+    line ``error: ...`` to the log and to stderr, and the step exits with status 1, no traceback."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as fh, contextlib.redirect_stdout(fh), contextlib.redirect_stderr(fh):
         logging.basicConfig(stream=fh, level=logging.INFO, force=True, format="%(asctime)s %(levelname)s %(message)s")
         log = logging.getLogger(name)
         try:
             yield log
+        except one_line as exc:
+            line = f"error: {name}: " + " ".join(str(exc).split())
+            print(line, file=fh, flush=True)
+            print(line, file=sys.__stderr__, flush=True)
+            raise SystemExit(1) from None
         except BaseException:
             traceback.print_exc(file=fh)
             fh.flush()

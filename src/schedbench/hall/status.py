@@ -10,8 +10,9 @@ Read-only, from what the run leaves in its working directory:
 - each running job's own log: its last ``progress:`` line (:mod:`schedbench.hall.progress`);
 - the benchmark files (``results/benchmarks/**.tsv``): the slowest rules and jobs.
 
-An entry that is not a readable file (a dangling symlink, a directory in the place of a log) is
-skipped with a note that says so, never a traceback.
+An entry that is not a readable file (a dangling symlink, a directory or a FIFO in the place of
+a log, a symlink or a logged path leading out of the working directory) is skipped with a note
+that says so, never a traceback, a hang or a read outside the directory.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from schedbench.hall.archive_checks import leads_outside
 from schedbench.hall.progress import PREFIX
 
 __all__ = ["RunStatus", "read_status", "format_status"]
@@ -71,11 +73,8 @@ class RunStatus:
 def _active_pid(workdir: Path) -> int | None:
     """The PID of the run holding this directory's run lock, if that process is alive (read
     only: taking the lock to test it could refuse a run starting at that moment)."""
-    lock = workdir / ".snakemake/schedbench-run.lock"
-    try:
-        m = re.match(r"pid (\d+)", lock.read_text())
-    except OSError:
-        return None
+    text = _read(workdir, workdir / ".snakemake/schedbench-run.lock", [], "run lock")
+    m = re.match(r"pid (\d+)", text or "")
     if not m:
         return None
     pid = int(m.group(1))
@@ -125,9 +124,12 @@ def _parse_log(status: RunStatus, text: str) -> None:
             status.ended = "stopped: a job failed"
 
 
-def _not_a_file(path: Path) -> str | None:
-    """Why ``path`` cannot be read as a file, in plain words; None for a file (or nothing yet)."""
+def _not_a_file(workdir: Path, path: Path) -> str | None:
+    """Why ``path`` cannot be read as a file of ``workdir``, in plain words; None for a file
+    inside it (or nothing yet)."""
     try:
+        if (target := leads_outside(workdir, path)) is not None:
+            return f"leads outside {workdir} (to {target})"
         if path.is_symlink() and not path.exists():
             return f"a symlink to {os.readlink(path)} that leads to no file"
         if path.is_dir():
@@ -139,9 +141,10 @@ def _not_a_file(path: Path) -> str | None:
     return None
 
 
-def _read(path: Path, notes: list[str], what: str) -> str | None:
-    """The text of ``path``, or None with a note saying why it was skipped (none if it does not exist)."""
-    if why := _not_a_file(path):
+def _read(workdir: Path, path: Path, notes: list[str], what: str) -> str | None:
+    """The text of ``path`` (a file of ``workdir``), or None with a note saying why it was
+    skipped (none if it does not exist)."""
+    if why := _not_a_file(workdir, path):
         notes.append(f"{what} {path}: {why}; skipped")
         return None
     try:
@@ -160,8 +163,8 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def _last_progress(path: Path, notes: list[str]) -> str | None:
-    text = _read(path, notes, "job log")
+def _last_progress(workdir: Path, path: Path, notes: list[str]) -> str | None:
+    text = _read(workdir, path, notes, "job log")
     if text is None:
         return None
     lines = text.splitlines()
@@ -175,7 +178,7 @@ def _benchmarks(workdir: Path, top: int, notes: list[str]) -> tuple[pd.DataFrame
     root = workdir / "results/benchmarks"
     rows = []
     for f in sorted(root.rglob("*.tsv")):
-        if why := _not_a_file(f):
+        if why := _not_a_file(workdir, f):
             notes.append(f"benchmark file {f}: {why}; skipped")
             continue
         try:
@@ -208,7 +211,7 @@ def read_status(workdir: str | Path = ".", top: int = 5) -> RunStatus:
     # the newest log of a run that scheduled jobs: `--report`, `--unlock` or a run refused by the
     # run lock write logs too, without any job
     for log in reversed(logs):
-        text = _read(log, notes, "Snakemake log")
+        text = _read(workdir, log, notes, "Snakemake log")
         if text is None:
             continue
         candidate = RunStatus(workdir=workdir, active_pid=status.active_pid)
@@ -218,7 +221,7 @@ def read_status(workdir: str | Path = ".", top: int = 5) -> RunStatus:
             status.log_file = log
             break
     for job in status.running:
-        if job.log and (line := _last_progress(workdir / job.log, notes)):
+        if job.log and (line := _last_progress(workdir, workdir / job.log, notes)):
             status.progress[job.jobid] = line
     status.slowest_rules, status.slowest_jobs = _benchmarks(workdir, top, notes)
     status.notes = notes

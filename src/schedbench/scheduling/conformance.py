@@ -144,6 +144,8 @@ class _Fail(Exception):
 def _exc_text(exc: BaseException) -> str:
     """An exception in one line, with the plug-in's own file and line where it was raised
     (the deepest frame outside this package), and a hint for a KeyError in ``self.params``."""
+    if isinstance(exc, AlgorithmError) and exc.__cause__ is not None:  # play.user_code named it: the original
+        exc = exc.__cause__
     where = ""
     package = str(Path(__file__).resolve().parents[1])
     for frame in traceback.extract_tb(exc.__traceback__):
@@ -734,6 +736,8 @@ def plugin_paths(path: str | Path) -> list[Path]:
         if p.suffix != ".py":
             raise PluginError(f"{path}: not a .py file (give a plug-in file or a folder of them)")
         return [p]
+    if p.exists():  # a FIFO, a device or a socket: never opened (a FIFO would block)
+        raise PluginError(f"{path}: not a regular file (a FIFO, a device or a socket)")
     raise PluginError(f"{path}: no such file or folder")
 
 

@@ -191,7 +191,11 @@ class Engine:
         self.arrival_step.append(step)
         self.budget.arrive(bw)
         view = JobView(j, int(spec.release), size, elig, float(spec.w_flow), float(spec.w_reject))
-        answer = self.alg.on_arrival(view, self.view)
+        try:
+            answer = self.alg.on_arrival(view, self.view)
+        except Exception as exc:  # named at the plug-in boundary (play.user_code)
+            exc.add_note(f"on the arrival of job {j}")
+            raise
         if answer == REJECT:
             self._reject(j, step, on_arrival=True)
         elif answer == HOLD:

@@ -18,6 +18,7 @@ import itertools
 import json
 import math
 import os
+import stat
 import tempfile
 import warnings
 from dataclasses import dataclass, field
@@ -481,7 +482,16 @@ _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 def _read_npz(path: Path) -> dict[str, np.ndarray]:
-    """The arrays of an instance file; every way the bytes can be wrong is an InstanceError."""
+    """The arrays of an instance file; every way the bytes can be wrong is an InstanceError. A FIFO,
+    a device or a socket is refused before it is opened (opening a FIFO blocks until a writer comes)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise InstanceError(f"not a readable instance file ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(mode):
+        raise InstanceError("not a readable instance file (a folder)")
+    if not stat.S_ISREG(mode):
+        raise InstanceError("not a readable instance file (not a regular file: a FIFO, a device or a socket)")
     try:
         fh = open(path, "rb")
     except OSError as exc:

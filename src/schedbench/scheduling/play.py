@@ -13,12 +13,15 @@ validated with the migratory trace rule.
 from __future__ import annotations
 
 import time
+import traceback
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from schedbench.hall.arguments import check_sizes
+from schedbench.hall.limits import PLUGIN_RUN_SECONDS, wall_limit
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
 from schedbench.scheduling.compiled import to_outcome
@@ -26,9 +29,18 @@ from schedbench.scheduling.engine import AlgorithmError, Engine
 from schedbench.scheduling.model import ARRAY_FIELDS, REJECT, Instance, JobSpec, Outcome, touched_field
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.record import RunRecord
+from schedbench.scheduling.registry import is_builtin, origin
 from schedbench.scheduling.validate import validate
 
-__all__ = ["RunRecord", "execute", "play_instance", "play_adversary", "PER_MACHINE_STATE"]
+__all__ = [
+    "RunRecord",
+    "execute",
+    "play_instance",
+    "play_adversary",
+    "PER_MACHINE_STATE",
+    "PLUGIN_RUN_SECONDS",
+    "RunTimeLimitError",
+]
 
 #: Entries of per-machine state a run may keep per machine (the engine's lists, a kernel's
 #: arrays: ``imd`` keeps 64 class volumes per machine, the class kernel about 17 arrays, whose
@@ -36,6 +48,11 @@ __all__ = ["RunRecord", "execute", "play_instance", "play_adversary", "PER_MACHI
 #: (m ≤ 1.25 × 10⁶), so an instance of 2^31 − 1 machines is refused with an error naming ``m``
 #: instead of exhausting the memory.
 PER_MACHINE_STATE = 80
+
+
+class RunTimeLimitError(AlgorithmError):
+    """A plug-in's run passed its wall-clock limit. Not a result (it depends on the machine's
+    load): the pipeline's job fails and ``compare`` stops, naming the plug-in."""
 
 
 def execute(
@@ -47,14 +64,23 @@ def execute(
     oracle: float | None = None,
     fast: bool = True,
     problem: str | None = None,
+<<<<<<< HEAD
     bound_opt: float | None = None,
+=======
+    run_seconds: float | None = None,
+>>>>>>> hostile
 ) -> RunRecord:
     """Run ``cls`` on ``source``, validate, and return the run's record. ``oracle`` is T* for
     algorithms that assume it (an adversary supplies its constructed OPT when none is given).
     ``problem`` is the problem of the run (default: the adversary's, else the algorithm's
+<<<<<<< HEAD
     default); the algorithm must solve it. ``bound_opt``: the instance's proven OPT, at which the
     ratio bound of a run without an oracle is taken (e.g. mft-unit with a prefix oracle:
     T(t) ≤ OPT, so its flow ≤ ⌈c·OPT/ε⌉); default the oracle given, else the adversary's claim."""
+=======
+    default); the algorithm must solve it. A run involving a plug-in stops with a
+    :class:`RunTimeLimitError` after ``run_seconds`` (default :data:`PLUGIN_RUN_SECONDS`)."""
+>>>>>>> hostile
     params = dict(params or {})
     bound_opt = oracle if oracle is not None else bound_opt
     if cls.migratory and isinstance(source, Adversary):
@@ -83,12 +109,16 @@ def execute(
     m = source.m
     # every path keeps a few arrays (or lists) per machine: a limit checked before they exist
     check_sizes("run", "m", PER_MACHINE_STATE * float(m), f"the per-machine state of {m} machines")
-    with user_code(cls):
-        alg = cls(m, eps=eps, opt=oracle if wants_oracle else None, seed=seed, problem=problem, **params)
+    with user_code(cls, source, run_seconds):
+        return _play(cls, source, eps, seed, params, oracle if wants_oracle else None, fast, problem, bound_opt)
+
+
+def _play(cls, source, eps, seed, params, oracle, fast, problem, bound_opt) -> RunRecord:
+    """:func:`execute`'s run once its arguments are checked: construct, play, validate."""
+    alg = cls(source.m, eps=eps, opt=oracle, seed=seed, problem=problem, **params)
     t0 = time.perf_counter()
     if isinstance(source, Adversary):
-        with user_code(cls):
-            inst, outcome = play_adversary(alg, source)
+        inst, outcome = play_adversary(alg, source)
         claimed = source.opt
         inst.meta.update(
             {  # provenance of a realised instance, recorded here for every caller
@@ -104,8 +134,7 @@ def execute(
     else:
         arrays = source.arrays()
         try:
-            with user_code(cls):
-                inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
+            inst, outcome, claimed = source, play_instance(alg, source, fast=fast), None
         finally:  # a plug-in that failed after touching the instance is named for the touch
             touched = touched_field(source, arrays)
             if touched is not None:  # put the instance back for the runs after this one
@@ -124,27 +153,78 @@ def execute(
     )
 
 
+def _plugin_files(cls: type[OnlineAlgorithm], source) -> dict[str, str]:
+    """The plug-in files of a run (resolved path → what it defines): the algorithm's and the
+    adversary's, when registered outside the package."""
+    out = {}
+    for kind, name in (("algorithm", cls.name), ("adversary", getattr(source, "name", None))):
+        if (kind == "algorithm" or isinstance(source, Adversary)) and name is not None:
+            try:
+                if not is_builtin(kind, name):
+                    out[str(Path(origin(kind, name)).resolve())] = f"{kind} {name!r}"
+            except KeyError:  # a class given to the API without registering it: not a plug-in file
+                pass
+    return out
+
+
+def _in_plugin(exc: BaseException, files: dict[str, str]) -> str | None:
+    """``plug-in FILE:LINE: algorithm 'x'`` for the deepest frame of ``exc``'s traceback in one of
+    the run's plug-in ``files``; None when no plug-in code raised it (a built-in's bug)."""
+    hit = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = str(Path(frame.filename).resolve()) if frame.filename else ""
+        if path in files:
+            hit = f"plug-in {path}:{frame.lineno}: {files[path]}"
+    return hit
+
+
 @contextmanager
-def user_code(cls: type[OnlineAlgorithm]):
-    """Run an algorithm's own code (its constructor, decisions, compiled path): ``sys.exit`` in
-    it becomes an :class:`AlgorithmError` naming the algorithm instead of ending the process
-    (``compare``, ``run`` or a pipeline job would otherwise exit, status 0 for ``sys.exit(0)``,
-    with nothing written); a write into the instance's immutable arrays
-    (:func:`~schedbench.scheduling.model.immutable`) becomes one too. A real Ctrl-C
-    (KeyboardInterrupt) is left to end the run; a MemoryError is an AlgorithmError too (the
-    run failed, the command goes on)."""
+def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None = None):
+    """Run an algorithm's own code (its constructor, decisions, compiled path) — the one boundary
+    between the suite and a plug-in's code:
+
+    * ``sys.exit`` in it becomes an :class:`AlgorithmError` naming the algorithm instead of
+      ending the process (``compare``, ``run`` or a pipeline job would otherwise exit, status 0
+      for ``sys.exit(0)``, with nothing written); a MemoryError too (the run failed, the command
+      goes on);
+    * any exception raised in a plug-in's file (the algorithm's or the adversary's) becomes an
+      AlgorithmError naming the file and line, the exception and, for a write into a read-only
+      array (the instance's, :func:`~schedbench.scheduling.model.immutable`, or a job view's),
+      that rule; a built-in's own bug keeps its exception;
+    * a run involving a plug-in gets ``run_seconds`` (default :data:`PLUGIN_RUN_SECONDS`) of
+      wall-clock time, then a :class:`RunTimeLimitError` naming it.
+
+    A real Ctrl-C (KeyboardInterrupt) is left to end the run."""
+    files = _plugin_files(cls, source)
+    seconds = PLUGIN_RUN_SECONDS if run_seconds is None else float(run_seconds)
+    named = ", ".join(f"plug-in {f}: {what}" for f, what in files.items())
+
+    def too_long() -> RunTimeLimitError:
+        return RunTimeLimitError(
+            f"{named}: no answer within the run time limit of {seconds:g} s (a decision that never returns? "
+            "the limit: compare --plugin-time-limit, the config's plugin_time_limit)"
+        )
+
     try:
-        yield
+        with wall_limit(seconds if files else 0, too_long):
+            yield
     except SystemExit as exc:
         raise AlgorithmError(f"algorithm {cls.name!r} called sys.exit({exc.code!r}) during its run") from None
     except MemoryError:  # e.g. a plug-in allocating far past the machine: its run fails, not the command
         raise AlgorithmError(f"algorithm {cls.name!r} ran out of memory during its run") from None
-    except ValueError as exc:
+    except AlgorithmError:
+        raise
+    except Exception as exc:
         if "WRITEABLE" in str(exc):  # numpy: cannot set WRITEABLE flag to True of this array
             raise AlgorithmError(
                 f"algorithm {cls.name!r} tried to make the instance's arrays writeable: an instance is read-only"
             ) from None
-        raise
+        where = _in_plugin(exc, files)
+        if where is None:
+            raise
+        rule = " (the instance's arrays and a job's view are read-only)" if "read-only" in str(exc) else ""
+        at = "".join(f" {note}" for note in getattr(exc, "__notes__", ()))
+        raise AlgorithmError(f"{where}:{at} raised {type(exc).__name__}: {exc}{rule}") from exc
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:

@@ -119,6 +119,8 @@ def _files_of(path: Path, source: str) -> list[Path]:
         if path.suffix != ".py":
             raise PluginError(f"plug-in {path} (from {source}): not a .py file")
         return [path]
+    if path.exists():  # a FIFO, a device or a socket: never opened (a FIFO would block)
+        raise PluginError(f"plug-in {path} (from {source}): not a regular file (a FIFO, a device or a socket)")
     raise PluginError(f"plug-in {path} (from {source}): no such file or folder")
 
 
@@ -190,7 +192,12 @@ def use_plugins(paths: list[str | Path], source: str = "plugins") -> list[str]:
     for p in paths:
         if not isinstance(p, (str, Path)) or not str(p).strip():
             raise PluginError(f"{source}: expected a file or folder path, got {p!r}")
-        path = Path(p).expanduser().resolve()
+        given = Path(p).expanduser()
+        if given.is_symlink() and not given.exists():
+            raise PluginError(
+                f"plug-in {given} (from {source}): a symlink to {os.readlink(given)}, which does not exist"
+            )
+        path = given.resolve()
         files += [str(f.resolve()) for f in _files_of(path, source)]
         known = [q for q in os.environ.get(PLUGIN_ENV, "").split(os.pathsep) if q.strip()]
         if str(path) not in known:

@@ -27,9 +27,10 @@ from typing import Any
 import pandas as pd
 
 from schedbench.hall.config import ConfigError
-from schedbench.hall.grids import algorithm_grid
-from schedbench.hall.params import ParameterError
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
+from schedbench.hall.grids import algorithm_grid
+from schedbench.hall.limits import PLUGIN_RUN_SECONDS
+from schedbench.hall.params import ParameterError
 from schedbench.hall.stats import bootstrap_ci
 from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
@@ -62,6 +63,7 @@ class Comparison:
     seed: int = 0
     time_limit: float = DEFAULT_TIME_LIMIT
     work_limit: float = DEFAULT_WORK_LIMIT
+    plugin_time_limit: float = PLUGIN_RUN_SECONDS
 
     def experiment(self) -> dict[str, Any]:
         """The comparison as a config experiment (what the pipeline's functions read)."""
@@ -112,13 +114,15 @@ def plan(
     time_limit: float = DEFAULT_TIME_LIMIT,
     work_limit: float = DEFAULT_WORK_LIMIT,
     accept_cost: bool = False,
+    plugin_time_limit: float = PLUGIN_RUN_SECONDS,
 ) -> Comparison:
     """Check a comparison and settle its problem: ``problem`` if given (every algorithm must
     solve it; an adversary must build it), else the adversary's, else the algorithms' common
     default problem — algorithms whose default problems differ are an error naming each with
     its problem. ``instances``: family instances (default 5) or games per parameter
     combination against an adversary (default 1). Every error names the argument. A comparison
-    the run planner estimates beyond the pipeline's cost gate is refused unless ``accept_cost``."""
+    the run planner estimates beyond the pipeline's cost gate is refused unless ``accept_cost``.
+    A run of a plug-in past ``plugin_time_limit`` seconds stops the comparison, naming it."""
     params = dict(params or {})
     if not algorithms:
         raise CompareError("-a: give at least one algorithm (-a NAME, repeatable)")
@@ -130,6 +134,10 @@ def plan(
         raise CompareError(f"--instances: must be an integer >= 1, got {instances!r}")
     if not eps:
         raise CompareError("--eps: give at least one value")
+    if isinstance(plugin_time_limit, bool) or not (
+        isinstance(plugin_time_limit, (int, float)) and math.isfinite(plugin_time_limit) and plugin_time_limit > 0
+    ):
+        raise CompareError(f"--plugin-time-limit: seconds, a finite number > 0, got {plugin_time_limit!r}")
     for e in eps:
         if not (isinstance(e, (int, float)) and math.isfinite(e) and 0 < e < 1):
             raise CompareError(f"--eps: every value must be in (0, 1), got {e!r}")
@@ -172,6 +180,7 @@ def plan(
         seed=int(seed),
         time_limit=float(time_limit),
         work_limit=float(work_limit),
+        plugin_time_limit=float(plugin_time_limit),
     )
     try:
         check_experiment(EXPERIMENT, comparison.experiment(), comparison.eps)
@@ -229,11 +238,23 @@ def compare(comparison: Comparison, workdir: str | Path | None = None, n_jobs: i
     if c.family is not None:
         paths = make_instances(EXPERIMENT, exp, c.seed, range(c.instances), workdir / "instances", problem=c.problem)
         opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs, work_limit=c.work_limit)
-        runs = [run_online_batch(paths, opt, c.algorithms, c.eps, c.seed, n_jobs=n_jobs, problem=c.problem)]
+        runs = [
+            run_online_batch(
+                paths,
+                opt,
+                c.algorithms,
+                c.eps,
+                c.seed,
+                n_jobs=n_jobs,
+                problem=c.problem,
+                run_seconds=c.plugin_time_limit,
+            )
+        ]
     else:
         runs = []
         for name, grid in sorted(c.algorithms.items()):
-            runs.append(run_adversary(EXPERIMENT, exp, name, grid, c.eps, c.seed, workdir / "realised" / name))
+            realised = workdir / "realised" / name
+            runs.append(run_adversary(EXPERIMENT, exp, name, grid, c.eps, c.seed, realised, c.plugin_time_limit))
         paths = sorted((workdir / "realised").glob("*/*.npz"))
         opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs, work_limit=c.work_limit)
     return assemble(runs, [opt], {})

@@ -32,7 +32,7 @@ from schedbench.hall.progress import progress_map
 from schedbench.hall.seeds import derived_seed
 from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
-from schedbench.scheduling.play import execute
+from schedbench.scheduling.play import RunTimeLimitError, execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 from schedbench.scheduling.stage.results import parameter_columns
@@ -158,11 +158,12 @@ def run_online(
     base_seed: int,
     n_jobs: int = 1,
     problem: str | None = None,
+    run_seconds: float | None = None,
 ) -> pd.DataFrame:
     """Run ``algorithm`` with every combination of ``grid`` and every ε it takes on each
     instance file, for ``problem`` (default: the algorithm's). ``opt_table`` supplies T* to
     algorithms that assume it."""
-    return run_online_batch(paths, opt_table, {algorithm: grid}, eps_values, base_seed, n_jobs, problem)
+    return run_online_batch(paths, opt_table, {algorithm: grid}, eps_values, base_seed, n_jobs, problem, run_seconds)
 
 
 def run_online_batch(
@@ -173,12 +174,15 @@ def run_online_batch(
     base_seed: int,
     n_jobs: int = 1,
     problem: str | None = None,
+    run_seconds: float | None = None,
 ) -> pd.DataFrame:
     """Every algorithm of ``algorithms`` (name → parameter grid) on each instance file: one
     pipeline job per batch of an experiment (the fixed cost of a job — interpreter, imports,
     compiled-code cache loads — is paid once for all its algorithms). Each instance is loaded
     once; the rows are those :func:`run_online` gives per algorithm (the seeds are keyed by
-    instance and algorithm, so the batching does not change them)."""
+    instance and algorithm, so the batching does not change them). A run of a plug-in past
+    ``run_seconds`` (default :data:`~schedbench.scheduling.play.PLUGIN_RUN_SECONDS`) stops the
+    batch with a :class:`~schedbench.scheduling.play.RunTimeLimitError` naming it and the instance."""
     plan = []
     for algorithm in sorted(algorithms):
         cls = get_algorithm(algorithm)
@@ -200,8 +204,14 @@ def run_online_batch(
             for params in combos:
                 wants = cls.uses_oracle(cls.resolve_params(params))
                 oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
+<<<<<<< HEAD
                 proven = proven_opt(opt_rows.get(meta["instance"]))
                 rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem, proven)[0] for eps in eps_list]
+=======
+                rows += [
+                    _run_row(cls, inst, ident, eps, seed, params, oracle, problem, run_seconds)[0] for eps in eps_list
+                ]
+>>>>>>> hostile
         return rows
 
     parts = progress_map(one, paths, log, "instances", n_jobs=n_jobs, work=len, unit="runs")
@@ -218,10 +228,12 @@ def run_adversary(
     eps_values: list[float],
     base_seed: int,
     outdir: str | Path,
+    run_seconds: float | None = None,
 ) -> pd.DataFrame:
     """Play the experiment's adversary against ``algorithm`` for every parameter combination,
     ε and replication (``seeds``); save each realised instance to ``outdir`` for the offline
-    solver and return one row per run."""
+    solver and return one row per run (a plug-in's run past ``run_seconds``: as
+    :func:`run_online_batch`)."""
     adv_cls = get_adversary(exp_cfg["adversary"])
     cls = get_algorithm(algorithm)
     problem = exp_cfg.get("problem")  # else each run's adversary decides (execute)
@@ -248,7 +260,7 @@ def run_adversary(
             **{f"g_{name}": value for name, value in adv_params.items()},
         }
         adv = adv_cls(eps=eps, seed=seed, **adv_params)
-        row, record = _run_row(cls, adv, ident, eps, seed, params, None, problem)
+        row, record = _run_row(cls, adv, ident, eps, seed, params, None, problem, run_seconds)
         if record is not None:  # the run path already recorded adversary, parameters, seed, claim
             record.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name, "index": k})
             record.instance.save(outdir / f"{k:04d}.npz")
@@ -266,6 +278,7 @@ def _run_row(
     params: dict[str, Any],
     oracle: float | None,
     problem: str | None = None,
+<<<<<<< HEAD
     bound_opt: float | None = None,
 ) -> tuple[dict[str, Any], RunRecord | None]:
     """One run as a results row: the instance columns (``ident``), then the run record's row
@@ -276,6 +289,21 @@ def _run_row(
         record = execute(
             cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem, bound_opt=bound_opt
         )
+=======
+    run_seconds: float | None = None,
+) -> tuple[dict[str, Any], RunRecord | None]:
+    """One run as a results row: the instance columns (``ident``), then the run record's row
+    (a failed run is a row with status ``error``, every measurement at its default). A run past
+    its time limit is no row (how long a run takes depends on the machine): its error, naming
+    the instance, ends the batch."""
+    t0 = time.perf_counter()
+    try:
+        record = execute(
+            cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem, run_seconds=run_seconds
+        )
+    except RunTimeLimitError as exc:
+        raise RunTimeLimitError(f"{exc}; instance {ident['instance']}, eps {eps}") from None
+>>>>>>> hostile
     except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
         failed = RunRecord.failed(cls, source, exc, eps, seed, params, problem, seconds=time.perf_counter() - t0)
         return {**ident, **failed.to_row()}, None

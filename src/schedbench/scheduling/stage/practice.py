@@ -333,7 +333,7 @@ def _family_seed(section: dict, base_seed: int, name: str) -> int:
 def _run(cls, inst, eps, params, problem, seed) -> dict[str, Any]:
     """One validated run as a row (a failed run: status error)."""
     from schedbench.scheduling.engine import AlgorithmError
-    from schedbench.scheduling.play import execute
+    from schedbench.scheduling.play import RunTimeLimitError, execute
     from schedbench.scheduling.record import RunRecord
     from schedbench.scheduling.speed import machine_speed
 
@@ -341,6 +341,8 @@ def _run(cls, inst, eps, params, problem, seed) -> dict[str, Any]:
     t0 = time.perf_counter()
     try:
         rec = execute(cls, inst, eps=run_eps, seed=seed, params=params, problem=problem)
+    except RunTimeLimitError:  # a plug-in past its time limit: not a result (it depends on the machine)
+        raise
     except (ParameterError, AlgorithmError, ValueError) as exc:
         rec = RunRecord.failed(cls, inst, exc, run_eps, seed, params, problem, seconds=time.perf_counter() - t0)
     row = rec.to_row()
