@@ -64,23 +64,17 @@ def execute(
     oracle: float | None = None,
     fast: bool = True,
     problem: str | None = None,
-<<<<<<< HEAD
     bound_opt: float | None = None,
-=======
     run_seconds: float | None = None,
->>>>>>> hostile
 ) -> RunRecord:
     """Run ``cls`` on ``source``, validate, and return the run's record. ``oracle`` is T* for
     algorithms that assume it (an adversary supplies its constructed OPT when none is given).
     ``problem`` is the problem of the run (default: the adversary's, else the algorithm's
-<<<<<<< HEAD
     default); the algorithm must solve it. ``bound_opt``: the instance's proven OPT, at which the
     ratio bound of a run without an oracle is taken (e.g. mft-unit with a prefix oracle:
-    T(t) ≤ OPT, so its flow ≤ ⌈c·OPT/ε⌉); default the oracle given, else the adversary's claim."""
-=======
-    default); the algorithm must solve it. A run involving a plug-in stops with a
-    :class:`RunTimeLimitError` after ``run_seconds`` (default :data:`PLUGIN_RUN_SECONDS`)."""
->>>>>>> hostile
+    T(t) ≤ OPT, so its flow ≤ ⌈c·OPT/ε⌉); default the oracle given, else the adversary's claim.
+    A run involving a plug-in stops with a :class:`RunTimeLimitError` after ``run_seconds``
+    (default :data:`PLUGIN_RUN_SECONDS`)."""
     params = dict(params or {})
     bound_opt = oracle if oracle is not None else bound_opt
     if cls.migratory and isinstance(source, Adversary):

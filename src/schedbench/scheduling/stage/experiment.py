@@ -204,14 +204,11 @@ def run_online_batch(
             for params in combos:
                 wants = cls.uses_oracle(cls.resolve_params(params))
                 oracle = oracle_from_row(opt_rows[meta["instance"]]) if wants else None
-<<<<<<< HEAD
                 proven = proven_opt(opt_rows.get(meta["instance"]))
-                rows += [_run_row(cls, inst, ident, eps, seed, params, oracle, problem, proven)[0] for eps in eps_list]
-=======
                 rows += [
-                    _run_row(cls, inst, ident, eps, seed, params, oracle, problem, run_seconds)[0] for eps in eps_list
+                    _run_row(cls, inst, ident, eps, seed, params, oracle, problem, proven, run_seconds=run_seconds)[0]
+                    for eps in eps_list
                 ]
->>>>>>> hostile
         return rows
 
     parts = progress_map(one, paths, log, "instances", n_jobs=n_jobs, work=len, unit="runs")
@@ -260,7 +257,7 @@ def run_adversary(
             **{f"g_{name}": value for name, value in adv_params.items()},
         }
         adv = adv_cls(eps=eps, seed=seed, **adv_params)
-        row, record = _run_row(cls, adv, ident, eps, seed, params, None, problem, run_seconds)
+        row, record = _run_row(cls, adv, ident, eps, seed, params, None, problem, run_seconds=run_seconds)
         if record is not None:  # the run path already recorded adversary, parameters, seed, claim
             record.instance.meta.update({"experiment": experiment, "instance": iid, "family": adv_cls.name, "index": k})
             record.instance.save(outdir / f"{k:04d}.npz")
@@ -278,32 +275,29 @@ def _run_row(
     params: dict[str, Any],
     oracle: float | None,
     problem: str | None = None,
-<<<<<<< HEAD
     bound_opt: float | None = None,
-) -> tuple[dict[str, Any], RunRecord | None]:
-    """One run as a results row: the instance columns (``ident``), then the run record's row
-    (a failed run is a row with status ``error``, every measurement at its default).
-    ``bound_opt``: the proven OPT its ratio bound is taken at when it has no oracle."""
-    t0 = time.perf_counter()
-    try:
-        record = execute(
-            cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem, bound_opt=bound_opt
-        )
-=======
     run_seconds: float | None = None,
 ) -> tuple[dict[str, Any], RunRecord | None]:
     """One run as a results row: the instance columns (``ident``), then the run record's row
-    (a failed run is a row with status ``error``, every measurement at its default). A run past
+    (a failed run is a row with status ``error``, every measurement at its default).
+    ``bound_opt``: the proven OPT its ratio bound is taken at when it has no oracle. A run past
     its time limit is no row (how long a run takes depends on the machine): its error, naming
     the instance, ends the batch."""
     t0 = time.perf_counter()
     try:
         record = execute(
-            cls, source, eps=eps, seed=seed, params=params, oracle=oracle, problem=problem, run_seconds=run_seconds
+            cls,
+            source,
+            eps=eps,
+            seed=seed,
+            params=params,
+            oracle=oracle,
+            problem=problem,
+            bound_opt=bound_opt,
+            run_seconds=run_seconds,
         )
     except RunTimeLimitError as exc:
         raise RunTimeLimitError(f"{exc}; instance {ident['instance']}, eps {eps}") from None
->>>>>>> hostile
     except (ParameterError, AlgorithmError, ValueError) as exc:  # a failed run is a row, not a crash
         failed = RunRecord.failed(cls, source, exc, eps, seed, params, problem, seconds=time.perf_counter() - t0)
         return {**ident, **failed.to_row()}, None
