@@ -1046,8 +1046,9 @@ def main(argv: list[str] | None = None) -> int:
         print("schedbench: error: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
     except AlgorithmError as exc:  # a rule (a plug-in's, above all) broke the model: one line naming it and the job
+        # exit 2 as for any bad input (here: user code's); exit 1 stays an outcome the validator refused
         print("schedbench: algorithm error: " + " ".join(str(exc).split()), file=sys.stderr)
-        return 1
+        return 2
     except KeyboardInterrupt:  # Ctrl-C: ended, as asked; no traceback (nothing is half-written: writes are atomic)
         print("schedbench: interrupted", file=sys.stderr)
         return 130

@@ -463,7 +463,7 @@ def test_a_broken_plugin_is_one_line_naming_it_and_the_job_not_a_traceback(tmp_p
         ("one-short", "'one-short': its compiled path returned 11 machines"),
     ]:
         code, out, err = _cli(capsys, "--plugins", str(folder), "run", name, str(inst), "--problem", "maxflow")
-        assert code == 1 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
         assert err.startswith("schedbench: algorithm error: ") and message in err, err
     code, out, err = _cli(
         capsys,

@@ -87,7 +87,7 @@ def test_a_hanging_plugin_stops_compare_naming_the_plugin_the_algorithm_and_the_
     t0 = time.perf_counter()
     code = main(argv)
     err = capsys.readouterr().err
-    assert time.perf_counter() - t0 < 30 and code == 1
+    assert time.perf_counter() - t0 < 30 and code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
     assert f"plug-in {(folder / 'hangs_forever.py').resolve()}: algorithm 'hangs-forever'" in err
     assert "no answer within the run time limit of 0.5 s" in err and "instance compare/0000" in err
@@ -127,3 +127,20 @@ def test_a_builtin_is_not_limited_and_its_own_bug_keeps_its_exception(monkeypatc
     monkeypatch.setattr(Greedy, "dispatch_all", lambda *a: None)
     with pytest.raises(ZeroDivisionError, match="a built-in's bug"):
         sb.run("greedy", inst)
+
+
+def test_a_log_line_after_a_logged_step_goes_nowhere_closed(tmp_path, capsys):
+    """``logged`` gives the root logger back as it found it: a later log line in the same process
+    (the API, a test) is not written to the step's closed file ("--- Logging error ---")."""
+    import logging
+
+    from schedbench.hall.logs import logged
+
+    root = logging.getLogger()
+    before = list(root.handlers)
+    with logged(str(tmp_path / "step.log"), "step") as log:
+        log.info("inside")
+    assert root.handlers == before
+    logging.getLogger("after").warning("after the step")
+    assert "Logging error" not in capsys.readouterr().err
+    assert "inside" in (tmp_path / "step.log").read_text()

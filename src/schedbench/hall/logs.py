@@ -15,6 +15,8 @@ def logged(path: str, name: str, one_line: tuple[type[BaseException], ...] = ())
     of a ``one_line`` type (a user's error, e.g. a plug-in past its time limit) is written as one
     line ``error: ...`` to the log and to stderr, and the step exits with status 1, no traceback."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    root = logging.getLogger()
+    before = (list(root.handlers), root.level)  # restored on the way out: the log file closes then
     with open(path, "w") as fh, contextlib.redirect_stdout(fh), contextlib.redirect_stderr(fh):
         logging.basicConfig(stream=fh, level=logging.INFO, force=True, format="%(asctime)s %(levelname)s %(message)s")
         log = logging.getLogger(name)
@@ -30,3 +32,8 @@ def logged(path: str, name: str, one_line: tuple[type[BaseException], ...] = ())
             fh.flush()
             traceback.print_exc(file=sys.__stderr__)
             raise
+        finally:  # a later log line in this process must not go to the closed file ("Logging error")
+            for handler in root.handlers:
+                handler.close()
+            root.handlers[:] = before[0]
+            root.setLevel(before[1])
