@@ -77,6 +77,19 @@ def copy_workflow(dest: Path) -> Path:
     return dest
 
 
+def one_experiment_config(work: Path, name: str = "term") -> str:
+    """A copy of the smoke config in ``work`` with its ``anr_tree`` experiment only (no loss,
+    bipartite, search or practice section): a run of a few short jobs. Returns its path."""
+    import yaml
+
+    cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
+    cfg["experiments"] = {"only": cfg["experiments"]["anr_tree"]}
+    for section in ("loss", "bipartite", "search", "practice"):
+        cfg.pop(section, None)
+    (work / f"config/{name}.yaml").write_text(yaml.safe_dump(cfg))
+    return f"config/{name}.yaml"
+
+
 def copy_run(run: Path, dest: Path) -> Path:
     """A copy of a finished run: its outputs, logs and Snakemake's metadata, modification times kept
     (Snakemake sees it as finished too)."""

@@ -20,7 +20,15 @@ import yaml
 
 from schedbench.hall.io import check_results, check_table
 from schedbench.scheduling.registry import get_algorithm
-from tests.e2e.conftest import TIMING, assert_same_tables, copy_workflow, omit_pdf, snakemake, start
+from tests.e2e.conftest import (
+    TIMING,
+    assert_same_tables,
+    copy_workflow,
+    omit_pdf,
+    one_experiment_config,
+    snakemake,
+    start,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
@@ -440,11 +448,7 @@ def test_a_sigterm_ends_a_local_run_in_time_and_the_same_command_resumes(tmp_pat
     from schedbench.hall.stop import STOP_SECONDS
 
     work = copy_workflow(tmp_path / "wf")
-    cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
-    cfg["experiments"] = {"only": cfg["experiments"]["anr_tree"]}
-    for section in ("loss", "bipartite", "search", "practice"):
-        cfg.pop(section, None)
-    (work / "config/term.yaml").write_text(yaml.safe_dump(cfg))
+    one_experiment_config(work)
     cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *omit_pdf(), "--configfile", "config/term.yaml"]
     run = subprocess.Popen(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

@@ -32,7 +32,7 @@ import yaml
 
 from schedbench.hall.stop import STOP_SECONDS
 from tests.conftest import tools_missing
-from tests.e2e.conftest import assert_same_tables, copy_workflow, failure_report, omit_pdf
+from tests.e2e.conftest import assert_same_tables, copy_workflow, failure_report, omit_pdf, one_experiment_config
 from tests.e2e.slurm_cluster import DEBS, TOOLS, SlurmCluster, _alive, missing_reason
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
@@ -256,12 +256,7 @@ def test_a_sigterm_ends_a_cluster_run_in_time_and_the_same_command_resumes(clust
     sends it): the run ends within STOP_SECONDS, its cluster jobs cancelled; with the controller
     not answering (frozen) it still ends in time; the same command then finishes the run."""
     work = copy_workflow(tmp_path / "wf")
-    cfg = yaml.safe_load((work / "config/smoke.yaml").read_text())
-    cfg["experiments"] = {"only": cfg["experiments"]["anr_tree"]}
-    for section in ("loss", "bipartite", "search", "practice"):
-        cfg.pop(section, None)
-    (work / "config/term.yaml").write_text(yaml.safe_dump(cfg))
-    config = "config/term.yaml"
+    config = one_experiment_config(work)
 
     elapsed = _sigterm_when_submitted(cluster, work, config, frozen_controller=False)
     print(f"SIGTERM, controller answering: ended after {elapsed:.1f} s", file=sys.stderr)
