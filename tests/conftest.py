@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from schedbench.scheduling.model import Instance
+from tests.xdist_groups import make_scheduler
 
 settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -56,7 +57,8 @@ def browser_missing() -> str | None:
 
 # `make test` (pytest -n 2 --dist loadgroup): the tests of a group run in one worker, in file order —
 # the local end-to-end modules share one smoke run, the SLURM module one cluster; every other test
-# is scheduled on its own. (pytest-xdist 3.8's own loadgroup reads `xdist_group` marks by renaming
+# is scheduled on its own (tests/xdist_groups.py: a crashed worker does not hang the session).
+# (pytest-xdist 3.8's own loadgroup reads `xdist_group` marks by renaming
 # items through an attribute pytest 9 no longer uses, so the groups are named here, by module.)
 XDIST_GROUPS = {
     "tests/e2e/test_pipeline.py": "e2e-local",
@@ -68,17 +70,7 @@ XDIST_GROUPS = {
 
 
 def pytest_xdist_make_scheduler(config, log):
-    if config.getoption("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class ModuleGroups(LoadScopeScheduling):
-        """Scopes: a group of XDIST_GROUPS, or one test (largest scopes are handed out first)."""
-
-        def _split_scope(self, nodeid: str) -> str:
-            return XDIST_GROUPS.get(nodeid.split("::", 1)[0], nodeid)
-
-    return ModuleGroups(config, log)
+    return make_scheduler(config, log, XDIST_GROUPS)
 
 
 def pytest_runtest_setup(item):
@@ -98,6 +90,27 @@ def brute_force_makespan(inst: Instance) -> int:
         value = int(load.max())
         best = value if best is None else min(best, value)
     return best
+
+
+@pytest.fixture
+def memory_headroom():
+    """At most 2 GiB more address space for the test (RLIMIT_AS, restored after): a refusal
+    that comes after a huge allocation fails the test with a MemoryError instead of letting the
+    kernel kill the worker (a 16 GiB array did, in CI, and xdist then waited forever)."""
+    import resource
+
+    vm_kib = next(
+        int(line.split()[1])
+        for line in Path("/proc/self/status").read_text().splitlines()
+        if line.startswith("VmSize:")
+    )
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = vm_kib * 1024 + 2 * 2**30
+    resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 @pytest.fixture

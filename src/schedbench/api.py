@@ -15,7 +15,7 @@ from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import OptResult, solve_opt
 from schedbench.scheduling.offline.result import oracle_value
-from schedbench.scheduling.play import execute
+from schedbench.scheduling.play import check_machine_count, execute
 from schedbench.scheduling.record import RunRecord
 from schedbench.scheduling.registry import get_adversary, get_algorithm
 
@@ -126,6 +126,7 @@ def run(
         raise ParameterError(f"run: solve must be True or False, got {solve!r}")
     problem = cls.check_problem(problem)
     wants_oracle = cls.uses_oracle(cls.resolve_params(params))
+    check_machine_count(instance.m)
     if opt is None and (solve or wants_oracle):
         opt = solve_opt(instance, problem, time_limit=time_limit, work_limit=work_limit)
     oracle = oracle_value(opt) if (opt is not None and wants_oracle) else None

@@ -145,9 +145,11 @@ def call_outcome(name: str, arg: str, value) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("name, arg", CASES, ids=[f"{n}-{a}" for n, a in CASES])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(value=VALUES)
-def test_a_public_function_answers_or_refuses_by_name(name, arg, value):
+def test_a_public_function_answers_or_refuses_by_name(name, arg, value, memory_headroom):
     kind, detail = call_outcome(name, arg, value)
     assert kind != "failed", detail
 
@@ -207,7 +209,9 @@ def cli_outcome(argv: list[str], value: str, capsys) -> tuple[str, str]:
 @pytest.mark.parametrize("argv", CLI, ids=[" ".join(a) for a in CLI])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(value=CLI_VALUES)
-def test_a_cli_subcommand_answers_or_refuses_without_a_traceback(argv, value, capsys, tmp_path_factory, monkeypatch):
+def test_a_cli_subcommand_answers_or_refuses_without_a_traceback(
+    argv, value, capsys, tmp_path_factory, monkeypatch, memory_headroom
+):
     monkeypatch.chdir(tmp_path_factory.mktemp("cli"))
     kind, detail = cli_outcome(argv, value, capsys)
     assert kind != "failed", detail

@@ -574,16 +574,29 @@ def test_cli_solver_limit_is_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("algorithm", ["ll-fifo", "wmft-A", "greedy"])
-def test_a_run_on_billions_of_machines_is_refused_before_allocating(algorithm):
+def test_a_run_on_billions_of_machines_is_refused_before_allocating(algorithm, memory_headroom):
     """A valid instance with m = 2^31 − 1 and one job: the per-machine state of any path would
-    exhaust the memory, so the run is refused first, naming m (compiled and step path alike)."""
+    exhaust the memory, so the run is refused first, naming m (compiled and step path alike,
+    with OPT to solve or given: the run's check comes before the offline solve's)."""
     import schedbench
 
     inst = Instance.from_lists(MAX_MACHINES, [0], [1], [[5]])
     eps = None if algorithm == "greedy" else 0.25
-    for fast in (True, False):
+    for fast, solve in itertools.product((True, False), (True, False)):
+        opt = 1.0 if algorithm == "wmft-A" or not solve else None
         with pytest.raises(ValueError, match=r"^run: m too large: the per-machine state of 2147483647 machines"):
-            schedbench.run(algorithm, inst, eps=eps, opt=1.0 if algorithm == "wmft-A" else None, fast=fast)
+            schedbench.run(algorithm, inst, eps=eps, opt=opt, fast=fast, solve=solve)
+
+
+@pytest.mark.parametrize("problem", ["load", "maxflow", "wtdmaxflow", "genwtd", "stretch"])
+def test_an_offline_solve_on_billions_of_machines_is_refused_before_allocating(problem, memory_headroom):
+    # the greedy upper bound of the makespan solver kept one load per machine: 16 GiB here
+    from schedbench.scheduling.offline import solve_opt
+    from schedbench.scheduling.offline.makespan import SolverLimitError
+
+    inst = Instance.from_lists(MAX_MACHINES, [0], [1], [[5]])
+    with pytest.raises(SolverLimitError, match=r"m too large: the per-machine arrays of 2147483647 machines"):
+        solve_opt(inst, problem)
 
 
 @pytest.mark.parametrize("field", ["w_flow", "w_reject"])

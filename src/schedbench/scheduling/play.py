@@ -38,6 +38,7 @@ __all__ = [
     "play_instance",
     "play_adversary",
     "PER_MACHINE_STATE",
+    "check_machine_count",
     "PLUGIN_RUN_SECONDS",
     "RunTimeLimitError",
 ]
@@ -100,11 +101,15 @@ def execute(
             )
     elif cls.unit_sizes_only and not source.unit_sizes:
         raise ParameterError(f"algorithm {cls.name!r} is defined for unit sizes only; this instance has sizes > 1")
-    m = source.m
-    # every path keeps a few arrays (or lists) per machine: a limit checked before they exist
-    check_sizes("run", "m", PER_MACHINE_STATE * float(m), f"the per-machine state of {m} machines")
+    check_machine_count(source.m)
     with user_code(cls, source, run_seconds):
         return _play(cls, source, eps, seed, params, oracle if wants_oracle else None, fast, problem, bound_opt)
+
+
+def check_machine_count(m: int) -> None:
+    """Every path keeps a few arrays (or lists) per machine: ``m`` is refused, naming it, before
+    they exist (and before an offline solve for the run: ``api.run`` calls this first)."""
+    check_sizes("run", "m", PER_MACHINE_STATE * float(m), f"the per-machine state of {m} machines")
 
 
 def _play(cls, source, eps, seed, params, oracle, fast, problem, bound_opt) -> RunRecord:

@@ -56,17 +56,29 @@ def oracle_value(opt: OptResult | float) -> float:
     return float(opt)
 
 
+#: Entries of per-machine arrays an offline solver may keep per machine (loads, heaps, the
+#: bounds' per-machine volumes); times m, bounded by ``hall.arguments.MAX_CELLS`` (m <= 6.25e6).
+PER_MACHINE_SOLVER = 16
+
+
 def check_solve_arguments(
     func: str, inst: Any, time_limit: Any, seed: Any, work_limit: Any, error: type[ValueError], finite_time: bool = True
 ) -> None:
     """The arguments every offline solver takes, checked before any work, each error naming its
-    argument: an Instance, a time limit > 0 (finite unless ``finite_time`` is False), a seed in
-    [0, 2^64) (the solvers take it modulo 2^31, :func:`solver_seed`), a work limit > 0 or None."""
+    argument: an Instance whose machines fit the solvers' per-machine arrays
+    (:data:`PER_MACHINE_SOLVER`), a time limit > 0 (finite unless ``finite_time`` is False), a
+    seed in [0, 2^64) (the solvers take it modulo 2^31, :func:`solver_seed`), a work limit > 0
+    or None."""
+    from schedbench.hall.arguments import check_sizes
     from schedbench.hall.effort import work_limit_problem
     from schedbench.scheduling.model import Instance
 
     if not isinstance(inst, Instance):
         raise error(f"{func}: argument 'inst' must be a schedbench Instance, got {type(inst).__name__}")
+    try:  # before the first per-machine array: a valid instance of 2^31 - 1 machines needs 16 GiB each
+        check_sizes(func, "m", PER_MACHINE_SOLVER * float(inst.m), f"the per-machine arrays of {inst.m} machines")
+    except ValueError as exc:
+        raise error(str(exc)) from None
     number = isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool)
     number = number or (hasattr(time_limit, "dtype") and getattr(time_limit.dtype, "kind", "") in "iuf")
     if not number or not time_limit > 0 or (finite_time and not math.isfinite(time_limit)):
