@@ -23,7 +23,7 @@ from schedbench.hall.archive import (
     list_archives,
     merge,
 )
-from schedbench.hall.archive_cli import add_commands
+from schedbench.cli.archive import add_commands
 from schedbench.hall.config import ConfigError, config_hash
 from schedbench.hall.io import check_results, provenance, write_parquet
 from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
@@ -688,7 +688,7 @@ def test_the_command_line_names_the_archive_folder_the_work_module_uses():
     """``--dest``'s help text names archive.DEFAULT_DEST without importing the work module (the
     parser is built at every start of the command line)."""
     from schedbench.hall.archive import DEFAULT_DEST
-    from schedbench.hall.archive_cli import DEST_HELP
+    from schedbench.cli.archive import DEST_HELP
 
     assert DEST_HELP.endswith(f"(default {DEFAULT_DEST})")
 

@@ -45,8 +45,24 @@ def _files(part: str) -> list[Path]:
 def test_the_top_level_holds_only_the_wings_the_hall_and_the_faces():
     folders = {p.name for p in SRC.iterdir() if p.is_dir() and p.name != "__pycache__"}
     modules = {p.stem for p in SRC.glob("*.py")}
-    assert folders - {"schemas"} == {*WINGS, "hall"}
-    assert modules == {"__init__", "api", "cli", "checks"}
+    assert folders - {"schemas"} == {*WINGS, "hall", "cli"}  # the command line is a package of command modules
+    assert modules == {"__init__", "api", "checks"}
+
+
+def test_the_hall_holds_no_command_line():
+    """The faces parse arguments; the hall (shared machinery) holds no argparse."""
+    bad = [str(f.relative_to(SRC)) for f in _files("hall") if "argparse" in _imports_all(f)]
+    assert not bad, bad
+
+
+def _imports_all(path: Path) -> set[str]:
+    mods = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            mods.add(node.module)
+        elif isinstance(node, ast.Import):
+            mods.update(a.name for a in node.names)
+    return mods
 
 
 @pytest.mark.parametrize("wing", WINGS)

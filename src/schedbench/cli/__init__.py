@@ -1,0 +1,104 @@
+"""Command line: ``schedbench list | describe | generate | opt | run | new | check | compare | check-config | plan | status | docs-tables``.
+
+Examples::
+
+    schedbench list                                          # algorithms, adversaries, families
+    schedbench describe lb-b                                 # rule, parameters, paper section, docs
+    schedbench generate random-restricted inst.npz --seed 1 --param m=8 --param n=100 --param d=2
+    schedbench opt inst.npz --time-limit 30                  # the instance's problem (else makespan)
+    schedbench new algorithm my-srpt --problem maxflow --model speed --dir ../my-baselines
+    schedbench check ../my-baselines                         # conformance checks, PASS/FAIL per line
+    schedbench compare -a ll-fifo -a mft-unit -f random-restricted -p m=8 -p n=200 --eps 0.25,0.5
+    schedbench check-config my.yaml                          # YAML line, schema key, cross-field rules
+    schedbench run lb-unit-reject inst.npz --eps 0.25 --param alpha_rule=safe
+    schedbench run greedy inst.npz --opt --time-limit 10
+    schedbench loss simulate --n 100 --k 10 --d 2 --lam 0.9 --arrivals 200000
+    schedbench loss exact --n 12 --k 4 --d 2 --lam 0.9             # the CTMC oracle of that point
+    schedbench bipartite simulate --policy jfsq --mu 2,1 --lam 2.1 --arrivals 200000 --ties index
+    schedbench bipartite exact --policy jfsq --mu 2,1 --lam 2.1     # its exact value (N <= 4 servers)
+
+A bad input (an unreadable or malformed instance file, an unknown name, a bad parameter, an
+instance beyond a solver's limits) is reported as one line ``schedbench: error: <what>`` on
+stderr (for a file: ``schedbench: error: <file>: <what>``) with exit code 2; bad command-line
+syntax is argparse's usage error, also exit code 2. Any other exception is a bug and keeps its
+traceback.
+
+The commands live in one module per concern, each registering its own with ``add_commands``:
+:mod:`.describe` (list, describe; the plug-in descriptions in :mod:`.introspect`), :mod:`.run`
+(generate, opt, run), :mod:`.plugins` (new, check), :mod:`.compare`, :mod:`.pipeline`
+(check-config, plan, status), :mod:`.docs` (docs-tables), :mod:`.archive` (archive, diff, merge),
+:mod:`.loss` and :mod:`.bipartite` (one point of the other two models, simulated or exact);
+:mod:`.common` holds what they share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from schedbench.cli import archive, bipartite, compare, describe, docs, loss, pipeline, plugins, run
+from schedbench.cli.common import PLUGINS_HELP, USER_ERRORS, CommandError, user_errors
+from schedbench.cli.docs import docs_tables
+from schedbench.cli.introspect import DOCS, declared_params, names, param_info, plugin_info
+from schedbench.cli.run import instance_problem
+from schedbench.scheduling.engine import AlgorithmError
+from schedbench.scheduling.registry import use_plugins
+
+__all__ = [
+    "main",
+    "CommandError",
+    "USER_ERRORS",
+    "DOCS",
+    "docs_tables",
+    "instance_problem",
+    "param_info",
+    "plugin_info",
+]
+
+#: the command modules, in the order their commands appear in ``schedbench --help``
+COMMANDS = (describe, run, plugins, compare, pipeline, docs, archive, loss, bipartite)
+
+# the names of the single-module CLI (tests and scripts import them)
+_declared_params, _names = declared_params, names
+
+
+def _parsers(sub: argparse._SubParsersAction):
+    """Every parser below ``sub``, nested ones (``schedbench loss simulate``) included."""
+    for parser in sub.choices.values():
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                yield from _parsers(action)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``schedbench`` parser: every command module's commands, each with ``--plugins``."""
+    parser = argparse.ArgumentParser(prog="schedbench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--plugins", action="append", default=[], metavar="PATH", help=PLUGINS_HELP)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in COMMANDS:
+        module.add_commands(sub)
+    for sp in _parsers(sub):  # `schedbench run --plugins DIR ...` as well as `schedbench --plugins DIR run ...`
+        sp.add_argument("--plugins", action="append", default=argparse.SUPPRESS, metavar="PATH", help=PLUGINS_HELP)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        use_plugins(args.plugins, source="--plugins")
+        return args.func(args)
+    except BrokenPipeError:  # e.g. `schedbench status | head`: the reader left, nothing is wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except user_errors() as exc:
+        print("schedbench: error: " + " ".join(str(exc).split()), file=sys.stderr)
+        return 2
+    except AlgorithmError as exc:  # a rule (a plug-in's, above all) broke the model: one line naming it and the job
+        # exit 2 as for any bad input (here: user code's); exit 1 stays an outcome the validator refused
+        print("schedbench: algorithm error: " + " ".join(str(exc).split()), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: ended, as asked; no traceback (nothing is half-written: writes are atomic)
+        print("schedbench: interrupted", file=sys.stderr)
+        return 130

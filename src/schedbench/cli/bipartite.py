@@ -1,0 +1,5 @@
+"""stub"""
+
+
+def add_commands(sub):
+    pass

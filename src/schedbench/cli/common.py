@@ -1,0 +1,212 @@
+"""What every command module of ``schedbench`` shares: the user-error types (one line on stderr,
+exit code 2), the argparse types of numbers and seeds, ``--work-limit``/``--time-limit``,
+``--param NAME=VALUE`` and checked output file names."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from schedbench.hall.config import ConfigError
+from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
+from schedbench.hall.params import ParameterError
+from schedbench.scheduling.instances.base import FamilyParameterError
+from schedbench.scheduling.model import InstanceError
+from schedbench.scheduling.registry import PluginError, UnknownNameError
+from schedbench.scheduling.scaffold import ScaffoldError
+
+#: the source checkout (config/README.md, workflow/schemas/): src/schedbench/cli/ is three below it
+CHECKOUT = Path(__file__).resolve().parents[3]
+
+
+class CommandError(ValueError):
+    """A command-line input the parser cannot check (a ``--param`` without ``=``, an unwritable
+    output file)."""
+
+
+#: The errors a user's input causes: one line on stderr, exit code 2. Everything else is a bug.
+#: (The solver's limit error joins them in :func:`user_errors`: the solvers are imported only by
+#: the commands that solve, so that ``--help``, ``list`` and ``describe`` start fast.)
+USER_ERRORS = (
+    InstanceError,
+    ParameterError,
+    UnknownNameError,
+    FamilyParameterError,
+    CommandError,
+    ConfigError,
+    PluginError,
+    ScaffoldError,
+)
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    from schedbench.scheduling.offline.makespan import SolverLimitError
+
+    return USER_ERRORS + (SolverLimitError,)
+
+
+PLUGINS_HELP = (
+    "an out-of-tree plug-in file or folder (algorithms, adversaries, families; repeatable; "
+    "also the SCHEDBENCH_PLUGINS environment variable and installed 'schedbench.plugins' entry points)"
+)
+
+
+def nonneg_int(text: str) -> int:
+    """An integer >= 0 (seeds and indices key random streams, which take no negative keys)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
+def positive(unit: str):
+    """An argparse type: a finite number of ``unit`` > 0 (``--work-limit``, ``--time-limit``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"must be a finite number of {unit} > 0, got {text!r}")
+        return value
+
+    return parse
+
+
+work_limit = positive("work units")
+time_limit = positive("seconds")
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (a count: servers, arrivals, batches, states)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+def real(low: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a finite number, >= ``low`` if given (``--warmup``, ``--beta``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not math.isfinite(value) or (low is not None and value < low):
+            bound = "" if low is None else f" >= {low:g}"
+            raise argparse.ArgumentTypeError(f"must be a finite number{bound}, got {text!r}")
+        return value
+
+    return parse
+
+
+def numbers(what: str, allow_zero: bool = False) -> Callable[[str], list[float]]:
+    """An argparse type: comma-separated finite numbers > 0 (>= 0 with ``allow_zero``), e.g. the
+    service rates ``--mu 2,1,1``."""
+    sign = ">= 0" if allow_zero else "> 0"
+
+    def parse(text: str) -> list[float]:
+        out = []
+        for item in text.split(","):
+            try:
+                value = float(item)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"expected comma-separated {what} {sign}, got {item!r}") from None
+            if not (math.isfinite(value) and (value >= 0 if allow_zero else value > 0)):
+                raise argparse.ArgumentTypeError(f"every value must be a finite number {sign}, got {item!r}")
+            out.append(value)
+        return out
+
+    return parse
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` for strict JSON: numpy scalars and arrays as Python numbers and lists, a
+    non-finite number as None (NaN: not defined, e.g. E[jobs] of independent sub-jobs)."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray":
+        return [json_ready(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (bool, int, float, str)):
+        value = value.item()  # a numpy scalar
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def library_call(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """``func(*args, **kwargs)`` of a wing's public function, whose documented refusal of a bad
+    argument (a ValueError naming it, raised before any work) becomes a :class:`CommandError`."""
+    try:
+        return func(*args, **kwargs)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def add_solve_limits(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--work-limit`` and ``--time-limit`` of the OPT solves of a subcommand (offline.solve_opt)."""
+    parser.add_argument(
+        "--work-limit",
+        type=work_limit,
+        default=DEFAULT_WORK_LIMIT,
+        metavar="UNITS",
+        help=f"deterministic work limit of {what} (default {DEFAULT_WORK_LIMIT:g}; a solve that reaches it "
+        "reports status 'bound', the same on every machine)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=time_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"wall-clock safety net of {what} (default {DEFAULT_TIME_LIMIT:g}); a solve it stops reports status 'timeout'",
+    )
+
+
+def parse_value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def parse_params(items: list[str], option: str = "--param") -> dict[str, Any]:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise CommandError(f"{option} expects NAME=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        if key in out:
+            raise CommandError(
+                f"{option} {key}: given twice ({out[key]!r} and {parse_value(value)!r}); give each parameter once"
+            )
+        out[key] = parse_value(value)
+    return out
+
+
+def writable_output(option: str, path: str, suffixes: tuple[str, ...]) -> None:
+    """An output file name the command can write: the right suffix, its folder made (or there)
+    and writable, the name not a folder; else a CommandError naming the option."""
+    p = Path(path).expanduser()
+    if p.suffix.lower() not in suffixes:
+        raise CommandError(f"{option} {path}: the file name must end in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise CommandError(f"{option} {path}: a folder, not a file name")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"{option} {path}: cannot make its folder {p.parent} ({exc.strerror or exc})") from None
+    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise CommandError(f"{option} {path}: not writable")
