@@ -170,6 +170,14 @@ CLI = [
     ["check-config", "{}"],
     ["status", "{}"],
     ["check", "{}"],
+    ["loss", "simulate", "--n", "{}", "--k", "2", "--d", "2", "--lam", "0.9", "--arrivals", "2000"],
+    ["loss", "simulate", "--n", "8", "--k", "2", "--d", "2", "--lam", "{}", "--arrivals", "2000"],
+    ["loss", "exact", "--n", "8", "--k", "{}", "--d", "2", "--lam", "0.9"],
+    ["loss", "exact", "--n", "8", "--k", "2", "--d", "{}", "--mu", "{}", "--lam", "0.9"],
+    ["bipartite", "simulate", "--policy", "jfsq", "--mu", "{}", "--lam", "1", "--arrivals", "2000"],
+    ["bipartite", "simulate", "--policy", "jsq-d", "--mu", "2,1", "--lam", "1", "--d", "{}", "--arrivals", "2000"],
+    ["bipartite", "exact", "--policy", "jfsq", "--mu", "2,1", "--lam", "{}"],
+    ["bipartite", "exact", "--policy", "random", "--mu", "2,1", "--lam", "1", "--neighbors", "{}"],
 ]
 CLI_VALUES = st.one_of(
     st.sampled_from(["nan", "inf", "-1", "0", "1e400", "", "x", "-", "--", "1.5", "9" * 30]),

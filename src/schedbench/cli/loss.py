@@ -52,7 +52,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="one point of the loss system with adaptive multiserver jobs: simulated, or its exact value "
         "(docs/models/loss-system.md)",
     )
-    cmds = group.add_subparsers(dest="loss_command", required=True)
+    cmds = group.add_subparsers(dest="loss_command", required=True, metavar="{simulate,exact}")
     s = cmds.add_parser(
         "simulate",
         help="simulate one point (schedbench.loss.simulate_loss): blocking, E[T], split fractions with 95%% CIs",
@@ -128,7 +128,7 @@ def _simulate(args: argparse.Namespace) -> int:
         mu=args.mu,
         service=args.service,
     )
-    print(json.dumps(json_ready({**res.as_row(), "seed": args.seed})))
+    print(json.dumps(json_ready({**res.as_row(), "seed": args.seed}), ensure_ascii=False))
     return 0
 
 
@@ -155,5 +155,5 @@ def _exact(args: argparse.Namespace) -> int:
         mean_jobs=res.mean_jobs,
         n_states=res.n_states,
     )
-    print(json.dumps(json_ready(row)))
+    print(json.dumps(json_ready(row), ensure_ascii=False))
     return 0
