@@ -56,18 +56,29 @@ def _neighbors(text: str) -> str | list[list[int]]:
 def _add_point(p: argparse.ArgumentParser, policies: tuple[str, ...]) -> None:
     p.add_argument("--policy", choices=policies, required=True, help="the dispatch policy (bipartite.md §3)")
     p.add_argument(
-        "--mu", type=numbers("service rates"), required=True, help="service rates of the N servers, e.g. 2,1"
+        "--mu",
+        type=numbers("service rates"),
+        required=True,
+        metavar="MU1,MU2,...",
+        help="service rates of the N servers, e.g. 2,1",
     )
     p.add_argument(
-        "--lam", type=numbers("arrival rates", allow_zero=True), required=True, help="arrival rates of the M job types"
+        "--lam",
+        type=numbers("arrival rates", allow_zero=True),
+        required=True,
+        metavar="LAM1,...",
+        help="arrival rates of the M job types",
     )
     p.add_argument(
         "--neighbors",
         type=_neighbors,
         default="complete",
+        metavar="complete|S,S;S,...",
         help="the compatibility graph: complete (default) or each type's servers, e.g. '0,1;1,2'",
     )
-    p.add_argument("--tokens", type=_ints, default=None, help="token-oldest: tokens per server (default 1 each)")
+    p.add_argument(
+        "--tokens", type=_ints, default=None, metavar="T1,...", help="token-oldest: tokens per server (default 1 each)"
+    )
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -88,7 +99,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--warmup", type=real(low=0.0), default=20.0, help="warm-up in time units (default 20)")
     s.add_argument("--seed", type=nonneg_int, default=0, help="the seed (default 0)")
     s.add_argument("--d", type=positive_int, default=None, help="jsq-d: servers sampled per arrival")
-    s.add_argument("--buffers", type=_ints, default=None, help="queue policies: jobs per server, one or one each")
+    s.add_argument(
+        "--buffers",
+        type=_ints,
+        default=None,
+        metavar="B[,B...]",
+        help="queue policies: jobs per server, one or one each",
+    )
     s.add_argument(
         "--ties", choices=("random", "index"), default="random", help="remaining ties: random (default) or lowest index"
     )
