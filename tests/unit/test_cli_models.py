@@ -149,3 +149,18 @@ def test_a_bad_argument_is_one_line_naming_it_exit_2(argv, message, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert message in err.strip().splitlines()[-1], err
+
+
+@pytest.mark.parametrize("model", ["loss", "bipartite"])
+def test_plugins_do_not_apply_to_the_other_models(model, capsys, tmp_path):
+    # plug-ins extend the rejection model only: a --plugins given here is refused, naming it
+    argv = ["loss", "exact", "--n", "12", "--k", "4", "--d", "2", "--lam", "0.9"]
+    if model == "bipartite":
+        argv = ["bipartite", "exact", "--policy", "jfsq", "--mu", "2,1", "--lam", "2.1", "--truncation", "40"]
+    assert main(["--plugins", str(tmp_path), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--plugins does not apply to `schedbench {model}`" in err
+    with pytest.raises(SystemExit) as exc:  # not among the command's options at all
+        main([*argv, "--plugins", str(tmp_path)])
+    assert exc.value.code == 2 and "unrecognized arguments: --plugins" in capsys.readouterr().err
+    assert main(argv) == 0

@@ -1,4 +1,4 @@
-"""Command line: ``schedbench list | describe | generate | opt | run | new | check | compare | check-config | plan | status | docs-tables``.
+"""Command line: ``schedbench list | describe | generate | opt | run | new | check | compare | check-config | plan | status | docs-tables | archive | diff | merge | loss | bipartite``.
 
 Examples::
 
@@ -63,29 +63,51 @@ COMMANDS = (describe, run, plugins, compare, pipeline, docs, archive, loss, bipa
 _declared_params, _names = declared_params, names
 
 
-def _parsers(sub: argparse._SubParsersAction):
-    """Every parser below ``sub``, nested ones (``schedbench loss simulate``) included."""
-    for parser in sub.choices.values():
-        yield parser
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                yield from _parsers(action)
+#: commands plug-ins do not extend (filled by :func:`build_parser`): ``--plugins`` is refused there
+NO_PLUGINS: set[str] = set()
+
+
+def _parsers_below(parser: argparse.ArgumentParser):
+    """``parser`` and every parser below it (``schedbench loss simulate``)."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _parsers_below(child)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``schedbench`` parser: every command module's commands, each with ``--plugins``."""
+    """The ``schedbench`` parser: every command module's commands, ``--plugins`` on those of the
+    rejection model (the only model plug-ins extend; a module says so with ``PLUGINS = False``)."""
     parser = argparse.ArgumentParser(prog="schedbench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--plugins", action="append", default=[], metavar="PATH", help=PLUGINS_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     for module in COMMANDS:
+        before = set(sub.choices)
         module.add_commands(sub)
-    for sp in _parsers(sub):  # `schedbench run --plugins DIR ...` as well as `schedbench --plugins DIR run ...`
-        sp.add_argument("--plugins", action="append", default=argparse.SUPPRESS, metavar="PATH", help=PLUGINS_HELP)
+        if not getattr(module, "PLUGINS", True):
+            NO_PLUGINS.update(set(sub.choices) - before)
+    for (
+        name,
+        sp,
+    ) in sub.choices.items():  # `schedbench run --plugins DIR ...` as well as `schedbench --plugins DIR run ...`
+        if name not in NO_PLUGINS:
+            for p in _parsers_below(sp):
+                p.add_argument(
+                    "--plugins", action="append", default=argparse.SUPPRESS, metavar="PATH", help=PLUGINS_HELP
+                )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.plugins and args.command in NO_PLUGINS:
+        print(
+            f"schedbench: error: --plugins does not apply to `schedbench {args.command}` "
+            "(plug-ins add algorithms, adversaries and families of the rejection model)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         use_plugins(args.plugins, source="--plugins")
         return args.func(args)

@@ -30,6 +30,10 @@ from schedbench.cli.common import (
 POLICIES = ("random", "random-mu", "jsq", "jfsq", "jiq", "jfiq", "jsq-d", "token-oldest")
 
 
+#: plug-ins extend the rejection model only: ``--plugins`` is refused here
+PLUGINS = False
+
+
 def _ints(text: str) -> list[int]:
     """argparse type of ``--buffers``/``--tokens``: comma-separated integers >= 1."""
     try:

@@ -27,6 +27,10 @@ from schedbench.cli.common import (
 _rate = positive("jobs per time unit")
 
 
+#: plug-ins extend the rejection model only: ``--plugins`` is refused here
+PLUGINS = False
+
+
 def _add_point(p: argparse.ArgumentParser) -> None:
     """The options of one point of the model, shared by ``simulate`` and ``exact``."""
     p.add_argument("--n", type=positive_int, required=True, help="servers")
