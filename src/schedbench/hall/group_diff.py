@@ -26,6 +26,7 @@ from schedbench.hall.table_specs import METRICS, REL_TOL, RUNS, cell_label, cell
 
 __all__ = [
     "CHANGE_COLUMNS",
+    "GROUP_KEYS",
     "MATCH_KEYS",
     "PAIRED_COLUMNS",
     "change_row",
@@ -35,14 +36,14 @@ __all__ = [
     "paired_stats",
 ]
 
+#: a group's key in the runs table (its columns of ``RunDiff.changes`` and ``RunDiff.paired``)
+GROUP_KEYS = ["experiment", "algorithm", "params", "eps"]
+#: the columns of ``RunDiff.changes`` (:func:`change_row`)
 CHANGE_COLUMNS = [
     "table",
     "kind",
     "level",
-    "experiment",
-    "algorithm",
-    "params",
-    "eps",
+    *GROUP_KEYS,
     "key",
     "metric",
     "a",
@@ -85,10 +86,7 @@ MATCH_KEYS = ("experiment", "algorithm", "eps")
 PAIRED_COLUMNS = [
     "table",
     "level",
-    "experiment",
-    "algorithm",
-    "params",
-    "eps",
+    *GROUP_KEYS,
     "n_pairs",
     "objective_ratio",
     "objective_ratio_lo",
@@ -223,7 +221,6 @@ def diff_groups(
     ga, gb = groups_of(a), groups_of(b)
     rows: list[dict] = []
     paired: list[dict] = []
-    keys = ["experiment", "algorithm", "params", "eps"]
     counts = {"groups": 0, "same": 0, "noise": 0, "changed": 0, "appeared": 0, "disappeared": 0, "settings": 0}
 
     def row(*what, **values) -> None:
@@ -231,7 +228,7 @@ def diff_groups(
 
     def pair(level: str, what: tuple, ra: pd.DataFrame, rb: pd.DataFrame) -> str:
         stats = paired_stats(ra, rb, n_boot)
-        paired.append(dict(zip(("table", "level", *keys), (RUNS, level, *what)), **stats))
+        paired.append(dict(zip(("table", "level", *GROUP_KEYS), (RUNS, level, *what)), **stats))
         return stats["verdict"]
 
     def shared_group(k: tuple, ra: pd.DataFrame, rb: pd.DataFrame) -> None:
@@ -269,8 +266,8 @@ def diff_groups(
             rows[-1]["metric"] = "same values"
         pair("setting", what, ra, rb)
 
-    by_a = {k: idx for k, idx in ga.groupby(keys, sort=True).groups.items()}
-    by_b = {k: idx for k, idx in gb.groupby(keys, sort=True).groups.items()}
+    by_a = {k: idx for k, idx in ga.groupby(GROUP_KEYS, sort=True).groups.items()}
+    by_b = {k: idx for k, idx in gb.groupby(GROUP_KEYS, sort=True).groups.items()}
     names = _match_keys(match, [*by_a, *by_b])
     if names is not None:  # --match: groups meet on these keys only
         ma: dict[tuple, list[tuple]] = {}

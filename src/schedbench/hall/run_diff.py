@@ -26,7 +26,15 @@ import pandas as pd
 from schedbench.hall.archive import DEFAULT_DEST, Run, load_run
 from schedbench.hall.archive_checks import ArchiveError
 from schedbench.hall.diff_text import format_diff
-from schedbench.hall.group_diff import CHANGE_COLUMNS, PAIRED_COLUMNS, change_row, diff_groups, groups_of, overlap
+from schedbench.hall.group_diff import (
+    CHANGE_COLUMNS,
+    GROUP_KEYS,
+    PAIRED_COLUMNS,
+    change_row,
+    diff_groups,
+    groups_of,
+    overlap,
+)
 from schedbench.hall.io import PROVENANCE_COLUMNS
 from schedbench.hall.pipeline_record import compare_records
 from schedbench.hall.run_config import same_hash
@@ -40,7 +48,7 @@ from schedbench.hall.table_specs import (
     spec_of,
 )
 
-__all__ = ["RunDiff", "diff", "format_diff", "MAX_N_BOOT"]
+__all__ = ["RunDiff", "diff", "MAX_N_BOOT"]
 
 #: diff's bootstrap draws n_boot × (runs of a group) indices: both bounded before any draw.
 MAX_N_BOOT = 100_000
@@ -53,9 +61,10 @@ class RunDiff:
     appeared and per disappeared item (columns ``table, kind, level, experiment, algorithm,
     params, eps, key, metric, a, a_lo, a_hi, b, b_lo, b_hi, n_a, n_b``); ``paired`` one row per
     group in both runs and per paired setting: the paired differences on the shared instances
-    (:data:`PAIRED_COLUMNS`, :func:`_paired`); ``summary`` counts per table; ``code`` (commit, version, the package sources' hash), ``config``, ``plugins``
-    (per plug-in file whose hash differs: ``file, change, a, b``), ``packages``, ``platform``
-    say what differs besides the results."""
+    (:data:`~schedbench.hall.group_diff.PAIRED_COLUMNS`, :func:`~schedbench.hall.group_diff.paired_stats`);
+    ``summary`` counts per table; ``code`` (commit, version, the package sources' hash),
+    ``config``, ``plugins`` (per plug-in file whose hash differs: ``file, change, a, b``),
+    ``packages``, ``platform`` say what differs besides the results."""
 
     a: str
     b: str
@@ -279,11 +288,7 @@ def diff(
         raise ArchiveError(f"match: matches the groups of {RUNS}, which {lacking} does not have")
     for r in (ra, rb):  # the bootstrap draws n_boot × (runs of a group) indices: bounded first
         runs = r.tables.get(RUNS)
-        largest = (
-            int(groups_of(runs).groupby(["experiment", "algorithm", "params", "eps"]).size().max())
-            if runs is not None and len(runs)
-            else 0
-        )
+        largest = int(groups_of(runs).groupby(GROUP_KEYS).size().max()) if runs is not None and len(runs) else 0
         if 8 * n_boot * largest > MAX_BOOT_BYTES:
             raise ArchiveError(
                 f"n_boot: {n_boot:,} resamples of a group of {largest:,} runs ({r.label}) would take "
