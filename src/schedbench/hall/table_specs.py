@@ -57,9 +57,11 @@ class TableSpec:
     schema: str | None = None
 
 
-#: The wings' tables, named here rather than declared by each wing: the hall imports no wing, and
-#: no wing module is loaded for ``diff`` (issue 40 leaves moving them to the wings open; their
-#: order is that of the messages naming :data:`KNOWN_TABLES`).
+#: The wings' tables, named here rather than declared by each wing (issue 40 asks for that; left
+#: open): the hall imports no wing, and ``diff``/``merge`` are also called from Python, with no
+#: face to hand them the wings' specs. Their order is that of the messages naming
+#: :data:`KNOWN_TABLES`. The runs table's identity (its group keys, :data:`METRICS`, merge's
+#: identity and column order) is the scheduling wing's, in :mod:`.group_diff` and :mod:`.merge`.
 SPECS: dict[str, TableSpec] = {
     "results/loss.parquet": TableSpec(
         identity=(
