@@ -22,7 +22,6 @@ Lives in the hall: it reads the wings' tables as files and imports no wing.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import json
 import os
 import re
@@ -52,6 +51,7 @@ from schedbench.hall.run_config import (
     same_hash,
     values_of,
 )
+from schedbench.hall.runlock import run_active
 from schedbench.hall.table_specs import KNOWN_TABLES, RUNS, RUNS_COLUMNS, SPECS, spec_columns
 
 __all__ = [
@@ -80,22 +80,6 @@ ARCHIVED = (
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 #: the registry's plug-in variable (registry.PLUGIN_ENV; the hall imports no wing, a test keeps them equal)
 PLUGIN_ENV = "SCHEDBENCH_PLUGINS"
-
-
-def _run_active(root: Path) -> bool:
-    """Whether a pipeline holds the run lock of ``root`` (schedbench.hall.runlock)."""
-    lock = root / ".snakemake" / "schedbench-run.lock"
-    if not lock.is_file():
-        return False
-    with open(lock) as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        except OSError:
-            return False
-        fcntl.flock(handle, fcntl.LOCK_UN)
-    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,7 +161,7 @@ def archive(
     if not os.path.lexists(runs_path):
         raise ArchiveError(f"root: no finished run in {root}: {RUNS} is missing (run the pipeline first)")
     runs_path = inside(root, RUNS, f"root: {RUNS}")
-    if _run_active(root):
+    if run_active(root):
         raise ArchiveError(
             f"root: a pipeline is running in {root} (its run lock is held); archive when it has finished"
         )
