@@ -32,9 +32,10 @@ def make_run(root: Path) -> Path:
     file, an archive ``a1`` of it) and ``root/../outside`` with the canaries; returns ``root``."""
     import pandas as pd
 
-    from schedbench.hall.archive import archive, config_of_files
+    from schedbench.hall.archive import archive
     from schedbench.hall.config import config_hash
     from schedbench.hall.io import provenance, write_parquet
+    from schedbench.hall.run_config import config_of_files
     from schedbench.scheduling.stage.experiment import make_instances, run_online, solve_offline
     from schedbench.scheduling.stage.results import assemble
 

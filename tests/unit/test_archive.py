@@ -1,6 +1,6 @@
-"""Runs you can compare (schedbench.hall.archive): archive a finished run, diff two runs, merge
-the parts of one run. The runs are real results tables built by the pipeline's own functions on
-tiny instances, each with its config file, in a temporary directory."""
+"""Runs you can compare (schedbench.hall.archive, .run_diff, .merge): archive a finished run, diff
+two runs, merge the parts of one run. The runs are real results tables built by the pipeline's own
+functions on tiny instances, each with its config file, in a temporary directory."""
 
 from __future__ import annotations
 
@@ -15,17 +15,13 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.hall.archive import (
-    ArchiveError,
-    archive,
-    config_of_files,
-    diff,
-    list_archives,
-    merge,
-)
+from schedbench.hall.archive import ArchiveError, archive, list_archives
 from schedbench.cli.archive import add_commands
 from schedbench.hall.config import ConfigError, config_hash
 from schedbench.hall.io import check_results, provenance, write_parquet
+from schedbench.hall.merge import merge
+from schedbench.hall.run_config import config_of_files
+from schedbench.hall.run_diff import diff
 from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
 from schedbench.scheduling.stage.results import assemble
 
@@ -317,7 +313,7 @@ def test_merge_refuses_other_configs_and_conflicting_duplicates(run_a, run_b, tm
 
 
 def test_points_of_ci_tables_compare_by_their_cis():
-    from schedbench.hall.archive import _diff_points
+    from schedbench.hall.run_diff import _diff_points
 
     base = pd.DataFrame(
         {

@@ -9,7 +9,6 @@ import os
 import pandas as pd
 import pytest
 
-from schedbench.hall.archive import diff
 from schedbench.hall.io import provenance
 from schedbench.hall.pipeline_record import (
     COMMAND_ENV,
@@ -19,6 +18,7 @@ from schedbench.hall.pipeline_record import (
     pipeline_record,
     write_record,
 )
+from schedbench.hall.run_diff import diff
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 

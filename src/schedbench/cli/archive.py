@@ -1,5 +1,6 @@
 """The command line of ``archive``, ``diff`` and ``merge`` (``docs/comparing-runs.md``), wired into
-``schedbench.cli`` by :func:`add_commands`. The work is :mod:`schedbench.hall.archive`, imported
+``schedbench.cli`` by :func:`add_commands`. The work is in the hall (:mod:`~schedbench.hall.archive`, :mod:`~schedbench.hall.run_diff`,
+:mod:`~schedbench.hall.diff_text`, :mod:`~schedbench.hall.merge`), imported
 only when one of these commands runs (it needs pandas: ``schedbench --help`` should not)."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ DEST_HELP = "where archives are kept, relative to --root (default results/archiv
 
 
 def _archive_command(args: argparse.Namespace) -> int:
-    from schedbench.hall.archive import DEFAULT_DEST, MANIFEST, _archive_dir, archive, list_archives
+    from schedbench.hall.archive import DEFAULT_DEST, MANIFEST, archive, archive_dir, list_archives
 
     args.dest = args.dest or DEFAULT_DEST
     if args.list:
@@ -24,7 +25,7 @@ def _archive_command(args: argparse.Namespace) -> int:
         print(
             table.to_string(index=False)
             if not table.empty
-            else f"no archives in {_archive_dir(Path(args.root), args.dest)}"
+            else f"no archives in {archive_dir(Path(args.root), args.dest)}"
         )
         return 0
     path = archive(args.name, root=args.root, dest=args.dest, configfiles=args.configfile)
@@ -41,7 +42,8 @@ def _archive_command(args: argparse.Namespace) -> int:
 
 
 def _diff_command(args: argparse.Namespace) -> int:
-    from schedbench.hall.archive import DEFAULT_DEST, diff
+    from schedbench.hall.archive import DEFAULT_DEST
+    from schedbench.hall.run_diff import diff
 
     args.dest = args.dest or DEFAULT_DEST
     d = diff(args.a, args.b, root=args.root, dest=args.dest, n_boot=args.n_boot, match=args.match)
@@ -50,7 +52,7 @@ def _diff_command(args: argparse.Namespace) -> int:
 
 
 def _merge_command(args: argparse.Namespace) -> int:
-    from schedbench.hall.archive import merge
+    from schedbench.hall.merge import merge
 
     df = merge(args.parts, args.out, table=args.table, schema=args.schema, force=args.force)
     print(f"merged {len(args.parts)} parts into {args.out}: {len(df)} rows")

@@ -30,6 +30,7 @@ __all__ = [
     "instance_files",
     "plugin_hashes",
     "sources_digest",
+    "file_sha256",
     "PLUGIN_PREFIX",
     "SOURCES_KEY",
 ]
@@ -126,9 +127,18 @@ def provenance(config_hash: str, plugins: list[str] | None = None) -> dict[str, 
     }
 
 
+def file_sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 of a file's bytes (hex), read in chunks: of a plug-in, a source, an archived file."""
+    h = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 def plugin_hashes(files: list[str]) -> dict[str, str]:
     """``{"plug-in <name>": sha256}`` of each plug-in file (see :func:`provenance`)."""
-    return {f"{PLUGIN_PREFIX}{Path(f).name}": hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files}
+    return {f"{PLUGIN_PREFIX}{Path(f).name}": file_sha256(f) for f in files}
 
 
 def sources_digest(package_dir: str | os.PathLike = _PACKAGE_DIR) -> str:
@@ -137,7 +147,7 @@ def sources_digest(package_dir: str | os.PathLike = _PACKAGE_DIR) -> str:
     base = Path(package_dir)
     h = hashlib.sha256()
     for f in sorted(base.rglob("*.py"), key=lambda q: q.relative_to(base).as_posix()):
-        h.update(f"{f.relative_to(base).as_posix()}\0{hashlib.sha256(f.read_bytes()).hexdigest()}\n".encode())
+        h.update(f"{f.relative_to(base).as_posix()}\0{file_sha256(f)}\n".encode())
     return h.hexdigest()
 
 

@@ -14,14 +14,17 @@ import os
 from pathlib import Path
 from typing import IO
 
-__all__ = ["RunLockError", "hold_run_lock"]
+__all__ = ["RunLockError", "hold_run_lock", "run_active", "RUN_LOCK"]
+
+#: the run lock of a working directory, relative to it
+RUN_LOCK = ".snakemake/schedbench-run.lock"
 
 
 class RunLockError(RuntimeError):
     """Another pipeline run holds the lock of this working directory."""
 
 
-def hold_run_lock(path: str | os.PathLike = ".snakemake/schedbench-run.lock") -> IO:
+def hold_run_lock(path: str | os.PathLike = RUN_LOCK) -> IO:
     """Take the run lock (non-blocking) and return the open file: keep it referenced for the
     lifetime of the run (closing it, or the process ending, releases the lock)."""
     path = Path(path)
@@ -42,3 +45,20 @@ def hold_run_lock(path: str | os.PathLike = ".snakemake/schedbench-run.lock") ->
     handle.write(f"pid {os.getpid()}\n")
     handle.flush()
     return handle
+
+
+def run_active(root: str | os.PathLike) -> bool:
+    """Whether a pipeline holds the run lock of the working directory ``root`` (probed with a
+    shared lock, released at once; no lock file: none)."""
+    lock = Path(root) / RUN_LOCK
+    if not lock.is_file():
+        return False
+    with open(lock) as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return False
