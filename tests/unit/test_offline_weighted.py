@@ -377,3 +377,34 @@ def test_migratory_bound_is_between_the_slot_relaxation_and_opt(inst, objective)
     opt = opt_max_flow(inst, objective=objective)
     assert opt.status == "optimal"
     assert float(migratory) - 1e-9 <= float(bound) <= opt.value + 1e-9, (migratory, bound, opt.value)
+
+
+def _probed(grid, lo, hi, threshold):
+    """The candidates the gallop probes (then where it hands over) when every candidate at or
+    above ``threshold`` is feasible and the others are undecided (None: a limit ran out)."""
+    from schedbench.hall.effort import Effort
+    from schedbench.scheduling.offline.maxflow import _gallop
+
+    probed = []
+
+    def feasible(T, effort):
+        probed.append(T)
+        return True if T >= threshold else None
+
+    return probed, _gallop(feasible, lo, hi, Effort(None, 600), grid)
+
+
+def test_the_gallop_on_real_candidates_hands_over_to_bisection_before_probing_the_bound():
+    # stretch_pareto15_m10/0001 at the default limit: from 2.38 the gallop probed the window bound
+    # 2 itself and spent everything undecided there; real candidates are dense, so bisect instead
+    from schedbench.scheduling.offline.maxflow import _IntGrid, _RealGrid
+
+    grid = _RealGrid(1.0 / np.arange(1, 40, dtype=np.float64), "size")  # stretch weights 1/p
+    lo, hi = 2.0, 3.0
+    probed, (lo2, hi2, complete) = _probed(grid, lo, hi, threshold=2.05)
+    assert lo not in probed and complete and lo2 == lo  # nothing proven below: bisection goes on
+    assert hi2 == probed[-1] and all(T >= 2.05 for T in probed)
+    assert grid.count(lo, hi2) > 1  # handed over with candidates left to bisect
+    # with integer candidates (max flow) the step may end on the bound, the cheap proof there
+    probed, (lo3, hi3, complete) = _probed(_IntGrid(5), 29, 32, threshold=30)
+    assert probed == [31, 29] and not complete and (lo3, hi3) == (29, 31)
