@@ -19,6 +19,7 @@ import pandas as pd
 from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, HIGHS_NODES_PER_UNIT
 from schedbench.hall.latex import eps_text, tex_text
+from schedbench.hall.pipeline_record import read_benchmark
 
 __all__ = [
     "GROUPS",
@@ -428,9 +429,11 @@ def stage_times(bench_files: list[str | os.PathLike], root: str | os.PathLike) -
         f = Path(f)
         rel = f.relative_to(root)
         rule = rel.parts[0] if len(rel.parts) > 1 else rel.stem
-        t = pd.read_csv(f, sep="\t")
-        rss = pd.to_numeric(t.get("max_rss", pd.Series([math.nan])), errors="coerce")
-        rows.append({"stage": rule, "s": float(t["s"].iloc[0]), "max_rss": float(rss.iloc[0])})
+        times = read_benchmark(f)
+        if times is None or times["wall_s"] is None:
+            continue
+        rss = times["max_rss_mb"]
+        rows.append({"stage": rule, "s": times["wall_s"], "max_rss": math.nan if rss is None else rss})
     if not rows:
         return pd.DataFrame(columns=["stage", "jobs", "wall_s", "max_job_s", "max_rss_mb"])
     df = pd.DataFrame(rows)

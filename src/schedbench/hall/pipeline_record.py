@@ -90,22 +90,36 @@ def benchmark_jobs(
             rule = next((r for r, m in matchers if m.match(rel.as_posix())), None)
         if rule is None or not f.is_file():  # a FIFO would block the read
             continue
+        times = read_benchmark(f)
         try:
-            row = pd.read_csv(f, sep="\t").iloc[0]
             mtime = f.stat().st_mtime
-        except (OSError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        except OSError:
             continue
-        jobs.append(
-            {
-                "rule": rule,
-                "job": rel.with_suffix("").as_posix(),
-                "wall_s": _float(row.get("s")),
-                "cpu_s": _float(row.get("cpu_time")),
-                "max_rss_mb": _float(row.get("max_rss")),
-                "this_run": since is None or mtime >= since - 1,
-            }
-        )
+        if times is not None:
+            jobs.append(
+                {
+                    "rule": rule,
+                    "job": rel.with_suffix("").as_posix(),
+                    **times,
+                    "this_run": since is None or mtime >= since - 1,
+                }
+            )
     return jobs
+
+
+def read_benchmark(path: str | os.PathLike) -> dict | None:
+    """Wall seconds, CPU seconds and peak resident memory (MB) of one Snakemake benchmark file
+    (its first row; a value it lacks is None), or None when it is not a readable benchmark file
+    (the one reader of these files: the pipeline record, ``schedbench status``, the paper)."""
+    try:
+        row = pd.read_csv(path, sep="\t").iloc[0]
+    except (OSError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    return {
+        "wall_s": _float(row.get("s")),
+        "cpu_s": _float(row.get("cpu_time")),
+        "max_rss_mb": _float(row.get("max_rss")),
+    }
 
 
 def rule_times(jobs: list[dict]) -> list[dict]:

@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from schedbench.hall.archive_checks import leads_outside
+from schedbench.hall.pipeline_record import read_benchmark
 from schedbench.hall.progress import PREFIX
 
 __all__ = ["RunStatus", "read_status", "format_status"]
@@ -181,12 +182,11 @@ def _benchmarks(workdir: Path, top: int, notes: list[str]) -> tuple[pd.DataFrame
         if why := _not_a_file(workdir, f):
             notes.append(f"benchmark file {f}: {why}; skipped")
             continue
-        try:
-            s = float(pd.read_csv(f, sep="\t")["s"].iloc[0])
-        except (OSError, KeyError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        times = read_benchmark(f)
+        if times is None or times["wall_s"] is None:
             continue
         rel = f.relative_to(root)
-        rows.append({"rule": rel.parts[0].removesuffix(".tsv"), "job": str(rel.with_suffix("")), "s": s})
+        rows.append({"rule": rel.parts[0].removesuffix(".tsv"), "job": str(rel.with_suffix("")), "s": times["wall_s"]})
     if not rows:
         return None, None
     df = pd.DataFrame(rows)
