@@ -266,3 +266,18 @@ def test_each_job_script_passes_the_configured_limit_and_logs_its_error_as_one_l
         with logged(str(log), script, one_line=(AlgorithmError, FamilyError)):
             raise error
     assert log.read_text().splitlines() == [f"error: {script}: {error}"]
+
+
+def test_check_fails_a_family_whose_generator_loops_naming_it(tmp_path, monkeypatch):
+    from schedbench.scheduling import conformance
+
+    monkeypatch.setattr(conformance, "RUN_SECONDS", LIMIT)
+    plugin = tmp_path / "loops_family.py"
+    plugin.write_text(FAMILY.format(name="loops-family"))
+    t0 = time.perf_counter()
+    report = conformance.check_path(plugin)
+    _stopped_within(t0)
+    assert not report.ok
+    text = report.text()
+    assert "FAIL  family loops-family: builds a small instance" in text
+    assert f"family 'loops-family': instance 0: not generated within the run time limit of {LIMIT:g} s" in text

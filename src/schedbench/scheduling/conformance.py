@@ -79,8 +79,9 @@ EPS = (0.5, 0.2)
 SEED = 3
 #: time limit of each offline solve (seconds)
 OPT_TIME_LIMIT = 20.0
-#: One small instance's runs (two fast, one step) must end within this many seconds: a plug-in
-#: whose decision never returns fails its check instead of hanging it.
+#: One small instance's runs (two fast, one step), or one small instance of a family plug-in,
+#: must end within this many seconds: a plug-in whose decision (or generator) never returns fails
+#: its check instead of hanging it.
 RUN_SECONDS = 60.0
 
 
@@ -656,7 +657,7 @@ def check_family(name: str) -> list[Check]:
 
     def builds() -> str:
         for _ in range(2):
-            built.append(fam.make(0, 7, **small))
+            built.append(fam.make_within(RUN_SECONDS, 0, 7, **small))  # a loop: a FAIL naming it
         inst = built[0]
         if not isinstance(inst, Instance):
             raise _Fail(f"make() returned {type(inst).__name__}, not an Instance")
@@ -677,7 +678,7 @@ def check_family(name: str) -> list[Check]:
                     f"two instances with seed 7 differ ({field_name}): draw every random number from "
                     "the generator's rng argument"
                 )
-        other = fam.make(1, 7, **small)
+        other = fam.make_within(RUN_SECONDS, 1, 7, **small)
         same = all(
             np.array_equal(getattr(a, f), getattr(other, f)) for f in ("release", "size", "indptr", "indices")
         ) and getattr(a, "n") == getattr(other, "n")
