@@ -281,3 +281,78 @@ def test_check_fails_a_family_whose_generator_loops_naming_it(tmp_path, monkeypa
     text = report.text()
     assert "FAIL  family loops-family: builds a small instance" in text
     assert f"family 'loops-family': instance 0: not generated within the run time limit of {LIMIT:g} s" in text
+
+
+NUMBA_LOOP = '''
+"""spins-in-numba: its compiled path never returns (a loop inside numba code)."""
+import numba
+from schedbench.scheduling.algorithms.base import OnlineAlgorithm
+from schedbench.scheduling.registry import register_algorithm
+
+
+@numba.njit(cache=False)
+def spin(x):
+    while x != 0:  # xorshift32 never reaches 0 from a non-zero start: a loop the compiler keeps
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+    return x
+
+
+spin(0)  # compiled at import, so the run's time is the loop's
+
+
+@register_algorithm
+class SpinsInNumba(OnlineAlgorithm):
+    name = "spins-in-numba"
+    problem = "maxflow"
+    model = "plain"
+    rule_label = "R"
+    reference = "a broken plug-in"
+
+    def on_arrival(self, job, view):
+        return int(job.eligible[0])
+
+    def compiled_run(self, inst, order):
+        spin(1)
+'''
+
+RUN_IT = """
+import sys
+import time
+from schedbench.hall import limits
+from schedbench.scheduling.model import Instance
+from schedbench.scheduling.play import execute
+from schedbench.scheduling.registry import get_algorithm, use_plugins
+
+limits.HARD_GRACE_SECONDS = {grace}
+use_plugins([{plugin!r}])
+inst = Instance.from_lists(2, [0, 0], [1, 1], [[0, 1], [1]])
+cls = get_algorithm(sys.argv[1])
+print("step path", execute(cls, inst, fast=False, run_seconds={limit}).status, flush=True)
+time.sleep({limit} + {grace} + 1)  # a run that ended in time leaves no watchdog armed
+print("compiled path", execute(cls, inst, run_seconds={limit}).status, flush=True)
+"""
+
+
+def test_a_loop_inside_numba_code_ends_the_process_at_the_hard_limit_naming_the_plugin_line(tmp_path):
+    """SIGALRM cannot interrupt compiled code: the hard limit (``hall.limits.hard_limit``, a C
+    watchdog) ends the process ``HARD_GRACE_SECONDS`` past the run's limit, its stderr naming
+    the plug-in's file and the line that called the kernel; a plug-in that returns in time is
+    untouched by it (its step path runs first, in time)."""
+    import subprocess
+    import sys
+
+    plugin = tmp_path / "spins_in_numba.py"
+    plugin.write_text(NUMBA_LOOP)
+    script = tmp_path / "run_it.py"
+    script.write_text(RUN_IT.format(grace=0.5, plugin=str(plugin), limit=LIMIT))
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, str(script), "spins-in-numba"], capture_output=True, text=True, timeout=120)
+    took = time.perf_counter() - t0
+    assert done.returncode == 1, done
+    assert done.stdout.splitlines() == ["step path ok"], done
+    assert done.stderr.startswith("Timeout (0:00:01)!\n")  # 0.5 s + 0.5 s
+    line = NUMBA_LOOP.splitlines().index("        spin(1)") + 1
+    assert f'File "{plugin}", line {line} in compiled_run' in done.stderr, done.stderr
+    assert took < 60

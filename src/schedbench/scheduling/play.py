@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from schedbench.hall.arguments import check_sizes
-from schedbench.hall.limits import PLUGIN_RUN_SECONDS, wall_limit
+from schedbench.hall.limits import PLUGIN_RUN_SECONDS, hard_limit, wall_limit
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
 from schedbench.scheduling.compiled import to_outcome
@@ -192,7 +192,9 @@ def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None
       array (the instance's, :func:`~schedbench.scheduling.model.immutable`, or a job view's),
       that rule; a built-in's own bug keeps its exception;
     * a run involving a plug-in gets ``run_seconds`` (default :data:`PLUGIN_RUN_SECONDS`) of
-      wall-clock time, then a :class:`RunTimeLimitError` naming it.
+      wall-clock time, then a :class:`RunTimeLimitError` naming it; a run stuck inside compiled
+      code, where that limit cannot reach, ends the process
+      :data:`~schedbench.hall.limits.HARD_GRACE_SECONDS` later (:func:`~schedbench.hall.limits.hard_limit`).
 
     A real Ctrl-C (KeyboardInterrupt) is left to end the run."""
     files = _plugin_files(cls, source)
@@ -206,7 +208,7 @@ def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None
         )
 
     try:
-        with wall_limit(seconds if files else 0, too_long):
+        with hard_limit(seconds if files else 0), wall_limit(seconds if files else 0, too_long):
             yield
     except SystemExit as exc:
         raise AlgorithmError(f"algorithm {cls.name!r} called sys.exit({exc.code!r}) during its run") from None
@@ -256,7 +258,7 @@ def family_code(family, index: int, run_seconds: float | None = None):
         )
 
     try:
-        with wall_limit(seconds, too_long):
+        with hard_limit(seconds), wall_limit(seconds, too_long):
             yield
     except FamilyError:
         raise
