@@ -44,7 +44,7 @@ from schedbench.hall.limits import wall_limit
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
-from schedbench.scheduling.instances.base import Family
+from schedbench.scheduling.instances.base import Family, FamilyError
 from schedbench.scheduling.model import AlgorithmError, Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.problems import PROBLEMS
@@ -147,6 +147,8 @@ def _exc_text(exc: BaseException) -> str:
     (the deepest frame outside this package), and a hint for a KeyError in ``self.params``."""
     if isinstance(exc, AlgorithmError) and exc.__cause__ is not None:  # play.user_code named it: the original
         exc = exc.__cause__
+    if isinstance(exc, FamilyError):  # play.family_code named the plug-in's file (and line) already
+        return f"raised {type(exc).__name__}: {exc}"
     where = ""
     package = str(Path(__file__).resolve().parents[1])
     for frame in traceback.extract_tb(exc.__traceback__):

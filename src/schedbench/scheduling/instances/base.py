@@ -87,6 +87,11 @@ class Family:
         extra = {"index": int(index)} if self.uses_index else {}
         with family_code(self, index, run_seconds):
             inst = self.generator(make_rng(base_seed, "instance", self.name, index), **resolved, **extra)
+        if not isinstance(inst, Instance):
+            raise FamilyError(
+                f"family {self.name!r}: instance {int(index)}: its generator returned {type(inst).__name__}, "
+                "not an Instance"
+            )
         meta = {"family": self.name, "params": resolved, "index": int(index), "base_seed": int(base_seed)}
         return Instance(
             inst.m, inst.release, inst.size, inst.indptr, inst.indices, inst.w_flow, inst.w_reject, meta=meta
