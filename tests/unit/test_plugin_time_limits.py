@@ -356,3 +356,16 @@ def test_a_loop_inside_numba_code_ends_the_process_at_the_hard_limit_naming_the_
     line = NUMBA_LOOP.splitlines().index("        spin(1)") + 1
     assert f'File "{plugin}", line {line} in compiled_run' in done.stderr, done.stderr
     assert took < 60
+
+
+def test_a_builtin_familys_own_error_keeps_its_exception(monkeypatch):
+    from schedbench.scheduling.registry import get_family
+
+    family = get_family("random-restricted")
+
+    def bug(*args, **kwargs):
+        raise KeyError("a built-in's bug")
+
+    monkeypatch.setattr(type(family), "generator", property(lambda self: bug), raising=False)
+    with pytest.raises(KeyError, match="a built-in's bug"):
+        family.make(0, 0, m=2, n=4, d=2)

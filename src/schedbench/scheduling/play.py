@@ -241,11 +241,10 @@ def family_code(family, index: int, run_seconds: float | None = None):
     from schedbench.scheduling.instances.base import FamilyError
 
     try:
-        if is_builtin("family", family.name):
-            yield
-            return
-        path = str(Path(origin("family", family.name)).resolve())
+        path = None if is_builtin("family", family.name) else str(Path(origin("family", family.name)).resolve())
     except KeyError:  # a family object given to the API without registering it
+        path = None
+    if path is None:
         yield
         return
     seconds = PLUGIN_RUN_SECONDS if run_seconds is None else float(run_seconds)
