@@ -369,3 +369,38 @@ def test_a_builtin_familys_own_error_keeps_its_exception(monkeypatch):
     monkeypatch.setattr(type(family), "generator", property(lambda self: bug), raising=False)
     with pytest.raises(KeyError, match="a built-in's bug"):
         family.make(0, 0, m=2, n=4, d=2)
+
+
+ADVERSARY_LOOPS = '''
+"""loops-adversary: never releases its first batch."""
+from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.registry import register_adversary
+
+
+@register_adversary
+class LoopsAdversary(Adversary):
+    name = "loops-adversary"
+    problem = "load"
+    reference = "a broken plug-in"
+    m = 2
+    opt = 1.0
+
+    def next_jobs(self, view):
+        while True:
+            pass
+'''
+
+
+def test_check_fails_an_adversary_that_loops_naming_it(tmp_path, monkeypatch):
+    from schedbench.scheduling import conformance
+
+    monkeypatch.setattr(conformance, "RUN_SECONDS", LIMIT)
+    plugin = tmp_path / "loops_adversary.py"
+    plugin.write_text(ADVERSARY_LOOPS)
+    t0 = time.perf_counter()
+    report = conformance.check_path(plugin)
+    _stopped_within(t0)
+    text = report.text()
+    assert not report.ok
+    assert f"plug-in {plugin.resolve()}: adversary 'loops-adversary'" in text, text
+    assert f"no answer within the run time limit of {LIMIT:g} s" in text, text

@@ -79,9 +79,9 @@ EPS = (0.5, 0.2)
 SEED = 3
 #: time limit of each offline solve (seconds)
 OPT_TIME_LIMIT = 20.0
-#: One small instance's runs (two fast, one step), or one small instance of a family plug-in,
-#: must end within this many seconds: a plug-in whose decision (or generator) never returns fails
-#: its check instead of hanging it.
+#: One small instance's runs (two fast, one step), one small game of an adversary plug-in, or one
+#: small instance of a family plug-in must end within this many seconds: a plug-in whose decision
+#: (or generator) never returns fails its check instead of hanging it.
 RUN_SECONDS = 60.0
 
 
@@ -393,7 +393,8 @@ def check_algorithm(name: str) -> list[Check]:
             total += 1
             what = f"{label}, problem {problem}, eps={eps}" + (f", {params}" if params else "")
             oracle = oracle_value(opt_of(label, inst, problem)) if cls.uses_oracle(cls.resolve_params(params)) else None
-            kw = dict(eps=eps, seed=SEED, params=params, oracle=oracle, problem=problem)
+            # run_seconds: the hard limit behind this one (a loop inside numba code) follows it too
+            kw = dict(eps=eps, seed=SEED, params=params, oracle=oracle, problem=problem, run_seconds=RUN_SECONDS)
             try:
                 with wall_limit(RUN_SECONDS, lambda: _NoAnswer(f"{name!r}: {_slow_run()}")):
                     a = execute(cls, inst, fast=True, **kw)
@@ -564,9 +565,8 @@ def check_adversary(name: str) -> list[Check]:
     def plays() -> str:
         cls, alg_eps = _opponent(adv, adv.resolve_params(small, eps=eps))
         for _ in range(2):
-            played.append(
-                execute(cls, adv(eps=alg_eps if alg_eps is not None else eps, seed=5, **small), eps=alg_eps, seed=5)
-            )
+            game = adv(eps=alg_eps if alg_eps is not None else eps, seed=5, **small)
+            played.append(execute(cls, game, eps=alg_eps, seed=5, run_seconds=RUN_SECONDS))  # a loop: a FAIL
         a = played[0]
         if a.instance.n == 0:
             raise _Fail(f"against {cls.name} it released no job")
