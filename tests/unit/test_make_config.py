@@ -53,3 +53,17 @@ def test_make_run_without_a_config_runs_the_paper_config_as_before():
 def test_make_report_takes_the_same_config():
     lines = _recipe("report", "CONFIG=config/smoke.yaml")
     assert lines[-1].endswith("/snakemake --report report.html --configfile config/smoke.yaml"), lines
+
+
+def test_a_base_config_that_is_a_fifo_is_refused_by_name_before_any_read(tmp_path, capsys):
+    """The Snakefile's own reading (``hall.config``: the default config, a ``base:`` file) never
+    opens a FIFO: what Snakemake does not read itself is refused by name."""
+    from schedbench.cli import main
+
+    os.mkfifo(tmp_path / "base.yaml")
+    (tmp_path / "my.yaml").write_text("base: base.yaml\nseed: 1\n")
+    t0 = time.perf_counter()
+    code = main(["check-config", str(tmp_path / "my.yaml")])
+    err = capsys.readouterr().err
+    assert code == 2 and time.perf_counter() - t0 < 10 and err.count("\n") == 1
+    assert f"{tmp_path / 'my.yaml'}: base: {tmp_path / 'base.yaml'} is not a file" in err, err
