@@ -404,3 +404,24 @@ def test_check_fails_an_adversary_that_loops_naming_it(tmp_path, monkeypatch):
     assert not report.ok
     assert f"plug-in {plugin.resolve()}: adversary 'loops-adversary'" in text, text
     assert f"no answer within the run time limit of {LIMIT:g} s" in text, text
+
+
+def test_the_hard_limit_writes_to_a_jobs_log_and_is_never_armed_for_a_builtin(tmp_path, monkeypatch):
+    """In a pipeline job (``logged``) the watchdog's dump goes to the job's log file; a built-in's
+    run (limit 0) arms nothing."""
+    import faulthandler
+    import sys
+
+    from schedbench.hall import limits
+
+    log = tmp_path / "job.log"
+    with logged(str(log), "job"):
+        assert limits._fd_file() is sys.stderr and sys.stderr.name == str(log)
+    armed = []
+    monkeypatch.setattr(faulthandler, "dump_traceback_later", lambda *a, **k: armed.append((a, k)))
+    with limits.hard_limit(0):
+        pass
+    assert armed == []
+    with limits.hard_limit(2.0):
+        pass
+    assert armed and armed[0][0] == (2.0 + limits.HARD_GRACE_SECONDS,) and armed[0][1]["exit"] is True

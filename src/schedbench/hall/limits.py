@@ -70,8 +70,8 @@ def hard_limit(seconds: float) -> Iterator[None]:
     interpreter; a thread started and joined per block (tens of µs), entered by plug-in runs only.
     Not armed for ``seconds <= 0``; one armed by others (pytest's ``faulthandler_timeout``) is
     replaced for the block."""
-    out = _fd_file()
-    if seconds <= 0 or out is None:
+    out = _fd_file() if seconds > 0 else None  # a built-in's run (0): nothing at all
+    if out is None:
         yield
         return
     faulthandler.dump_traceback_later(seconds + HARD_GRACE_SECONDS, exit=True, file=out)
