@@ -429,6 +429,36 @@ def test_a_plugin_that_hangs_fails_its_job_with_one_line_and_no_output(tmp_path)
     assert (work / "results/hangs/opt/batch-0.parquet").exists()  # what was done is kept
 
 
+def test_a_family_plugin_whose_generator_hangs_fails_make_instances_with_one_line(tmp_path):
+    # config `plugin_time_limit` limits a plug-in family's generation too: its make_instances job
+    # fails, the log saying so in one line naming the plug-in and the family, no batch written
+    from tests.unit.test_plugin_time_limits import FAMILY
+
+    work = copy_workflow(tmp_path / "wf")
+    plug = tmp_path / "userplugins"
+    plug.mkdir()
+    (plug / "loops_family.py").write_text(FAMILY.format(name="loops-family"))
+    cfg = {
+        "seed": 3,
+        "eps": [0.25],
+        "plugins": [str(plug)],
+        "plugin_time_limit": 1,
+        "experiments": {"loops": {"family": "loops-family", "instances": 1, "algorithms": {"greedy": None}}},
+    }
+    (work / "config/loops.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(work, "results/loops/instances/batch-0", "--configfile", "config/loops.yaml")
+    assert proc.returncode != 0
+    log = (work / "results/logs/make_instances/loops-0.log").read_text()
+    errors = [line for line in log.splitlines() if line.startswith("error:")]
+    assert errors == [
+        f"error: make_instances: plug-in {(plug / 'loops_family.py').resolve()}: family 'loops-family': instance 0: "
+        "not generated within the run time limit of 1 s (a generator that never returns? the limit: compare "
+        "--plugin-time-limit, the config's plugin_time_limit)"
+    ], log
+    assert "Traceback" not in log and "Traceback" not in proc.stderr
+    assert not (work / "results/loops/instances/batch-0").exists()
+
+
 def _processes_in(work: Path) -> list[str]:
     """The command lines of live processes that name ``work`` (a job left running)."""
     found = []

@@ -24,7 +24,7 @@ from schedbench import Instance
 from schedbench.cli import main
 from schedbench.scheduling.registry import UnknownNameError
 from schedbench.scheduling.search.exact import SearchFailed
-from tests import hostile_files, hostile_plugins, hostile_runs
+from tests import hostile_families, hostile_files, hostile_plugins, hostile_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZED = Instance.from_lists(2, [0, 0, 1], [1, 2, 1], [[0], [0, 1], [1]])
@@ -95,7 +95,10 @@ CALLS = {
             work_limit=2.0,
         ),
     ),
-    "search_worst": (sb.search_worst, dict(algorithm="greedy", m=2, max_evals=3, budget_seconds=20.0, seed=0)),
+    "search_worst": (
+        sb.search_worst,
+        dict(algorithm="greedy", m=2, max_evals=3, budget_seconds=20.0, seed=0, run_seconds=60.0),
+    ),
     "get_algorithm": (sb.get_algorithm, dict(name="greedy")),
     "get_adversary": (sb.get_adversary, dict(name="anr-tree")),
     "get_family": (sb.get_family, dict(name="random-restricted")),
@@ -307,6 +310,7 @@ def test_a_config_section_answers_or_refuses_by_name(config_name, section, data,
 LIBRARIES = {
     "damaged runs and archives": hostile_runs,
     "misbehaving plug-ins": hostile_plugins,
+    "misbehaving families": hostile_families,
     "special files": hostile_files,
 }
 LIBRARY_CASES = [

@@ -14,5 +14,6 @@ rule make_instances:
         exp_cfg=lambda wc: instance_cfg(wc.experiment),
         seed=config["seed"],
         problem=exp_problem,
+        run_seconds=config["plugin_time_limit"],
     script:
         "../scripts/make_instances.py"

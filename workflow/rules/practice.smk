@@ -23,6 +23,7 @@ if PRACTICE_FAMILIES:
         params:
             section=lambda wc: family_section(PRACTICE, wc.practice_family),  # this family only
             seed=config["seed"],
+            run_seconds=config["plugin_time_limit"],
         script:
             "../scripts/practice_family.py"
 

@@ -25,6 +25,7 @@ rule worst_case_task:
     params:
         task=lambda wc: SEARCH["tasks"][wc.task],
         seed=SEARCH.get("seed", config["seed"]),
+        run_seconds=config["plugin_time_limit"],
     script:
         "../scripts/worst_case_task.py"
 
@@ -78,6 +79,7 @@ if EPS_SWEEP:
         params:
             section=EPS_SWEEP,
             seed=EPS_SWEEP.get("seed", SEARCH.get("seed", config["seed"])),
+            run_seconds=config["plugin_time_limit"],
         script:
             "../scripts/eps_sweep_task.py"
 

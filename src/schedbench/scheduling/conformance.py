@@ -44,7 +44,7 @@ from schedbench.hall.limits import wall_limit
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
-from schedbench.scheduling.instances.base import Family
+from schedbench.scheduling.instances.base import Family, FamilyError
 from schedbench.scheduling.model import AlgorithmError, Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.problems import PROBLEMS
@@ -79,8 +79,9 @@ EPS = (0.5, 0.2)
 SEED = 3
 #: time limit of each offline solve (seconds)
 OPT_TIME_LIMIT = 20.0
-#: One small instance's runs (two fast, one step) must end within this many seconds: a plug-in
-#: whose decision never returns fails its check instead of hanging it.
+#: One small instance's runs (two fast, one step), one small game of an adversary plug-in, or one
+#: small instance of a family plug-in must end within this many seconds: a plug-in whose decision
+#: (or generator) never returns fails its check instead of hanging it.
 RUN_SECONDS = 60.0
 
 
@@ -146,6 +147,8 @@ def _exc_text(exc: BaseException) -> str:
     (the deepest frame outside this package), and a hint for a KeyError in ``self.params``."""
     if isinstance(exc, AlgorithmError) and exc.__cause__ is not None:  # play.user_code named it: the original
         exc = exc.__cause__
+    if isinstance(exc, FamilyError):  # play.family_code named the plug-in's file (and line) already
+        return f"raised {type(exc).__name__}: {exc}"
     where = ""
     package = str(Path(__file__).resolve().parents[1])
     for frame in traceback.extract_tb(exc.__traceback__):
@@ -390,7 +393,8 @@ def check_algorithm(name: str) -> list[Check]:
             total += 1
             what = f"{label}, problem {problem}, eps={eps}" + (f", {params}" if params else "")
             oracle = oracle_value(opt_of(label, inst, problem)) if cls.uses_oracle(cls.resolve_params(params)) else None
-            kw = dict(eps=eps, seed=SEED, params=params, oracle=oracle, problem=problem)
+            # run_seconds: the hard limit behind this one (a loop inside numba code) follows it too
+            kw = dict(eps=eps, seed=SEED, params=params, oracle=oracle, problem=problem, run_seconds=RUN_SECONDS)
             try:
                 with wall_limit(RUN_SECONDS, lambda: _NoAnswer(f"{name!r}: {_slow_run()}")):
                     a = execute(cls, inst, fast=True, **kw)
@@ -561,9 +565,8 @@ def check_adversary(name: str) -> list[Check]:
     def plays() -> str:
         cls, alg_eps = _opponent(adv, adv.resolve_params(small, eps=eps))
         for _ in range(2):
-            played.append(
-                execute(cls, adv(eps=alg_eps if alg_eps is not None else eps, seed=5, **small), eps=alg_eps, seed=5)
-            )
+            game = adv(eps=alg_eps if alg_eps is not None else eps, seed=5, **small)
+            played.append(execute(cls, game, eps=alg_eps, seed=5, run_seconds=RUN_SECONDS))  # a loop: a FAIL
         a = played[0]
         if a.instance.n == 0:
             raise _Fail(f"against {cls.name} it released no job")
@@ -656,7 +659,7 @@ def check_family(name: str) -> list[Check]:
 
     def builds() -> str:
         for _ in range(2):
-            built.append(fam.make(0, 7, **small))
+            built.append(fam.make_within(RUN_SECONDS, 0, 7, **small))  # a loop: a FAIL naming it
         inst = built[0]
         if not isinstance(inst, Instance):
             raise _Fail(f"make() returned {type(inst).__name__}, not an Instance")
@@ -677,7 +680,7 @@ def check_family(name: str) -> list[Check]:
                     f"two instances with seed 7 differ ({field_name}): draw every random number from "
                     "the generator's rng argument"
                 )
-        other = fam.make(1, 7, **small)
+        other = fam.make_within(RUN_SECONDS, 1, 7, **small)
         same = all(
             np.array_equal(getattr(a, f), getattr(other, f)) for f in ("release", "size", "indptr", "indices")
         ) and getattr(a, "n") == getattr(other, "n")

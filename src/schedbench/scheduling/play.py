@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from schedbench.hall.arguments import check_sizes
-from schedbench.hall.limits import PLUGIN_RUN_SECONDS, wall_limit
+from schedbench.hall.limits import PLUGIN_RUN_SECONDS, hard_limit, wall_limit
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
 from schedbench.scheduling.compiled import to_outcome
@@ -41,6 +41,7 @@ __all__ = [
     "check_machine_count",
     "PLUGIN_RUN_SECONDS",
     "RunTimeLimitError",
+    "family_code",
 ]
 
 #: Entries of per-machine state a run may keep per machine (the engine's lists, a kernel's
@@ -191,7 +192,9 @@ def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None
       array (the instance's, :func:`~schedbench.scheduling.model.immutable`, or a job view's),
       that rule; a built-in's own bug keeps its exception;
     * a run involving a plug-in gets ``run_seconds`` (default :data:`PLUGIN_RUN_SECONDS`) of
-      wall-clock time, then a :class:`RunTimeLimitError` naming it.
+      wall-clock time, then a :class:`RunTimeLimitError` naming it; a run stuck inside compiled
+      code, where that limit cannot reach, ends the process
+      :data:`~schedbench.hall.limits.HARD_GRACE_SECONDS` later (:func:`~schedbench.hall.limits.hard_limit`).
 
     A real Ctrl-C (KeyboardInterrupt) is left to end the run."""
     files = _plugin_files(cls, source)
@@ -205,7 +208,7 @@ def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None
         )
 
     try:
-        with wall_limit(seconds if files else 0, too_long):
+        with hard_limit(seconds if files else 0), wall_limit(seconds if files else 0, too_long):
             yield
     except SystemExit as exc:
         raise AlgorithmError(f"algorithm {cls.name!r} called sys.exit({exc.code!r}) during its run") from None
@@ -224,6 +227,49 @@ def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None
         rule = " (the instance's arrays and a job's view are read-only)" if "read-only" in str(exc) else ""
         at = "".join(f" {note}" for note in getattr(exc, "__notes__", ()))
         raise AlgorithmError(f"{where}:{at} raised {type(exc).__name__}: {exc}{rule}") from exc
+
+
+@contextmanager
+def family_code(family, index: int, run_seconds: float | None = None):
+    """Generate instance ``index`` of an out-of-tree family (a plug-in's ``register_family``)
+    under the same rules as :func:`user_code` for an algorithm: ``run_seconds`` (default
+    :data:`PLUGIN_RUN_SECONDS`) of wall-clock time, then a
+    :class:`~schedbench.scheduling.instances.base.FamilyError` naming the plug-in file, the family
+    and the limit; an exception raised in the plug-in's file, ``sys.exit`` or a MemoryError: a
+    FamilyError naming the file and line. A built-in family runs unguarded (its cost is planned;
+    its own bug keeps its exception)."""
+    from schedbench.scheduling.instances.base import FamilyError
+
+    try:
+        path = None if is_builtin("family", family.name) else str(Path(origin("family", family.name)).resolve())
+    except KeyError:  # a family object given to the API without registering it
+        path = None
+    if path is None:
+        yield
+        return
+    seconds = PLUGIN_RUN_SECONDS if run_seconds is None else float(run_seconds)
+    what = f"family {family.name!r}: instance {int(index)}"
+
+    def too_long() -> FamilyError:
+        return FamilyError(
+            f"plug-in {path}: {what}: not generated within the run time limit of {seconds:g} s (a generator "
+            "that never returns? the limit: compare --plugin-time-limit, the config's plugin_time_limit)"
+        )
+
+    try:
+        with hard_limit(seconds), wall_limit(seconds, too_long):
+            yield
+    except FamilyError:
+        raise
+    except SystemExit as exc:
+        raise FamilyError(f"plug-in {path}: {what}: called sys.exit({exc.code!r}) while generating") from None
+    except MemoryError:
+        raise FamilyError(f"plug-in {path}: {what}: ran out of memory while generating") from None
+    except Exception as exc:
+        where = _in_plugin(exc, {path: what})
+        if where is None:  # not raised in the plug-in's file (e.g. Instance's own checks of what it built)
+            raise
+        raise FamilyError(f"{where}: raised {type(exc).__name__}: {exc}") from exc
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:

@@ -21,11 +21,17 @@ import numpy as np
 
 from schedbench.hall.params import Param, ParameterError, resolve
 from schedbench.scheduling.model import Instance
+from schedbench.scheduling.registry import PluginError
 from schedbench.hall.seeds import rng as make_rng
 
 
 class FamilyParameterError(ParameterError):
     """A family parameter is unknown, missing or out of range; the message names it."""
+
+
+class FamilyError(PluginError):
+    """An out-of-tree family's generator raised, exited or passed its time limit: the message
+    names the plug-in file (and line), the family and the instance."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +71,27 @@ class Family:
         return not self.sized(self.resolve(params))
 
     def make(self, index: int, base_seed: int, **params: Any) -> Instance:
-        """Instance number ``index`` of this family under ``base_seed``."""
+        """Instance number ``index`` of this family under ``base_seed`` (an out-of-tree family's
+        generator under the default plug-in time limit: :meth:`make_within`)."""
+        return self.make_within(None, index, base_seed, **params)
+
+    def make_within(self, run_seconds: float | None, index: int, base_seed: int, /, **params: Any) -> Instance:
+        """:meth:`make`, an out-of-tree family's generator given at most ``run_seconds`` of wall
+        clock (default :data:`~schedbench.hall.limits.PLUGIN_RUN_SECONDS`; the pipeline and
+        ``compare`` pass the configured ``plugin_time_limit``), past which — or on an exception
+        in its file — a :class:`FamilyError` names the plug-in (``play.family_code``). Built-in
+        families are not limited."""
+        from schedbench.scheduling.play import family_code
+
         resolved = self.resolve(params)
         extra = {"index": int(index)} if self.uses_index else {}
-        inst = self.generator(make_rng(base_seed, "instance", self.name, index), **resolved, **extra)
+        with family_code(self, index, run_seconds):
+            inst = self.generator(make_rng(base_seed, "instance", self.name, index), **resolved, **extra)
+        if not isinstance(inst, Instance):
+            raise FamilyError(
+                f"family {self.name!r}: instance {int(index)}: its generator returned {type(inst).__name__}, "
+                "not an Instance"
+            )
         meta = {"family": self.name, "params": resolved, "index": int(index), "base_seed": int(base_seed)}
         return Instance(
             inst.m, inst.release, inst.size, inst.indptr, inst.indices, inst.w_flow, inst.w_reject, meta=meta

@@ -78,8 +78,18 @@ class _Eval:
 
 
 class _Evaluator:
-    def __init__(self, algorithm: str, eps, params: dict, problem: str, objective: str, opt_time_limit: float) -> None:
+    def __init__(
+        self,
+        algorithm: str,
+        eps,
+        params: dict,
+        problem: str,
+        objective: str,
+        opt_time_limit: float,
+        run_seconds: float | None = None,
+    ) -> None:
         self.cls = get_algorithm(algorithm)
+        self.run_seconds = run_seconds
         self.algorithm, self.eps, self.params, self.problem = algorithm, eps, dict(params), problem
         self.objective, self.opt_time_limit = objective, opt_time_limit
         self.weighted = bool(weighted_fields(problem))
@@ -121,6 +131,7 @@ class _Evaluator:
             params=self.params,
             problem=self.problem,
             oracle=float(opt.value) if self.wants_oracle else None,
+            run_seconds=self.run_seconds,
         )
         v = played.validation
         if v.status == "invalid":
@@ -276,7 +287,15 @@ def pad_jobs(jobs: list[Job], min_jobs: int, problem: str) -> list[Job]:
 
 
 def _seed_instances(
-    algorithm: str, cls, m: int, eps, params: dict, problem: str, seeds_from: Iterable[Any], notes: list[str]
+    algorithm: str,
+    cls,
+    m: int,
+    eps,
+    params: dict,
+    problem: str,
+    seeds_from: Iterable[Any],
+    notes: list[str],
+    run_seconds: float | None = None,
 ) -> list[tuple[str, Instance]]:
     out = []
     for item in seeds_from:
@@ -300,7 +319,7 @@ def _seed_instances(
                 if adv.problem != problem:
                     notes.append(f"seed {label}: builds {adv.problem} instances, not {problem}; skipped")
                     continue
-                inst = execute(cls, adv, eps=eps, params=params, problem=problem).instance
+                inst = execute(cls, adv, eps=eps, params=params, problem=problem, run_seconds=run_seconds).instance
         except (ParameterError, ValueError) as exc:
             notes.append(f"seed {label or item!r}: {exc}; skipped")
             continue
@@ -347,6 +366,7 @@ def check_search_worst(
     temperature: float = 0.2,
     opt_time_limit: float = 10.0,
     min_jobs: int = 1,
+    run_seconds: float | None = None,
 ) -> dict[str, Any]:
     """The arguments of :func:`search_worst` checked before any evaluation (the config check of a
     search task calls it too): a ParameterError whose ``argument`` names the argument, else the
@@ -365,6 +385,7 @@ def check_search_worst(
         "opt_time_limit": _arg("opt_time_limit", opt_time_limit, type=float, min=0, min_open=True),
         "release_window": _arg("release_window", release_window, type=int, min=0, nullable=True),
         "min_jobs": _arg("min_jobs", min_jobs, type=int, min=1, max=MAX_SEARCH_JOBS),
+        "run_seconds": _arg("run_seconds", run_seconds, type=float, min=0, min_open=True, nullable=True),
     }
     if out["n"] is not None and out["min_jobs"] > out["n"]:
         raise refused("min_jobs", f"search_worst: min_jobs = {out['min_jobs']} exceeds n = {out['n']} (the most jobs)")
@@ -414,6 +435,7 @@ def search_worst(
     opt_time_limit: float = 10.0,
     replay: bool = True,
     min_jobs: int = 1,
+    run_seconds: float | None = None,
 ) -> WorstCase:
     """Black-box search for a bad instance of ``algorithm`` on ``m`` machines (see the module
     docstring). ``objective``: ``"ratio"`` (ALG/OPT) or ``"rejection"`` (worst prefix rejection
@@ -427,7 +449,10 @@ def search_worst(
     it, so a rejection budget of ε·``min_jobs`` jobs is really available. Returns a
     :class:`~.result.WorstCase` with ``proved=False``, ``bound=None``; ``extra`` holds the seeds'
     own scores (``seed_scores``: what each hand-made construction forces here) and
-    ``beats_seeds``."""
+    ``beats_seeds``. ``run_seconds``: the wall-clock limit of each run of a plug-in algorithm
+    or adversary (default :data:`~schedbench.hall.limits.PLUGIN_RUN_SECONDS`; the pipeline passes
+    the config's ``plugin_time_limit``): a run past it ends the search with a
+    :class:`~schedbench.scheduling.play.RunTimeLimitError` naming the plug-in."""
     a = check_search_worst(
         algorithm,
         m,
@@ -446,18 +471,19 @@ def search_worst(
         temperature=temperature,
         opt_time_limit=opt_time_limit,
         min_jobs=min_jobs,
+        run_seconds=run_seconds,
     )
     m, n, budget_seconds, max_evals, seed = a["m"], a["n"], a["budget_seconds"], a["max_evals"], a["seed"]
     max_seed_jobs, patience, temperature = a["max_seed_jobs"], a["patience"], a["temperature"]
     opt_time_limit, release_window, sizes = a["opt_time_limit"], a["release_window"], a["sizes"]
-    cls, params, problem = a["cls"], a["params"], a["problem"]
+    cls, params, problem, run_seconds = a["cls"], a["params"], a["problem"], a["run_seconds"]
     t0 = time.perf_counter()
     w0 = work_clock()  # the budget's clock: numba compile time excluded (hall/effort.py)
     rng = np.random.default_rng(seed)
     notes: list[str] = []
     if seeds_from is None:
         seeds_from = default_seeds(algorithm, m, eps, problem)
-    seeds = _seed_instances(algorithm, cls, m, eps, params, problem, list(seeds_from), notes)
+    seeds = _seed_instances(algorithm, cls, m, eps, params, problem, list(seeds_from), notes, run_seconds)
     kept = []
     for label, inst in seeds:
         if inst.n > max_seed_jobs:
@@ -474,7 +500,7 @@ def search_worst(
         release_window = 0 if problem == "load" else max([m] + [j[0] for _, js in seed_jobs for j in js])
     if n is None:
         n = min(MAX_SEARCH_JOBS, max([3 * m, min_jobs] + [len(js) for _, js in seed_jobs]))
-    ev = _Evaluator(algorithm, eps, params, problem, objective, opt_time_limit)
+    ev = _Evaluator(algorithm, eps, params, problem, objective, opt_time_limit, run_seconds)
     mut = _Mutator(rng, m, n, sizes, int(release_window), weighted_fields(problem), n_min=min_jobs)
 
     seed_scores, pool = {}, []
@@ -566,7 +592,7 @@ def search_worst(
     )
     oracle = best_res.opt if ev.wants_oracle else None
     if replay:
-        rep = run_real(algorithm, inst, eps, params, oracle, problem=problem)
+        rep = run_real(algorithm, inst, eps, params, oracle, problem=problem, run_seconds=run_seconds)
         check_claims(
             rep,
             objective=best_res.objective,

@@ -64,9 +64,11 @@ def run_real(
     oracle: float | None,
     problem: str | None = None,
     opt_time_limit: float = 60.0,
+    run_seconds: float | None = None,
 ) -> Replay:
     """The real run and the real OPT of ``inst``. ``oracle`` (T*) is given to algorithms that use
-    it; if None for such an algorithm, the instance's exact OPT is computed first and given."""
+    it; if None for such an algorithm, the instance's exact OPT is computed first and given.
+    ``run_seconds``: a plug-in's run time limit (:func:`~schedbench.scheduling.play.execute`)."""
     cls = get_algorithm(algorithm)
     params = dict(params or {})
     problem = cls.check_problem(problem)
@@ -79,7 +81,9 @@ def run_real(
         if optres.status != "optimal":
             raise ReplayMismatch(f"{algorithm}: OPT of the instance not proven ({optres.status}); no oracle to give")
         oracle = optres.value
-    played = execute(cls, inst, eps=eps, params=params, oracle=oracle if wants else None, problem=problem)
+    played = execute(
+        cls, inst, eps=eps, params=params, oracle=oracle if wants else None, problem=problem, run_seconds=run_seconds
+    )
     if played.validation.status == "invalid":
         raise ReplayMismatch(f"{algorithm}: the validator rejects the run: {played.validation.errors}")
     return Replay(played, optres)

@@ -236,7 +236,15 @@ def compare(comparison: Comparison, workdir: str | Path | None = None, n_jobs: i
     exp = comparison.experiment()
     c = comparison
     if c.family is not None:
-        paths = make_instances(EXPERIMENT, exp, c.seed, range(c.instances), workdir / "instances", problem=c.problem)
+        paths = make_instances(
+            EXPERIMENT,
+            exp,
+            c.seed,
+            range(c.instances),
+            workdir / "instances",
+            problem=c.problem,
+            run_seconds=c.plugin_time_limit,
+        )
         opt = solve_offline(paths, c.problem, c.time_limit, c.seed, n_jobs=n_jobs, work_limit=c.work_limit)
         runs = [
             run_online_batch(

@@ -391,10 +391,19 @@ def sweep_directories(root: str | Path, section: dict | None) -> list[str]:
 
 
 def run_sweep(
-    series: str, problem: str, algorithm: str, section: dict, base_seed: int, outputs: Sequence[str | Path]
+    series: str,
+    problem: str,
+    algorithm: str,
+    section: dict,
+    base_seed: int,
+    outputs: Sequence[str | Path],
+    run_seconds: float | None = None,
 ) -> list[dict]:
     """Run one (series, problem, algorithm) sweep; write each point's replayed worst case to its
-    output (the outputs in :func:`series_points` order). Returns the table rows."""
+    output (the outputs in :func:`series_points` order). Returns the table rows. ``run_seconds``
+    (the config's ``plugin_time_limit``): each run of a plug-in; past it the sweep ends with an
+    error naming the plug-in and the point."""
+    from schedbench.scheduling.play import RunTimeLimitError
     from schedbench.scheduling.search import search_worst
     from schedbench.scheduling.search.result import instance_from_dict, instance_to_dict
     from schedbench.scheduling.search.starts import default_seeds
@@ -412,17 +421,21 @@ def run_sweep(
             # the search reads a seed with fewer machines as the same jobs on m machines
             seeds.append(instance_from_dict(instance_to_dict(previous.instance), meta={"label": CHAINED}))
         seed = derived_seed(base_seed, "eps_sweep", series, problem, algorithm, f"{eps:g}", str(m)) % (2**31 - 1)
-        wc = search_worst(
-            algorithm,
-            m=m,
-            n=n,
-            eps=eps,
-            problem=problem,
-            seed=seed,
-            seeds_from=seeds,
-            min_jobs=sweep_min_jobs(settings, eps),
-            **sweep_limits(settings),
-        )
+        try:
+            wc = search_worst(
+                algorithm,
+                m=m,
+                n=n,
+                eps=eps,
+                problem=problem,
+                seed=seed,
+                seeds_from=seeds,
+                min_jobs=sweep_min_jobs(settings, eps),
+                run_seconds=run_seconds,
+                **sweep_limits(settings),
+            )
+        except RunTimeLimitError as exc:
+            raise RunTimeLimitError(f"{exc}; eps sweep {series}/{problem} at eps {eps:g}, m {m}") from None
         wc.extra["sweep"] = {
             "series": series,
             "kind": series_kind(settings),

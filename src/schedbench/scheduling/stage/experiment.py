@@ -68,18 +68,22 @@ def make_instances(
     indices: Iterable[int],
     outdir: str | Path,
     problem: str | None = None,
+    run_seconds: float | None = None,
 ) -> list[Path]:
     """Write instances ``indices`` of ``experiment`` to ``outdir/<index>.npz``; ``problem`` (the
     experiment's, given by the pipeline) is recorded in each instance's meta, so that
     ``schedbench opt FILE`` solves it. (This module does not derive it: the config checks
-    import the search stage, whose sources would then become inputs of every instance job.)"""
+    import the search stage, whose sources would then become inputs of every instance job.)
+    An out-of-tree family gets ``run_seconds`` per instance (default
+    :data:`~schedbench.hall.limits.PLUGIN_RUN_SECONDS`), then a FamilyError naming it."""
     family = get_family(exp_cfg["family"])
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     paths = []
     for idx in indices:
         # The family seed is keyed by the experiment too: two experiments on one family differ.
-        inst = family.make(idx, derived_seed(base_seed, "experiment", experiment), **exp_cfg.get("params", {}))
+        seed = derived_seed(base_seed, "experiment", experiment)
+        inst = family.make_within(run_seconds, idx, seed, **exp_cfg.get("params", {}))
         inst.meta.update({"experiment": experiment, "instance": instance_id(experiment, idx)})
         if problem is not None:
             inst.meta["problem"] = problem

@@ -330,8 +330,10 @@ def _family_seed(section: dict, base_seed: int, name: str) -> int:
     return derived_seed(int(section.get("seed", base_seed)), "practice", name)
 
 
-def _run(cls, inst, eps, params, problem, seed) -> dict[str, Any]:
-    """One validated run as a row (a failed run: status error)."""
+def _run(cls, inst, eps, params, problem, seed, run_seconds: float | None = None) -> dict[str, Any]:
+    """One validated run as a row (a failed run: status error). A plug-in's run past
+    ``run_seconds`` (the config's ``plugin_time_limit``) is no row: its error, naming the
+    instance, ends the family's job."""
     from schedbench.scheduling.engine import AlgorithmError
     from schedbench.scheduling.play import RunTimeLimitError, execute
     from schedbench.scheduling.record import RunRecord
@@ -340,9 +342,10 @@ def _run(cls, inst, eps, params, problem, seed) -> dict[str, Any]:
     run_eps = eps if cls.model != "plain" else None
     t0 = time.perf_counter()
     try:
-        rec = execute(cls, inst, eps=run_eps, seed=seed, params=params, problem=problem)
-    except RunTimeLimitError:  # a plug-in past its time limit: not a result (it depends on the machine)
-        raise
+        rec = execute(cls, inst, eps=run_eps, seed=seed, params=params, problem=problem, run_seconds=run_seconds)
+    except RunTimeLimitError as exc:  # a plug-in past its time limit: not a result (it depends on the machine)
+        where = f"practice instance {inst.meta.get('family')}/{inst.meta.get('index')}"
+        raise RunTimeLimitError(f"{exc}; {where}, eps {eps:g}") from None
     except (ParameterError, AlgorithmError, ValueError) as exc:
         rec = RunRecord.failed(cls, inst, exc, run_eps, seed, params, problem, seconds=time.perf_counter() - t0)
     row = rec.to_row()
@@ -367,7 +370,15 @@ class Tuned(NamedTuple):
     floor_met: bool
 
 
-def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int, cache: dict | None = None) -> Tuned:
+def tune(
+    entry: dict,
+    train: Sequence,
+    eps: float,
+    problem: str,
+    seed: int,
+    cache: dict | None = None,
+    run_seconds: float | None = None,
+) -> Tuned:
     """The combination of ``entry["tune"]`` (with ``entry["params"]``) with the smallest geometric
     mean objective over the ``train`` instances at ``eps``. A candidate with a run that is not
     ``ok`` (or a non-positive objective) is out; ties: the first in grid order. With a spending
@@ -375,7 +386,7 @@ def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int, cach
     training instance compete; when none does, the one whose smallest use is largest is chosen and
     ``floor_met`` is False (the tables flag it: a measured outcome, not a config error).
     ``cache`` (keyed by :func:`training_key`, ε and the instance) lets entries with the same
-    training runs share them."""
+    training runs share them. ``run_seconds``: each run's plug-in time limit (:func:`_run`)."""
     from schedbench.scheduling.registry import get_algorithm
 
     cls = get_algorithm(entry["algorithm"])
@@ -388,7 +399,9 @@ def tune(entry: dict, train: Sequence, eps: float, problem: str, seed: int, cach
             index = int(inst.meta["index"])
             key = (training_key(entry), k, float(eps), index)
             if key not in cache:
-                cache[key] = _run(cls, inst, eps, params, problem, derived_seed(seed, "run", index, cls.name))
+                cache[key] = _run(
+                    cls, inst, eps, params, problem, derived_seed(seed, "run", index, cls.name), run_seconds
+                )
             runs.append({**cache[key], "candidate": k, "instance_index": index})
         rows += runs
         if all(r["status"] == "ok" for r in runs) and all(r["objective"] > 0 for r in runs):
@@ -417,9 +430,12 @@ def _fingerprint(inst) -> str:
     return h.hexdigest()
 
 
-def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
+def run_family(name: str, section: dict, base_seed: int, run_seconds: float | None = None) -> pd.DataFrame:
     """Tune every entry of family ``name`` on its training instances, then run the chosen
-    combinations on its test instances: one row per run (both splits; ``split`` says which)."""
+    combinations on its test instances: one row per run (both splits; ``split`` says which).
+    ``run_seconds`` (the config's ``plugin_time_limit``; default
+    :data:`~schedbench.hall.limits.PLUGIN_RUN_SECONDS`) limits each run of a plug-in algorithm
+    and each instance of a plug-in family: past it, an error naming the plug-in ends the job."""
     from schedbench.scheduling.registry import get_algorithm, get_family
 
     fam = section["families"][name]
@@ -429,7 +445,7 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
     train_idx, test_idx = split_indices(section, fam)
     eps_list = [float(e) for e in fam.get("eps", section.get("eps", DEFAULT_EPS))]
     params = fam.get("params") or {}
-    train = [family.make(i, seed, **params) for i in train_idx]
+    train = [family.make_within(run_seconds, i, seed, **params) for i in train_idx]
     seen = {_fingerprint(inst) for inst in train}
     rows = []
     cache: dict = {}  # training runs shared by entries with the same training_key
@@ -438,7 +454,7 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
         for k, entry in enumerate(family_entries(fam, role)):
             for eps in eps_list:
                 try:
-                    tuned = tune(entry, train, eps, problem, seed, cache)
+                    tuned = tune(entry, train, eps, problem, seed, cache, run_seconds)
                 except ParameterError as exc:
                     raise ParameterError(f"{_where('families', name)}.{role}[{k}]: {exc}") from None
                 chosen[(entry["label"], eps)] = tuned
@@ -467,7 +483,7 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
     del train
     tested: dict = {}
     for i in test_idx:
-        inst = family.make(i, seed, **params)
+        inst = family.make_within(run_seconds, i, seed, **params)
         if _fingerprint(inst) in seen:  # a family whose instances do not depend on the index
             raise ParameterError(
                 f"{_where('families', name)}: test instance {i} is identical to a training instance "
@@ -482,7 +498,7 @@ def run_family(name: str, section: dict, base_seed: int) -> pd.DataFrame:
                     key = (training_key(entry), tuned.index, eps, i)  # a twin that chose the same setting
                     if key not in tested:
                         tested[key] = _run(
-                            cls, inst, eps, tuned.params, problem, derived_seed(seed, "run", i, cls.name)
+                            cls, inst, eps, tuned.params, problem, derived_seed(seed, "run", i, cls.name), run_seconds
                         )
                     rows.append(
                         {

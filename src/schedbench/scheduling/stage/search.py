@@ -177,8 +177,14 @@ def _check_job_arguments(where: str, task: dict[str, Any]) -> None:
         raise SearchConfigError(f"{where}.{key}: {exc}" if key in TASK_KEYS else f"{where}: {exc}") from None
 
 
-def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -> dict[str, Any]:
-    """Run one task; save the replayed worst case (JSON, instance included) to ``out``."""
+def run_task(
+    name: str, task: dict[str, Any], base_seed: int, out: str | Path, run_seconds: float | None = None
+) -> dict[str, Any]:
+    """Run one task; save the replayed worst case (JSON, instance included) to ``out``.
+    ``run_seconds`` (the config's ``plugin_time_limit``): each run of a plug-in in a black-box
+    task; past it the task ends with an error naming the plug-in and the task. (An exact task
+    runs built-in code only: exact models and the adversaries of its hint are the package's.)"""
+    from schedbench.scheduling.play import RunTimeLimitError
     from schedbench.scheduling.search import search_worst, worst_case
 
     seed = derived_seed(base_seed, "search", name) % (2**31 - 1)
@@ -187,7 +193,10 @@ def run_task(name: str, task: dict[str, Any], base_seed: int, out: str | Path) -
         wc = worst_case(task["algorithm"], **args)
         limit_hit = wc.extra["stopped_by"] if not wc.proved else ""
     else:
-        wc = search_worst(task["algorithm"], **args)
+        try:
+            wc = search_worst(task["algorithm"], **args, run_seconds=run_seconds)
+        except RunTimeLimitError as exc:
+            raise RunTimeLimitError(f"{exc}; search task {name}") from None
         limit_hit = "clock" if int(wc.extra.get("evals", 0)) < int(task["max_evals"]) else ""
     wc.extra["task"] = name
     wc.extra["limit_hit"] = limit_hit
