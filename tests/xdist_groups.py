@@ -2,9 +2,9 @@
 modules run in one worker each, every other test is scheduled on its own — and a worker that
 crashes neither hangs the session nor runs its test again.
 
-pytest-xdist 3.8's ``LoadScopeScheduling`` deadlocks after a crashed worker is replaced
-(pytest-xdist issues #1323, #1327, #1378; seen here in CI: "replacing crashed worker gw0", then
-no progress until the 90-minute limit):
+pytest-xdist 3.8's ``LoadScopeScheduling`` deadlocks after a crashed worker is replaced (known
+upstream, reported in its tracker for loadscope and loadgroup alike; seen here in CI: "replacing
+crashed worker gw0", then no progress until the 90-minute limit):
 
 * ``remove_node`` puts the crashed worker's *whole* workload back on the queue, completed work
   units included; handed out later they send a worker no test, so the scheduler never hears from

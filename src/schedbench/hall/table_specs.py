@@ -57,8 +57,8 @@ class TableSpec:
     schema: str | None = None
 
 
-#: The wings' tables, named here rather than declared by each wing (issue 40 asks for that; left
-#: open): the hall imports no wing, and ``diff``/``merge`` are also called from Python, with no
+#: The wings' tables, named here rather than declared by each wing (the better design, not yet
+#: built): the hall imports no wing, and ``diff``/``merge`` are also called from Python, with no
 #: face to hand them the wings' specs. Their order is that of the messages naming
 #: :data:`KNOWN_TABLES`. The runs table's identity (its group keys, :data:`METRICS`, merge's
 #: identity and column order) is the scheduling wing's, in :mod:`.group_diff` and :mod:`.merge`.
