@@ -9,9 +9,12 @@ integer). Speed is 1 + ε for speed-model algorithms and 1 otherwise (decided in
 applied here. The engine keeps the run's budget sums (``budget.py``, weights per the problem
 table) for :attr:`EngineView.budget_left`; algorithms decide with their own :class:`Budget`.
 
-Processing is computed lazily per machine and exactly (a machine's order only changes at a
-decision), so slots where nothing can change — no release, no completion, no wake-up — cost
-nothing. The slot hook is called only where something changed; algorithms without a hook never
+Processing — the queues, advancing at the speed, completions, removing a late-rejected job, the
+drain and the trace rows — is the machine core's (:class:`~schedbench.scheduling.machines.StepMachines`,
+the compiled rules' own :func:`~schedbench.scheduling.machines.advance`); the engine owns the
+decisions, their checks, the steps and the event clock. Processing is computed lazily per machine
+and exactly (a machine's order only changes at a decision), so slots where nothing can change — no
+release, no completion, no wake-up — cost nothing. The slot hook is called only where something changed; algorithms without a hook never
 stop the clock at all. LoadBalancing (``Problem.processes`` false) only collects loads.
 
 Drivers feed the engine: :meth:`Engine.release` (jobs at a time ≥ the current one),

@@ -27,7 +27,13 @@ through the arrivals and decides; the core does the rest:
 
 :func:`run` builds the record from an instance, calls the rule, runs every machine empty and
 returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator checks. The trace
-has one row per maximal interval of one job on one machine, as the engine writes it.
+has one row per maximal interval of one job on one machine.
+
+The engine's step path (Python rules, plug-ins) drives the same record one decision at a time
+through :class:`StepMachines`: jobs added as they are released, FIFO machines whose order (a
+doubly linked list, ``nxt``/``prv``) the algorithm rearranges — :func:`remove` (a late
+rejection), :func:`to_front`, :func:`set_order` (a priority) — and the same :func:`advance`,
+completion, :func:`drain` and trace rows as the compiled rules.
 
 Rules are compiled with :func:`schedbench.hall.jit.compiled`: editing a rule's file or this one
 recompiles what depends on it, with no cache to clear by hand.
@@ -56,6 +62,11 @@ __all__ = [
     "eligible",
     "advance",
     "dispatch",
+    "remove",
+    "to_front",
+    "set_order",
+    "queue_of",
+    "drain",
     "remaining_work",
     "queue_length",
     "shortest_queue",
@@ -662,7 +673,9 @@ class StepMachines:
     def trace(self) -> tuple[np.ndarray, ...]:
         """The trace rows in the order written: machine, job, start, end, work."""
         rows, ti, tf = _trace_arrays(self.mc)
-        return tuple(np.ascontiguousarray(a) for a in (ti[:rows, 0], ti[:rows, 1], tf[:rows, 0], tf[:rows, 1], tf[:rows, 2]))
+        return tuple(
+            np.ascontiguousarray(a) for a in (ti[:rows, 0], ti[:rows, 1], tf[:rows, 0], tf[:rows, 1], tf[:rows, 2])
+        )
 
 
 # ---------------------------------------------------------------------- the caller
