@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 from numba import types
 from numba.experimental import structref
@@ -561,6 +562,13 @@ def _trace_arrays(mc):
     return mc.rows, mc.ti, mc.tf
 
 
+def _direct(fn, *argtypes):
+    """``fn`` compiled for ``argtypes``, called without numba's per-call look-up of the argument
+    types (``Dispatcher.compile`` gives the compiled entry point): about 0.3 µs a call from
+    Python instead of 1.2 µs with the record as an argument — the step path calls per decision."""
+    return fn.compile(argtypes)
+
+
 class StepMachines:
     """The core driven one decision at a time: the engine's step path (Python rules, plug-ins).
 
@@ -587,6 +595,13 @@ class StepMachines:
         self.speed = float(speed)
         self.n = 0
         self._arrays()
+        rec, i64, f64 = numba.typeof(self.mc), types.int64, types.float64
+        self._advance = _direct(advance, rec, i64, f64)
+        self._join = _direct(_join, rec, i64, i64, f64)
+        self._remove = _direct(remove, rec, i64)
+        self._to_front = _direct(to_front, rec, i64)
+        self._set_order = _direct(set_order, rec, i64, types.Array(i64, 1, "C"))
+        self._queue_of = _direct(queue_of, rec, i64)
 
     def _arrays(self) -> None:
         per_job, per_machine = _step_arrays(self.mc)
@@ -612,32 +627,32 @@ class StepMachines:
             self.work_left[i] = 0.0
             self.t_last[i] = t
             return
-        advance(self.mc, i, float(t))
+        self._advance(self.mc, i, float(t))
 
     def dispatch(self, j: int, i: int, t: float) -> None:
         """Job j joins the end of machine i's order at instant t (:func:`dispatch`)."""
-        _join(self.mc, j, i, float(t))
+        self._join(self.mc, j, i, float(t))
 
     def remove(self, j: int, t: float) -> None:
         """Job j, unfinished, leaves its machine at instant t (:func:`remove`)."""
         self.advance_to(self.machine.item(j), t)
-        remove(self.mc, j)
+        self._remove(self.mc, j)
 
     def to_front(self, j: int) -> None:
         """Job j, unfinished, to the head of its machine's order (:func:`to_front`)."""
-        to_front(self.mc, j)
+        self._to_front(self.mc, j)
 
     def set_order(self, i: int, jobs: list[int]) -> None:
         """Machine i's unfinished jobs, all of them, in the order ``jobs`` (:func:`set_order`)."""
-        set_order(self.mc, i, np.asarray(jobs, dtype=np.int64))
+        self._set_order(self.mc, i, np.asarray(jobs, dtype=np.int64))
 
     def queue(self, i: int) -> list[int]:
         """Machine i's unfinished jobs in processing order, as of ``t_last[i]``."""
         j = self.qhead.item(i)
         if j < 0:
             return []
-        if self.qlen.item(i) > 16:
-            return queue_of(self.mc, i).tolist()
+        if self.qlen.item(i) > 8:
+            return self._queue_of(self.mc, i).tolist()
         out, nxt = [], self.nxt.item  # a short list: walked here, cheaper than a compiled call
         while j >= 0:
             out.append(j)
