@@ -33,7 +33,6 @@ import numpy as np
 
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.budget import Budget
-from schedbench.scheduling.machines import StepMachines
 from schedbench.scheduling.model import HOLD, REJECT, AlgorithmError, Instance, JobSpec, Outcome
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.speed import machine_speed
@@ -65,7 +64,10 @@ class Engine:
         self.dispatch_step: list[int] = []
         self.reject_step: list[int] = []
         self.step_time: list[int] = []
-        # processing (queues, remaining work, completions, the trace): the machine core
+        # processing (queues, remaining work, completions, the trace): the machine core, compiled
+        # (imported here: importing the engine does not import numba, creating one does)
+        from schedbench.scheduling.machines import StepMachines
+
         self.core = StepMachines(self.m, self.speed)
         # per machine
         self.load = [0.0] * self.m
