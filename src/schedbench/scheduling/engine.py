@@ -10,12 +10,12 @@ applied here. The engine keeps the run's budget sums (``budget.py``, weights per
 table) for :attr:`EngineView.budget_left`; algorithms decide with their own :class:`Budget`.
 
 Processing — the queues, advancing at the speed, completions, removing a late-rejected job, the
-drain and the trace rows — is the machine core's (:class:`~schedbench.scheduling.machines.StepMachines`,
-the compiled rules' own :func:`~schedbench.scheduling.machines.advance`); the engine owns the
-decisions, their checks, the steps and the event clock. Processing is computed lazily per machine
-and exactly (a machine's order only changes at a decision), so slots where nothing can change — no
-release, no completion, no wake-up — cost nothing. The slot hook is called only where something changed; algorithms without a hook never
-stop the clock at all. LoadBalancing (``Problem.processes`` false) only collects loads.
+drain and the trace rows — is the machine core's (``machines.StepMachines`` over the compiled
+rules' own ``machines.advance``); the engine owns the decisions, their checks, the steps and the
+event clock. Processing is computed lazily per machine and exactly (a machine's order only
+changes at a decision), so slots where nothing can change — no release, no completion, no
+wake-up — cost nothing. The slot hook is called only where something changed; algorithms without
+a hook never stop the clock at all. LoadBalancing (``Problem.processes`` false) only collects loads.
 
 Drivers feed the engine: :meth:`Engine.release` (jobs at a time ≥ the current one),
 :meth:`Engine.run_until`, :meth:`Engine.finish` → :class:`~schedbench.scheduling.model.Outcome`.
@@ -270,7 +270,7 @@ class Engine:
                 if self.core.done(j):
                     raise AlgorithmError(
                         f"{self.name!r}: job {j} rejected at slot {self.now}, after it "
-                        f"completed at {float(self.core.completion[j])}"
+                        f"completed at {self.core.completion.item(j)}"
                     )
                 self.core.remove(j, self.now)
                 self._changed(i)
