@@ -562,11 +562,18 @@ def _trace_arrays(mc):
     return mc.rows, mc.ti, mc.tf
 
 
+_entry_points: dict = {}
+
+
 def _direct(fn, *argtypes):
     """``fn`` compiled for ``argtypes``, called without numba's per-call look-up of the argument
     types (``Dispatcher.compile`` gives the compiled entry point): about 0.3 µs a call from
-    Python instead of 1.2 µs with the record as an argument — the step path calls per decision."""
-    return fn.compile(argtypes)
+    Python instead of 1.2 µs with the record as an argument — the step path calls per decision.
+    Kept per process (asking numba again costs about 50 µs, and every engine asks)."""
+    key = (fn, argtypes)
+    if key not in _entry_points:
+        _entry_points[key] = fn.compile(argtypes)
+    return _entry_points[key]
 
 
 class StepMachines:
