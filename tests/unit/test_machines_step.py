@@ -56,3 +56,22 @@ def test_processing_completes_the_head_first_and_drains_every_machine():
     assert not core.busy() and core.completion.tolist()[:3] == [3.0, 6.0, 1.0]
     machine, job, start, end, work = core.trace()
     assert job.tolist() == [2, 0, 1] and start.tolist() == [0.0, 1.0, 3.0] and work.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_moves_and_removals_after_completions_keep_the_order():
+    # a completion leaves the new head's backward link stale: moves and removals must not use it
+    core = StepMachines(1, 1.0)
+    for size in (1, 1, 1, 1):
+        core.dispatch(core.add(size), 0, 0.0)
+    core.advance_to(0, 1.0)  # job 0 done; 1 is the head
+    assert core.done(0) and not core.holds(0, 0) and core.holds(0, 1)
+    core.remove(1, 1.0)
+    assert core.queue(0) == [2, 3] and not core.holds(0, 1)
+    core.advance_to(0, 2.0)  # job 2 done; 3 is the head
+    core.dispatch(core.add(1), 0, 2.0)
+    core.to_front(4)
+    assert core.queue(0) == [4, 3]
+    core.remove(3, 2.0)
+    assert core.queue(0) == [4] and core.qlen[0] == 1
+    core.drain()
+    assert core.completion.tolist()[:5][4] == 3.0 and not core.busy()

@@ -31,7 +31,7 @@ has one row per maximal interval of one job on one machine.
 
 The engine's step path (Python rules, plug-ins) drives the same record one decision at a time
 through :class:`StepMachines`: jobs added as they are released, FIFO machines whose order (a
-doubly linked list, ``nxt``/``prv``) the algorithm rearranges — :func:`remove` (a late
+linked list, ``nxt`` forward and ``prv`` back) the algorithm rearranges — :func:`remove` (a late
 rejection), :func:`to_front`, :func:`set_order` (a priority) — and the same :func:`advance`,
 completion, :func:`drain` and trace rows as the compiled rules.
 
@@ -110,7 +110,7 @@ _FIELDS = [
     "key",  # BY_KEY / SRPT: the order key (SRPT: snapped remaining work)
     "ids",  # BY_KEY / SRPT: 0..n−1, the ties of the heap
     "nxt",
-    "prv",  # FIFO: the job before in its machine's order (−1: none), for moves and removals
+    "prv",  # FIFO: the job before in its machine's order (stale at the head), for moves and removals
     "left",
     "right",
     # per machine (qhead: a FIFO machine's first job, a keyed machine's heap root; run_job: the
@@ -315,10 +315,7 @@ def _complete(mc, i, j, t):
     mc.completion[j] = t
     mc.qlen[i] -= 1
     if mc.rule == FIFO:
-        h = mc.nxt[j]
-        mc.qhead[i] = h
-        if h >= 0:
-            mc.prv[h] = -1
+        mc.qhead[i] = mc.nxt[j]
     else:
         mc.run_job[i] = -1
 
@@ -388,13 +385,19 @@ def dispatch(mc, pos, i):
 
 
 # ---------------------------------------------------------------------- a FIFO machine's order
-# The list qhead → nxt → … → qtail (prv backwards) is the machine's processing order: appended
-# to by :func:`dispatch`, popped at its head by completion, and rearranged by the step path's
-# decisions (a late rejection, an algorithm's priority) through the three functions below.
+# The list qhead → nxt → … → qtail is the machine's processing order: appended to by
+# :func:`dispatch`, popped at its head by completion, and rearranged by the step path's decisions
+# (a late rejection, an algorithm's priority) through the three functions below. ``prv[j]`` is
+# j's predecessor while j is not the head (a completion leaves the new head's ``prv`` stale: not
+# written, so the compiled rules pay nothing for it); ``nxt[j] = REMOVED`` marks a removed job.
+REMOVED = -2
+
+
 @compiled
 def _unlink(mc, j):
-    """Job j out of its machine's list (its links cleared)."""
-    i, a, b = mc.machine[j], mc.prv[j], mc.nxt[j]
+    """Job j out of its machine's list."""
+    i, b = mc.machine[j], mc.nxt[j]
+    a = -1 if mc.qhead[i] == j else mc.prv[j]
     if a >= 0:
         mc.nxt[a] = b
     else:
@@ -403,8 +406,6 @@ def _unlink(mc, j):
         mc.prv[b] = a
     else:
         mc.qtail[i] = a
-    mc.prv[j] = -1
-    mc.nxt[j] = -1
 
 
 @compiled
@@ -413,6 +414,7 @@ def remove(mc, j):
     instant by the caller): out of the order, its remaining work off the machine's."""
     i = mc.machine[j]
     _unlink(mc, j)
+    mc.nxt[j] = REMOVED
     mc.qlen[i] -= 1
     mc.work_left[i] -= mc.rem[j]
 
@@ -554,7 +556,7 @@ def _join(mc, j, i, t):
 @compiled
 def _step_arrays(mc):
     """The arrays :class:`StepMachines` reads from Python (the record's own, not copies)."""
-    return (mc.size, mc.rem, mc.completion, mc.machine, mc.nxt, mc.prv), (mc.qhead, mc.qlen, mc.t_last, mc.work_left)
+    return (mc.size, mc.rem, mc.completion, mc.machine, mc.nxt), (mc.qhead, mc.qlen, mc.t_last, mc.work_left)
 
 
 @compiled
@@ -612,7 +614,7 @@ class StepMachines:
 
     def _arrays(self) -> None:
         per_job, per_machine = _step_arrays(self.mc)
-        self.size, self.rem, self.completion, self.machine, self.nxt, self.prv = per_job
+        self.size, self.rem, self.completion, self.machine, self.nxt = per_job
         self.qhead, self.qlen, self.t_last, self.work_left = per_machine
 
     def add(self, size: int) -> int:
@@ -668,7 +670,7 @@ class StepMachines:
 
     def holds(self, i: int, j: int) -> bool:
         """Whether job j is an unfinished job of machine i."""
-        return self.machine.item(j) == i and (self.qhead.item(i) == j or self.prv.item(j) >= 0)
+        return self.machine.item(j) == i and math.isnan(self.completion.item(j)) and self.nxt.item(j) != REMOVED
 
     def done(self, j: int) -> bool:
         """Whether job j has completed."""
