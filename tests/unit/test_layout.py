@@ -85,11 +85,12 @@ def test_a_wing_imports_only_itself_and_the_hall(wing):
 
 def test_the_machine_core_sits_below_the_rules_and_the_validator_imports_neither():
     """``scheduling/machines.py`` (how machines process) imports no rule, engine or run path;
-    the compiled flow rules reach it; the validator, the independent check, imports neither the
-    core nor the engine."""
+    the engine (the step path) and the compiled flow rules drive it; the validator, the
+    independent check, imports neither the core nor the engine."""
     core = _named(SRC / "scheduling" / "machines.py")
     above = ("schedbench.scheduling.algorithms", "schedbench.scheduling.engine", "schedbench.scheduling.play")
     assert not {m for m in core if m.startswith(above)}, sorted(core)
+    assert "schedbench.scheduling.machines" in _named(SRC / "scheduling" / "engine.py")
     users = {f.stem for f in _files("scheduling/algorithms") if "schedbench.scheduling.machines" in _named(f)}
     flow_rules = {"ll_fifo", "ll_fifo_drop", "mft_unit", "drop_every_k_flow", "random_two_flow", "anand_batch"}
     assert flow_rules | {"edf", "imd", "lwf", "_class_kernels"} <= users

@@ -3,7 +3,7 @@ it to every stage that runs user code) reaches every path that runs a plug-in, n
 online batches: the practice stage (tuning and test runs), the black-box worst-case search (a
 search task and the ε sweep) and the generation of an out-of-tree family's instances. Each
 path: a plug-in that loops forever is stopped at a small limit with one error, in one line,
-naming the plug-in file, what it defines and the limit (``play.user_code``, ``play.family_code``)."""
+naming the plug-in file, what it defines and the limit (``play.user_code``, ``plugin_guard.family_code``)."""
 
 from __future__ import annotations
 
@@ -177,14 +177,14 @@ def test_a_family_whose_generator_loops_is_stopped_naming_the_family(tmp_path):
     )
     assert not list((tmp_path / "out").glob("*.npz"))
     # the default limit applies to every other caller (Family.make: generate, the practice check)
-    from schedbench.scheduling import play
+    from schedbench.scheduling import plugin_guard
 
-    play_default, play.PLUGIN_RUN_SECONDS = play.PLUGIN_RUN_SECONDS, LIMIT
+    guard_default, plugin_guard.PLUGIN_RUN_SECONDS = plugin_guard.PLUGIN_RUN_SECONDS, LIMIT
     try:
         with pytest.raises(FamilyError, match=f"within the run time limit of {LIMIT:g} s"):
             get_family("loops-family").make(3, 0)
     finally:
-        play.PLUGIN_RUN_SECONDS = play_default
+        plugin_guard.PLUGIN_RUN_SECONDS = guard_default
 
 
 def test_a_family_whose_generator_raises_is_one_error_naming_its_file_and_line(tmp_path):
@@ -197,10 +197,11 @@ def test_a_family_whose_generator_raises_is_one_error_naming_its_file_and_line(t
 
 
 def test_a_builtin_family_is_not_limited(monkeypatch):
-    from schedbench.scheduling import play
+    from schedbench.scheduling import plugin_guard
     from schedbench.scheduling.registry import get_family
 
-    monkeypatch.setattr(play, "PLUGIN_RUN_SECONDS", 1e-6)  # a plug-in's limit: not a built-in's
+    monkeypatch.setattr(plugin_guard, "PLUGIN_RUN_SECONDS", 1e-6)  # a plug-in's limit: not a built-in's
+    assert get_family("random-restricted").make(0, 0, m=2, n=50, d=2).n == 50  # the default limit
     inst = get_family("random-restricted").make_within(1e-6, 0, 0, m=2, n=50, d=2)
     assert inst.n == 50
 

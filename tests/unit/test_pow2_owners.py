@@ -1,5 +1,5 @@
 """The ε-derived integers and the power-of-two rounding have one owner each
-(``budget.ceil_log2``, ``_oracles.pow2_at_least``): checked against exact integer arithmetic."""
+(``budget.ceil_log2`` and ``budget.ceil_over_eps``, ``_oracles.pow2_at_least``): checked against exact integer arithmetic."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedbench.scheduling.algorithms._oracles import pow2_at_least, pow2_at_least_nb
-from schedbench.scheduling.budget import ceil_log2
+from schedbench.scheduling.budget import ceil_log2, ceil_over_eps
 
 
 def _exact_pow2_at_least(x: float) -> Fraction:
@@ -48,3 +48,10 @@ def test_ceil_log2_of_inverse_powers_of_two_and_the_eps_of_the_config():
     for k in range(0, 40):
         assert ceil_log2(1.0 / 2.0**-k) == k
     assert [ceil_log2(1.0 / e) for e in (1 / 3, 1 / 5, 0.3, 0.1)] == [2, 3, 2, 4]
+
+
+def test_ceil_over_eps_is_the_integer_a_rounded_ratio_lands_on():
+    assert 21 / 0.7 > 30 and ceil_over_eps(21, 0.7) == 30  # 30.000000000000004 by rounding
+    assert [ceil_over_eps(x, 0.5) for x in (7, 7.5, 7.6)] == [14, 15, 16]
+    for k in range(1, 50):
+        assert ceil_over_eps(k, 1 / 3) == 3 * k

@@ -1,5 +1,5 @@
 # Thin: one batch of instances -> one .npz per instance.
-from schedbench.scheduling.stage.experiment import make_instances
+from schedbench.scheduling.stage.prepare import make_instances
 from schedbench.hall.logs import logged
 from schedbench.scheduling.instances.base import FamilyError
 

@@ -1,5 +1,5 @@
 # Thin: offline optimum of every instance of a batch -> one parquet row each.
-from schedbench.scheduling.stage.experiment import solve_offline
+from schedbench.scheduling.stage.prepare import solve_offline
 from schedbench.hall.io import instance_files, write_parquet
 from schedbench.hall.logs import logged
 

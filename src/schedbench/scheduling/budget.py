@@ -34,6 +34,9 @@ landed in ``drop-every-k``, ``drop-every-k-flow`` and their exact model; it is a
 not a budget test. Unifying it with BUDGET_TOL could change k: ⌈1/ε − 1e-9⌉ and ⌈1/ε − 1e-12⌉
 differ when 1/ε lies in (N + 1e-12, N + 1e-9] for an integer N (e.g. ε = 1/(10 + 5e-10)).
 
+The other integers derived from ε live here too: :func:`ceil_log2` (⌈log₂(1/ε)⌉ and the like,
+slack 1e-12) and :func:`ceil_over_eps` (⌈x/ε⌉, slack 1e-9), each slack the one its users had.
+
 What ε means for the machine speed (1 + ε in the speed model, 1 otherwise) is decided in
 ``speed.py``. The compiled twin is built on first use (``from schedbench.scheduling.budget
 import allows_nb``), so importing the engine does not import numba.
@@ -43,7 +46,17 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["BUDGET_TOL", "Budget", "allows", "allowance", "left", "drop_period", "allows_nb"]  # noqa: F822 (allows_nb: built on first use)
+__all__ = [
+    "BUDGET_TOL",
+    "Budget",
+    "allows",
+    "allowance",
+    "left",
+    "drop_period",
+    "ceil_log2",
+    "ceil_over_eps",
+    "allows_nb",  # noqa: F822 (built on first use)
+]
 
 #: The one tolerance of the rule (absolute; see the module docstring).
 BUDGET_TOL = 1e-9
@@ -79,6 +92,17 @@ def ceil_log2(x: float) -> int:
     (α = ⌈log₂(1/ε)⌉ of rejection-model.md §2.1–2.2, the rounds K = ⌈log₂(1/ε)⌉ + 2 of §6.1, the
     machines m = 2^⌈log₂(1/ε)⌉ of the ε sweep)."""
     return max(0, math.ceil(math.log2(x) - _PERIOD_TOL))
+
+
+#: Rounding slack of :func:`ceil_over_eps` (the value each of its users had, kept).
+_OVER_EPS_TOL = 1e-9
+
+
+def ceil_over_eps(x: float, eps: float) -> int:
+    """⌈x/ε⌉ with a slack of 1e-9 (x/ε a hair above an integer by rounding gives that integer):
+    the ε-derived lengths and caps — mft-unit's Qcap = ⌈c·T/ε⌉, anand-batch's batch length
+    ⌈T/ε⌉ or ⌈2T/ε⌉, the ε sweep's job counts ⌈k/ε⌉. Callers bound it below where they need to."""
+    return math.ceil(x / eps - _OVER_EPS_TOL)
 
 
 def drop_period(eps: float) -> int:

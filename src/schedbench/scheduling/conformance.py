@@ -147,7 +147,7 @@ def _exc_text(exc: BaseException) -> str:
     (the deepest frame outside this package), and a hint for a KeyError in ``self.params``."""
     if isinstance(exc, AlgorithmError) and exc.__cause__ is not None:  # play.user_code named it: the original
         exc = exc.__cause__
-    if isinstance(exc, FamilyError):  # play.family_code named the plug-in's file (and line) already
+    if isinstance(exc, FamilyError):  # plugin_guard.family_code named the plug-in's file (and line) already
         return f"raised {type(exc).__name__}: {exc}"
     where = ""
     package = str(Path(__file__).resolve().parents[1])

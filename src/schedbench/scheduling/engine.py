@@ -9,10 +9,13 @@ integer). Speed is 1 + ε for speed-model algorithms and 1 otherwise (decided in
 applied here. The engine keeps the run's budget sums (``budget.py``, weights per the problem
 table) for :attr:`EngineView.budget_left`; algorithms decide with their own :class:`Budget`.
 
-Processing is computed lazily per machine and exactly (a machine's order only changes at a
-decision), so slots where nothing can change — no release, no completion, no wake-up — cost
-nothing. The slot hook is called only where something changed; algorithms without a hook never
-stop the clock at all. LoadBalancing (``Problem.processes`` false) only collects loads.
+Processing — the queues, advancing at the speed, completions, removing a late-rejected job, the
+drain and the trace rows — is the machine core's (``machines.StepMachines`` over the compiled
+rules' own ``machines.advance``); the engine owns the decisions, their checks, the steps and the
+event clock. Processing is computed lazily per machine and exactly (a machine's order only
+changes at a decision), so slots where nothing can change — no release, no completion, no
+wake-up — cost nothing. The slot hook is called only where something changed; algorithms without
+a hook never stop the clock at all. LoadBalancing (``Problem.processes`` false) only collects loads.
 
 Drivers feed the engine: :meth:`Engine.release` (jobs at a time ≥ the current one),
 :meth:`Engine.run_until`, :meth:`Engine.finish` → :class:`~schedbench.scheduling.model.Outcome`.
@@ -30,7 +33,7 @@ import numpy as np
 
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.budget import Budget
-from schedbench.scheduling.model import HOLD, REJECT, WORK_TOL, AlgorithmError, Instance, JobSpec, Outcome
+from schedbench.scheduling.model import HOLD, REJECT, AlgorithmError, Instance, JobSpec, Outcome
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.speed import machine_speed
 
@@ -60,21 +63,19 @@ class Engine:
         self.arrival_step: list[int] = []
         self.dispatch_step: list[int] = []
         self.reject_step: list[int] = []
-        self.completion: list[float] = []
-        self.rem: list[float] = []
         self.step_time: list[int] = []
+        # processing (queues, remaining work, completions, the trace): the machine core, compiled
+        # (imported here: importing the engine does not import numba, creating one does)
+        from schedbench.scheduling.machines import StepMachines
+
+        self.core = StepMachines(self.m, self.speed)
         # per machine
-        self.queue: list[list[int]] = [[] for _ in range(self.m)]
-        self.t_last = [0.0] * self.m
-        self.work_left = [0.0] * self.m
         self.load = [0.0] * self.m
         self.version = [0] * self.m
         self.best_load = 0.0
         self._touched: set[int] = set()
         self.held: dict[int, None] = {}
         self.budget = Budget(alg.eps, self.problem, 0.0, 0.0)  # weights per the problem: float sums
-        self.trace: list[list] = [[], [], [], [], []]  # machine, job, start, end, work
-        self._last_row = [-1] * self.m
         self._events: list[tuple[int, int, int]] = []  # (slot, machine or -1 for wake, version)
         self.view = EngineView(self)
 
@@ -108,7 +109,7 @@ class Engine:
                 if i < 0:
                     fire = True
                 elif ver == self.version[i]:
-                    self._advance(i, slot)
+                    self.core.advance_to(i, slot)
                     self._schedule_completion(i)
                     fire = True
             if fire:
@@ -126,7 +127,7 @@ class Engine:
         idle_since = None
         limit = int(type(self.alg).max_hold_slots)
         while self._events:
-            idle = not any(self.queue)
+            idle = not self.core.busy()
             if idle and not self.held:
                 self._events.clear()
                 break
@@ -145,8 +146,7 @@ class Engine:
             j = next(iter(self.held))
             raise AlgorithmError(f"{self.name!r}: job {j} is still held at the end (never dispatched)")
         if self.problem.processes:
-            for i in range(self.m):
-                self._advance(i, self.t_last[i] + self.work_left[i] / self.speed + 1.0)
+            self.core.drain()
         return self._outcome()
 
     # ------------------------------------------------------------------ arrivals and decisions
@@ -185,8 +185,7 @@ class Engine:
         self.machine.append(REJECT)
         self.dispatch_step.append(-1)
         self.reject_step.append(-1)
-        self.completion.append(math.nan)
-        self.rem.append(float(size))
+        self.core.add(size)
         step = self._new_step()
         self.arrival_step.append(step)
         self.budget.arrive(bw)
@@ -246,16 +245,14 @@ class Engine:
         self.load[i] += self.size_[j]
         self._touched.add(i)
         if self.problem.processes:
-            self._advance(i, self.now)
-            self.queue[i].append(j)
-            self.work_left[i] += self.rem[j]
+            self.core.dispatch(j, i, self.now)
             self._changed(i)
 
     def _reject(self, j, step: int, on_arrival: bool = False) -> None:
         cls = type(self.alg)
         if cls.model != "rejection":
             raise AlgorithmError(f"{self.name!r}: rejected job {j}, but a {cls.model!r} algorithm may not reject")
-        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < len(self.rem):
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < len(self.release_):
             raise AlgorithmError(f"{self.name!r}: rejection of {j!r}, which is not a job that has arrived")
         j = int(j)
         if self.reject_step[j] >= 0:
@@ -269,14 +266,13 @@ class Engine:
                 )
             i = self.machine[j]
             if self.problem.processes:
-                self._advance(i, self.now)
-                if not math.isnan(self.completion[j]):
+                self.core.advance_to(i, self.now)
+                if self.core.done(j):
                     raise AlgorithmError(
                         f"{self.name!r}: job {j} rejected at slot {self.now}, after it "
-                        f"completed at {self.completion[j]}"
+                        f"completed at {self.core.completion.item(j)}"
                     )
-                self.queue[i].remove(j)
-                self.work_left[i] -= self.rem[j]
+                self.core.remove(j, self.now)
                 self._changed(i)
             self.load[i] -= self.size_[j]
             self._touched.add(i)
@@ -290,19 +286,18 @@ class Engine:
             raise AlgorithmError(f"{self.name!r}: priority for machine {i!r}, out of range 0..{self.m - 1}")
         if not self.problem.processes:
             raise AlgorithmError(f"{self.name!r}: a processing order means nothing for problem {self.problem.name!r}")
-        self._advance(i, self.now)
-        q = self.queue[i]
+        core = self.core
+        core.advance_to(i, self.now)
         if len(jobs) == 1:  # the common case (a job to the front): a move, not a rebuild
             j = jobs[0]
-            if not isinstance(j, bool) and isinstance(j, (int, np.integer)):
+            if not isinstance(j, bool) and isinstance(j, (int, np.integer)) and 0 <= j < core.n:
                 j = int(j)
-                if q and q[0] == j:
+                if core.holds(i, j):
+                    if core.qhead[i] != j:
+                        core.to_front(j)
+                        self._changed(i)
                     return
-                if j in q:
-                    q.remove(j)
-                    q.insert(0, j)
-                    self._changed(i)
-                    return
+        q = core.queue(i)
         if any(isinstance(j, bool) or not isinstance(j, (int, np.integer)) for j in jobs):
             raise AlgorithmError(f"{self.name!r}: slot {self.now}: priority for machine {i} holds a non-integer job id")
         jobs = [int(j) for j in jobs]
@@ -315,69 +310,19 @@ class Engine:
         first = set(jobs)
         order = list(jobs) + [j for j in q if j not in first]
         if order != q:
-            self.queue[i] = order
+            core.set_order(i, order)
             self._changed(i)
 
-    # ------------------------------------------------------------------ processing
-    def _advance(self, i: int, t: float) -> None:
-        """Process machine ``i`` from where it stands up to instant ``t`` along its order."""
-        cur = self.t_last[i]
-        if t <= cur:
-            return
-        q, s, rem = self.queue[i], self.speed, self.rem
-        while q and cur < t:
-            j = q[0]
-            r = rem[j]
-            if r <= (t - cur) * s + WORK_TOL * max(1.0, self.size_[j]):
-                end = min(cur + r / s, t)
-                self._trace(i, j, cur, end, r)
-                rem[j] = 0.0
-                self.completion[j] = end
-                self.work_left[i] -= r
-                q.pop(0)
-                cur = end
-            else:
-                w = (t - cur) * s
-                self._trace(i, j, cur, t, w)
-                rem[j] = r - w
-                self.work_left[i] -= w
-                cur = t
-                if rem[j] <= WORK_TOL * max(1.0, self.size_[j]):  # a float residue: the job is done
-                    self.work_left[i] -= rem[j]
-                    self._trace(i, j, t, t, rem[j])
-                    rem[j] = 0.0
-                    self.completion[j] = t
-                    q.pop(0)
-        if not q:
-            self.work_left[i] = 0.0
-        self.t_last[i] = t
-
-    def _trace(self, i: int, j: int, a: float, b: float, w: float) -> None:
-        tm, tj, ts, te, tw = self.trace
-        k = self._last_row[i]  # extend the machine's last row when the same job simply continues
-        if k >= 0 and tj[k] == j and te[k] == a:
-            te[k] = b
-            tw[k] += w
-        else:
-            self._last_row[i] = len(tm)
-            tm.append(i)
-            tj.append(j)
-            ts.append(a)
-            te.append(b)
-            tw.append(w)
-
+    # ------------------------------------------------------------------ processing events
     def _changed(self, i: int) -> None:
         self.version[i] += 1
         if self._hook:
             self._schedule_completion(i)
 
     def _schedule_completion(self, i: int) -> None:
-        """Queue a hook call for the slot after machine i's next completion."""
-        q = self.queue[i]
-        if q:
-            c = self.t_last[i] + self.rem[q[0]] / self.speed
-            # never the slot already being processed: a completion inside it is seen at the next
-            slot = max(int(math.ceil(c - WORK_TOL / self.speed)), int(math.floor(self.t_last[i])) + 1)
+        """Queue a hook call for the slot of machine i's next completion (the core's answer)."""
+        slot = self.core.next_completion_slot(i)
+        if slot is not None:
             heapq.heappush(self._events, (slot, i, self.version[i]))
 
     # ------------------------------------------------------------------ steps and outcome
@@ -394,7 +339,7 @@ class Engine:
         if not self.problem.processes:
             return self.best_load
         best = 0.0
-        for j, c in enumerate(self.completion):
+        for j, c in enumerate(self.core.completion[: self.core.n].tolist()):
             if not math.isnan(c):
                 best = max(best, self.problem.flow_weight_of(self.size_[j], self.w_flow[j]) * (c - self.release_[j]))
         return best
@@ -419,7 +364,7 @@ class Engine:
     def _outcome(self) -> Outcome:
         i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
         f64 = lambda x: np.asarray(x, dtype=np.float64)  # noqa: E731
-        tm, tj, ts, te, tw = self.trace
+        tm, tj, ts, te, tw = self.core.trace()
         return Outcome(
             algorithm=self.name,
             problem=self.problem.name,
@@ -428,7 +373,7 @@ class Engine:
             arrival_step=i64(self.arrival_step),
             dispatch_step=i64(self.dispatch_step),
             reject_step=i64(self.reject_step),
-            completion=f64(self.completion),
+            completion=self.core.completion[: self.core.n].copy(),
             step_time=f64(self.step_time),
             trace_machine=i64(tm),
             trace_job=i64(tj),
@@ -476,10 +421,10 @@ class EngineView:
 
     @property
     def n_arrived(self) -> int:
-        return len(self._e.rem)
+        return len(self._e.release_)
 
     def _j(self, j) -> int:
-        n = len(self._e.rem)
+        n = len(self._e.release_)
         if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < n:
             raise AlgorithmError(f"job {j!r} has not arrived (jobs 0..{n - 1} have)")
         return int(j)
@@ -495,20 +440,20 @@ class EngineView:
 
     def queue(self, i: int) -> tuple[int, ...]:
         """Machine i's unfinished jobs in processing order, at the start of this slot's processing."""
-        i = self._i(i)
-        self._e._advance(i, self._e.now)
-        return tuple(self._e.queue[i])
+        i, core = self._i(i), self._e.core
+        core.advance_to(i, self._e.now)
+        return tuple(core.queue(i))
 
     def remaining(self, j: int) -> float:
         e, j = self._e, self._j(j)
         if e.machine[j] >= 0:
-            e._advance(e.machine[j], e.now)
-        return e.rem[j]
+            e.core.advance_to(e.machine[j], e.now)
+        return float(e.core.rem[j])
 
     def remaining_work(self, i: int) -> float:
-        i = self._i(i)
-        self._e._advance(i, self._e.now)
-        return max(0.0, self._e.work_left[i])
+        i, core = self._i(i), self._e.core
+        core.advance_to(i, self._e.now)
+        return max(0.0, float(core.work_left[i]))
 
     def load(self, i: int) -> float:
         """LoadBalancing load: sizes dispatched to i and not rejected (docs/models/rejection-model.md §1.1)."""

@@ -13,7 +13,6 @@ validated with the migratory trace rule.
 from __future__ import annotations
 
 import time
-import traceback
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, ParameterError
 from schedbench.scheduling.compiled import to_outcome
 from schedbench.scheduling.engine import AlgorithmError, Engine
+from schedbench.scheduling.plugin_guard import in_plugin
 from schedbench.scheduling.model import ARRAY_FIELDS, REJECT, Instance, JobSpec, Outcome, touched_field
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.record import RunRecord
@@ -41,7 +41,6 @@ __all__ = [
     "check_machine_count",
     "PLUGIN_RUN_SECONDS",
     "RunTimeLimitError",
-    "family_code",
 ]
 
 #: Entries of per-machine state a run may keep per machine (the engine's lists, a kernel's
@@ -167,17 +166,6 @@ def _plugin_files(cls: type[OnlineAlgorithm], source) -> dict[str, str]:
     return out
 
 
-def _in_plugin(exc: BaseException, files: dict[str, str]) -> str | None:
-    """``plug-in FILE:LINE: algorithm 'x'`` for the deepest frame of ``exc``'s traceback in one of
-    the run's plug-in ``files``; None when no plug-in code raised it (a built-in's bug)."""
-    hit = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        path = str(Path(frame.filename).resolve()) if frame.filename else ""
-        if path in files:
-            hit = f"plug-in {path}:{frame.lineno}: {files[path]}"
-    return hit
-
-
 @contextmanager
 def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None = None):
     """Run an algorithm's own code (its constructor, decisions, compiled path) — the one boundary
@@ -221,55 +209,12 @@ def user_code(cls: type[OnlineAlgorithm], source=None, run_seconds: float | None
             raise AlgorithmError(
                 f"algorithm {cls.name!r} tried to make the instance's arrays writeable: an instance is read-only"
             ) from None
-        where = _in_plugin(exc, files)
+        where = in_plugin(exc, files)
         if where is None:
             raise
         rule = " (the instance's arrays and a job's view are read-only)" if "read-only" in str(exc) else ""
         at = "".join(f" {note}" for note in getattr(exc, "__notes__", ()))
         raise AlgorithmError(f"{where}:{at} raised {type(exc).__name__}: {exc}{rule}") from exc
-
-
-@contextmanager
-def family_code(family, index: int, run_seconds: float | None = None):
-    """Generate instance ``index`` of an out-of-tree family (a plug-in's ``register_family``)
-    under the same rules as :func:`user_code` for an algorithm: ``run_seconds`` (default
-    :data:`PLUGIN_RUN_SECONDS`) of wall-clock time, then a
-    :class:`~schedbench.scheduling.instances.base.FamilyError` naming the plug-in file, the family
-    and the limit; an exception raised in the plug-in's file, ``sys.exit`` or a MemoryError: a
-    FamilyError naming the file and line. A built-in family runs unguarded (its cost is planned;
-    its own bug keeps its exception)."""
-    from schedbench.scheduling.instances.base import FamilyError
-
-    try:
-        path = None if is_builtin("family", family.name) else str(Path(origin("family", family.name)).resolve())
-    except KeyError:  # a family object given to the API without registering it
-        path = None
-    if path is None:
-        yield
-        return
-    seconds = PLUGIN_RUN_SECONDS if run_seconds is None else float(run_seconds)
-    what = f"family {family.name!r}: instance {int(index)}"
-
-    def too_long() -> FamilyError:
-        return FamilyError(
-            f"plug-in {path}: {what}: not generated within the run time limit of {seconds:g} s (a generator "
-            "that never returns? the limit: compare --plugin-time-limit, the config's plugin_time_limit)"
-        )
-
-    try:
-        with hard_limit(seconds), wall_limit(seconds, too_long):
-            yield
-    except FamilyError:
-        raise
-    except SystemExit as exc:
-        raise FamilyError(f"plug-in {path}: {what}: called sys.exit({exc.code!r}) while generating") from None
-    except MemoryError:
-        raise FamilyError(f"plug-in {path}: {what}: ran out of memory while generating") from None
-    except Exception as exc:
-        where = _in_plugin(exc, {path: what})
-        if where is None:  # not raised in the plug-in's file (e.g. Instance's own checks of what it built)
-            raise
-        raise FamilyError(f"{where}: raised {type(exc).__name__}: {exc}") from exc
 
 
 def play_instance(alg: OnlineAlgorithm, inst: Instance, fast: bool = True) -> Outcome:

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.model import Instance
 
 __all__ = ["shortest_queue", "least_work", "two_shortest_queues", "PrefixFlowOpt"]
@@ -75,7 +76,7 @@ class PrefixFlowOpt:
         self.solves += 1
         value = res.value if res.status == "optimal" else math.ceil(res.lower_bound)
         if self.pow2:
-            value = 2.0 ** math.ceil(math.log2(max(1.0, value)))
+            value = pow2_at_least(max(1.0, value))
         self.T = max(self.T, float(value))
         return self.T
 

@@ -61,12 +61,13 @@ from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import csr_rows
 from schedbench.scheduling.algorithms._transport import transport_flow
 from schedbench.scheduling.algorithms.base import HOLD, JobView, OnlineAlgorithm, SlotPlan
+from schedbench.scheduling.budget import ceil_over_eps
 from schedbench.scheduling.registry import register_algorithm
 
 
 def batch_length(T: float, eps: float, unit: bool) -> int:
     """L = ⌈T/ε⌉ for unit jobs, ⌈2T/ε⌉ otherwise (at least 1 slot)."""
-    return max(1, math.ceil((1.0 if unit else 2.0) * T / eps - 1e-9))
+    return max(1, ceil_over_eps((1.0 if unit else 2.0) * T, eps))
 
 
 @register_algorithm

@@ -24,7 +24,6 @@ Loads are reported in true sizes (the validator's objective).
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -115,7 +114,7 @@ class LbGeneralReject(OnlineAlgorithm):
 
     def on_arrival(self, job: JobView, view) -> int:
         self.budget.arrive()
-        k = max(0, math.ceil(math.log2(job.size) - 1e-12))
+        k = ceil_log2(job.size)
         while (1 << k) < job.size:
             k += 1
         ph = float(1 << k)

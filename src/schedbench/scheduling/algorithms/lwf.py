@@ -199,11 +199,7 @@ def _resort(machines, i, t, slack, buf, keys):
     by = np.argsort(keys[:q], kind="mergesort")  # stable: ties keep (r, position)
     for a in range(q):
         buf[a] = part[by[a]]
-    machines.qhead[i] = buf[0]
-    for a in range(q - 1):
-        nxt[buf[a]] = buf[a + 1]
-    nxt[buf[q - 1]] = -1
-    machines.qtail[i] = buf[q - 1]
+    mc.set_order(machines, i, buf[:q])
     h = buf[0]
     nx = np.floor(t + machines.rem[h] / s + 1e-9)
     for a in range(1, q):

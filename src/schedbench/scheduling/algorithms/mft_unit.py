@@ -22,7 +22,6 @@ not yet confirmed, with T refreshed there as the step path does (:meth:`MftUnit.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -31,13 +30,14 @@ from schedbench.hall.params import Param
 from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import PrefixFlowOpt, csr_rows, shortest_queue
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.budget import ceil_over_eps
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
 def queue_cap(T: float, eps: float, cap_factor: float) -> int:
     """Qcap = ⌈c·T/ε⌉ (at least 1)."""
-    return max(1, math.ceil(cap_factor * T / eps - 1e-9))
+    return max(1, ceil_over_eps(cap_factor * T, eps))
 
 
 @register_algorithm

@@ -79,9 +79,9 @@ class Family:
         """:meth:`make`, an out-of-tree family's generator given at most ``run_seconds`` of wall
         clock (default :data:`~schedbench.hall.limits.PLUGIN_RUN_SECONDS`; the pipeline and
         ``compare`` pass the configured ``plugin_time_limit``), past which — or on an exception
-        in its file — a :class:`FamilyError` names the plug-in (``play.family_code``). Built-in
+        in its file — a :class:`FamilyError` names the plug-in (``plugin_guard.family_code``). Built-in
         families are not limited."""
-        from schedbench.scheduling.play import family_code
+        from schedbench.scheduling.plugin_guard import family_code
 
         resolved = self.resolve(params)
         extra = {"index": int(index)} if self.uses_index else {}

@@ -54,7 +54,7 @@ from typing import Any, Sequence
 import pandas as pd
 
 from schedbench.hall.seeds import derived_seed
-from schedbench.scheduling.budget import ceil_log2
+from schedbench.scheduling.budget import ceil_log2, ceil_over_eps
 
 __all__ = [
     "SWEEP_KEYS",
@@ -306,7 +306,7 @@ def series_points(series: dict) -> list[tuple[float, int]]:
 def sweep_min_jobs(series: dict, eps: float) -> int:
     """The fewest jobs a candidate holds at ``eps``: ⌈min_jobs_per_inverse_eps/ε⌉ (1 without)."""
     k = series.get("min_jobs_per_inverse_eps")
-    return 1 if k is None else math.ceil(int(k) / eps - 1e-9)
+    return 1 if k is None else ceil_over_eps(int(k), eps)
 
 
 def sweep_size(series: dict, eps: float, m: int | None = None) -> tuple[int, int]:
@@ -318,7 +318,7 @@ def sweep_size(series: dict, eps: float, m: int | None = None) -> tuple[int, int
     n = series.get("n")
     if n is None:
         per = int(series.get("jobs_per_inverse_eps") or DEFAULT_JOBS_PER_INVERSE_EPS)
-        n = max(3 * int(m), math.ceil(per / eps - 1e-9), sweep_min_jobs(series, eps))
+        n = max(3 * int(m), ceil_over_eps(per, eps), sweep_min_jobs(series, eps))
     return int(m), int(n)
 
 

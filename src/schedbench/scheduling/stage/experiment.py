@@ -1,11 +1,13 @@
 """The work behind each seed-000 pipeline stage, callable without Snakemake.
 
-1. :func:`make_instances` — generate a batch of a family's instances, one ``.npz`` each;
+1. :func:`make_instances` — generate a batch of a family's instances, one ``.npz`` each
+   (:mod:`~schedbench.scheduling.stage.prepare`, with :func:`solve_offline`);
 2. :func:`run_online_batch` — every algorithm of an experiment, all their parameter
    combinations and all ε, on a batch (joblib over instances; :func:`run_online` is the same for
    one algorithm); :func:`run_adversary` — one algorithm against an adaptive
    adversary, every combination and replication, saving each realised instance;
-3. :func:`solve_offline` — OPT (or a bound) of each instance file, for the experiment's problem;
+3. :func:`solve_offline` — OPT (or a bound) of each instance file, for the experiment's problem
+   (:mod:`~schedbench.scheduling.stage.prepare`);
 4. collection (:mod:`schedbench.scheduling.stage.results`) joins the runs with the OPT rows, so ratios
    are formed once, at collect time, for family and adversary runs alike.
 
@@ -25,7 +27,6 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from schedbench.hall.effort import DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import algorithm_grid
 from schedbench.hall.params import ParameterError
 from schedbench.hall.progress import progress_map
@@ -34,7 +35,8 @@ from schedbench.scheduling.engine import AlgorithmError
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.play import RunTimeLimitError, execute
 from schedbench.scheduling.record import RunRecord
-from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
+from schedbench.scheduling.registry import get_adversary, get_algorithm
+from schedbench.scheduling.stage.prepare import instance_id, make_instances, solve_offline
 from schedbench.scheduling.stage.results import parameter_columns
 
 __all__ = [
@@ -54,80 +56,6 @@ __all__ = [
 INSTANCE_COLUMNS = ["experiment", "family", "instance", "instance_index"]
 
 log = logging.getLogger(__name__)
-
-
-def instance_id(experiment: str, index: int, algorithm: str | None = None) -> str:
-    """``experiment/0007``, or ``experiment/algorithm/0007`` for an instance an adversary realised."""
-    return f"{experiment}/{index:04d}" if algorithm is None else f"{experiment}/{algorithm}/{index:04d}"
-
-
-def make_instances(
-    experiment: str,
-    exp_cfg: dict,
-    base_seed: int,
-    indices: Iterable[int],
-    outdir: str | Path,
-    problem: str | None = None,
-    run_seconds: float | None = None,
-) -> list[Path]:
-    """Write instances ``indices`` of ``experiment`` to ``outdir/<index>.npz``; ``problem`` (the
-    experiment's, given by the pipeline) is recorded in each instance's meta, so that
-    ``schedbench opt FILE`` solves it. (This module does not derive it: the config checks
-    import the search stage, whose sources would then become inputs of every instance job.)
-    An out-of-tree family gets ``run_seconds`` per instance (default
-    :data:`~schedbench.hall.limits.PLUGIN_RUN_SECONDS`), then a FamilyError naming it."""
-    family = get_family(exp_cfg["family"])
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for idx in indices:
-        # The family seed is keyed by the experiment too: two experiments on one family differ.
-        seed = derived_seed(base_seed, "experiment", experiment)
-        inst = family.make_within(run_seconds, idx, seed, **exp_cfg.get("params", {}))
-        inst.meta.update({"experiment": experiment, "instance": instance_id(experiment, idx)})
-        if problem is not None:
-            inst.meta["problem"] = problem
-        path = outdir / f"{idx:04d}.npz"
-        inst.save(path)
-        paths.append(path)
-    return paths
-
-
-def solve_offline(
-    paths: Iterable[str | Path],
-    problem: str,
-    time_limit: float,
-    base_seed: int,
-    n_jobs: int = 1,
-    work_limit: float = DEFAULT_WORK_LIMIT,
-) -> pd.DataFrame:
-    """OPT (or a bound) of each instance file for ``problem``: one row each. ``work_limit``
-    decides the result, ``time_limit`` is the wall-clock safety net (offline.solve_opt)."""
-    # imported here: the solvers (scipy.sparse, HiGHS) cost an online job a second of start-up
-    from schedbench.scheduling.offline import is_trivial, solve_opt
-
-    def one(path: str | Path) -> dict[str, Any]:
-        inst = Instance.load(path)
-        res = solve_opt(
-            inst,
-            problem,
-            time_limit=time_limit,
-            work_limit=work_limit,
-            seed=derived_seed(base_seed, "opt", inst.meta["instance"]),
-        )
-        return {
-            "instance": inst.meta["instance"],
-            "opt": res.value,
-            "opt_status": res.status,
-            "opt_lower_bound": res.lower_bound,
-            "opt_solver": res.solver,
-            "opt_seconds": res.seconds,
-            "opt_is_trivial": is_trivial(inst, problem, res),
-            "opt_witness": res.witness,
-        }
-
-    rows = progress_map(one, paths, log, "instances", n_jobs=n_jobs)
-    return pd.DataFrame(rows)
 
 
 def oracle_from_row(row: dict[str, Any]) -> float:
