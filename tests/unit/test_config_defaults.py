@@ -116,7 +116,11 @@ DEFAULTED_KEYS = sorted({key.rsplit(".", 1)[-1] for key in schema_defaults()})
 
 _LITERAL = r"""(?:[-+]?(?:\d[\d_]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)|"[^"\n]*"|'[^'\n]*'|True|False)"""
 _RESTATEMENT = re.compile(
-    r"""\.get\(\s*["'](?P<key>""" + "|".join(map(re.escape, DEFAULTED_KEYS)) + r""")["']\s*,\s*""" + _LITERAL + r"""\s*\)"""
+    r"""\.get\(\s*["'](?P<key>"""
+    + "|".join(map(re.escape, DEFAULTED_KEYS))
+    + r""")["']\s*,\s*"""
+    + _LITERAL
+    + r"""\s*\)"""
 )
 
 #: Restatements left on purpose, each with its reason: (path, key) -> why.
@@ -148,14 +152,18 @@ def test_the_scan_finds_a_restatement():
     """The scan can fail: the restatements this test replaced are found, line and all."""
     before = 'x = 1\nchunks = balanced_chunks(points, int(section.get("points_per_job", 12)))\n'
     assert restatements(before, "plan.py") == ['plan.py:2: .get("points_per_job", 12)']
-    assert restatements("n = LOSS.get(\n    'fit_min_n', 1_000\n)", "loss.smk") == ["loss.smk:1: .get( 'fit_min_n', 1_000 )"]
+    assert restatements("n = LOSS.get(\n    'fit_min_n', 1_000\n)", "loss.smk") == [
+        "loss.smk:1: .get( 'fit_min_n', 1_000 )"
+    ]
     assert restatements('config.get("accept_cost", False)', "c.smk")
     assert restatements('cfg["figures"].get("rounds_parameter", "K")', "p.smk")
     assert not restatements('task.get("objective", TASK_DEFAULTS["objective"])', "s.py")  # a named constant
 
 
 def test_no_source_restates_a_schema_default():
-    assert {"points_per_job", "fit_min_n", "batches", "n_boot", "batch_size", "plugin_time_limit"} <= set(DEFAULTED_KEYS)
+    assert {"points_per_job", "fit_min_n", "batches", "n_boot", "batch_size", "plugin_time_limit"} <= set(
+        DEFAULTED_KEYS
+    )
     found = [hit for name, text in _sources() for hit in restatements(text, name)]
     assert not found, "schema defaults restated in code (index the loaded config instead):\n" + "\n".join(found)
     stale = [name for name, _ in ALLOWED if not (ROOT / name).is_file()]
