@@ -172,3 +172,26 @@ def test_no_source_restates_a_schema_default():
 
 def test_the_schema_is_the_one_the_loader_reads():
     assert CONFIG_SCHEMA == ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def test_the_readme_s_default_columns_are_the_schema_s():
+    """config/README.md's tables of the top-level keys, the loss and the bipartite sections
+    quote each schema default: they agree with the schema."""
+    defaults = schema_defaults()
+    section, checked = "", []
+    for line in (ROOT / "config" / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            section = {
+                "## The loss system (`loss`)": "loss.",
+                "## Bipartite load balancing (`bipartite`)": "bipartite.",
+            }.get(line, "" if line == "## Top-level keys" else None)
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if section is None or len(cells) < 3 or not cells[0].startswith("`"):
+            continue
+        key = section + cells[0].strip("`")
+        if key in defaults and not isinstance(defaults[key], dict):
+            quoted = cells[2] if section == "" else cells[1]  # key | type | default | ..., or key | default | ...
+            assert yaml.safe_load(quoted.strip("`")) == defaults[key], f"config/README.md, {key}: {quoted}"
+            checked.append(key)
+    assert {"batch_size", "figures.n_boot", "loss.points_per_job", "bipartite.check_arrivals"} <= set(checked)
