@@ -195,3 +195,14 @@ def test_the_readme_s_default_columns_are_the_schema_s():
             assert yaml.safe_load(quoted.strip("`")) == defaults[key], f"config/README.md, {key}: {quoted}"
             checked.append(key)
     assert {"batch_size", "figures.n_boot", "loss.points_per_job", "bipartite.check_arrivals"} <= set(checked)
+
+
+def test_the_pipeline_s_limits_are_the_library_s():
+    """The library's API and CLI have their own defaults for the same limits (no config there):
+    the same numbers as the schema's."""
+    from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
+    from schedbench.hall.limits import PLUGIN_RUN_SECONDS
+
+    defaults = schema_defaults()
+    assert defaults["opt.work_limit"] == DEFAULT_WORK_LIMIT and defaults["opt.time_limit"] == DEFAULT_TIME_LIMIT
+    assert defaults["plugin_time_limit"] == PLUGIN_RUN_SECONDS

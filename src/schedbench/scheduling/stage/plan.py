@@ -230,6 +230,7 @@ def _practice_stages(section: dict | None) -> list[StageEstimate]:
     from schedbench.scheduling.stage.practice import (
         DEFAULT_EPS,
         family_entries,
+        family_problem,
         practice_families,
         split_indices,
         training_key,
@@ -239,7 +240,7 @@ def _practice_stages(section: dict | None) -> list[StageEstimate]:
     for name in practice_families(section):
         fam = section["families"][name]
         family = get_family(fam["family"])
-        problem = fam.get("problem", "load")
+        problem = family_problem(fam)
         shape = family.shape(fam.get("params") or {}) if hasattr(family, "shape") else None
         n, _, entries = shape if shape is not None else (0, 0, 0)
         unit = family.unit_sizes(fam.get("params") or {})

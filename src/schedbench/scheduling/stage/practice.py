@@ -92,6 +92,15 @@ DEFAULT_EPS = [0.125, 0.0625, 0.03125]
 DEFAULTS = {"train_instances": 5, "test_instances": 30, "n_boot": 2000, "min_budget_used": 0.1}
 
 
+#: The problem of a practice family that names none.
+DEFAULT_PROBLEM = "load"
+
+
+def family_problem(fam: dict) -> str:
+    """A practice family's problem: its ``problem``, else :data:`DEFAULT_PROBLEM`."""
+    return fam.get("problem", DEFAULT_PROBLEM)
+
+
 def practice_setting(section: dict, key: str):
     """The practice section's ``key`` (``n_boot``, ``min_budget_used``, ``train_instances``,
     ``test_instances``), its :data:`DEFAULTS` value when not given."""
@@ -266,7 +275,7 @@ def check_practice(section: Any) -> None:
         unknown = sorted(set(fam) - set(FAMILY_KEYS))
         if unknown:
             raise PracticeConfigError(f"{where}.{unknown[0]}: unknown key (keys: {', '.join(FAMILY_KEYS)})")
-        problem = fam.get("problem", "load")
+        problem = family_problem(fam)
         if fam.get("params") is not None and not isinstance(fam["params"], dict):
             raise PracticeConfigError(f"{where}.params: a mapping of the family's parameters, got {fam['params']!r}")
         if problem not in problem_names():
@@ -456,7 +465,7 @@ def run_family(name: str, section: dict, base_seed: int, run_seconds: float | No
     from schedbench.scheduling.registry import get_algorithm, get_family
 
     fam = section["families"][name]
-    problem = fam.get("problem", "load")
+    problem = family_problem(fam)
     family = get_family(fam["family"])
     seed = _family_seed(section, base_seed, name)
     train_idx, test_idx = split_indices(section, fam)
