@@ -1,6 +1,6 @@
 # schedbench: every table and figure of the paper, from scratch.  Wiring only: the work is in
 # workflow/scripts (thin) and the schedbench package.  Run: snakemake --cores all
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.14.8")
 
@@ -9,11 +9,11 @@ min_version("9.14.8")
 # it instead of being merged into it, so a smaller config never inherits the paper's experiments
 # (`--config key=value` still overrides single keys of whichever config is used).
 from snakemake.exceptions import WorkflowError
-from schedbench.hall.config import ConfigError, apply_base, check_schema, load_config_strict
+from schedbench.hall.config import ConfigError, apply_base, load_config_strict, resolve_config
 
-# Config files read strictly first (YAML errors and duplicate keys name the file and line), and
-# checked against the schema with a one-line message naming the key; Snakemake's own validation
-# then fills the schema's defaults.
+# Config files read strictly first (YAML errors and duplicate keys name the file and line), then
+# checked against the schema with a one-line message naming the key, the schema's defaults
+# filled in (hall.config.resolve_config, the one loader: no rule or script restates a default).
 try:
     for _path in workflow.overwrite_configfiles or ["config/config.yaml"]:
         load_config_strict(str(_path))
@@ -30,10 +30,9 @@ try:
     _resolved = apply_base(config, [str(p) for p in workflow.overwrite_configfiles or ["config/config.yaml"]])
     config.clear()
     config.update(_resolved)
-    check_schema(config, "workflow/schemas/config.schema.yaml")
+    resolve_config(config, "workflow/schemas/config.schema.yaml")
 except ConfigError as exc:
     raise WorkflowError(f"config: {exc}")
-validate(config, "workflow/schemas/config.schema.yaml")
 
 
 include: "workflow/rules/common.smk"

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from schedbench.checks import check_config, plan_config
-from schedbench.hall.config import check_schema, load_config_file
+from schedbench.hall.config import load_config
 
 from .conftest import copy_workflow, latex_missing, snakemake
 
@@ -26,8 +26,7 @@ STAGE_RULES = {
 
 
 def _plan(work):
-    config = load_config_file(str(work / "config/smoke.yaml"))
-    check_schema(config, str(work / "workflow/schemas/config.schema.yaml"))
+    config = load_config([work / "config/smoke.yaml"], work / "workflow/schemas/config.schema.yaml")
     check_config(config)
     return plan_config(config)
 

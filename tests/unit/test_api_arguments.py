@@ -100,7 +100,7 @@ def test_family_sizes_are_refused_before_any_allocation(family, params, message)
     import time
 
     from schedbench.checks import check_config
-    from schedbench.hall.config import ConfigError
+    from schedbench.hall.config import ConfigError, resolve_config
     from schedbench.scheduling.instances.base import FamilyParameterError
 
     t0 = time.perf_counter()
@@ -112,7 +112,7 @@ def test_family_sizes_are_refused_before_any_allocation(family, params, message)
         "experiments": {"x": {"family": family, "params": params, "instances": 1, "algorithms": {"greedy": None}}},
     }
     with pytest.raises(ConfigError, match=re.escape(message)):  # and by the config check, before any job
-        check_config(cfg)
+        check_config(resolve_config(cfg))
     assert time.perf_counter() - t0 < 5
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.hall.config import ConfigError
+from schedbench.hall.config import ConfigError, resolve_config
 from schedbench.checks import check_config
 from schedbench.bipartite.stage.experiments import degree_for, expand_groups, run_group, server_rates
 from schedbench.bipartite.stage.rates import bipartite_rates
@@ -40,6 +40,9 @@ def test_groups_for_fixed_and_sub_halfin_whitt_loads():
         "load": {"beta": 1.0, "alpha": [0.2, 0.4]},
         "degree": [{"rule": "power_log"}, {"rule": "log", "c": [1, 2]}],
         "policies": ["jfsq"],
+        "types_per_server": 1,  # the schema's defaults, as the loader fills them
+        "graph": "G2",
+        "d": 2,
     }
     groups = expand_groups("B4", exp)
     assert len(groups) == 2 * 2 * 3
@@ -149,7 +152,7 @@ def test_rates_are_fitted_per_series():
     ],
 )
 def test_bipartite_config_errors_name_the_key(mutate, message):
-    cfg = copy.deepcopy(SMOKE)
+    cfg = resolve_config(copy.deepcopy(SMOKE))
     mutate(cfg)
     with pytest.raises(ConfigError, match=re.escape(message)):
         check_config(cfg)

@@ -8,7 +8,15 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedbench.hall.config import ConfigError, algorithm_grid, apply_base, batches, config_hash, load_config_file
+from schedbench.hall.config import (
+    ConfigError,
+    algorithm_grid,
+    apply_base,
+    batches,
+    config_hash,
+    load_config,
+    load_config_file,
+)
 from schedbench.checks import check_config
 from schedbench.scheduling.stage.experiment import (
     make_instances,
@@ -25,6 +33,8 @@ from schedbench.scheduling.stage.tables import macros_tex, ratio_table_tex
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow/schemas/results.schema.yaml"
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+#: The smoke config as the pipeline loads it (schema defaults filled): what the checks read.
+SMOKE_LOADED = load_config([ROOT / "config/smoke.yaml"])
 
 
 def test_shipped_configs_pass_the_schema_and_the_checks():
@@ -32,7 +42,7 @@ def test_shipped_configs_pass_the_schema_and_the_checks():
 
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     for name in ("config.yaml", "smoke.yaml", "search.yaml", "large.yaml"):
-        cfg = load_config_file(str(ROOT / "config" / name))
+        cfg = load_config([ROOT / "config" / name])
         jsonschema.Draft202012Validator(schema).validate(cfg)
         check_config(cfg)
 
@@ -144,7 +154,7 @@ def test_a_config_path_that_is_no_regular_file_or_too_large_is_refused_before_an
             "figures.rounds_parameter: 'rounds' is not a parameter of any adversary",
         ),
         (
-            lambda c: c.update(figures={"sweep_parameters": ["cc"]}),
+            lambda c: c["figures"].update(sweep_parameters=["cc"]),
             "figures.sweep_parameters: 'cc' is not a parameter of any algorithm",
         ),
         (
@@ -154,7 +164,7 @@ def test_a_config_path_that_is_no_regular_file_or_too_large_is_refused_before_an
     ],
 )
 def test_config_errors_name_the_key(mutate, message):
-    cfg = copy.deepcopy(SMOKE)
+    cfg = copy.deepcopy(SMOKE_LOADED)
     mutate(cfg)
     with pytest.raises(ConfigError) as info:
         check_config(cfg)
@@ -357,7 +367,7 @@ def test_schema_errors_name_the_key_in_one_line(mutate, message):
 
 
 def test_a_loss_k_larger_than_n_stops_before_any_job():
-    cfg = copy.deepcopy(SMOKE)
+    cfg = copy.deepcopy(SMOKE_LOADED)
     cfg["loss"]["experiments"]["A4_small_samples"]["k"] = [{"rule": "const", "k": 5000}]
     with pytest.raises(ConfigError, match=r"loss\.experiments\.A4_small_samples: .*k = 5000 exceeds n = 100"):
         check_config(cfg)
@@ -482,7 +492,7 @@ def test_an_experiment_s_own_opt_limits_replace_the_top_level_ones():
     """The run planner and the offline rule read an experiment's ``opt`` key by key."""
     from schedbench.scheduling.stage.plan import plan_scheduling
 
-    cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    cfg = load_config([ROOT / "config/config.yaml"])
     cfg["experiments"] = {k: v for k, v in cfg["experiments"].items() if k in ("log_kth_flow", "flow_small_rho90")}
     assert cfg["experiments"]["log_kth_flow"]["opt"] == {"work_limit": 5}
     notes = {s.section: s.note for s in plan_scheduling(cfg) if "work limit" in s.note}
@@ -506,7 +516,7 @@ def test_the_large_config_passes_the_cost_gate_with_its_documented_key():
     from schedbench.checks import plan_config
     from schedbench.hall.plan import check_cost
 
-    large = load_config_file(str(ROOT / "config/large.yaml"))
+    large = load_config([ROOT / "config/large.yaml"])
     estimate = plan_config(large)
     assert large["accept_cost"] is True and check_cost(estimate, large["accept_cost"]) is None
     assert check_cost(estimate, False) is not None  # the key is what lets it through

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from schedbench.checks import check_config
-from schedbench.hall.config import ConfigError
+from schedbench.hall.config import ConfigError, load_config
 from schedbench.hall.sources import script_sources
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.model import Instance
@@ -20,6 +20,8 @@ from schedbench.scheduling.stage.metrics import eps_axis_label
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "workflow" / "scripts").glob("*.py"))
 SMOKE = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+#: The smoke config as the pipeline loads it (schema defaults filled): what the checks read.
+SMOKE_LOADED = load_config([ROOT / "config/smoke.yaml"])
 
 _PROBE = """
 import ast, json, sys, importlib
@@ -109,7 +111,7 @@ def test_no_generated_file_is_tracked():
 
 
 def test_d_larger_than_m_stops_before_any_job():
-    cfg = copy.deepcopy(SMOKE)
+    cfg = copy.deepcopy(SMOKE_LOADED)
     cfg["experiments"]["random_unit"]["params"].update(m=3, d=5)
     with pytest.raises(ConfigError, match=r"experiments\.random_unit\.params: .*'d' = 5 exceeds 'm' = 3"):
         check_config(cfg)
@@ -125,7 +127,7 @@ def test_d_larger_than_m_stops_before_any_job():
     ],
 )
 def test_adversary_experiment_errors_name_the_key(mutate, message):
-    cfg = copy.deepcopy(SMOKE)
+    cfg = copy.deepcopy(SMOKE_LOADED)
     mutate(cfg["experiments"]["anr_adaptive"])
     with pytest.raises(ConfigError, match=message):
         check_config(cfg)

@@ -102,12 +102,23 @@ def test_config_errors_name_the_key(change, key):
         check_search_section({"eps_sweep": section})
 
 
+def _sweep_only(section: dict) -> dict:
+    """A loaded config (schema defaults filled) whose only stage is the ε sweep ``section``."""
+    return {
+        "experiments": {},
+        "eps": [0.25],
+        "batch_size": 10,
+        "opt": {"work_limit": 60},
+        "search": {"eps_sweep": section},
+    }
+
+
 def test_the_anand_batch_sweep_refuses_nothing_it_can_run():
     """A speed baseline's sweep passes the check (its ε > 0); every listed pair is planned."""
     section = {"problems": {"maxflow": ["anand-batch", "ll-fifo"], "stretch": ["gwmft"]}}
     check_eps_sweep(section)
     assert sweep_pairs(section) == [("maxflow", "anand-batch"), ("maxflow", "ll-fifo"), ("stretch", "gwmft")]
-    stages = plan_scheduling({"experiments": {}, "eps": [0.25], "search": {"eps_sweep": section}})
+    stages = plan_scheduling(_sweep_only(section))
     sweep = [s for s in stages if s.stage == "eps_sweep"]
     assert [s.section for s in sweep] == [
         "search.eps_sweep.m_inverse_eps.maxflow.anand-batch",
@@ -153,11 +164,7 @@ def test_series_inherit_the_section_fix_m_or_sweep_it_and_hold_their_minimum_of_
     assert sweep_pairs(section) == [("load", "greedy-cap"), ("maxflow", "edf")]
     assert [p.name for p in point_files("d", section, "ms")] == ["m_4.json", "m_8.json", "m_16.json"]
     assert [p.name for p in point_files("d", section, "m8")] == ["eps_0.5.json", "eps_0.25.json", "eps_0.125.json"]
-    stages = [
-        s
-        for s in plan_scheduling({"experiments": {}, "eps": [0.25], "search": {"eps_sweep": section}})
-        if s.stage == "eps_sweep"
-    ]
+    stages = [s for s in plan_scheduling(_sweep_only(section)) if s.stage == "eps_sweep"]
     assert [(s.section, s.runs) for s in stages] == [
         ("search.eps_sweep.grow.load.greedy-cap", 3),
         ("search.eps_sweep.m8.load.greedy-cap", 3),

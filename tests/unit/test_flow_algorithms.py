@@ -268,7 +268,7 @@ def test_a_run_solves_the_problem_the_experiment_chose():
 
 def test_config_problem_key():
     from schedbench.checks import check_config
-    from schedbench.hall.config import ConfigError
+    from schedbench.hall.config import ConfigError, resolve_config
     from schedbench.scheduling.stage.config import experiment_problem
 
     exp = {
@@ -278,7 +278,7 @@ def test_config_problem_key():
         "params": {"m": 4, "n": 20, "sizes": "uniform", "max_size": 4, "arrivals": "poisson", "load": 0.9},
         "algorithms": {"edf": None, "ll-fifo": None},
     }
-    cfg = {"seed": 1, "eps": [0.5], "experiments": {"e": exp}}
+    cfg = resolve_config({"seed": 1, "eps": [0.5], "experiments": {"e": exp}})  # as the pipeline loads it
     check_config(cfg)
     assert experiment_problem(exp) == "stretch"
     exp["algorithms"]["ll-fifo-drop"] = None
@@ -314,7 +314,7 @@ def test_family_weights():
 
 def test_adversary_parameters_decide_the_experiment_problem():
     from schedbench.checks import check_config
-    from schedbench.hall.config import ConfigError
+    from schedbench.hall.config import ConfigError, resolve_config
     from schedbench.scheduling.stage.config import experiment_problem
 
     exp = {
@@ -323,7 +323,7 @@ def test_adversary_parameters_decide_the_experiment_problem():
         "eps": [0.25],
         "algorithms": {"ll-fifo": None},
     }
-    cfg = {"seed": 1, "eps": [0.5], "experiments": {"x": exp}}
+    cfg = resolve_config({"seed": 1, "eps": [0.5], "experiments": {"x": exp}})  # as the pipeline loads it
     check_config(cfg)
     assert experiment_problem(exp) == "genwtd"
     exp["params"] = {"instantiation": ["sizes", "weights"], "K": 3}

@@ -124,7 +124,11 @@ def test_unresolved_simulation_is_judged_on_the_exact_values():
 
 def test_run_point_attaches_the_exact_value():
     pts = expand_points("A", {"n": [24], "n_residue": 0, "d": 2, "alpha": 0.5, "beta": 1.0, "k": [{"rule": "full"}]})
-    row = run_point(pts[0], {"arrivals_per_server": 1000, "min_arrivals": 10000, "warmup": 5, "batches": 10}, seed=1)
+    row = run_point(
+        pts[0],
+        {"arrivals_per_server": 1000, "min_arrivals": 10000, "warmup": 5, "batches": 10, "independent": False},
+        seed=1,
+    )
     assert row["exact_excess"] == 0.0
     assert row["exact_blocking"] == pytest.approx(erlang_b(12, 24 * (1 - 24**-0.5) / 2), rel=1e-12)
     assert abs(row["blocking"] - row["exact_blocking"]) < 4 * (row["blocking_ci_hi"] - row["blocking_ci_lo"])

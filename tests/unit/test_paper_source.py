@@ -66,8 +66,16 @@ def test_config_macros():
         "seed": 7,
         "eps": [0.5, 0.25],
         "figures": {"n_boot": 200},
+        "opt": {"work_limit": 60, "time_limit": 600},
         "experiments": {},
-        "loss": {"batches": 20, "warmup": 5, "fit_min_n": 1000, "experiments": {}},
+        "loss": {
+            "batches": 20,
+            "warmup": 5,
+            "fit_min_n": 1000,
+            "min_arrivals": 200000,
+            "arrivals_per_server": 10,
+            "experiments": {},
+        },
     }
     tex = config_macros_tex(cfg, "config/x.yaml", "abc123", 0.05)
     assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{\\ensuremath{10^{3}}}" in tex
@@ -124,11 +132,11 @@ def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     import shutil
     import subprocess
 
-    from schedbench.hall.config import load_config_file
+    from schedbench.hall.config import load_config
 
     if not shutil.which("pdflatex"):
         pytest.skip("pdflatex not installed (make test installs it as root)")
-    cfg = load_config_file(str(ROOT / config_file))
+    cfg = load_config([ROOT / config_file])
     tex = config_macros_tex(cfg, config_file, "abc123", 0.05)
     names = re.findall(r"\\newcommand\{\\(\w+)\}", tex)
     assert names

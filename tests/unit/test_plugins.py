@@ -153,12 +153,13 @@ def test_the_config_key_loads_plugins_and_their_files_are_job_sources(plugdir):
         f"""
         import json
         from schedbench.checks import check_config
+        from schedbench.hall.config import resolve_config
         from schedbench.hall.sources import script_sources
         from schedbench.scheduling.registry import get_algorithm
         cfg = {{"seed": 1, "eps": [0.25], "plugins": [{str(plugdir)!r}], "experiments": {{
             "mine": {{"family": "random-restricted", "params": {{"m": 4, "n": 20, "d": 2, "sizes": "unit"}},
                       "instances": 1, "algorithms": {{"least-index": None, "greedy": None}}}}}}}}
-        check_config(cfg)
+        check_config(resolve_config(cfg))
         mod = get_algorithm("least-index").__module__
         print(json.dumps(script_sources({str(ROOT / "workflow/scripts/run_online.py")!r}, mod)))
         """

@@ -167,12 +167,10 @@ def test_the_config_refuses_a_grid_with_a_value_twice():
     import copy
     from pathlib import Path
 
-    import yaml
-
     from schedbench.checks import check_config
-    from schedbench.hall.config import ConfigError
+    from schedbench.hall.config import ConfigError, load_config
 
-    cfg = yaml.safe_load((Path(__file__).resolve().parents[2] / "config/smoke.yaml").read_text())
+    cfg = load_config([Path(__file__).resolve().parents[2] / "config/smoke.yaml"])
     fam = next(k for k, v in cfg["experiments"].items() if "family" in v)
     alg = next(iter(cfg["experiments"][fam]["algorithms"]))
     cases = {

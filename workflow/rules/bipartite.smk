@@ -49,8 +49,8 @@ rule bipartite_checks:
     benchmark:
         "results/benchmarks/bipartite_checks.tsv"
     params:
-        seed=BIP.get("seed", 0),
-        arrivals=BIP.get("check_arrivals", 2000000),
+        seed=BIP["seed"],
+        arrivals=BIP["check_arrivals"],
     script:
         "../scripts/bipartite_checks.py"
 

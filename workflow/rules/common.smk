@@ -14,7 +14,13 @@ from schedbench.hall.plan import check_cost
 from schedbench.hall.pipeline_record import COMMAND_ENV, STARTED_ENV
 from schedbench.scheduling.stage.config import experiment_problem
 from schedbench.scheduling.stage.eps_sweep import sweep_directories, sweep_jobs, sweep_pairs, sweep_series
-from schedbench.scheduling.stage.practice import family_entries, family_section, practice_families
+from schedbench.scheduling.stage.practice import (
+    family_entries,
+    family_section,
+    practice_families,
+    practice_seed,
+    practice_setting,
+)
 from schedbench.scheduling.stage.practice_report import family_titles
 from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.stop import stop_on_sigterm
@@ -36,7 +42,7 @@ except ConfigError as exc:
     raise WorkflowError(f"config: {exc}")
 # the run planner: a config estimated past its limits is refused before any job (docs/run-planner.md)
 if workflow.is_main_process:
-    COST_PROBLEM = check_cost(plan_config(config), bool(config.get("accept_cost", False)))
+    COST_PROBLEM = check_cost(plan_config(config), bool(config["accept_cost"]))
     if COST_PROBLEM:
         raise WorkflowError(f"config: {COST_PROBLEM}")
 
@@ -63,7 +69,7 @@ onstart:
 EXPERIMENTS = sorted(config["experiments"])
 FAMILY_EXPERIMENTS = [e for e in EXPERIMENTS if "family" in config["experiments"][e]]
 ADVERSARY_EXPERIMENTS = [e for e in EXPERIMENTS if "adversary" in config["experiments"][e]]
-BATCH_SIZE = int(config.get("batch_size", 10))
+BATCH_SIZE = int(config["batch_size"])
 CONFIG_HASH = config_hash(config)
 # the problems the scheduling experiments solve: one ratio and one rejection figure each (a config
 # without scheduling experiments still gets the LoadBalancing ones, as placeholders)
@@ -222,7 +228,7 @@ LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
 
 def loss_chunks(experiment):
     points = expand_points(experiment, LOSS["experiments"][experiment])
-    return balanced_chunks(points, int(LOSS.get("points_per_job", 12)), key=lambda p: (-p["n"], p["k"]))
+    return balanced_chunks(points, int(LOSS["points_per_job"]), key=lambda p: (-p["n"], p["k"]))
 
 
 def loss_targets():
@@ -241,9 +247,7 @@ BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))
 
 def bip_chunks(experiment):
     groups = expand_groups(experiment, BIP["experiments"][experiment])
-    return balanced_chunks(
-        groups, int(BIP.get("groups_per_job", 8)), key=lambda g: (-g["N"], g["degree_label"], g["rho"])
-    )
+    return balanced_chunks(groups, int(BIP["groups_per_job"]), key=lambda g: (-g["N"], g["degree_label"], g["rho"]))
 
 
 def bip_figures():

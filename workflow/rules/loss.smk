@@ -34,7 +34,7 @@ rule loss_collect:
     localrule: True
     params:
         config_hash=CONFIG_HASH,
-        fit_min_n=LOSS.get("fit_min_n", 1000),
+        fit_min_n=LOSS["fit_min_n"],
     script:
         "../scripts/loss_collect.py"
 

@@ -119,7 +119,7 @@ rule figure_adversary_rounds:
         "results/benchmarks/figure_adversary_rounds.tsv"
     localrule: True
     params:
-        parameter=config.get("figures", {}).get("rounds_parameter", "K"),
+        parameter=config["figures"]["rounds_parameter"],
         n_boot=N_BOOT,
         provenance=PROVENANCE,
     script:
@@ -183,7 +183,7 @@ rule figure_parameter_sweep:
         "results/benchmarks/figure_parameter_sweep.tsv"
     localrule: True
     params:
-        parameters=config.get("figures", {}).get("sweep_parameters", ["c"]),
+        parameters=config["figures"]["sweep_parameters"],
         n_boot=N_BOOT,
         provenance=PROVENANCE,
     script:

@@ -16,7 +16,7 @@ CONFIG_FILE = (
 )
 # what a report caption says produced an entry
 PROVENANCE = f"{CONFIG_FILE} (config hash {CONFIG_HASH})"
-N_BOOT = config.get("figures", {}).get("n_boot", 1000)
+N_BOOT = config["figures"]["n_boot"]
 WEIGHTED_PROBLEMS = [p for p in ("wtdmaxflow", "genwtd", "stretch") if p in SCHED_PROBLEMS]
 # the Debian packages the PDF needs (the Makefile installs them as root; the PDF rule names them)
 LATEX_PACKAGES = "latexmk texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra"
@@ -87,14 +87,10 @@ def report_figures():
     )
     written += (
         ["paper/figures/adversary_rounds.pdf"]
-        if ADVERSARY_EXPERIMENTS and _sweeps(config.get("figures", {}).get("rounds_parameter", "K"))
+        if ADVERSARY_EXPERIMENTS and _sweeps(config["figures"]["rounds_parameter"])
         else []
     )
-    written += (
-        ["paper/figures/parameter_sweep.pdf"]
-        if _sweeps(config.get("figures", {}).get("sweep_parameters", ["c"]))
-        else []
-    )
+    written += ["paper/figures/parameter_sweep.pdf"] if _sweeps(config["figures"]["sweep_parameters"]) else []
     written += [f"paper/figures/eps_sweep_{p}.pdf" for p in EPS_SWEEP_PROBLEMS] if EPS_SWEEP else []
     written += ["paper/figures/worst_cases.pdf"] if (config.get("search") or {}).get("tasks") else []
     written += [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]

@@ -50,9 +50,9 @@ if PRACTICE_FAMILIES:
             "results/benchmarks/practice_table.tsv"
         localrule: True
         params:
-            n_boot=PRACTICE.get("n_boot", 2000),
-            min_budget_used=PRACTICE.get("min_budget_used", 0.1),
-            seed=PRACTICE.get("seed", config["seed"]),
+            n_boot=practice_setting(PRACTICE, "n_boot"),
+            min_budget_used=practice_setting(PRACTICE, "min_budget_used"),
+            seed=practice_seed(PRACTICE, config["seed"]),
             titles=family_titles(PRACTICE),  # each family in words, for the figure's legends
             provenance=PROVENANCE,
         script:

@@ -39,17 +39,16 @@ def _checked_plan(path: str, command: str):
     """A config file checked as the Snakefile checks it (file and line of a YAML error, schema,
     cross-field rules), with its run plan and the planner's objection ('' if none)."""
     from schedbench.checks import check_config, plan_config
-    from schedbench.hall.config import check_schema, load_config_file
+    from schedbench.hall.config import load_config
     from schedbench.hall.plan import check_cost
 
-    config = load_config_file(path)
     schema = CHECKOUT / "workflow" / "schemas" / "config.schema.yaml"
     if not schema.is_file():
         raise CommandError(f"the workflow's config schema is not at {schema} ({command} needs a source checkout)")
-    check_schema(config, str(schema))
+    config = load_config([path], schema)
     check_config(config)
     plan = plan_config(config)
-    return plan, check_cost(plan, bool(config.get("accept_cost", False))) or ""
+    return plan, check_cost(plan, bool(config["accept_cost"])) or ""
 
 
 def _check_config(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import json
 import math
 import os
 import stat
+from pathlib import Path
 
 import yaml
 
@@ -25,9 +26,17 @@ __all__ = [
     "config_hash",
     "batches",
     "balanced_chunks",
+    "load_config",
     "load_config_strict",
     "check_schema",
+    "resolve_config",
+    "schema_defaults",
+    "CONFIG_SCHEMA",
 ]
+
+#: The pipeline's config schema: the one place every config default is written (``default:``);
+#: :func:`resolve_config` fills them into the config every rule, script and command reads.
+CONFIG_SCHEMA = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "config.schema.yaml"
 
 
 class ConfigError(ValueError):
@@ -133,8 +142,53 @@ def apply_base(config: dict, paths: list[str]) -> dict:
 
 
 def load_config_file(path: str) -> dict:
-    """One config file as the pipeline uses it: read strictly, over its ``base:`` if any."""
+    """One config file as read, over its ``base:`` if any, *not* yet checked: the defaults are
+    not filled (:func:`load_config` is the loader that does both)."""
     return apply_base(load_config_strict(path), [path])
+
+
+def load_config(paths, schema_path: str | os.PathLike | None = None) -> dict:
+    """The config the pipeline runs with ``--configfile paths``: each file read strictly, merged
+    in order, over the ``base:`` one of them names, checked against the schema and with every
+    schema default filled in (:func:`resolve_config`). The Snakefile does the same to the config
+    Snakemake read (``--config`` overrides included); ``schedbench check-config`` and ``plan``
+    and the archive's run configs load through this."""
+    strs = [str(p) for p in paths]
+    cfg: dict = {}
+    for p in strs:
+        cfg = deep_merge(cfg, load_config_strict(p))
+    return resolve_config(apply_base(cfg, strs), schema_path)
+
+
+def resolve_config(config: dict, schema_path: str | os.PathLike | None = None) -> dict:
+    """``config`` (read, ``base:`` merged) checked against the schema (:data:`CONFIG_SCHEMA`
+    unless given) with the schema's defaults filled in, nested sections and per-experiment
+    entries included; changed in place and returned. Code that reads a config after this
+    indexes the keys the schema defaults (``config["batch_size"]``): no default is restated."""
+    check_schema(config, str(schema_path or CONFIG_SCHEMA))
+    return config
+
+
+def schema_defaults(schema_path: str | os.PathLike | None = None) -> dict[str, object]:
+    """Every ``default:`` of the config schema by its key path (``loss.points_per_job``;
+    ``experiments.*.params`` for a default of every entry of a mapping)."""
+    schema = yaml.safe_load(open(schema_path or CONFIG_SCHEMA))
+    out: dict[str, object] = {}
+
+    def walk(node, path):
+        if not isinstance(node, dict):
+            return
+        if "default" in node and path:
+            out[".".join(path)] = node["default"]
+        for name, sub in (node.get("properties") or {}).items():
+            walk(sub, path + (name,))
+        if isinstance(node.get("additionalProperties"), dict):
+            walk(node["additionalProperties"], path + ("*",))
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], path + ("[]",))
+
+    walk(schema, ())
+    return out
 
 
 def check_schema(config: dict, schema_path: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
-from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, HIGHS_NODES_PER_UNIT
+from schedbench.hall.effort import HIGHS_NODES_PER_UNIT
 from schedbench.hall.latex import eps_text, tex_text
 from schedbench.hall.pipeline_record import read_benchmark
 
@@ -119,9 +119,9 @@ def config_macros_tex(
         "ConfigHash": f"\\texttt{{{tex_text(config_hash)}}}",
         "BaseSeed": str(cfg["seed"]),
         "EpsGrid": _eps_set(cfg["eps"]),
-        "NBoot": _num(cfg.get("figures", {}).get("n_boot", 1000)),
-        "OptTimeLimit": _num(cfg.get("opt", {}).get("time_limit", DEFAULT_TIME_LIMIT)),
-        "OptWorkLimit": _num(cfg.get("opt", {}).get("work_limit", DEFAULT_WORK_LIMIT)),
+        "NBoot": _num(cfg["figures"]["n_boot"]),
+        "OptTimeLimit": _num(cfg["opt"]["time_limit"]),
+        "OptWorkLimit": _num(cfg["opt"]["work_limit"]),
         "HighsNodesPerUnit": _num(HIGHS_NODES_PER_UNIT),
         "NumSchedExperiments": str(len(exps)),
         "NumFamilyExperiments": str(sum("family" in e for e in exps.values())),
@@ -152,12 +152,12 @@ def config_macros_tex(
     if loss:
         macros.update(
             {
-                "LossBatches": _num(loss.get("batches", 20)),
-                "LossWarmup": _num(loss.get("warmup", 0)),
-                "LossFitMinN": _num(loss.get("fit_min_n", 1000)),
+                "LossBatches": _num(loss["batches"]),
+                "LossWarmup": _num(loss["warmup"]),
+                "LossFitMinN": _num(loss["fit_min_n"]),
                 "LossSlopeTol": f"{slope_tol:g}",
-                "LossMinArrivals": _num(loss.get("min_arrivals", 0)),
-                "LossArrivalsPerServer": _num(loss.get("arrivals_per_server", 0)),
+                "LossMinArrivals": _num(loss["min_arrivals"]),
+                "LossArrivalsPerServer": _num(loss["arrivals_per_server"]),
                 "LossNumExperiments": str(len(loss.get("experiments", {}))),
             }
         )
@@ -165,10 +165,10 @@ def config_macros_tex(
     if bip:
         macros.update(
             {
-                "BipBatches": _num(bip.get("batches", 20)),
-                "BipCheckArrivals": _num(bip.get("check_arrivals", 0)),
-                "BipMinArrivals": _num(bip.get("min_arrivals", 0)),
-                "BipArrivalsPerServer": _num(bip.get("arrivals_per_server", 0)),
+                "BipBatches": _num(bip["batches"]),
+                "BipCheckArrivals": _num(bip["check_arrivals"]),
+                "BipMinArrivals": _num(bip["min_arrivals"]),
+                "BipArrivalsPerServer": _num(bip["arrivals_per_server"]),
                 "BipNumExperiments": str(len(bip.get("experiments", {}))),
             }
         )

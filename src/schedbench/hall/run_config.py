@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from schedbench.hall.archive_checks import ArchiveError, inside, leads_outside
-from schedbench.hall.config import ConfigError, apply_base, check_schema, config_hash, deep_merge, load_config_strict
+from schedbench.hall.config import ConfigError, apply_base, config_hash, deep_merge, load_config, load_config_strict
 from schedbench.hall.io import PLUGIN_PREFIX, SOURCES_KEY
 
 __all__ = [
@@ -66,18 +66,14 @@ def config_of_files(paths: list[str | os.PathLike], root: str | os.PathLike = ".
     """The config a pipeline run with ``--configfile paths`` uses, defaults filled, as the
     Snakefile builds it (files in order, their ``base:``, the schema's defaults): its
     :func:`~schedbench.hall.config.config_hash` is the tables' ``config_hash``."""
+    schema = schema_file("config.schema.yaml", Path(root))
+    if schema is not None:
+        return load_config(paths, schema)
     strs = [str(p) for p in paths]
     cfg: dict = {}
     for p in strs:
         cfg = deep_merge(cfg, load_config_strict(p))
-    cfg = apply_base(cfg, strs)
-    schema = schema_file("config.schema.yaml", Path(root))
-    if schema is not None:
-        check_schema(cfg, str(schema))
-        from snakemake.utils import validate  # fills the schema's defaults, as the Snakefile's validate()
-
-        validate(cfg, str(schema))
-    return cfg
+    return apply_base(cfg, strs)
 
 
 def base_chain(path: Path) -> list[Path]:

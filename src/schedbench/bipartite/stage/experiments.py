@@ -58,7 +58,7 @@ def _loads(exp: dict[str, Any]) -> list[dict[str, float]]:
     if "rho" in exp:
         return [{"rho": float(r), "alpha": math.nan, "beta": math.nan} for r in _listify(exp["rho"])]
     spec = exp["load"]
-    return [{"rho": math.nan, "alpha": float(a), "beta": float(spec.get("beta", 1.0))} for a in _listify(spec["alpha"])]
+    return [{"rho": math.nan, "alpha": float(a), "beta": float(spec["beta"])} for a in _listify(spec["alpha"])]
 
 
 def expand_groups(name: str, exp: dict[str, Any]) -> list[dict[str, Any]]:
@@ -78,11 +78,11 @@ def expand_groups(name: str, exp: dict[str, Any]) -> list[dict[str, Any]]:
                 {
                     "experiment": name,
                     "N": int(N),
-                    "M": int(N * exp.get("types_per_server", 1)),
+                    "M": int(N * exp["types_per_server"]),
                     "rho": float(rho),
                     "alpha": load["alpha"],
                     "beta": load["beta"],
-                    "graph": "complete" if rule["rule"] == "full" else exp.get("graph", "G2"),
+                    "graph": "complete" if rule["rule"] == "full" else exp["graph"],
                     "degree_label": label,
                     "degree": D,
                 }
@@ -116,11 +116,11 @@ def run_group(group: dict[str, Any], exp: dict[str, Any], settings: dict[str, An
     arrivals = group_arrivals(group, settings)
     rows = []
     for policy in exp["policies"]:
-        d_kw = {"d": int(exp.get("d", 2))} if policy == "jsq-d" else {}  # only jsq-d reads d
+        d_kw = {"d": int(exp["d"])} if policy == "jsq-d" else {}  # only jsq-d reads d
         row = {
             **group,
             "policy": policy,
-            "d": d_kw.get("d", 0),
+            "d": d_kw["d"] if d_kw else 0,
             "t_star": t_star,
             "t_star_graph": t_graph,
             "jiq_fluid": fluid,

@@ -22,7 +22,7 @@ def plan_bipartite(section: dict | None) -> list[StageEstimate]:
     for name in sorted(section.get("experiments") or {}):
         exp = section["experiments"][name]
         groups = expand_groups(name, exp)
-        jobs = len(balanced_chunks(groups, int(section.get("groups_per_job", 8)), key=lambda g: 0))
+        jobs = len(balanced_chunks(groups, int(section["groups_per_job"]), key=lambda g: 0))
         work = sum(group_arrivals(g, section) for g in groups) * len(exp["policies"])
         out.append(
             StageEstimate(

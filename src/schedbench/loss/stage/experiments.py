@@ -108,12 +108,12 @@ def run_point(point: dict[str, Any], settings: dict[str, Any], seed: int) -> dic
         seed=seed,
         warmup=float(settings["warmup"]),
         batches=int(settings["batches"]),
-        independent=bool(settings.get("independent", False)),
+        independent=bool(settings["independent"]),
     )
     row = {**point, "lam": lam, **{k: v for k, v in res.as_row().items() if k not in ("n", "k", "d", "lam")}}
     row["exact_blocking"] = math.nan
     row["exact_excess"] = math.nan
-    if point["k"] == n and not settings.get("independent", False):
+    if point["k"] == n and not settings["independent"]:
         if n % d == 0:
             row["exact_blocking"] = erlang_b(n // d, n * lam / d)
             row["exact_excess"] = 0.0

@@ -21,7 +21,7 @@ def plan_loss(section: dict | None) -> list[StageEstimate]:
     out = []
     for name in sorted(section.get("experiments") or {}):
         points = expand_points(name, section["experiments"][name])
-        jobs = len(balanced_chunks(points, int(section.get("points_per_job", 12)), key=lambda p: 0))
+        jobs = len(balanced_chunks(points, int(section["points_per_job"]), key=lambda p: 0))
         arrivals = sum(point_arrivals(p, section) for p in points)
         out.append(
             StageEstimate(

@@ -17,13 +17,18 @@ from schedbench.scheduling.registry import (
     get_family,
 )
 
+#: Replications of an adversary experiment that gives no ``seeds``. Not a schema default: the
+#: schema would fill it into every experiment, family ones included (where ``seeds`` is an
+#: error), and change the config's hash.
+DEFAULT_SEEDS = 1
+
 
 def check_figures_section(section: dict | None) -> None:
     """``figures.rounds_parameter`` names adversary parameters and ``figures.sweep_parameters``
     algorithm parameters: a name no registered adversary (algorithm) declares would draw an
     empty figure without a word, so it is an error naming the key and the known names."""
     section = section or {}
-    rounds = section.get("rounds_parameter", "K")
+    rounds = section["rounds_parameter"]
     rounds = [rounds] if isinstance(rounds, str) else list(rounds)
     known_adv = sorted({p for n in adversary_names() for p in get_adversary(n).parameters})
     for name in rounds:
@@ -32,7 +37,7 @@ def check_figures_section(section: dict | None) -> None:
                 f"figures.rounds_parameter: {name!r} is not a parameter of any adversary (known: {', '.join(known_adv)})"
             )
     known_alg = sorted({p for n in algorithm_names() for p in get_algorithm(n).parameters})
-    for name in section.get("sweep_parameters", ["c"]):
+    for name in section["sweep_parameters"]:
         if name not in known_alg:
             raise ConfigError(
                 f"figures.sweep_parameters: {name!r} is not a parameter of any algorithm (known: {', '.join(known_alg)})"

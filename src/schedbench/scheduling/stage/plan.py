@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from schedbench.hall.effort import DEFAULT_WORK_LIMIT
 from schedbench.hall.grids import algorithm_grid, batches
 from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
-from schedbench.scheduling.stage.config import experiment_problem
+from schedbench.scheduling.stage.config import DEFAULT_SEEDS, experiment_problem
 
 __all__ = ["plan_scheduling", "total_runs", "RATES"]
 
@@ -133,7 +132,7 @@ def _family_stages(where: str, exp: dict, eps: list[float], batch_size: int, wor
 def _adversary_stages(where: str, exp: dict, eps: list[float], work_limit: float) -> list[StageEstimate]:
     adv = get_adversary(exp["adversary"])
     problem = experiment_problem(exp)
-    seeds = int(exp.get("seeds", 1))
+    seeds = int(exp.get("seeds", DEFAULT_SEEDS))
     games = work = seconds = opt_seconds = 0.0
     peak = 0.0
     unstated = False
@@ -175,15 +174,15 @@ def _adversary_stages(where: str, exp: dict, eps: list[float], work_limit: float
 
 
 def _search_stages(section: dict | None) -> list[StageEstimate]:
-    from schedbench.scheduling.stage.search import EXACT_WORK_LIMIT
+    from schedbench.scheduling.stage.search import task_setting
 
     out = []
     for name, task in sorted(((section or {}).get("tasks") or {}).items()):
         if task["method"] == "exact":
-            seconds = float(task.get("work_limit", EXACT_WORK_LIMIT))
+            seconds = float(task_setting(task, "work_limit"))
             note = "CP-SAT, up to its work limit"
         else:
-            seconds = min(float(task.get("budget_seconds", 600.0)), int(task["max_evals"]) * 0.05)
+            seconds = min(float(task_setting(task, "budget_seconds")), int(task["max_evals"]) * 0.05)
             note = f"{int(task['max_evals'])} candidates"
         out.append(
             StageEstimate(f"search.tasks.{name}", "search", 1, 1, 0.0, JOB_STARTUP_SECONDS + seconds, BASE_BYTES, note)
@@ -231,6 +230,7 @@ def _practice_stages(section: dict | None) -> list[StageEstimate]:
     from schedbench.scheduling.stage.practice import (
         DEFAULT_EPS,
         family_entries,
+        family_problem,
         practice_families,
         split_indices,
         training_key,
@@ -240,7 +240,7 @@ def _practice_stages(section: dict | None) -> list[StageEstimate]:
     for name in practice_families(section):
         fam = section["families"][name]
         family = get_family(fam["family"])
-        problem = fam.get("problem", "load")
+        problem = family_problem(fam)
         shape = family.shape(fam.get("params") or {}) if hasattr(family, "shape") else None
         n, _, entries = shape if shape is not None else (0, 0, 0)
         unit = family.unit_sizes(fam.get("params") or {})
@@ -274,8 +274,8 @@ def _practice_stages(section: dict | None) -> list[StageEstimate]:
 
 def plan_scheduling(config: dict) -> list[StageEstimate]:
     """Every stage of the scheduling experiments and search tasks of a checked config."""
-    batch_size = int(config.get("batch_size", 10))
-    work_limit = float((config.get("opt") or {}).get("work_limit", DEFAULT_WORK_LIMIT))
+    batch_size = int(config["batch_size"])
+    work_limit = float(config["opt"]["work_limit"])
     out = []
     for name in sorted(config["experiments"]):
         exp = config["experiments"][name]

@@ -85,7 +85,33 @@ PRACTICE_KEYS = ("eps", "train_instances", "test_instances", "n_boot", "min_budg
 FAMILY_KEYS = ("family", "problem", "params", "train_instances", "test_instances", "eps", "policies", "baselines")
 ENTRY_KEYS = ("algorithm", "params", "tune", "label", "spend")
 DEFAULT_EPS = [0.125, 0.0625, 0.03125]
+#: The practice section's defaults, the only place they are written: the section is checked here
+#: (:func:`check_practice`), not by the config schema, and a schema default would be filled into
+#: the config and change its hash (the ``config_hash`` of every table); read through
+#: :func:`practice_setting` (the seed: :func:`practice_seed`).
 DEFAULTS = {"train_instances": 5, "test_instances": 30, "n_boot": 2000, "min_budget_used": 0.1}
+
+
+#: The problem of a practice family that names none.
+DEFAULT_PROBLEM = "load"
+
+
+def family_problem(fam: dict) -> str:
+    """A practice family's problem: its ``problem``, else :data:`DEFAULT_PROBLEM`."""
+    return fam.get("problem", DEFAULT_PROBLEM)
+
+
+def practice_setting(section: dict, key: str):
+    """The practice section's ``key`` (``n_boot``, ``min_budget_used``, ``train_instances``,
+    ``test_instances``), its :data:`DEFAULTS` value when not given."""
+    return section.get(key, DEFAULTS[key])
+
+
+def practice_seed(section: dict, base_seed: int) -> int:
+    """The practice comparison's base seed: its own ``seed``, else the config's."""
+    return int(section.get("seed", base_seed))
+
+
 #: ratio within this relative distance of 1 is a tie (both sides equal up to float noise)
 TIE = 1e-9
 
@@ -232,7 +258,7 @@ def check_practice(section: Any) -> None:
                 2 if key == "test_instances" else 1,
                 10**6 if key == "n_boot" else MAX_INSTANCES,
             )
-    mbu = section.get("min_budget_used", DEFAULTS["min_budget_used"])
+    mbu = practice_setting(section, "min_budget_used")
     if isinstance(mbu, bool) or not isinstance(mbu, (int, float)) or not 0 <= mbu <= 1:
         raise PracticeConfigError(f"{_where('min_budget_used')}: a number in [0, 1], got {mbu!r}")
     if "seed" in section:
@@ -249,7 +275,7 @@ def check_practice(section: Any) -> None:
         unknown = sorted(set(fam) - set(FAMILY_KEYS))
         if unknown:
             raise PracticeConfigError(f"{where}.{unknown[0]}: unknown key (keys: {', '.join(FAMILY_KEYS)})")
-        problem = fam.get("problem", "load")
+        problem = family_problem(fam)
         if fam.get("params") is not None and not isinstance(fam["params"], dict):
             raise PracticeConfigError(f"{where}.params: a mapping of the family's parameters, got {fam['params']!r}")
         if problem not in problem_names():
@@ -300,7 +326,7 @@ def practice_summary(section: dict | None) -> dict | None:
         "eps": sorted({float(e) for f in fams for e in f.get("eps", section.get("eps", DEFAULT_EPS))}),
         "train_instances": sorted({len(tr) for tr, _ in splits}),
         "test_instances": sorted({len(te) for _, te in splits}),
-        "min_budget_used": float(section.get("min_budget_used", DEFAULTS["min_budget_used"])),
+        "min_budget_used": float(practice_setting(section, "min_budget_used")),
         "families": len(fams),
     }
 
@@ -321,13 +347,13 @@ def family_section(section: dict, name: str) -> dict:
 
 def split_indices(section: dict, fam: dict) -> tuple[list[int], list[int]]:
     """Training indices 0..k-1 and test indices k..k+n-1 of a family (disjoint by construction)."""
-    k = int(fam.get("train_instances", section.get("train_instances", DEFAULTS["train_instances"])))
-    n = int(fam.get("test_instances", section.get("test_instances", DEFAULTS["test_instances"])))
+    k = int(fam.get("train_instances", practice_setting(section, "train_instances")))
+    n = int(fam.get("test_instances", practice_setting(section, "test_instances")))
     return list(range(k)), list(range(k, k + n))
 
 
 def _family_seed(section: dict, base_seed: int, name: str) -> int:
-    return derived_seed(int(section.get("seed", base_seed)), "practice", name)
+    return derived_seed(practice_seed(section, base_seed), "practice", name)
 
 
 def _run(cls, inst, eps, params, problem, seed, run_seconds: float | None = None) -> dict[str, Any]:
@@ -439,7 +465,7 @@ def run_family(name: str, section: dict, base_seed: int, run_seconds: float | No
     from schedbench.scheduling.registry import get_algorithm, get_family
 
     fam = section["families"][name]
-    problem = fam.get("problem", "load")
+    problem = family_problem(fam)
     family = get_family(fam["family"])
     seed = _family_seed(section, base_seed, name)
     train_idx, test_idx = split_indices(section, fam)

@@ -12,7 +12,7 @@ import pandas as pd
 
 from schedbench.hall.latex import eps_text, fmt_cell, longtable, tex_text
 from schedbench.hall.seeds import derived_seed
-from schedbench.scheduling.stage.practice import TIE
+from schedbench.scheduling.stage.practice import DEFAULTS, TIE, family_problem
 
 __all__ = [
     "paired_table",
@@ -78,7 +78,12 @@ def _training_flags(runs: pd.DataFrame, min_budget_used: float) -> dict[tuple[st
     return flags
 
 
-def paired_table(runs: pd.DataFrame, n_boot: int = 2000, min_budget_used: float = 0.1, seed: int = 0) -> pd.DataFrame:
+def paired_table(
+    runs: pd.DataFrame,
+    n_boot: int = DEFAULTS["n_boot"],
+    min_budget_used: float = DEFAULTS["min_budget_used"],
+    seed: int = 0,
+) -> pd.DataFrame:
     """One row per (family, ε, policy, baseline) over the test instances both ran valid: the
     geometric-mean ratio ALG_rejection / ALG_speed with its 95 % bootstrap interval, the win rate
     with its Wilson interval, the policy's budget use; the flags (decided on the training runs),
@@ -348,7 +353,7 @@ def family_titles(section: dict | None) -> dict[str, str]:
         if "trace" in params:
             out[name] = f"{str(params['trace']).upper()} log"
             continue
-        problem = fam.get("problem", "load")
+        problem = family_problem(fam)
         words = [] if problem == "load" else [_title(problem)]  # the panel says load
         if "m" in params:
             words.append(f"m = {params['m']}")

@@ -29,6 +29,16 @@ __all__ = ["TASK_KEYS", "check_search", "run_task", "collect_search", "search_ta
 #: The deterministic work limit of an exact task that gives none (CP-SAT units, hall/effort.py).
 EXACT_WORK_LIMIT = 60.0
 
+#: What a task's optional keys default to (the only place: the ``search`` section is checked here,
+#: not by the config schema; :func:`task_setting` reads them, so do the run planner and the job).
+TASK_DEFAULTS = {
+    "objective": "ratio",
+    "opt": 1,
+    "time_limit": 60.0,
+    "work_limit": EXACT_WORK_LIMIT,
+    "budget_seconds": 600.0,
+}
+
 #: Keys of a task and whether they are required.
 TASK_KEYS = {
     "algorithm": True,
@@ -50,6 +60,11 @@ TASK_KEYS = {
 #: Task keys whose null means what leaving them out means (a plain algorithm's ε, no parameters,
 #: the search's own job count); any other key given as null is an error naming it.
 NULLABLE_TASK_KEYS = ("eps", "params", "n", "problem")
+
+
+def task_setting(task: dict, key: str):
+    """A search task's ``key``, its :data:`TASK_DEFAULTS` value when not given."""
+    return task.get(key, TASK_DEFAULTS[key])
 
 
 class SearchConfigError(ValueError):
@@ -141,7 +156,7 @@ def job_arguments(task: dict[str, Any], seed: int) -> dict[str, Any]:
         "m": int(task["m"]),
         "eps": task.get("eps"),
         "params": dict(task.get("params") or {}),
-        "objective": task.get("objective", "ratio"),
+        "objective": task_setting(task, "objective"),
         "seed": seed,
     }
     if task.get("n") is not None:
@@ -150,12 +165,12 @@ def job_arguments(task: dict[str, Any], seed: int) -> dict[str, Any]:
         if key in task:
             args[key] = task[key]
     if task["method"] == "exact":
-        args["opt"] = int(task.get("opt", 1))
-        args["time_limit"] = float(task.get("time_limit", 60.0))
-        args["work_limit"] = float(task.get("work_limit", EXACT_WORK_LIMIT))
+        args["opt"] = int(task_setting(task, "opt"))
+        args["time_limit"] = float(task_setting(task, "time_limit"))
+        args["work_limit"] = float(task_setting(task, "work_limit"))
         args["workers"] = 1
     else:
-        args["budget_seconds"] = float(task.get("budget_seconds", 600.0))
+        args["budget_seconds"] = float(task_setting(task, "budget_seconds"))
         args["max_evals"] = int(task["max_evals"])
         args["problem"] = task.get("problem")
     return args
