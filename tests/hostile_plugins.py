@@ -107,13 +107,18 @@ def write_plugin(name: str, folder) -> str:
 def isolated(seconds: float = SECONDS):
     """The registry, the plug-in variable and the time limits as they were before the block (a
     plug-in loaded in it never reaches the next case); inside it the limits are ``seconds``."""
-    from schedbench.scheduling import conformance, play, registry
+    from schedbench.scheduling import conformance, play, plugin_guard, registry
 
     registry._load_plugins()
     tables = (registry._ALGORITHMS, registry._ADVERSARIES, registry._FAMILIES, registry._ORIGIN, registry._PLUGIN_FILES)
     saved = [dict(t) for t in tables]
     env = os.environ.pop(registry.PLUGIN_ENV, None)
-    limits = [(play, "PLUGIN_RUN_SECONDS"), (registry, "IMPORT_SECONDS"), (conformance, "RUN_SECONDS")]
+    limits = [
+        (play, "PLUGIN_RUN_SECONDS"),  # an algorithm's or adversary's run
+        (plugin_guard, "PLUGIN_RUN_SECONDS"),  # a family's generation
+        (registry, "IMPORT_SECONDS"),
+        (conformance, "RUN_SECONDS"),
+    ]
     before = [getattr(module, attr) for module, attr in limits]
     for module, attr in limits:
         setattr(module, attr, seconds)

@@ -49,7 +49,7 @@ rule bipartite_checks:
     benchmark:
         "results/benchmarks/bipartite_checks.tsv"
     params:
-        seed=BIP["seed"],
+        seed=BIP.get("seed"),  # required with the section; absent (no bipartite experiments), this rule never runs
         arrivals=BIP["check_arrivals"],
     script:
         "../scripts/bipartite_checks.py"

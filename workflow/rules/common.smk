@@ -8,7 +8,7 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from schedbench.hall.config import ConfigError, balanced_chunks, batches, config_hash
+from schedbench.hall.config import ConfigError, balanced_chunks, batches, config_hash, section_defaults
 from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
 from schedbench.hall.pipeline_record import COMMAND_ENV, STARTED_ENV
@@ -222,7 +222,8 @@ def exp_problem(wildcards):
 
 # ---- loss system with adaptive multiserver jobs ----
 
-LOSS = config.get("loss") or {}
+# a config without the section: its rules still read the defaults at parse time
+LOSS = config.get("loss") or section_defaults("loss", "workflow/schemas/config.schema.yaml")
 LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
 
 
@@ -241,7 +242,7 @@ def loss_targets():
 
 # ---- bipartite load balancing with heterogeneous servers ----
 
-BIP = config.get("bipartite") or {}
+BIP = config.get("bipartite") or section_defaults("bipartite", "workflow/schemas/config.schema.yaml")
 BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))
 
 

@@ -191,6 +191,17 @@ def schema_defaults(schema_path: str | os.PathLike | None = None) -> dict[str, o
     return out
 
 
+def section_defaults(section: str, schema_path: str | os.PathLike | None = None) -> dict[str, object]:
+    """The schema's defaults of a top-level ``section`` (``loss``, ``bipartite``): what the
+    pipeline reads of a section a config leaves out (its rules are parsed all the same)."""
+    prefix = section + "."
+    return {
+        k[len(prefix) :]: v
+        for k, v in schema_defaults(schema_path).items()
+        if k.startswith(prefix) and "." not in k[len(prefix) :]
+    }
+
+
 def check_schema(config: dict, schema_path: str) -> None:
     """The config against its JSON schema, with one line per error: the failing key path and
     the reason (the full schema and config stay out of the message). A NaN or infinite number
