@@ -11,10 +11,9 @@ The limits are shortened while the harness runs (``hostile_plugins.SECONDS``).""
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
-from tests.hostile_plugins import SECONDS, isolated
+from tests.hostile_plugins import SECONDS, case_outcome
 
 HEAD = '''"""{name}: a misbehaving family plug-in of the hostile-input harness."""
 import sys
@@ -88,17 +87,7 @@ def outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, s
     shutil.rmtree(folder, ignore_errors=True)
     file = write_plugin(name, folder)
     fields = {"folder": folder, "file": file, "name": name, "out": work / "out.npz", "seconds": SECONDS}
-    args = [a.format(**fields) for a in argv]
-    t0 = time.monotonic()
-    with isolated():
-        kind, detail = cli_outcome(args, "")
-    case = f"{name}: schedbench {' '.join(argv[2:4] if argv[0] == '--plugins' else argv[:1])}"
-    if kind == "failed":
-        return kind, f"{case}: {detail}"
-    if time.monotonic() - t0 > 20 * SECONDS + 20:
-        return "failed", f"{case}: took {time.monotonic() - t0:.0f} s, limits of {SECONDS:g} s"
-    if kind == "refused" and name not in detail and Path(file).name not in detail:
-        return "failed", f"{case}: '{detail}' names neither the family nor its file"
+    kind, detail = case_outcome(name, file, argv, fields, cli_outcome, "family")
     if kind == "answered":
-        return "failed", f"{case}: answered ({detail[-200:]}) though the family cannot build an instance"
+        return "failed", f"{name}: answered ({detail[-200:]}) though the family cannot build an instance"
     return kind, detail

@@ -149,6 +149,14 @@ def outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, s
 
         Instance.from_lists(3, [0, 0, 1, 2], [1, 2, 1, 3], [[0, 1], [1, 2], [0], [2]]).save(instance)
     fields = {"folder": folder, "file": file, "name": name, "instance": instance, "seconds": SECONDS}
+    return case_outcome(name, file, argv, fields, cli_outcome, "algorithm")
+
+
+def case_outcome(name: str, file: str, argv: list[str], fields: dict, cli_outcome, what: str) -> tuple[str, str]:
+    """One harness case of a plug-in library (algorithms and adversaries here, families in
+    ``hostile_families``): ``argv`` with ``fields`` filled in, run under :func:`isolated` limits;
+    "failed" when it failed, took much past its limits, or refused without naming the ``what``
+    (the plug-in's name) or its file."""
     args = [a.format(**fields) for a in argv]
     t0 = time.monotonic()
     with isolated():
@@ -159,5 +167,5 @@ def outcome(name: str, argv: list[str], work: Path, cli_outcome) -> tuple[str, s
     if time.monotonic() - t0 > 20 * SECONDS + 20:
         return "failed", f"{case}: took {time.monotonic() - t0:.0f} s, limits of {SECONDS:g} s"
     if kind == "refused" and name not in detail and Path(file).name not in detail:
-        return "failed", f"{case}: '{detail}' names neither the algorithm nor its file"
+        return "failed", f"{case}: '{detail}' names neither the {what} nor its file"
     return kind, detail

@@ -397,34 +397,46 @@ def test_an_out_of_tree_plugin_runs_in_the_pipeline_and_an_edit_reruns_exactly_i
     assert f"{path.resolve()}:1" in out and "ModuleNotFoundError" in out, out[-3000:]
 
 
+def _plugin_job_fails(tmp_path, file: str, source: str, limit: float, experiment: dict, target: str, log: str):
+    """A one-experiment run (``experiment`` named after ``file``'s stem) with the plug-in ``source``
+    in a folder of its own and ``plugin_time_limit`` = ``limit``: the ``target`` job fails; returns
+    (workflow copy, plug-in path, the ``error:`` lines of the job's ``log``), no traceback anywhere."""
+    work = copy_workflow(tmp_path / "wf")
+    plug = tmp_path / "userplugins"
+    plug.mkdir()
+    (plug / file).write_text(source)
+    name = Path(file).stem.split("_")[0]
+    cfg = {
+        "seed": 3,
+        "eps": [0.25],
+        "plugins": [str(plug)],
+        "plugin_time_limit": limit,
+        "experiments": {name: experiment},
+    }
+    (work / "config/mine.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(work, target, "--configfile", "config/mine.yaml")
+    assert proc.returncode != 0
+    text = (work / log).read_text()
+    assert "Traceback" not in text and "Traceback" not in proc.stderr
+    return work, (plug / file).resolve(), [line for line in text.splitlines() if line.startswith("error:")]
+
+
 def test_a_plugin_that_hangs_fails_its_job_with_one_line_and_no_output(tmp_path):
     # config `plugin_time_limit`: a run of a plug-in past it ends its run_online job, the log
     # saying so in one line (no traceback), no batch table written; the other jobs are kept
     from tests.unit.test_time_limits import HANGS
 
-    work = copy_workflow(tmp_path / "wf")
-    plug = tmp_path / "userplugins"
-    plug.mkdir()
-    (plug / "hangs_forever.py").write_text(HANGS)
     family = {"family": "random-restricted", "params": {"m": 4, "n": 12, "d": 2, "sizes": "unit"}, "instances": 1}
-    cfg = {
-        "seed": 3,
-        "eps": [0.25],
-        "plugins": [str(plug)],
-        "plugin_time_limit": 2,
-        "experiments": {"hangs": {**family, "problem": "maxflow", "algorithms": {"hangs-forever": None}}},
-    }
-    (work / "config/hangs.yaml").write_text(yaml.safe_dump(cfg))
-    proc = snakemake(work, "results/hangs/online/batch-0.parquet", "--configfile", "config/hangs.yaml")
-    assert proc.returncode != 0
-    log = (work / "results/logs/run_online/hangs-0.log").read_text()
-    errors = [line for line in log.splitlines() if line.startswith("error:")]
+    experiment = {**family, "problem": "maxflow", "algorithms": {"hangs-forever": None}}
+    work, plug, errors = _plugin_job_fails(
+        tmp_path, "hangs_forever.py", HANGS, 2, experiment, "results/hangs/online/batch-0.parquet",
+        "results/logs/run_online/hangs-0.log",
+    )  # fmt: skip
     assert errors == [
-        f"error: run_online: plug-in {(plug / 'hangs_forever.py').resolve()}: algorithm 'hangs-forever': no answer "
+        f"error: run_online: plug-in {plug}: algorithm 'hangs-forever': no answer "
         "within the run time limit of 2 s (a decision that never returns? the limit: compare --plugin-time-limit, "
         "the config's plugin_time_limit); instance hangs/0000, eps None"
-    ], log
-    assert "Traceback" not in log and "Traceback" not in proc.stderr
+    ], errors
     assert not (work / "results/hangs/online/batch-0.parquet").exists()
     assert (work / "results/hangs/opt/batch-0.parquet").exists()  # what was done is kept
 
@@ -434,28 +446,16 @@ def test_a_family_plugin_whose_generator_hangs_fails_make_instances_with_one_lin
     # fails, the log saying so in one line naming the plug-in and the family, no batch written
     from tests.unit.test_plugin_time_limits import FAMILY
 
-    work = copy_workflow(tmp_path / "wf")
-    plug = tmp_path / "userplugins"
-    plug.mkdir()
-    (plug / "loops_family.py").write_text(FAMILY.format(name="loops-family"))
-    cfg = {
-        "seed": 3,
-        "eps": [0.25],
-        "plugins": [str(plug)],
-        "plugin_time_limit": 1,
-        "experiments": {"loops": {"family": "loops-family", "instances": 1, "algorithms": {"greedy": None}}},
-    }
-    (work / "config/loops.yaml").write_text(yaml.safe_dump(cfg))
-    proc = snakemake(work, "results/loops/instances/batch-0", "--configfile", "config/loops.yaml")
-    assert proc.returncode != 0
-    log = (work / "results/logs/make_instances/loops-0.log").read_text()
-    errors = [line for line in log.splitlines() if line.startswith("error:")]
+    experiment = {"family": "loops-family", "instances": 1, "algorithms": {"greedy": None}}
+    work, plug, errors = _plugin_job_fails(
+        tmp_path, "loops_family.py", FAMILY.format(name="loops-family"), 1, experiment,
+        "results/loops/instances/batch-0", "results/logs/make_instances/loops-0.log",
+    )  # fmt: skip
     assert errors == [
-        f"error: make_instances: plug-in {(plug / 'loops_family.py').resolve()}: family 'loops-family': instance 0: "
+        f"error: make_instances: plug-in {plug}: family 'loops-family': instance 0: "
         "not generated within the run time limit of 1 s (a generator that never returns? the limit: compare "
         "--plugin-time-limit, the config's plugin_time_limit)"
-    ], log
-    assert "Traceback" not in log and "Traceback" not in proc.stderr
+    ], errors
     assert not (work / "results/loops/instances/batch-0").exists()
 
 
