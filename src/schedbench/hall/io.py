@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import platform
 import subprocess
@@ -237,3 +238,27 @@ def tied_instances(runs: pd.DataFrame, rel_tol: float = 1e-9) -> pd.Series:
         (g["algorithm"].nunique() >= 2) & (spread <= rel_tol * scale) & g["objective"].apply(lambda x: x.notna().all())
     )
     return runs["instance"].map(tied).fillna(False).astype(bool)
+
+
+def read_benchmark(path: str | os.PathLike) -> dict | None:
+    """Wall seconds, CPU seconds and peak resident memory (MB) of one Snakemake benchmark file
+    (its first row; a value it lacks is None), or None when it is not a readable benchmark file
+    (the one reader of these files: the pipeline record, ``schedbench status``, the paper)."""
+    try:
+        row = pd.read_csv(path, sep="\t").iloc[0]
+    except (OSError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    return {
+        "wall_s": _number(row.get("s")),
+        "cpu_s": _number(row.get("cpu_time")),
+        "max_rss_mb": _number(row.get("max_rss")),
+    }
+
+
+def _number(x) -> float | None:
+    """A benchmark cell as a float; None when it is missing or not a number ("-", NaN)."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(x) else x

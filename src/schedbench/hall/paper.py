@@ -19,7 +19,7 @@ import pandas as pd
 from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
 from schedbench.hall.effort import HIGHS_NODES_PER_UNIT
 from schedbench.hall.latex import eps_text, tex_text
-from schedbench.hall.pipeline_record import read_benchmark
+from schedbench.hall.io import read_benchmark
 
 __all__ = [
     "GROUPS",

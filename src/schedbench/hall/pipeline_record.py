@@ -13,9 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 
-from schedbench.hall.io import atomic_write_text, provenance
+from schedbench.hall.io import atomic_write_text, provenance, read_benchmark
 
 __all__ = [
     "RECORD",
@@ -105,21 +104,6 @@ def benchmark_jobs(
                 }
             )
     return jobs
-
-
-def read_benchmark(path: str | os.PathLike) -> dict | None:
-    """Wall seconds, CPU seconds and peak resident memory (MB) of one Snakemake benchmark file
-    (its first row; a value it lacks is None), or None when it is not a readable benchmark file
-    (the one reader of these files: the pipeline record, ``schedbench status``, the paper)."""
-    try:
-        row = pd.read_csv(path, sep="\t").iloc[0]
-    except (OSError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
-        return None
-    return {
-        "wall_s": _float(row.get("s")),
-        "cpu_s": _float(row.get("cpu_time")),
-        "max_rss_mb": _float(row.get("max_rss")),
-    }
 
 
 def rule_times(jobs: list[dict]) -> list[dict]:

@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from schedbench.hall.archive_checks import leads_outside
-from schedbench.hall.pipeline_record import read_benchmark
+from schedbench.hall.io import read_benchmark
 from schedbench.hall.progress import PREFIX
 
 __all__ = ["RunStatus", "read_status", "format_status"]

@@ -30,16 +30,14 @@ def in_plugin(exc: BaseException, files: dict[str, str]) -> str | None:
 
 
 @contextmanager
-def family_code(family, index: int, run_seconds: float | None = None):
+def family_code(family, index: int, run_seconds: float | None, error: type[Exception]):
     """Generate instance ``index`` of an out-of-tree family (a plug-in's ``register_family``)
     under the same rules as :func:`user_code` for an algorithm: ``run_seconds`` (default
-    :data:`PLUGIN_RUN_SECONDS`) of wall-clock time, then a
-    :class:`~schedbench.scheduling.instances.base.FamilyError` naming the plug-in file, the family
-    and the limit; an exception raised in the plug-in's file, ``sys.exit`` or a MemoryError: a
-    FamilyError naming the file and line. A built-in family runs unguarded (its cost is planned;
+    :data:`PLUGIN_RUN_SECONDS`) of wall-clock time, then an ``error`` (the caller's
+    :class:`~schedbench.scheduling.instances.base.FamilyError`: this module sits below the
+    families) naming the plug-in file, the family and the limit; an exception raised in the
+    plug-in's file, ``sys.exit`` or a MemoryError: an ``error`` naming the file and line. A built-in family runs unguarded (its cost is planned;
     its own bug keeps its exception)."""
-    from schedbench.scheduling.instances.base import FamilyError
-
     try:
         path = None if is_builtin("family", family.name) else str(Path(origin("family", family.name)).resolve())
     except KeyError:  # a family object given to the API without registering it
@@ -50,8 +48,8 @@ def family_code(family, index: int, run_seconds: float | None = None):
     seconds = PLUGIN_RUN_SECONDS if run_seconds is None else float(run_seconds)
     what = f"family {family.name!r}: instance {int(index)}"
 
-    def too_long() -> FamilyError:
-        return FamilyError(
+    def too_long() -> Exception:
+        return error(
             f"plug-in {path}: {what}: not generated within the run time limit of {seconds:g} s (a generator "
             "that never returns? the limit: compare --plugin-time-limit, the config's plugin_time_limit)"
         )
@@ -59,14 +57,14 @@ def family_code(family, index: int, run_seconds: float | None = None):
     try:
         with hard_limit(seconds), wall_limit(seconds, too_long):
             yield
-    except FamilyError:
+    except error:
         raise
     except SystemExit as exc:
-        raise FamilyError(f"plug-in {path}: {what}: called sys.exit({exc.code!r}) while generating") from None
+        raise error(f"plug-in {path}: {what}: called sys.exit({exc.code!r}) while generating") from None
     except MemoryError:
-        raise FamilyError(f"plug-in {path}: {what}: ran out of memory while generating") from None
+        raise error(f"plug-in {path}: {what}: ran out of memory while generating") from None
     except Exception as exc:
         where = in_plugin(exc, {path: what})
         if where is None:  # not raised in the plug-in's file (e.g. Instance's own checks of what it built)
             raise
-        raise FamilyError(f"{where}: raised {type(exc).__name__}: {exc}") from exc
+        raise error(f"{where}: raised {type(exc).__name__}: {exc}") from exc

@@ -85,7 +85,7 @@ class Family:
 
         resolved = self.resolve(params)
         extra = {"index": int(index)} if self.uses_index else {}
-        with family_code(self, index, run_seconds):
+        with family_code(self, index, run_seconds, FamilyError):
             inst = self.generator(make_rng(base_seed, "instance", self.name, index), **resolved, **extra)
         if not isinstance(inst, Instance):
             raise FamilyError(
