@@ -54,15 +54,25 @@ PLUGINS_HELP = (
 )
 
 
-def nonneg_int(text: str) -> int:
-    """An integer >= 0 (seeds and indices key random streams, which take no negative keys)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
-    return value
+def at_least(low: int):
+    """An argparse type: an integer >= ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {value}")
+        return value
+
+    return parse
+
+
+#: seeds and indices (they key random streams, which take no negative keys)
+nonneg_int = at_least(0)
+#: counts: servers, arrivals, batches, states
+positive_int = at_least(1)
 
 
 def positive(unit: str):
@@ -82,17 +92,6 @@ def positive(unit: str):
 
 work_limit = positive("work units")
 time_limit = positive("seconds")
-
-
-def positive_int(text: str) -> int:
-    """An integer >= 1 (a count: servers, arrivals, batches, states)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
-    return value
 
 
 def real(low: float | None = None) -> Callable[[str], float]:
