@@ -134,3 +134,57 @@ def test_the_summary_table_sorts_by_the_header_clicked(tmp_path):
     finally:
         browser.close()
     assert len(ascending) == 3 and ascending == sorted(ascending) and descending == ascending[::-1]
+
+
+def _counted_runs() -> pd.DataFrame:
+    """One algorithm at three ε: 10 instances with a proven OPT at ε = 1/4, 9 at ε = 1/2, and at
+    ε = 1/8 ten instances of which one only has a bound (9 proven)."""
+    rows = []
+    for eps, n_proven, n_bound in ((0.25, 10, 0), (0.5, 9, 0), (0.125, 9, 1)):
+        for k in range(n_proven + n_bound):
+            rows.append(
+                {
+                    "experiment": "exp",
+                    "family": "fam",
+                    "instance": f"exp/{eps}/{k:04d}",
+                    "algorithm": "mine",
+                    "problem": "maxflow",
+                    "model": "rejection",
+                    "eps": eps,
+                    "objective": 3.0 + k,
+                    "rejected_frac": eps / 2,
+                    "status": "ok",
+                    "ratio": 1.5 + k / 100,
+                    "budget_used": 0.5,
+                    "opt_status": "optimal" if k < n_proven else "bound",
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.needs_browser
+def test_a_mean_or_band_is_drawn_over_ten_instances_with_a_proven_optimum_or_not_at_all(tmp_path):
+    """The explorer's rule (docs/explorer.md): ALG/OPT against ε draws an ε only where ≥ 10
+    instances have a proven OPT (a ratio to a bound is never averaged in); the budget plot only
+    where ≥ 10 instances ran."""
+    from tests.e2e.browser import Browser, chromium_executable
+
+    index = build_site(tmp_path / "site", {"runs": _counted_runs()})
+    browser = Browser(chromium_executable())
+    try:
+        browser.navigate((index.parent / "runs.html").as_uri())
+        points = (
+            "Object.fromEntries([...document.querySelectorAll('figure.plot')].map((f) =>"
+            " [f.dataset.title.split(' ')[0], f.querySelectorAll('g.series circle').length]))"
+        )
+        drawn = browser.evaluate(f"JSON.stringify({points})")
+        titles = browser.evaluate(
+            "JSON.stringify([...document.querySelectorAll('figure.plot')].map((f) => f.dataset.title))"
+        )
+        assert browser.errors() == []
+    finally:
+        browser.close()
+    drawn, titles = json.loads(drawn), json.loads(titles)
+    assert drawn["ALG/OPT"] == 1  # ε = 1/4 only
+    assert drawn["Rejection"] == 2  # ε = 1/4 and 1/8 (ten instances each)
+    assert any("1 runs over a bound left out" in t for t in titles), titles

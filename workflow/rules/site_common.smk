@@ -12,6 +12,7 @@ def site_tables():
     }
     if PRACTICE_FAMILIES:
         out["practice_pairs"] = "results/practice_pairs.parquet"
+        out["practice_runs"] = "results/practice_runs.parquet"
     if LOSS_EXPERIMENTS:
         out.update(loss="results/loss.parquet", loss_slopes="results/loss_slopes.parquet")
     if BIP_EXPERIMENTS:

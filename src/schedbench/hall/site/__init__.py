@@ -41,6 +41,7 @@ PAGES = {
 TABLES = (
     "runs",
     "practice_pairs",
+    "practice_runs",
     "claims",
     "loss",
     "loss_slopes",

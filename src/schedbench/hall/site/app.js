@@ -216,10 +216,13 @@ function svg(tag, attrs, text) {
 }
 function ticks(lo, hi, log) {
   if (log) {
-    const [e0, e1] = [Math.floor(Math.log2(lo)), Math.ceil(Math.log2(hi))];
+    // powers of 2 over a short range (ε = 1/2^k reads as itself), of 10 over more than 2.5 decades
+    const base = Math.log10(hi / lo) > 2.5 ? 10 : 2;
+    const lg = (v) => Math.log(v) / Math.log(base);
+    const [e0, e1] = [Math.floor(lg(lo) + 1e-9), Math.ceil(lg(hi) - 1e-9)];
     const every = Math.max(1, Math.ceil((e1 - e0) / 6));
     const out = [];
-    for (let e = e0; e <= e1; e += every) out.push(2 ** e);
+    for (let e = e0; e <= e1; e += every) out.push(base ** e);
     return out.filter((t) => t >= lo * 0.999 && t <= hi * 1.001);
   }
   const step = 10 ** Math.floor(Math.log10((hi - lo) / 4 || 1));
@@ -227,6 +230,11 @@ function ticks(lo, hi, log) {
   const out = [];
   for (let t = Math.ceil(lo / s) * s; t <= hi + 1e-12; t += s) out.push(+t.toPrecision(6));
   return out;
+}
+function tickText(t) {
+  // a power of ten far from 1 as 1e-7, anything else as a number
+  const e = Math.round(Math.log10(t));
+  return (t < 1e-3 || t >= 1e5) && Math.abs(t / 10 ** e - 1) < 1e-9 ? `1e${e}` : fmt(t);
 }
 function plot(title, series, o) {
   // series: [{name, points: [{x, y, lo, hi}], line}]; o: {xlabel, ylabel, logx, logy, ref, kind}
@@ -250,11 +258,11 @@ function plot(title, series, o) {
   s.append(svg("rect", { x: L, y: TOP, width: W - L - R, height: H - TOP - B, class: "frame" }));
   for (const t of ticks(x0, x1, o.logx)) {
     s.append(svg("line", { x1: X(t), x2: X(t), y1: H - B, y2: H - B + 4, class: "axis" }));
-    s.append(svg("text", { x: X(t), y: H - B + 15, "text-anchor": "middle" }, fmt(t)));
+    s.append(svg("text", { x: X(t), y: H - B + 15, "text-anchor": "middle" }, tickText(t)));
   }
   for (const t of ticks(y0, y1, o.logy)) {
     s.append(svg("line", { x1: L - 4, x2: L, y1: Y(t), y2: Y(t), class: "axis" }));
-    s.append(svg("text", { x: L - 6, y: Y(t) + 4, "text-anchor": "end" }, fmt(t)));
+    s.append(svg("text", { x: L - 6, y: Y(t) + 4, "text-anchor": "end" }, tickText(t)));
   }
   s.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "label" }, o.xlabel || ""));
   s.append(svg("text", { x: 12, y: TOP + (H - TOP - B) / 2, transform: `rotate(-90 12 ${TOP + (H - TOP - B) / 2})`, "text-anchor": "middle", class: "label" }, o.ylabel || ""));
@@ -303,7 +311,7 @@ function forest(title, items, o) {
     s.append(svg("circle", { cx: X(d.y), cy: y, r: 3, fill: "#000" }));
   });
   for (const t of ticks(x0, x1, true).length > 1 ? ticks(x0, x1, true) : [x0, 1, x1]) {
-    s.append(svg("text", { x: X(t), y: H - B + 15, "text-anchor": "middle" }, fmt(t)));
+    s.append(svg("text", { x: X(t), y: H - B + 15, "text-anchor": "middle" }, tickText(t)));
   }
   s.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "label" }, o.xlabel || ""));
   box.prepend(s);
@@ -319,35 +327,47 @@ function okRatio(i) {
 function byAlgorithm(idx) {
   return [...groupBy(idx, (i) => RUNS.col.algorithm[i]).entries()].sort((a, b) => b[1].length - a[1].length);
 }
+// A mean, a band or an ECDF is drawn over at least MIN_INSTANCES distinct instances (never fewer)
+const MIN_INSTANCES = 10;
+function enoughInstances(ix) {
+  return new Set(ix.map((i) => RUNS.col.instance[i])).size >= MIN_INSTANCES;
+}
+function perEps(ix, value) {
+  // one point per ε with enough instances; value(jx) -> {y, lo?, hi?}
+  return [...groupBy(ix, (i) => RUNS.col.eps[i]).entries()].filter(([, jx]) => enoughInstances(jx)).map(([e, jx]) => ({ x: e, ...value(jx) }));
+}
 function ratioVsEps(idx) {
-  const series = byAlgorithm(idx.filter((i) => okRatio(i) && RUNS.col.eps[i] > 0)).map(([alg, ix]) => ({
-    name: alg,
-    line: true,
-    points: [...groupBy(ix, (i) => RUNS.col.eps[i]).entries()].map(([e, jx]) => ({ x: e, y: geomean(jx.map((i) => RUNS.col.ratio[i])) })),
-  }));
-  return plot("ALG/OPT against ε (geometric mean)", series, { xlabel: "ε", ylabel: "ALG/OPT", logx: true, logy: true, ref: 1 });
+  // over proven optima only: a ratio to a lower bound is not averaged with ratios to an optimum
+  const proven = idx.filter((i) => okRatio(i) && RUNS.col.eps[i] > 0 && RUNS.col.opt_status[i] === "optimal");
+  const series = byAlgorithm(proven)
+    .map(([alg, ix]) => ({ name: alg, line: true, points: perEps(ix, (jx) => ({ y: geomean(jx.map((i) => RUNS.col.ratio[i])) })) }))
+    .filter((ser) => ser.points.length);
+  const bound = idx.filter((i) => okRatio(i) && RUNS.col.eps[i] > 0).length - proven.length;
+  const title = `ALG/OPT against ε (geometric mean over ≥ ${MIN_INSTANCES} instances, runs with a proven OPT${bound ? `; ${bound} runs over a bound left out` : ""})`;
+  return plot(title, series, { xlabel: "ε", ylabel: "ALG/OPT", logx: true, logy: true, ref: 1 });
 }
 function ecdf(idx) {
   const series = byAlgorithm(idx.filter(okRatio))
-    .filter(([, ix]) => new Set(ix.map((i) => RUNS.col.instance[i])).size >= 10)
+    .filter(([, ix]) => enoughInstances(ix))
     .map(([alg, ix]) => {
       const v = ix.map((i) => RUNS.col.ratio[i]).sort((a, b) => a - b);
       return { name: `${alg} (${v.length})`, line: true, step: true, points: v.map((x, k) => ({ x, y: (k + 1) / v.length })) };
     });
-  return plot("ECDF of ALG/OPT (algorithms with ≥ 10 instances in this view)", series, { xlabel: "ALG/OPT", ylabel: "fraction of runs", logx: true });
+  return plot(`ECDF of ALG/OPT (algorithms with ≥ ${MIN_INSTANCES} instances in this view)`, series, { xlabel: "ALG/OPT", ylabel: "fraction of runs", logx: true });
 }
 function budgetUsed(idx) {
-  const series = byAlgorithm(idx.filter((i) => RUNS.col.budget_used && RUNS.col.budget_used[i] !== null && RUNS.col.eps[i] > 0)).map(
-    ([alg, ix]) => ({
+  const runs = idx.filter((i) => RUNS.col.budget_used && RUNS.col.budget_used[i] !== null && RUNS.col.eps[i] > 0);
+  const series = byAlgorithm(runs)
+    .map(([alg, ix]) => ({
       name: alg,
       line: true,
-      points: [...groupBy(ix, (i) => RUNS.col.eps[i]).entries()].map(([e, jx]) => {
+      points: perEps(ix, (jx) => {
         const v = jx.map((i) => RUNS.col.budget_used[i]);
-        return { x: e, y: mean(v), lo: Math.min(...v), hi: Math.max(...v) };
+        return { y: mean(v), lo: Math.min(...v), hi: Math.max(...v) };
       }),
-    })
-  );
-  return plot("Rejection budget used against ε (mean, min–max)", series, { xlabel: "ε", ylabel: "budget used", logx: true });
+    }))
+    .filter((ser) => ser.points.length);
+  return plot(`Rejection budget used against ε (mean, min–max, ≥ ${MIN_INSTANCES} instances)`, series, { xlabel: "ε", ylabel: "budget used", logx: true });
 }
 function summaryRows(idx) {
   const c = RUNS.col;
@@ -595,6 +615,27 @@ function pageAlgorithm(app) {
     const w = ok.reduce((a, b) => (c.ratio[b] > c.ratio[a] ? b : a));
     app.append(section("Worst instance in its runs", plainTable("runs", [w], ["experiment", "instance", "eps", "n_jobs", "m", "objective", "opt", "opt_status", "ratio", "rejected_frac"])));
   }
+  if (has("practice_runs")) {
+    // the practice comparison's runs (results/practice_runs.parquet): its own table, not runs.parquet
+    const pr = T.practice_runs.col;
+    const mine = [...Array(T.practice_runs.rows).keys()].filter((i) => pr.algorithm[i] === name);
+    if (mine.length) {
+      const test = mine.filter((i) => pr.split[i] === "test");
+      app.append(
+        section(
+          "Its runs in the practice comparison",
+          el(
+            "p",
+            {},
+            `${test.length} runs on held-out test instances (chosen settings) `,
+            csvButton("practice_runs", test, `practice-runs-test-${name}.csv`),
+            ` · ${mine.length - test.length} tuning runs on training instances `,
+            csvButton("practice_runs", mine.filter((i) => pr.split[i] !== "test"), `practice-runs-train-${name}.csv`)
+          )
+        )
+      );
+    }
+  }
   if (has("worst_cases")) {
     const wc = [...Array(T.worst_cases.rows).keys()].filter((i) => T.worst_cases.col.algorithm[i] === name);
     if (wc.length) app.append(section("Worst cases found by the search", plainTable("worst_cases", wc)));
@@ -635,15 +676,22 @@ function pageSweeps(app) {
   const all = (t) => [...Array(T[t].rows).keys()];
   if (has("loss")) {
     const t = T.loss.col;
-    const series = [...groupBy(all("loss"), (i) => `${t.experiment[i]} ${t.k_label[i]}`).entries()].map(([k, ix]) => ({
-      name: k,
-      line: true,
-      points: ix.filter((i) => t.blocking[i] > 0).map((i) => ({ x: t.n[i], y: t.blocking[i], lo: t.blocking_ci_lo[i] > 0 ? t.blocking_ci_lo[i] : t.blocking[i], hi: t.blocking_ci_hi[i] })),
-    }));
+    // one plot per experiment; a line per setting (d, k rule, α, β): points of two settings are never joined
+    const plots = [...groupBy(all("loss"), (i) => t.experiment[i]).entries()].map(([exp, ix]) =>
+      plot(
+        `${exp}: blocking against n`,
+        [...groupBy(ix, (i) => `d=${t.d[i]} ${t.k_label[i]} α=${t.alpha[i]}${t.beta[i] === 1 ? "" : ` β=${t.beta[i]}`}`).entries()].map(([k, jx]) => ({
+          name: k,
+          line: true,
+          points: jx.filter((i) => t.blocking[i] > 0).map((i) => ({ x: t.n[i], y: t.blocking[i], lo: t.blocking_ci_lo[i] > 0 ? t.blocking_ci_lo[i] : t.blocking[i], hi: t.blocking_ci_hi[i] })),
+        })),
+        { xlabel: "n", ylabel: "blocking", logx: true, logy: true }
+      )
+    );
     app.append(
       section(
         "Loss system: blocking against n (simulated, 95% interval; the exact oracle in the table)",
-        plot("blocking probability against n", series, { xlabel: "n", ylabel: "blocking", logx: true, logy: true }),
+        el("div", { class: "plots" }, ...plots),
         plainTable("loss", all("loss"), ["experiment", "n", "d", "k_label", "k", "method", "blocking", "blocking_ci_lo", "blocking_ci_hi", "exact_blocking", "excess_response", "exact_excess", "mean_response"]),
         csvButton("loss", all("loss"), "loss.csv")
       )
@@ -653,15 +701,23 @@ function pageSweeps(app) {
     app.append(section("Loss system: fitted rates", plainTable("loss_slopes", all("loss_slopes"), ["experiment", "k_label", "quantity", "points", "slope", "slope_lo", "slope_hi", "exact_slope", "claimed_slope", "claim", "consistent"])));
   if (has("bipartite")) {
     const t = T.bipartite.col;
-    const series = [...groupBy(all("bipartite").filter((i) => t.excess_over_t_star[i] > 0), (i) => `${t.experiment[i]} ${t.policy[i]} ρ=${t.rho[i]} ${t.degree_label[i]}`).entries()].map(([k, ix]) => ({
-      name: k,
-      line: true,
-      points: ix.map((i) => ({ x: t.N[i], y: t.excess_over_t_star[i] })),
-    }));
+    // one plot per experiment; a line per (policy, ρ, degree rule)
+    const shown = all("bipartite").filter((i) => t.excess_over_t_star[i] > 0);
+    const plots = [...groupBy(shown, (i) => t.experiment[i]).entries()].map(([exp, ix]) =>
+      plot(
+        `${exp}: excess over t* against N`,
+        [...groupBy(ix, (i) => `${t.policy[i]} ρ=${t.rho[i]} ${t.degree_label[i]}`).entries()].map(([k, jx]) => ({
+          name: k,
+          line: true,
+          points: jx.map((i) => ({ x: t.N[i], y: t.excess_over_t_star[i] })),
+        })),
+        { xlabel: "N", ylabel: "excess over t*", logx: true, logy: true }
+      )
+    );
     app.append(
       section(
         "Bipartite load balancing: excess mean response over the benchmark t* against N",
-        plot("excess over t* against N", series, { xlabel: "N", ylabel: "excess over t*", logx: true, logy: true }),
+        el("div", { class: "plots" }, ...plots),
         plainTable("bipartite", all("bipartite"), ["experiment", "N", "rho", "graph", "degree_label", "policy", "t_star", "jiq_fluid", "random_exact", "mean_response", "mean_response_ci_lo", "mean_response_ci_hi", "excess_over_t_star", "status"]),
         csvButton("bipartite", all("bipartite"), "bipartite.csv")
       )
