@@ -30,6 +30,7 @@ from ortools.sat.python import cp_model
 from schedbench.hall.effort import cpsat_deterministic_time, work_clock
 from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
+from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.model import REJECT, Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_adversary, get_algorithm
@@ -434,7 +435,7 @@ def _adversary_hint(
     ``deadline`` (:func:`~schedbench.hall.effort.work_clock` seconds), and each optimum gets the time left until it."""
     from schedbench.scheduling.offline import solve_opt
 
-    m2 = 1 << (int(space.m).bit_length() - 1)
+    m2 = 1 << floor_log2(int(space.m))
     best = None
     for name, aparams in default_seeds(algorithm, m2, eps, problem):
         if work_clock() >= deadline:
