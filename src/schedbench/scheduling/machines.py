@@ -322,12 +322,13 @@ def _head(mc, i):
 
 
 @compiled(inline="always")
-def _add_work(mc, i, j, w):
+def _add_work(work_left, group_work, group, grouped, i, j, w):
     """Work w (negative: work done or taken away) of job j onto machine i's ``work_left`` and,
-    when groups are kept, its group's ``group_work``."""
-    mc.work_left[i] += w
-    if mc.grouped:
-        mc.group_work[i, mc.group[j]] += w
+    when groups are kept (``grouped``), its group's ``group_work`` (the record's arrays, read
+    once by the caller: a field read of a structref costs a reference count)."""
+    work_left[i] += w
+    if grouped:
+        group_work[i, group[j]] += w
 
 
 @compiled
@@ -348,6 +349,7 @@ def advance(mc, i, t):
     if t <= cur:
         return
     s, rem, size = mc.speed, mc.rem, mc.size
+    work_left, gw, group, grouped = mc.work_left, mc.group_work, mc.group, mc.grouped
     while cur < t:
         j = _head(mc, i)
         if j < 0:
@@ -357,21 +359,21 @@ def advance(mc, i, t):
         if r <= (t - cur) * s + tol:
             end = min(cur + r / s, t)
             _trace(mc, i, j, cur, end, r)
-            _add_work(mc, i, j, -r)
+            _add_work(work_left, gw, group, grouped, i, j, -r)
             _complete(mc, i, j, end)
             cur = end
         else:
             w = (t - cur) * s
             _trace(mc, i, j, cur, t, w)
             rem[j] = r - w
-            _add_work(mc, i, j, -w)
+            _add_work(work_left, gw, group, grouped, i, j, -w)
             cur = t
             if rem[j] <= tol:  # a float residue: the job is done
-                _add_work(mc, i, j, -rem[j])
+                _add_work(work_left, gw, group, grouped, i, j, -rem[j])
                 _trace(mc, i, j, t, t, rem[j])
                 _complete(mc, i, j, t)
     if mc.qlen[i] == 0:
-        mc.work_left[i] = 0.0
+        work_left[i] = 0.0
     mc.t_last[i] = t
 
 
@@ -383,7 +385,7 @@ def dispatch(mc, pos, i):
     j = pos
     mc.machine[j] = i
     mc.qlen[i] += 1
-    _add_work(mc, i, j, mc.rem[j])
+    _add_work(mc.work_left, mc.group_work, mc.group, mc.grouped, i, j, mc.rem[j])
     if mc.rule == FIFO:
         if mc.qhead[i] < 0:
             mc.qhead[i] = j
@@ -437,7 +439,7 @@ def remove(mc, j):
     _unlink(mc, j)
     mc.nxt[j] = REMOVED
     mc.qlen[i] -= 1
-    _add_work(mc, i, j, -mc.rem[j])
+    _add_work(mc.work_left, mc.group_work, mc.group, mc.grouped, i, j, -mc.rem[j])
 
 
 @compiled

@@ -72,15 +72,16 @@ def class_ll_srpt_rule(machines, limit):
     """Each arrival to its eligible machine with the least remaining work of its own class
     (the core's ``group_work``; ties to the lowest index), rejected when that load plus its size
     passes ``limit[pos]`` = α·T/2^b (§4.2's queue limit, :meth:`ClassQueues.offer`)."""
+    group, group_work, size = machines.group, machines.group_work, machines.size
     for pos in range(machines.n):
         mc.arrive(machines, pos)
-        c = machines.group[pos]
+        c = group[pos]
         best, best_load = -1, 0.0
         for i in mc.eligible(machines, pos):
-            load = machines.group_work[i, c]
+            load = group_work[i, c]
             if best < 0 or load < best_load:
                 best, best_load = i, load
                 if load == 0:
                     break
-        if best_load + machines.size[pos] <= limit[pos]:
+        if best_load + size[pos] <= limit[pos]:
             mc.dispatch(machines, pos, best)
