@@ -257,3 +257,17 @@ def test_the_hint_is_the_adversary_instance_inside_the_space():
     assert worst_case("greedy", m=8, n=3, opt=1, time_limit=60, workers=1).extra["hint"] is None
     # m = 6: the adversaries of m = 4 (the largest power of two below) fit
     assert worst_case("greedy", m=6, opt=1, time_limit=120, workers=1).extra["hint"]["label"] == "anr-tree {'m': 4}"
+
+
+def test_an_exact_model_refuses_a_setting_it_does_not_follow():
+    from schedbench.hall.params import ParameterError
+    from schedbench.scheduling.search.models import MODELS
+
+    for model in MODELS.values():
+        model.check(0.5, {})  # the defaults are what the models follow
+        for key, (value, meaning) in model.follows.items():
+            model.check(0.5, {key: value})
+            with pytest.raises(ParameterError, match=f"exact model of '{model.algorithm}' follows"):
+                model.check(0.5, {key: f"not-{value}"})
+    assert set(MODELS["greedy"].follows) == {"ties"} and set(MODELS["mft-unit"].follows) == {"oracle"}
+    assert not MODELS["drop-every-k"].follows

@@ -35,7 +35,9 @@ not a budget test. Unifying it with BUDGET_TOL could change k: ⌈1/ε − 1e-9�
 differ when 1/ε lies in (N + 1e-12, N + 1e-9] for an integer N (e.g. ε = 1/(10 + 5e-10)).
 
 The other integers derived from ε live here too: :func:`ceil_log2` (⌈log₂(1/ε)⌉ and the like,
-slack 1e-12) and :func:`ceil_over_eps` (⌈x/ε⌉, slack 1e-9), each slack the one its users had.
+slack 1e-12; :func:`ceil_log2_signed` without the clamp at 0, wmft-B's ⌈log₂ D⌉) and
+:func:`ceil_over_eps` (⌈x/ε⌉, slack 1e-9), each slack the one its users had; with them the exact
+integer :func:`floor_log2` (an adversary's rounds log₂ m).
 
 What ε means for the machine speed (1 + ε in the speed model, 1 otherwise) is decided in
 ``speed.py``. The compiled twin is built on first use (``from schedbench.scheduling.budget
@@ -54,6 +56,8 @@ __all__ = [
     "left",
     "drop_period",
     "ceil_log2",
+    "ceil_log2_signed",
+    "floor_log2",
     "ceil_over_eps",
     "allows_nb",  # noqa: F822 (built on first use)
 ]
@@ -91,7 +95,23 @@ def ceil_log2(x: float) -> int:
     whatever the last bit of the float: the ε-derived integers of the rules and adversaries
     (α = ⌈log₂(1/ε)⌉ of rejection-model.md §2.1–2.2, the rounds K = ⌈log₂(1/ε)⌉ + 2 of §6.1, the
     machines m = 2^⌈log₂(1/ε)⌉ of the ε sweep)."""
-    return max(0, math.ceil(math.log2(x) - _PERIOD_TOL))
+    return max(0, ceil_log2_signed(x))
+
+
+def ceil_log2_signed(x: float) -> int:
+    """⌈log₂ x⌉ for x > 0 with :func:`ceil_log2`'s slack, negative for x < 1 (no clamp at 0):
+    wmft-B's density shift ⌈log₂ D⌉ (§4.3; D = 1/ε by default, any D > 0 allowed), so that
+    density ≥ D·density' ⟺ class exponent ≥ exponent' + shift for powers of two."""
+    return math.ceil(math.log2(x) - _PERIOD_TOL)
+
+
+def floor_log2(k: int) -> int:
+    """⌊log₂ k⌋ of an integer k ≥ 1, exactly (from its bit length): the rounds K = log₂ m of the
+    elimination adversaries (rejection-model.md §6.4), the largest power of two ≤ m of the
+    black-box search, imd's size classes ⌊log₂ p⌋ (§7 B6)."""
+    if k < 1:
+        raise ValueError(f"floor_log2: an integer >= 1, got {k!r}")
+    return int(k).bit_length() - 1
 
 
 #: Rounding slack of :func:`ceil_over_eps` (the value each of its users had, kept).

@@ -23,7 +23,9 @@ through the arrivals and decides; the core does the rest:
   job when the new one comes first); :func:`advance` — bring one machine up to an instant;
 * :func:`remaining_work`, :func:`queue_length` — what the step path's ``view.remaining_work(i)``
   and ``len(view.queue(i))`` say, once the machine is brought up to the present (the fields
-  ``work_left``, ``qlen``, ``t_last`` hold them per machine).
+  ``work_left``, ``qlen``, ``t_last`` hold them per machine);
+* job groups (``run(..., groups=)``, a class rule's classes): ``group_work[i, g]``, machine i's
+  work left of group g, kept by the same processing.
 
 :func:`run` builds the record from an instance, calls the rule, runs every machine empty and
 returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator checks. The trace
@@ -122,6 +124,11 @@ _FIELDS = [
     "t_last",
     "work_left",
     "last_row",
+    # job groups (a class rule's classes): per job its group, per (machine, group) the work left
+    # as of ``t_last``; ``grouped`` False: not kept (one column, never written)
+    "grouped",
+    "group",
+    "group_work",
     # the trace: (machine, position), (start, end, work)
     "ti",
     "tf",
@@ -131,7 +138,7 @@ structref.define_proxy(Machines, MachinesType, _FIELDS)
 
 
 @compiled
-def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, key):
+def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, key, group, n_groups):
     n = order.shape[0]
     release = np.empty(n, np.int64)
     size = np.empty(n, np.float64)
@@ -140,6 +147,8 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
         size[p] = size_by_job[order[p]]
     heap = rule != FIFO
     rows = (2 * n if heap else n) + 16  # FIFO: a job runs in one piece; keyed: an arrival preempts ≤ 1 job
+    nh, nf = (n, 1) if heap else (1, n)  # the heap's arrays, the FIFO lists' (one entry when unused)
+    order_key = (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1)
     return Machines(
         n,
         m,
@@ -153,12 +162,12 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
         size.copy(),
         np.full(n, np.nan),
         np.full(n, -1, np.int64),
-        (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1),
-        np.arange(n) if heap else np.zeros(1, np.int64),
+        order_key,
+        np.arange(nh),
         np.full(n, -1, np.int64),
-        np.full(1 if heap else n, -1, np.int64),
-        np.full(n if heap else 1, -1, np.int64),
-        np.full(n if heap else 1, -1, np.int64),
+        np.full(nf, -1, np.int64),
+        np.full(nh, -1, np.int64),
+        np.full(nh, -1, np.int64),
         np.full(m, -1, np.int64),
         np.full(m, -1, np.int64),
         np.zeros(m, np.int64),
@@ -166,6 +175,9 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
         np.zeros(m),
         np.zeros(m),
         np.full(m, -1, np.int64),
+        n_groups > 0,
+        group,
+        np.zeros((m, max(n_groups, 1))),
         np.empty((rows, 2), np.int64),
         np.empty((rows, 3), np.float64),
         0,
@@ -309,6 +321,16 @@ def _head(mc, i):
     return j
 
 
+@compiled(inline="always")
+def _add_work(work_left, group_work, group, grouped, i, j, w):
+    """Work w (negative: work done or taken away) of job j onto machine i's ``work_left`` and,
+    when groups are kept (``grouped``), its group's ``group_work`` (the record's arrays, read
+    once by the caller: a field read of a structref costs a reference count)."""
+    work_left[i] += w
+    if grouped:
+        group_work[i, group[j]] += w
+
+
 @compiled
 def _complete(mc, i, j, t):
     mc.rem[j] = 0.0
@@ -326,7 +348,8 @@ def advance(mc, i, t):
     cur = mc.t_last[i]
     if t <= cur:
         return
-    s, rem, size, work_left = mc.speed, mc.rem, mc.size, mc.work_left
+    s, rem, size = mc.speed, mc.rem, mc.size
+    work_left, gw, group, grouped = mc.work_left, mc.group_work, mc.group, mc.grouped
     while cur < t:
         j = _head(mc, i)
         if j < 0:
@@ -336,17 +359,17 @@ def advance(mc, i, t):
         if r <= (t - cur) * s + tol:
             end = min(cur + r / s, t)
             _trace(mc, i, j, cur, end, r)
-            work_left[i] -= r
+            _add_work(work_left, gw, group, grouped, i, j, -r)
             _complete(mc, i, j, end)
             cur = end
         else:
             w = (t - cur) * s
             _trace(mc, i, j, cur, t, w)
             rem[j] = r - w
-            work_left[i] -= w
+            _add_work(work_left, gw, group, grouped, i, j, -w)
             cur = t
             if rem[j] <= tol:  # a float residue: the job is done
-                work_left[i] -= rem[j]
+                _add_work(work_left, gw, group, grouped, i, j, -rem[j])
                 _trace(mc, i, j, t, t, rem[j])
                 _complete(mc, i, j, t)
     if mc.qlen[i] == 0:
@@ -362,7 +385,7 @@ def dispatch(mc, pos, i):
     j = pos
     mc.machine[j] = i
     mc.qlen[i] += 1
-    mc.work_left[i] += mc.rem[j]
+    _add_work(mc.work_left, mc.group_work, mc.group, mc.grouped, i, j, mc.rem[j])
     if mc.rule == FIFO:
         if mc.qhead[i] < 0:
             mc.qhead[i] = j
@@ -416,7 +439,7 @@ def remove(mc, j):
     _unlink(mc, j)
     mc.nxt[j] = REMOVED
     mc.qlen[i] -= 1
-    mc.work_left[i] -= mc.rem[j]
+    _add_work(mc.work_left, mc.group_work, mc.group, mc.grouped, i, j, -mc.rem[j])
 
 
 @compiled
@@ -600,6 +623,8 @@ class StepMachines:
             float(speed),
             FIFO,
             np.zeros(1),
+            np.zeros(1, np.int64),
+            0,
         )
         self.speed = float(speed)
         self.n = 0
@@ -703,10 +728,12 @@ class StepMachines:
 
 
 # ---------------------------------------------------------------------- the caller
-def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=None) -> CompiledRun:
+def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=None, groups=None) -> CompiledRun:
     """The compiled rule ``rule_fn(machines, *args)`` on ``inst`` (jobs in arrival ``order``) at
-    ``speed``; ``order_rule`` FIFO, BY_KEY (``key[pos]``: smaller first) or SRPT. Runs every
-    machine empty after the rule returns and gives the run as a :class:`CompiledRun`."""
+    ``speed``; ``order_rule`` FIFO, BY_KEY (``key[pos]``: smaller first) or SRPT; ``groups``
+    (``groups[pos]`` in 0..G−1, e.g. a class rule's classes): the core keeps each machine's work
+    left per group in ``group_work`` (m × G). Runs every machine empty after the rule returns
+    and gives the run as a :class:`CompiledRun`."""
     if order_rule not in (FIFO, BY_KEY, SRPT):
         raise ValueError(f"order_rule: FIFO, BY_KEY or SRPT, not {order_rule!r}")
     if order_rule == BY_KEY:
@@ -717,6 +744,13 @@ def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=N
         raise ValueError("key: applies to order_rule BY_KEY only")
     else:
         key = np.zeros(1)
+    if groups is None:
+        group, n_groups = np.zeros(1, np.int64), 0
+    else:
+        group = np.asarray(groups, dtype=np.int64)
+        if group.shape != (inst.n,):
+            raise ValueError(f"groups: one group per job ({inst.n})")
+        n_groups = int(group.max()) + 1 if inst.n else 1
     mc = _new(
         np.asarray(order, dtype=np.int64),
         inst.release,
@@ -727,6 +761,8 @@ def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=N
         float(speed),
         int(order_rule),
         key,
+        group,
+        n_groups,
     )
     rule_fn(mc, *args)
     return CompiledRun(*_finish(mc))

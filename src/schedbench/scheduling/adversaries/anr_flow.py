@@ -68,6 +68,7 @@ import math
 
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary, power_of_two
+from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -123,7 +124,7 @@ class AnrFlow(Adversary):
     def forced_max_flow(m: int, T: int, streams: bool, speed: float) -> float:
         """The max flow time every algorithm that dispatches on arrival and rejects nothing
         reaches at this speed (module docstring)."""
-        K = m.bit_length() - 1
+        K = floor_log2(m)
         half = math.ceil(T / 2)
         if not streams:
             return (K * half + T) / speed
@@ -134,7 +135,7 @@ class AnrFlow(Adversary):
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
-        self.K = self.m.bit_length() - 1
+        self.K = floor_log2(self.m)
         self.survivors = list(range(self.m))
         self.round = 0
         self.pairs: list[tuple[int, int]] = []

@@ -57,6 +57,7 @@ from __future__ import annotations
 from schedbench.hall.params import Derived, Param, ParameterError
 from schedbench.scheduling.adversaries.anr_flow import AnrFlow
 from schedbench.scheduling.adversaries.base import Adversary, power_of_two
+from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
 
@@ -68,7 +69,7 @@ def job_count(m: int, T: int, horizon: int) -> int:
     """Jobs released: T(m − 1) round jobs, T final jobs, and the stream jobs — m per slot of
     0..horizon − 1, less one per slot a stream is stopped (each machine's stream is stopped for
     T slots from the slot it is eliminated, f's from slot K − 1)."""
-    K = m.bit_length() - 1
+    K = floor_log2(m)
     stopped = 0
     for r in range(1, K + 1):  # m / 2^r machines are eliminated at slot r − 1
         stopped += (m >> r) * max(0, min(horizon, r - 1 + T) - (r - 1))
@@ -92,7 +93,7 @@ class PairingStreams(Adversary):
         "horizon": Param(
             doc="stream slots 0..horizon-1, an integer >= K = log2 m ('auto': derived)",
             type=int,
-            derive=Derived(lambda v: v["m"].bit_length() - 1 + v["T"], "log₂ m + T"),
+            derive=Derived(lambda v: floor_log2(v["m"]) + v["T"], "log₂ m + T"),
         ),
     }
     reference = (
@@ -103,7 +104,7 @@ class PairingStreams(Adversary):
     @classmethod
     def check_params(cls, params):
         m, T, h = params["m"], params["T"], params["horizon"]
-        K = m.bit_length() - 1
+        K = floor_log2(m)
         if h < K:
             raise ParameterError(
                 f"adversary {cls.name!r}: parameter 'horizon' must be an integer >= K = "
@@ -127,7 +128,7 @@ class PairingStreams(Adversary):
 
     def __init__(self, eps=None, seed=0, **params):
         super().__init__(eps, seed, **params)
-        self.K = self.m.bit_length() - 1
+        self.K = floor_log2(self.m)
         self.horizon = self.params["horizon"]
         self.survivors = list(range(self.m))
         self.stopped_until = [0] * self.m  # machine i's stream is stopped in slots < stopped_until[i]

@@ -1,11 +1,11 @@
 """Compiled path of the class-queue algorithms (``docs/models/rejection-model.md`` §4.1–4.3,
-§5, §7 B5): ``wmft-A``, ``class-ll-srpt``, ``wmft-B`` and ``gwmft``, every parameter.
+§5): ``wmft-A``, ``wmft-B`` and ``gwmft``, every parameter (``class-ll-srpt`` is a policy on the
+machine core: :mod:`~schedbench.scheduling.algorithms.class_ll_srpt`).
 
 :func:`class_kernel` is the whole run of one instance in one call. It simulates algorithm A
 exactly as :class:`~schedbench.scheduling.algorithms._classes.ClassQueues` does (per-machine
 class queues, own-class least-load dispatch, the queue limit, the class rule load·2^b/2^a
-re-decided at arrivals, completions and priority crossings; or SRPT across the machine's jobs
-for ``class-ll-srpt``, as ``SrptClassQueues``), and, for B and B_gen, B on top of it as
+re-decided at arrivals, completions and priority crossings), and, for B and B_gen, B on top of it as
 :class:`~schedbench.scheduling.algorithms.wmft_b.WmftB` does (density override by D, the
 timeout c·T/w, the densest alive job when A's job is not alive in B; B_gen's "no hopeless
 preemption" variant; timeouts recomputed when T grows under ``prefix-lb``).
@@ -26,8 +26,7 @@ timeouts (:data:`_Timeouts`) and the outcome with its trace (:data:`_Out`). The 
 loop are inlined into it (``inline="always"``) and reference-count nothing (``_nrt=False``), so
 a record costs no more than its arrays passed one by one.
 
-The trace is the processing of the algorithm the engine runs (A's for ``wmft-A`` and
-``class-ll-srpt``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
+The trace is the processing of the algorithm the engine runs (A's for ``wmft-A``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
 on one machine. Jobs are numbered by arrival position (the engine's ids, which break the
 ties). ``tests/conformance/test_compiled_paths.py`` checks the kernel against the step path.
 """
@@ -39,17 +38,13 @@ from collections import namedtuple
 import numpy as np
 
 from schedbench.hall.jit import compiled
-from schedbench.scheduling.algorithms._oracles import pow2_at_least
+from schedbench.scheduling.algorithms._classes import class_tables
 from schedbench.scheduling.compiled import CompiledRun
 from schedbench.scheduling.machines import by_machine, heap_meld, heap_pop, put_row
 
-__all__ = ["class_kernel", "run_class_rule", "MAX_CLASS_CELLS"]
+__all__ = ["class_kernel", "run_class_rule"]
 
 NEVER = np.int64(2**62)  # a slot no event reaches
-
-#: Largest m × (number of job classes) the compiled path allocates per-machine class tables
-#: for (three int64 tables: about 1.2 GB at this bound); beyond it the run takes the step path.
-MAX_CLASS_CELLS = 50_000_000
 
 #: B's timeouts (T fixed) go in one FIFO queue per distinct flow weight when there are at most
 #: this many weights (each slot looks at every queue's front), else in an indexed heap.
@@ -139,18 +134,17 @@ def _ih_set(j, slot, size, key, job, pos):
 #: exponent); ``prefix``: T grows (timeouts re-checked).
 _Jobs = namedtuple("_Jobs", "release size indptr indices order m cls limit T_at wflow dexp prefix")
 #: The rule: ``n_classes``, per class ``pw`` (2^{b−a}) and ``tie`` (rank of (b, −a, e), larger
-#: wins); ``srpt`` (A runs SRPT: class-ll-srpt), ``mode_b`` (B on top of A), B's ``cval`` (c),
+#: wins); ``mode_b`` (B on top of A), B's ``cval`` (c),
 #: ``dshift`` (density ≥ D·density' ⟺ exponent ≥ exponent' + dshift), ``no_hopeless`` (gwmft);
 #: ``tgrp``/``n_tgrp`` (per job, its flow weight's index among ≤ 64 distinct ones, T fixed; 0:
 #: the timeouts in an indexed heap); ``span``: the calendars' ring size (a power of two).
-_Rule = namedtuple("_Rule", "n_classes pw tie srpt mode_b cval dshift no_hopeless tgrp n_tgrp span")
+_Rule = namedtuple("_Rule", "n_classes pw tie mode_b cval dshift no_hopeless tgrp n_tgrp span")
 #: A's machines: per (machine, class) load and FIFO queue (or an SRPT heap per machine), the
 #: class each runs (``cur``) since ``since``, its job in service (``head``), non-empty classes,
 #: the machines to re-decide in this slot (``dirty``).
 _A = namedtuple(
     "_A",
-    "srpt mode_b n_classes pw tie cls release posk loads qhead qtail nxt rem cur since head nonempty "
-    "sroot sleft sright dirty dirty_list",
+    "mode_b n_classes pw tie cls posk loads qhead qtail nxt rem cur since head nonempty dirty dirty_list",
 )
 #: One calendar of machines (A's next event per machine, or B's): a ring of ``mask + 1``
 #: one-slot buckets for events less than that far ahead (links ``nx``/``pv``, bucket ``head``),
@@ -307,47 +301,23 @@ def _a_add(A, out, rows, i, j, t, c, p):
     if A.loads[i, c] == 0:
         A.nonempty[i] += 1
     A.loads[i, c] += p
-    if A.srpt:
-        A.sroot[i] = heap_meld(A.sroot[i], j, A.rem, A.release, A.posk, A.sleft, A.sright)
+    if A.qhead[i, c] < 0:
+        A.qhead[i, c] = j
     else:
-        if A.qhead[i, c] < 0:
-            A.qhead[i, c] = j
-        else:
-            A.nxt[A.qtail[i, c]] = j
-        A.qtail[i, c] = j
+        A.nxt[A.qtail[i, c]] = j
+    A.qtail[i, c] = j
     return rows
 
 
 @compiled(inline="always")
 def _a_advance(A, out, rows, i, t):
-    """A's processing on machine i from since[i] to slot t (ClassQueues.advance / the SRPT
-    variant); records the trace when A is the algorithm the engine runs (not under B): at most
+    """A's processing on machine i from since[i] to slot t (ClassQueues.advance); records the trace when A is the algorithm the engine runs (not under B): at most
     two rows (an advance never passes the head's completion, which is an event), into room the
     caller made (:func:`put_row` refuses to write past it)."""
     dt = t - A.since[i]
     if dt <= 0:
         return rows
     trace = not A.mode_b
-    if A.srpt:
-        h = A.head[i]
-        A.since[i] = t
-        if h < 0:
-            return rows
-        c = A.cls[h]
-        left = A.loads[i, c] - dt
-        if left == 0:
-            A.nonempty[i] -= 1
-        A.loads[i, c] = left
-        r = A.rem[h] - dt
-        if trace:
-            rows = put_row(out.ti, out.tf, rows, out.last_row, i, h, float(t - dt), float(t), float(dt))
-        A.rem[h] = r
-        if r == 0:
-            if trace:
-                out.completion[h] = t
-            A.head[i] = -1
-            A.cur[i] = -1
-        return rows
     c = A.cur[i]
     if c < 0:
         A.since[i] = t
@@ -384,20 +354,6 @@ def _a_advance(A, out, rows, i, t):
 def _a_choose(A, i, t):
     """A's re-decision on machine i at slot t (after advancing it): sets head/cur and returns
     the delay k ≥ 1 of its next event (0: idle, no event)."""
-    if A.srpt:
-        h = A.head[i]
-        if h >= 0:
-            A.sroot[i] = heap_meld(A.sroot[i], h, A.rem, A.release, A.posk, A.sleft, A.sright)
-        r = A.sroot[i]
-        if r < 0:
-            A.cur[i] = -1
-            A.head[i] = -1
-            return 0
-        A.sroot[i] = heap_pop(r, A.rem, A.release, A.posk, A.sleft, A.sright)
-        A.head[i] = r
-        A.cur[i] = A.cls[r]
-        A.since[i] = t
-        return A.rem[r]
     pw, tie = A.pw, A.tie
     best = -1
     second = -1
@@ -567,16 +523,14 @@ _POS, _TPREV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6
 def _new_state(J, R):
     """The records of a run (every array allocated here, once)."""
     n, m = J.size.shape[0], J.m
-    srpt, mode_b, n_tgrp = R.srpt, R.mode_b, R.n_tgrp
+    mode_b, n_tgrp = R.mode_b, R.n_tgrp
     nb = n if mode_b else 1
     A = _A(
-        srpt,
         mode_b,
         R.n_classes,
         R.pw,
         R.tie,
         J.cls,
-        J.release,
         np.arange(n),
         np.zeros((m, R.n_classes), np.int64),
         np.full((m, R.n_classes), -1, np.int64),
@@ -587,9 +541,6 @@ def _new_state(J, R):
         np.zeros(m, np.int64),
         np.full(m, -1, np.int64),
         np.zeros(m, np.int64),
-        np.full(m, -1, np.int64),
-        np.full(n if srpt else 1, -1, np.int64),
-        np.full(n if srpt else 1, -1, np.int64),
         np.zeros(m, np.bool_),
         np.empty(m, np.int64),
     )
@@ -796,67 +747,44 @@ def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
 
 
 # ---------------------------------------------------------------------- caller
-def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | None:
-    """The compiled run of a :class:`~schedbench.scheduling.algorithms._classes.ClassRule`
-    algorithm ``alg`` on ``inst`` (None when its class tables would pass
-    :data:`MAX_CLASS_CELLS`: the step path); ``mode_b``: B on top of A, ``srpt``: A processed
-    SRPT (``class-ll-srpt``). Sets the algorithm's counters as the step path does."""
-    from schedbench.scheduling.problems import get_problem
-
-    prob = get_problem(alg.problem)
-    size = inst.size[order].astype(np.int64)
-    release = inst.release[order].astype(np.int64)
-    n = size.size
-    # the problem's two weights (ClassRule.classify), with the same float operations
-    if prob.flow_weight == "w_flow":
-        wf = np.asarray(inst.w_flow, dtype=np.float64)[order]
-    elif prob.flow_weight == "one":
-        wf = np.ones(n)
-    else:
-        wf = 1.0 / size.astype(np.float64)
-    if prob.budget_weight == "count":
-        wr = np.ones(n)
-    elif prob.budget_weight == "w_flow":
-        wr = np.asarray(inst.w_flow, dtype=np.float64)[order]
-    else:
-        wr = np.asarray(inst.w_reject, dtype=np.float64)[order]
-    a = np.frexp((size - 1).astype(np.float64))[1].astype(np.int64)  # ⌈log₂ p⌉ = bit_length(p − 1)
-    b = np.frexp(wf)[1].astype(np.int64) - 1
-    e = np.frexp(wr)[1].astype(np.int64) - 1
-    # one int64 per class (a < 64, |b|, |e| < 2^11 for finite float weights), unique in 1-d
-    packed = (a << 24) | ((b + 2048) << 12) | (e + 2048)
-    values, cls = np.unique(packed, return_inverse=True)
-    cls = cls.reshape(-1).astype(np.int64)
-    keys = np.stack([values >> 24, ((values >> 12) & 4095) - 2048, (values & 4095) - 2048], axis=1)
-    n_classes = keys.shape[0]
-    if float(inst.m) * n_classes > MAX_CLASS_CELLS:
+def run_class_rule(alg, inst, order) -> CompiledRun | None:
+    """The compiled run of ``wmft-A``, ``wmft-B`` or ``gwmft`` (``alg``, B on top of A when
+    ``runs_b``) on ``inst`` (None past :data:`~._classes.MAX_CLASS_CELLS`: the step path). Sets
+    the algorithm's counters as the step path does."""
+    tables = class_tables(alg, inst, order)
+    if tables is None:
         return None
-    pw = np.ldexp(1.0, keys[:, 1] - keys[:, 0])
-    tie_order = np.lexsort((keys[:, 2], -keys[:, 0], keys[:, 1]))  # (b, −a, e) ascending
-    tie = np.empty(n_classes, np.int64)
-    tie[tie_order] = np.arange(n_classes)
-    if alg.prefix:
-        lb = np.maximum.accumulate(wf * size)
-        T_at = pow2_at_least(lb)
-    else:
-        T_at = np.full(n, float(alg.T))
-    limit = alg.alpha * np.ldexp(T_at, -b)
+    n = tables.size.size
+    mode_b = type(alg).runs_b
     if mode_b:
         by_reject = bool(getattr(alg, "by_reject", False))
-        dexp = ((e if by_reject else b) - a).astype(np.int64)
+        dexp = ((tables.e if by_reject else tables.b) - tables.a).astype(np.int64)
         cval, dshift = float(alg.c), int(alg.dshift)
         no_hopeless = bool(getattr(alg, "no_hopeless", False))
     else:
         dexp, cval, dshift, no_hopeless = np.zeros(n, np.int64), 1.0, 0, False
     n_tgrp, tgrp = 0, np.zeros(1, np.int64)
     if mode_b and not alg.prefix and n:
-        wvals, tg = np.unique(wf, return_inverse=True)
+        wvals, tg = np.unique(tables.wf, return_inverse=True)
         if wvals.size <= MAX_TIMEOUT_QUEUES:
             n_tgrp, tgrp = int(wvals.size), tg.reshape(-1).astype(np.int64)
-    smax = int(size.max()) if n else 1
+    smax = int(tables.size.max()) if n else 1
     span = 1 << max(4, min(smax, 4096).bit_length())  # > the largest size, at most 8192
-    jobs = _Jobs(release, size, inst.indptr, inst.indices, order, inst.m, cls, limit, T_at, wf, dexp, bool(alg.prefix))
-    rule = _Rule(n_classes, pw, tie, srpt, mode_b, cval, dshift, no_hopeless, tgrp, n_tgrp, span)
+    jobs = _Jobs(
+        tables.release,
+        tables.size,
+        inst.indptr,
+        inst.indices,
+        order,
+        inst.m,
+        tables.cls,
+        tables.limit,
+        tables.T_at,
+        tables.wf,
+        dexp,
+        bool(alg.prefix),
+    )
+    rule = _Rule(tables.n_classes, tables.pw, tables.tie, mode_b, cval, dshift, no_hopeless, tgrp, n_tgrp, span)
     machine, completion, late, ti, tf, a_rej, timeouts, kept = class_kernel(jobs, rule)
     alg.counters["a_rejections"] = int(a_rej)
     if mode_b:
@@ -864,5 +792,5 @@ def run_class_rule(alg, inst, order, mode_b: bool, srpt: bool) -> CompiledRun | 
         if "hopeless_kept" in alg.counters:
             alg.counters["hopeless_kept"] = int(kept)
     if alg.prefix and n:
-        alg.T = float(T_at[-1])
+        alg.T = float(tables.T_at[-1])
     return CompiledRun(machine, completion, ti, tf, late_reject_slot=late if mode_b else None)

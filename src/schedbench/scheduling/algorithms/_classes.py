@@ -24,15 +24,19 @@ such a per-slot reference in ``tests/unit/test_weighted_algorithms.py``).
 Sizes are integers and the machines of the rejection model run at speed 1, so every
 completion and every class change falls on a slot boundary.
 
-Compiled path: :class:`ClassRule` offers ``compiled_run`` for all four algorithms
-(:mod:`schedbench.scheduling.algorithms._class_kernels`, the same rules in one numba call).
+Compiled path: :class:`ClassRule` offers ``compiled_run`` for all four algorithms, from the
+arrays of :func:`class_tables`: ``class-ll-srpt`` as a policy on the machine core
+(:mod:`~schedbench.scheduling.algorithms.class_ll_srpt`), A and B in
+:mod:`~schedbench.scheduling.algorithms._class_kernels` (one numba call).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from collections import deque
+from collections import deque, namedtuple
+
+import numpy as np
 
 from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
@@ -50,6 +54,9 @@ __all__ = [
     "REJECTED",
     "ClassRule",
     "ORACLES",
+    "MAX_CLASS_CELLS",
+    "ClassTables",
+    "class_tables",
 ]
 
 REJECTED = -1  # ClassQueues.offer's answer for a job over its queue limit
@@ -316,12 +323,10 @@ class ClassRule(OnlineAlgorithm):
 
     def compiled_run(self, inst, order):
         """The whole run in one call (:mod:`~schedbench.scheduling.algorithms._class_kernels`),
-        every parameter; None only past the kernel's class-table size bound."""
+        every parameter; None only past :data:`MAX_CLASS_CELLS`."""
         from schedbench.scheduling.algorithms._class_kernels import run_class_rule
 
-        return run_class_rule(
-            self, inst, order, mode_b=type(self).runs_b, srpt=issubclass(type(self).queues_class, SrptClassQueues)
-        )
+        return run_class_rule(self, inst, order)
 
     @classmethod
     def check_params(cls, params):
@@ -385,3 +390,58 @@ class ClassRule(OnlineAlgorithm):
         for i in due:
             self.sim.choose(i, t)
         return due
+
+
+# ---------------------------------------------------------------------- the compiled paths' tables
+#: Largest m × (number of job classes) a compiled path allocates per-machine class tables for
+#: (about 1.2 GB at this bound); beyond it the run takes the step path.
+MAX_CLASS_CELLS = 50_000_000
+
+#: A class rule's inputs by arrival position (``order[pos]`` is the job): ``size``, ``release``
+#: (int64), flow weight ``wf``, the class exponents ``a``, ``b``, ``e`` and the class index
+#: ``cls``; per class ``pw`` = 2^{b−a} and ``tie`` (rank of (b, −a, e), larger wins);
+#: ``T_at`` (T after the arrival: T* or the prefix bound) and ``limit`` (α·T/2^b at arrival).
+ClassTables = namedtuple("ClassTables", "size release wf a b e cls n_classes pw tie T_at limit")
+
+
+def class_tables(alg: ClassRule, inst, order) -> ClassTables | None:
+    """The :class:`ClassTables` of ``alg`` on ``inst`` (§4.1's classes, with the step path's
+    float operations: :meth:`ClassRule.classify`, :meth:`ClassRule.limit`); None when
+    m × classes passes :data:`MAX_CLASS_CELLS`."""
+    prob = get_problem(alg.problem)
+    size = inst.size[order].astype(np.int64)
+    release = inst.release[order].astype(np.int64)
+    n = size.size
+    if prob.flow_weight == "w_flow":
+        wf = np.asarray(inst.w_flow, dtype=np.float64)[order]
+    elif prob.flow_weight == "one":
+        wf = np.ones(n)
+    else:
+        wf = 1.0 / size.astype(np.float64)
+    if prob.budget_weight == "count":
+        wr = np.ones(n)
+    elif prob.budget_weight == "w_flow":
+        wr = np.asarray(inst.w_flow, dtype=np.float64)[order]
+    else:
+        wr = np.asarray(inst.w_reject, dtype=np.float64)[order]
+    a = np.frexp((size - 1).astype(np.float64))[1].astype(np.int64)  # ⌈log₂ p⌉ = bit_length(p − 1)
+    b = np.frexp(wf)[1].astype(np.int64) - 1
+    e = np.frexp(wr)[1].astype(np.int64) - 1
+    # one int64 per class (a < 64, |b|, |e| < 2^11 for finite float weights), unique in 1-d
+    packed = (a << 24) | ((b + 2048) << 12) | (e + 2048)
+    values, cls = np.unique(packed, return_inverse=True)
+    cls = cls.reshape(-1).astype(np.int64)
+    keys = np.stack([values >> 24, ((values >> 12) & 4095) - 2048, (values & 4095) - 2048], axis=1)
+    n_classes = keys.shape[0]
+    if float(inst.m) * n_classes > MAX_CLASS_CELLS:
+        return None
+    pw = np.ldexp(1.0, keys[:, 1] - keys[:, 0])
+    tie_order = np.lexsort((keys[:, 2], -keys[:, 0], keys[:, 1]))  # (b, −a, e) ascending
+    tie = np.empty(n_classes, np.int64)
+    tie[tie_order] = np.arange(n_classes)
+    if alg.prefix:
+        T_at = pow2_at_least(np.maximum.accumulate(wf * size))
+    else:
+        T_at = np.full(n, float(alg.T))
+    limit = alg.alpha * np.ldexp(T_at, -b)
+    return ClassTables(size, release, wf, a, b, e, cls, n_classes, pw, tie, T_at, limit)

@@ -13,16 +13,24 @@ failing variant of the Section-4 example (§6.5, paper §6.2's motivation for th
 On the Section-4 example (ε = 1/4, T* = 2) the size-1 jobs keep landing on m1, whose size-1
 queue SRPT empties at once, so m1's size-2 queue fills and every size-2 job from t = 4 on is
 rejected: ≈ 1/3 of the jobs, ≈ 1/2 of the volume (A rejects none). No proven bound.
+
+Compiled path: :func:`class_ll_srpt_rule`, the dispatch and the queue limit as a policy on the
+machine core's SRPT machines (:mod:`schedbench.scheduling.machines`), which keep the per-class
+loads as job groups (``group_work``).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms._classes import ORACLES, SrptClassQueues
+from schedbench.scheduling import machines as mc
+from schedbench.scheduling.algorithms._classes import ORACLES, SrptClassQueues, class_tables
 from schedbench.scheduling.algorithms.wmft_a import WmftA
 from schedbench.scheduling.registry import register_algorithm
 
-__all__ = ["ClassLlSrpt"]
+__all__ = ["ClassLlSrpt", "class_ll_srpt_rule"]
 
 
 @register_algorithm
@@ -45,3 +53,35 @@ class ClassLlSrpt(WmftA):
     reference = (
         "rejection-model.md §7 B5 (per-class LL + SRPT), §6.5 (Section-4 example); Roy Choudhury et al. SODA 2015 §6.2"
     )
+
+    def compiled_run(self, inst, order):
+        """The run on the machine core (:func:`class_ll_srpt_rule`); None past
+        :data:`~._classes.MAX_CLASS_CELLS` (the step path). Sets A's counter as the step path."""
+        tables = class_tables(self, inst, order)
+        if tables is None:
+            return None
+        run = mc.run(class_ll_srpt_rule, inst, order, 1.0, tables.limit, order_rule=mc.SRPT, groups=tables.cls)
+        self.counters["a_rejections"] = int(np.count_nonzero(run.machine < 0))
+        if self.prefix and inst.n:
+            self.T = float(tables.T_at[-1])
+        return run
+
+
+@compiled
+def class_ll_srpt_rule(machines, limit):
+    """Each arrival to its eligible machine with the least remaining work of its own class
+    (the core's ``group_work``; ties to the lowest index), rejected when that load plus its size
+    passes ``limit[pos]`` = α·T/2^b (§4.2's queue limit, :meth:`ClassQueues.offer`)."""
+    group, group_work, size = machines.group, machines.group_work, machines.size
+    for pos in range(machines.n):
+        mc.arrive(machines, pos)
+        c = group[pos]
+        best, best_load = -1, 0.0
+        for i in mc.eligible(machines, pos):
+            load = group_work[i, c]
+            if best < 0 or load < best_load:
+                best, best_load = i, load
+                if load == 0:
+                    break
+        if best_load + size[pos] <= limit[pos]:
+            mc.dispatch(machines, pos, best)

@@ -29,6 +29,7 @@ import numpy as np
 from schedbench.hall.jit import compiled
 from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
+from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.registry import register_algorithm
 
 _CLASSES = 64  # sizes are < 2^63
@@ -56,7 +57,7 @@ class Imd(OnlineAlgorithm):
         self.new: dict[int, list[int]] = {}  # machine -> jobs dispatched to it in this slot
 
     def on_arrival(self, job: JobView, view) -> int:
-        k = job.size.bit_length() - 1  # ⌊log₂ p⌋
+        k = floor_log2(job.size)
         vol = self.volume[job.eligible, k]
         i = int(job.eligible[vol == vol.min()].min())
         self.volume[i, k] += job.size

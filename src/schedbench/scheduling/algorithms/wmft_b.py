@@ -26,12 +26,12 @@ claim for T ≥ T* with its (unknown) constants; with the defaults it is reporte
 from __future__ import annotations
 
 import heapq
-import math
 
 from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, timeout_slot
 from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
+from schedbench.scheduling.budget import ceil_log2_signed
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -107,7 +107,7 @@ class WmftB(ClassRule):
         D = self.params["D"]
         D = 1.0 / self.eps if D is None else float(D)
         self.D = D
-        self.dshift = math.ceil(math.log2(D) - 1e-12)  # dens ≥ D·dens' ⟺ exponent ≥ exponent' + dshift
+        self.dshift = ceil_log2_signed(D)  # dens ≥ D·dens' ⟺ exponent ≥ exponent' + dshift
         self.alive: dict[int, int] = {}  # B-alive job -> machine
         self.brem: dict[int, int] = {}
         self.size: dict[int, int] = {}

@@ -30,6 +30,7 @@ from ortools.sat.python import cp_model
 from schedbench.hall.effort import cpsat_deterministic_time, work_clock
 from schedbench.hall.params import Param, ParameterError, check_value
 from schedbench.hall.progress import PREFIX, clock_text
+from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.model import REJECT, Instance
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_adversary, get_algorithm
@@ -178,20 +179,20 @@ def check_worst_case(
         mod.check(eps, resolved)
     except ParameterError as exc:
         raise refused("params", str(exc)) from None
-    check_objective("worst_case", objective, algorithm, mod.REJECTS)
-    if mod.UNIT_ONLY and sizes != (1,):
+    check_objective("worst_case", objective, algorithm, mod.rejects)
+    if mod.unit_only and sizes != (1,):
         raise refused("sizes", f"{algorithm!r} is defined for unit sizes only; sizes={list(sizes)}")
     if isinstance(opt, bool) or not isinstance(opt, (int, np.integer)) or opt < 1:
         raise refused("opt", f"opt must be an integer >= 1, got {opt!r}")
     opt = int(opt)
-    if mod.PROBLEM == "load":
+    if mod.problem == "load":
         release_window = 0
     elif sizes != (1,):
         raise refused("sizes", f"the flow-time models are for unit jobs; sizes={list(sizes)}")
     if n is None:
-        if mod.PROBLEM == "load" and sizes == (1,):
+        if mod.problem == "load" and sizes == (1,):
             n = m * opt
-        elif mod.PROBLEM == "maxflow":
+        elif mod.problem == "maxflow":
             n = m * (release_window + opt)
         else:
             raise refused("n", "give n (the largest number of jobs) for sized instances")
@@ -320,10 +321,10 @@ def worst_case(
 
     t0 = time.perf_counter()
     w0 = work_clock()  # the time limit's clock: numba compile time excluded (hall/effort.py)
-    b = Builder(space, mod.PROBLEM)
+    b = Builder(space, mod.problem)
     b.edf_certificate = bool(symmetry)
     dec = mod.build(b, eps, resolved, space.opt)
-    if mod.PROBLEM == "load":
+    if mod.problem == "load":
         b.opt_upper_load()
         if exact_opt:
             b.opt_lower_load()
@@ -336,7 +337,7 @@ def worst_case(
     # the hint's plays and optima count against the time limit: at most half of it goes to them
     hint_deadline = w0 + time_limit / 2
     hinted = (
-        _adversary_hint(algorithm, cls, space, eps, params, wants_oracle, mod.PROBLEM, hint_deadline) if hint else None
+        _adversary_hint(algorithm, cls, space, eps, params, wants_oracle, mod.problem, hint_deadline) if hint else None
     )
     if hinted is not None:
         b.hint_instance(hinted["release"], hinted["size"], hinted["eligible"])
@@ -390,7 +391,7 @@ def worst_case(
     v = rep.played.validation
     return WorstCase(
         algorithm=algorithm,
-        problem=mod.PROBLEM,
+        problem=mod.problem,
         m=space.m,
         n=inst.n,
         eps=eps,
@@ -434,7 +435,7 @@ def _adversary_hint(
     ``deadline`` (:func:`~schedbench.hall.effort.work_clock` seconds), and each optimum gets the time left until it."""
     from schedbench.scheduling.offline import solve_opt
 
-    m2 = 1 << (int(space.m).bit_length() - 1)
+    m2 = 1 << floor_log2(int(space.m))
     best = None
     for name, aparams in default_seeds(algorithm, m2, eps, problem):
         if work_clock() >= deadline:

@@ -24,12 +24,14 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import asdict, dataclass, field
+from typing import Callable
 
 from ortools.sat.python import cp_model
 
 from schedbench.hall.effort import cpsat_deterministic_time
+from schedbench.hall.params import ParameterError
 
-__all__ = ["Space", "Builder", "Decisions"]
+__all__ = ["Space", "Builder", "Decisions", "ExactModel", "ORACLE_OPT"]
 
 
 @dataclass(frozen=True)
@@ -299,6 +301,31 @@ class Builder:
             cum = cum + rej[ell - 1]
             cands.append((self.present[ell - 1], (L // ell) * cum))
         return self.max_of(cands, L, "rejscore"), L
+
+
+#: ``ExactModel.follows`` of the models built with the oracle T = T* only.
+ORACLE_OPT = {"oracle": ("opt", "oracle='opt' (T = T*)")}
+
+
+@dataclass(frozen=True)
+class ExactModel:
+    """One algorithm's exact model: its registered name, the problem it is built for (``load``
+    or ``maxflow``), whether it takes unit sizes only and may reject, ``build(builder, eps,
+    params, T) -> Decisions``, and the parameter settings the model follows (``follows``:
+    {name: (value, what it means)}; any other value of the parameter is refused)."""
+
+    algorithm: str
+    problem: str
+    unit_only: bool
+    rejects: bool
+    build: Callable
+    follows: dict = field(default_factory=dict)
+
+    def check(self, eps, params: dict) -> None:
+        """Refuse (:class:`ParameterError`) a parameter value the model does not follow."""
+        for key, (value, meaning) in self.follows.items():
+            if params.get(key, value) != value:
+                raise ParameterError(f"the exact model of {self.algorithm!r} follows {meaning} only")
 
 
 def solver_for(

@@ -4,16 +4,7 @@ k-th job routed to it, k = ⌈1/ε⌉ (a per-machine counter mod k)."""
 from __future__ import annotations
 
 from schedbench.scheduling.budget import drop_period
-from schedbench.scheduling.search.models._core import Builder, Decisions
-
-ALGORITHM = "drop-every-k"
-PROBLEM = "load"
-UNIT_ONLY = False
-REJECTS = True
-
-
-def check(eps, params: dict) -> None:
-    pass
+from schedbench.scheduling.search.models._core import Builder, Decisions, ExactModel
 
 
 def build(b: Builder, eps, params: dict, T: int) -> Decisions:
@@ -42,3 +33,6 @@ def build(b: Builder, eps, params: dict, T: int) -> Decisions:
         C.append(c), A.append(a), REJ.append(rej)
     F = b.max_of([(None, L[n][i]) for i in b.M], b.load_ub, "alg_load")
     return Decisions(C, A, REJ, L, F, "load", {"k": k})
+
+
+MODEL = ExactModel("drop-every-k", "load", unit_only=False, rejects=True, build=build)

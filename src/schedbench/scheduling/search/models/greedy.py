@@ -3,18 +3,7 @@ nothing is rejected. Objective: the final max load (= the max over time: loads o
 
 from __future__ import annotations
 
-from schedbench.hall.params import ParameterError
-from schedbench.scheduling.search.models._core import Builder, Decisions
-
-ALGORITHM = "greedy"
-PROBLEM = "load"
-UNIT_ONLY = False
-REJECTS = False
-
-
-def check(eps, params: dict) -> None:
-    if params.get("ties", "index") != "index":
-        raise ParameterError("the exact model of 'greedy' follows index ties only (ties='index')")
+from schedbench.scheduling.search.models._core import Builder, Decisions, ExactModel
 
 
 def load_dispatch(b: Builder, rule) -> Decisions:
@@ -44,3 +33,8 @@ def load_dispatch(b: Builder, rule) -> Decisions:
 
 def build(b: Builder, eps, params: dict, T: int) -> Decisions:
     return load_dispatch(b, lambda j, c, Lj: None)
+
+
+#: The setting the model follows: index ties.
+INDEX_TIES = {"ties": ("index", "index ties (ties='index')")}
+MODEL = ExactModel("greedy", "load", unit_only=False, rejects=False, build=build, follows=INDEX_TIES)

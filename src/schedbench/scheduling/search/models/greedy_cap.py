@@ -6,20 +6,9 @@ from __future__ import annotations
 
 import math
 
-from schedbench.hall.params import ParameterError
 from schedbench.scheduling.budget import allowance
-from schedbench.scheduling.search.models._core import Builder, Decisions
+from schedbench.scheduling.search.models._core import ORACLE_OPT, Builder, Decisions, ExactModel
 from schedbench.scheduling.search.models.greedy import load_dispatch
-
-ALGORITHM = "greedy-cap"
-PROBLEM = "load"
-UNIT_ONLY = False
-REJECTS = True
-
-
-def check(eps, params: dict) -> None:
-    if params.get("oracle", "opt") != "opt":
-        raise ParameterError("the exact model of 'greedy-cap' follows oracle='opt' (T = T*) only")
 
 
 def over_cap(b: Builder, j: int, c: list, Lj: list, thr: int, name: str):
@@ -62,3 +51,6 @@ def build(b: Builder, eps, params: dict, T: int) -> Decisions:
         return rej
 
     return load_dispatch(b, rule)
+
+
+MODEL = ExactModel("greedy-cap", "load", unit_only=False, rejects=True, build=build, follows=ORACLE_OPT)

@@ -5,21 +5,10 @@ is ``objective='rejection'`` (the worst prefix rejection fraction against ε).""
 
 from __future__ import annotations
 
-from schedbench.hall.params import ParameterError
 from schedbench.scheduling.algorithms.lb_unit_reject import alpha_for
-from schedbench.scheduling.search.models._core import Builder, Decisions
+from schedbench.scheduling.search.models._core import ORACLE_OPT, Builder, Decisions, ExactModel
 from schedbench.scheduling.search.models.greedy import load_dispatch
 from schedbench.scheduling.search.models.greedy_cap import BudgetGuard, over_cap
-
-ALGORITHM = "lb-unit-reject"
-PROBLEM = "load"
-UNIT_ONLY = True
-REJECTS = True
-
-
-def check(eps, params: dict) -> None:
-    if params.get("oracle", "opt") != "opt":
-        raise ParameterError("the exact model of 'lb-unit-reject' follows oracle='opt' (T = T*) only")
 
 
 def build(b: Builder, eps, params: dict, T: int) -> Decisions:
@@ -36,3 +25,6 @@ def build(b: Builder, eps, params: dict, T: int) -> Decisions:
         return rej
 
     return load_dispatch(b, rule)
+
+
+MODEL = ExactModel("lb-unit-reject", "load", unit_only=True, rejects=True, build=build, follows=ORACLE_OPT)

@@ -6,20 +6,9 @@ has flow Q + 1."""
 
 from __future__ import annotations
 
-from schedbench.hall.params import ParameterError
 from schedbench.scheduling.algorithms.mft_unit import queue_cap
-from schedbench.scheduling.search.models._core import Builder, Decisions
+from schedbench.scheduling.search.models._core import ORACLE_OPT, Builder, Decisions, ExactModel
 from schedbench.scheduling.search.models.greedy_cap import over_cap
-
-ALGORITHM = "mft-unit"
-PROBLEM = "maxflow"
-UNIT_ONLY = True
-REJECTS = True
-
-
-def check(eps, params: dict) -> None:
-    if params.get("oracle", "opt") != "opt":
-        raise ParameterError("the exact model of 'mft-unit' follows oracle='opt' (T = T*) only")
 
 
 def build(b: Builder, eps, params: dict, T: int) -> Decisions:
@@ -46,3 +35,6 @@ def build(b: Builder, eps, params: dict, T: int) -> Decisions:
         C.append(c), A.append(a), REJ.append(rej)
     F = b.max_of(cands, n, "alg_flow")
     return Decisions(C, A, REJ, Q, F, "flow", {"cap": cap})
+
+
+MODEL = ExactModel("mft-unit", "maxflow", unit_only=True, rejects=True, build=build, follows=ORACLE_OPT)
