@@ -1,0 +1,158 @@
+"""What the hall knows of a wing: one :class:`Wing` description per wing, and the registry the
+hall reads them from without importing any wing by name.
+
+A wing is a model with its pipeline stage (docs/architecture.md). Its stage package exports one
+object, ``WING`` (``schedbench.<wing>.stage.WING``), describing what the shared machinery needs
+of it: its config section, its results tables as :class:`TableSpec`\\ s (what
+``diff``, ``merge`` and ``archive`` compare), its paper macros and captions, its config check
+and cost plan. The hall (the archive, the paper's generated source, the explorer) and the faces
+loop over :func:`wings` instead of naming them.
+
+Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbench/__init__.py``,
+which hands them to :func:`register` when the package is imported. The modules are imported on
+first use (:func:`wings`), so importing the package imports no wing. A test registers a toy wing
+of its own with :func:`registered`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["TableSpec", "Wing", "WingError", "register", "registered", "wing_modules", "wings"]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How to compare (and merge) one results table: its identity columns, its estimates with
+    their CI columns, and the deterministic columns compared exactly (None: every other column)."""
+
+    identity: tuple[str, ...]
+    estimates: dict[str, tuple[str, str]] = field(default_factory=dict)
+    exact: tuple[str, ...] | None = None
+    schema: str | None = None
+
+
+def _no_macros(config: dict) -> dict[str, str]:
+    return {}
+
+
+def _no_caption(stem: str, kind: str | None) -> str | None:
+    return None
+
+
+def _no_check(config: dict) -> None:
+    return None
+
+
+def _no_stages(config: dict) -> list[Any]:
+    return []
+
+
+@dataclass(frozen=True)
+class Wing:
+    """One wing as the hall sees it.
+
+    * ``name``: the wing's name (a word: its folder, its config section unless ``section`` says
+      otherwise).
+    * ``section``: its config section (None: its keys are at the config's top level).
+    * ``tables``: its results tables, ``results/<name>.parquet`` → the
+      :class:`TableSpec` ``diff``/``merge``/``archive`` compare them by (identity,
+      estimates with their CI columns, the columns compared exactly, schema). The runs table,
+      whose comparison is its own (:mod:`.group_diff`), is not among them.
+    * ``paper_macros``: the config → the macros the paper's text quotes (name → LaTeX), written
+      after the hall's own in ``paper/macros_config.tex``, in the order of the registry.
+    * ``figure_caption``: (figure stem, kind) → its caption, or None for a figure not its own.
+    * ``table_captions``: table stem → its caption, for the tables the paper floats.
+    * ``paper_groups``: the paper's section groups it writes (``paper/generated/<group>.tex``).
+    * ``long_tables``: its tables that are ``longtable``\\ s (input as they are, never floated).
+    * ``site_tables``: its tables the results explorer shows (``results/<name>.parquet``).
+    * ``check``: the whole config → None, raising ``ConfigError`` on a bad key of its part.
+    * ``plan``: the whole config → its stages' cost estimates (:class:`~.plan.StageEstimate`).
+    """
+
+    name: str
+    section: str | None = None
+    tables: Mapping[str, TableSpec] = field(default_factory=dict)
+    paper_macros: Callable[[dict], Mapping[str, str]] = _no_macros
+    figure_caption: Callable[[str, str | None], str | None] = _no_caption
+    table_captions: Mapping[str, str] = field(default_factory=dict)
+    paper_groups: tuple[str, ...] = ()
+    long_tables: tuple[str, ...] = ()
+    site_tables: tuple[str, ...] = ()
+    check: Callable[[dict], None] = _no_check
+    plan: Callable[[dict], list[Any]] = _no_stages
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise WingError(f"wing name {self.name!r}: one word (a folder and a config section)")
+        bad = [t for t in self.tables if not (t.startswith("results/") and t.endswith(".parquet"))]
+        if bad:
+            raise WingError(f"wing {self.name}: tables are results/<name>.parquet, not {bad}")
+        # read-only views: a frozen description whose tables cannot be edited in place either
+        object.__setattr__(self, "tables", MappingProxyType(dict(self.tables)))
+        object.__setattr__(self, "table_captions", MappingProxyType(dict(self.table_captions)))
+
+
+class WingError(ValueError):
+    """A wing that does not fit: the message names it."""
+
+
+#: the registered wings' stage modules (or :class:`Wing` objects handed directly), in order
+_REGISTRY: list[str | Wing] = []
+
+
+def register(*entries: str | Wing) -> None:
+    """Register wings: a module exporting ``WING`` (by name, imported on first use) or a
+    :class:`Wing` itself. Registering one twice is a no-op."""
+    for entry in entries:
+        if not isinstance(entry, (str, Wing)):
+            raise WingError(f"register: a module name or a Wing, not {entry!r}")
+        if entry not in _REGISTRY:
+            _REGISTRY.append(entry)
+
+
+def wing_modules() -> tuple[str, ...]:
+    """The registered wings given by module name (a job's sources come from these)."""
+    return tuple(e for e in _REGISTRY if isinstance(e, str))
+
+
+def _load(entry: str | Wing) -> Wing:
+    if isinstance(entry, Wing):
+        return entry
+    wing = getattr(importlib.import_module(entry), "WING", None)
+    if not isinstance(wing, Wing):
+        raise WingError(f"{entry}: exports no WING (a schedbench.hall.wing.Wing)")
+    return wing
+
+
+def wings() -> tuple[Wing, ...]:
+    """The registered wings in registry order; two with one name or one table are an error."""
+    found = tuple(_load(e) for e in _REGISTRY)
+    names: set[str] = set()
+    owners: dict[str, str] = {}
+    for w in found:
+        if w.name in names:
+            raise WingError(f"two wings named {w.name!r}")
+        names.add(w.name)
+        for table in w.tables:
+            if table in owners:
+                raise WingError(f"{table}: claimed by the wings {owners[table]} and {w.name}")
+            owners[table] = w.name
+    return found
+
+
+@contextmanager
+def registered(*entries: str | Wing) -> Iterator[tuple[Wing, ...]]:
+    """Register ``entries`` for the duration of a ``with`` block (a test's own wing), then
+    restore the registry; yields every registered wing."""
+    before = list(_REGISTRY)
+    try:
+        register(*entries)
+        yield wings()
+    finally:
+        _REGISTRY[:] = before
