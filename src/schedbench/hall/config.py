@@ -170,7 +170,7 @@ def resolve_config(config: dict, schema_path: str | os.PathLike | None = None) -
 
 
 def schema_defaults(schema_path: str | os.PathLike | None = None) -> dict[str, object]:
-    """Every ``default:`` of the config schema by its key path (``loss.points_per_job``;
+    """Every ``default:`` of the config schema by its key path (``<section>.points_per_job``;
     ``experiments.*.params`` for a default of every entry of a mapping)."""
     schema = yaml.safe_load(open(schema_path or CONFIG_SCHEMA))
     out: dict[str, object] = {}
@@ -192,7 +192,7 @@ def schema_defaults(schema_path: str | os.PathLike | None = None) -> dict[str, o
 
 
 def section_defaults(section: str, schema_path: str | os.PathLike | None = None) -> dict[str, object]:
-    """The schema's defaults of a top-level ``section`` (``loss``, ``bipartite``): what the
+    """The schema's defaults of a top-level ``section`` (a wing's, :attr:`.wing.Wing.section`): what the
     pipeline reads of a section a config leaves out (its rules are parsed all the same)."""
     prefix = section + "."
     return {

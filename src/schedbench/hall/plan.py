@@ -2,7 +2,7 @@
 cost model to this machine, the table ``schedbench plan`` prints, and the gate a config passes
 before any job (docs/run-planner.md).
 
-Each wing estimates its own stages (:mod:`schedbench.scheduling.stage.plan`) as
+Each wing estimates its own stages (:attr:`.wing.Wing.plan`, its ``stage/plan.py``) as
 :class:`StageEstimate` rows: jobs, runs, work (jobs × events of the runs), CPU seconds on the
 reference machine and the peak memory of one job. :func:`calibration` scales the seconds to this
 machine by a fixed probe timed here against its time on the reference machine (2 cores, Python

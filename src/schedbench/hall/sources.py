@@ -45,7 +45,7 @@ def module_file(module: str) -> Path | None:
 @lru_cache(maxsize=None)
 def _lazy_exports(module: str) -> dict[str, str]:
     """A package's names loaded on first use: the literal ``_EXPORTS = {name: module}`` of its
-    ``__init__.py`` (``schedbench``, ``schedbench.loss``, ``schedbench.bipartite``), else none."""
+    ``__init__.py`` (``schedbench``, a wing's package, its stage), else none."""
     f = module_file(module)
     if f is None or f.name != "__init__.py":
         return {}

@@ -70,7 +70,6 @@ class Wing:
     * ``table_captions``: table stem → its caption, for the tables the paper floats.
     * ``paper_groups``: the paper's section groups it writes (``paper/generated/<group>.tex``).
     * ``long_tables``: its tables that are ``longtable``\\ s (input as they are, never floated).
-    * ``site_tables``: its tables the results explorer shows (``results/<name>.parquet``).
     * ``check``: the whole config → None, raising ``ConfigError`` on a bad key of its part.
     * ``plan``: the whole config → its stages' cost estimates (:class:`~.plan.StageEstimate`).
     """
@@ -83,7 +82,6 @@ class Wing:
     table_captions: Mapping[str, str] = field(default_factory=dict)
     paper_groups: tuple[str, ...] = ()
     long_tables: tuple[str, ...] = ()
-    site_tables: tuple[str, ...] = ()
     check: Callable[[dict], None] = _no_check
     plan: Callable[[dict], list[Any]] = _no_stages
 

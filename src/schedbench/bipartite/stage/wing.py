@@ -45,7 +45,6 @@ WING = Wing(
     figure_caption=tables.figure_caption,
     table_captions=tables.TABLE_CAPTIONS,
     paper_groups=("bipartite",),
-    site_tables=("bipartite", "bipartite_checks"),
     check=_check,
     plan=_plan,
 )

@@ -58,7 +58,6 @@ WING = Wing(
     figure_caption=tables.figure_caption,
     table_captions=tables.TABLE_CAPTIONS,
     paper_groups=("loss",),
-    site_tables=("loss", "loss_slopes"),
     check=_check,
     plan=_plan,
 )

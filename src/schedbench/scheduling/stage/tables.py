@@ -411,7 +411,6 @@ WING = Wing(
     table_captions=TABLE_CAPTIONS,
     paper_groups=("practice", "adversaries", "eps_sweep", "search"),
     long_tables=("methods", "practice", "eps_sweep", "adversaries", "rejections"),
-    site_tables=("runs", "practice_pairs", "eps_sweep", "eps_sweep_growth", "worst_cases"),
     check=_check,
     plan=_plan,
 )
