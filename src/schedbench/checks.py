@@ -5,22 +5,35 @@ part (:attr:`schedbench.hall.wing.Wing.check`) and estimates its own stages
 
 from __future__ import annotations
 
-from schedbench.hall.wing import wings
+import copy
+
+from schedbench.hall.config import resolve_config
+from schedbench.hall.wing import section_schemas, wings
+
+
+def resolved(config: dict) -> dict:
+    """A copy of ``config`` checked against the schema with its defaults filled in
+    (:func:`~schedbench.hall.config.resolve_config`, the registered wings' own sections
+    included): a hand-written dict may leave out what the schema defaults."""
+    return resolve_config(copy.deepcopy(config), sections=section_schemas())
 
 
 def check_config(config: dict) -> None:
     """Raise :class:`~schedbench.hall.config.ConfigError` naming the first bad key; return None
-    if the config is usable. Each wing checks its part, in registry order."""
+    if the config is usable. The schema first (:func:`resolved`), then each wing checks its
+    part, in registry order."""
+    config = resolved(config)
     for wing in wings():
         wing.check(config)
 
 
 def plan_config(config: dict):
-    """The run planner's estimate of a checked config (:mod:`schedbench.hall.plan`): each wing
-    estimates its own stages; the tables, figures and paper that join them are
-    :func:`plan_outputs`'s."""
+    """The run planner's estimate of a checked config (:mod:`schedbench.hall.plan`), its
+    defaults filled in (:func:`resolved`): each wing estimates its own stages; the tables,
+    figures and paper that join them are :func:`plan_outputs`'s."""
     from schedbench.hall.plan import Plan, calibration, machine_memory_bytes
 
+    config = resolved(config)
     stages = [s for wing in wings() for s in wing.plan(config)]
     return Plan(stages + plan_outputs(config), calibration(), machine_memory_bytes())
 

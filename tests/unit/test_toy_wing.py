@@ -54,6 +54,14 @@ def _plan_toy(config: dict) -> list[StageEstimate]:
 TOY = Wing(
     name="toy",
     section="toy",
+    schema={
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "n": {"type": "array", "items": {"type": "integer"}},
+            "batches": {"type": "integer", "default": 4},
+        },
+    },
     tables={
         TOY_TABLE: TableSpec(
             identity=("experiment", "n"), estimates={"mean": ("mean_ci_lo", "mean_ci_hi")}, exact=("exact",)
@@ -155,10 +163,14 @@ def test_the_paper_takes_the_toy_macros_captions_and_group():
 
 def test_the_config_check_and_the_plan_take_the_toy_section():
     config = load_config([SRC.parents[1] / "config/smoke.yaml"])
+    with pytest.raises(ConfigError, match="Additional properties are not allowed .'toy' was unexpected"):
+        check_config(config | {"toy": {"n": [10, 100]}})  # unregistered: a section nobody knows
     with registered(TOY):
         check_config(config | {"toy": {"n": [10, 100]}})
         with pytest.raises(ConfigError, match="toy.n: positive integers"):
-            check_config(config | {"toy": {"n": [10, -1]}})
+            check_config(config | {"toy": {"n": [10, -1]}})  # the wing's own check
+        with pytest.raises(ConfigError, match="toy.batches: 'four' is not of type 'integer'"):
+            check_config(config | {"toy": {"n": [10], "batches": "four"}})  # its section's schema
         stages = plan_config(config | {"toy": {"n": [10, 100]}}).stages
     toy = [s for s in stages if s.section == "toy"]
     assert len(toy) == 1 and toy[0].runs == 2

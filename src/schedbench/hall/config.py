@@ -14,6 +14,7 @@ import json
 import math
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
@@ -160,12 +161,16 @@ def load_config(paths, schema_path: str | os.PathLike | None = None) -> dict:
     return resolve_config(apply_base(cfg, strs), schema_path)
 
 
-def resolve_config(config: dict, schema_path: str | os.PathLike | None = None) -> dict:
+def resolve_config(
+    config: dict, schema_path: str | os.PathLike | None = None, sections: Mapping[str, Mapping] | None = None
+) -> dict:
     """``config`` (read, ``base:`` merged) checked against the schema (:data:`CONFIG_SCHEMA`
     unless given) with the schema's defaults filled in, nested sections and per-experiment
     entries included; changed in place and returned. Code that reads a config after this
-    indexes the keys the schema defaults (``config["batch_size"]``): no default is restated."""
-    check_schema(config, str(schema_path or CONFIG_SCHEMA))
+    indexes the keys the schema defaults (``config["batch_size"]``): no default is restated.
+    ``sections``: top-level sections the schema file does not hold, by name (a registered wing's
+    :attr:`~schedbench.hall.wing.Wing.schema`)."""
+    check_schema(config, str(schema_path or CONFIG_SCHEMA), sections)
     return config
 
 
@@ -202,16 +207,21 @@ def section_defaults(section: str, schema_path: str | os.PathLike | None = None)
     }
 
 
-def check_schema(config: dict, schema_path: str) -> None:
+def check_schema(config: dict, schema_path: str, sections: Mapping[str, Mapping] | None = None) -> None:
     """The config against its JSON schema, with one line per error: the failing key path and
     the reason (the full schema and config stay out of the message). A NaN or infinite number
     anywhere is refused first (JSON Schema's ranges let NaN through). Defaults the schema gives
     are filled in, as Snakemake's ``validate`` does, so that what checks the config after this
-    (the cross-field rules, the run planner) sees what the pipeline's jobs will see."""
+    (the cross-field rules, the run planner) sees what the pipeline's jobs will see.
+    ``sections``: more top-level sections' schemas (one the file holds already is an error)."""
     import jsonschema
 
     _check_finite(config, ())
     schema = yaml.safe_load(open(schema_path))
+    for name, section in (sections or {}).items():
+        if name in schema["properties"]:
+            raise ConfigError(f"{name}: a section the config schema {schema_path} holds already")
+        schema["properties"][name] = copy.deepcopy(dict(section))
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["TableSpec", "Wing", "WingError", "register", "registered", "wing_modules", "wings"]
+__all__ = ["TableSpec", "Wing", "WingError", "register", "registered", "section_schemas", "wing_modules", "wings"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,9 @@ class Wing:
     * ``name``: the wing's name (a word: its folder, its config section unless ``section`` says
       otherwise).
     * ``section``: its config section (None: its keys are at the config's top level).
+    * ``schema``: the JSON schema of that section when the config schema
+      (``workflow/schemas/config.schema.yaml``) does not hold it (None: it does), with its
+      ``default:``\\ s — what ``check-config`` and ``plan`` check and fill a section by.
     * ``tables``: its results tables, ``results/<name>.parquet`` → the
       :class:`TableSpec` ``diff``/``merge``/``archive`` compare them by (identity,
       estimates with their CI columns, the columns compared exactly, schema). The runs table,
@@ -76,6 +79,7 @@ class Wing:
 
     name: str
     section: str | None = None
+    schema: Mapping[str, Any] | None = None
     tables: Mapping[str, TableSpec] = field(default_factory=dict)
     paper_macros: Callable[[dict], Mapping[str, str]] = _no_macros
     figure_caption: Callable[[str, str | None], str | None] = _no_caption
@@ -88,6 +92,8 @@ class Wing:
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise WingError(f"wing name {self.name!r}: one word (a folder and a config section)")
+        if self.schema is not None and self.section is None:
+            raise WingError(f"wing {self.name}: a section schema needs its section's name")
         bad = [t for t in self.tables if not (t.startswith("results/") and t.endswith(".parquet"))]
         if bad:
             raise WingError(f"wing {self.name}: tables are results/<name>.parquet, not {bad}")
@@ -142,6 +148,11 @@ def wings() -> tuple[Wing, ...]:
                 raise WingError(f"{table}: claimed by the wings {owners[table]} and {w.name}")
             owners[table] = w.name
     return found
+
+
+def section_schemas() -> dict[str, Mapping[str, Any]]:
+    """The config sections the registered wings describe themselves (:attr:`Wing.schema`), by name."""
+    return {w.section: w.schema for w in wings() if w.schema is not None and w.section is not None}
 
 
 @contextmanager
