@@ -7,6 +7,10 @@ Quick start::
     res = schedbench.run("lb-unit-reject", inst, eps=0.25)
     res.objective, res.valid, res.ratio
 
+The queueing models have theirs too: ``schedbench.simulate_loss`` and
+``schedbench.solve_loss_exact`` (the loss system), ``schedbench.simulate_bipartite``
+(bipartite load balancing).
+
 The names below are loaded on first use, so that importing one wing (e.g.
 ``schedbench.loss``) does not import the others: a pipeline job then depends only on the
 sources it really uses.
@@ -53,6 +57,15 @@ _EXPORTS = {
     "get_family": "schedbench.scheduling.registry",
     "use_plugins": "schedbench.scheduling.registry",
     "PluginError": "schedbench.scheduling.registry",
+    # the loss system: one point simulated, or its exact value (the wing's own names, schedbench.loss)
+    "simulate_loss": "schedbench.loss.simulate",
+    "LossResult": "schedbench.loss.simulate",
+    "solve_loss_exact": "schedbench.loss.exact",
+    "LossExact": "schedbench.loss.exact",
+    # bipartite load balancing: one system simulated (its exact values: schedbench.bipartite.oracles)
+    "simulate_bipartite": "schedbench.bipartite.simulate",
+    "BipartiteResult": "schedbench.bipartite.simulate",
+    "neighbors_csr": "schedbench.bipartite.simulate",
 }
 
 try:
