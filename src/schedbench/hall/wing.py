@@ -17,7 +17,7 @@ of its own with :func:`registered`.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -43,6 +43,14 @@ def _no_macros(config: dict) -> dict[str, str]:
 
 def _no_caption(stem: str, kind: str | None) -> str | None:
     return None
+
+
+def _no_claims(tables: Mapping[str, Any], present: Sequence[str]) -> list[Any]:
+    return []
+
+
+def _no_findings(tables: Mapping[str, Any], frame: Any, params: Mapping[str, Any]) -> list[str]:
+    return []
 
 
 def _no_check(config: dict) -> None:
@@ -73,6 +81,10 @@ class Wing:
     * ``table_captions``: table stem → its caption, for the tables the paper floats.
     * ``paper_groups``: the paper's section groups it writes (``paper/generated/<group>.tex``).
     * ``long_tables``: its tables that are ``longtable``\\ s (input as they are, never floated).
+    * ``claims``: (the claims rule's results tables by name, the figure and table labels the
+      paper holds) → its claims judged (:class:`~.claims.Claim`), in the claims table's order.
+    * ``findings``: (those tables, the judged claims as a frame, the claims rule's params) → the
+      LaTeX lines of its findings macros (``paper/macros_findings.tex``).
     * ``check``: the whole config → None, raising ``ConfigError`` on a bad key of its part.
     * ``plan``: the whole config → its stages' cost estimates (:class:`~.plan.StageEstimate`).
     """
@@ -86,6 +98,8 @@ class Wing:
     table_captions: Mapping[str, str] = field(default_factory=dict)
     paper_groups: tuple[str, ...] = ()
     long_tables: tuple[str, ...] = ()
+    claims: Callable[[Mapping[str, Any], Sequence[str]], list[Any]] = _no_claims
+    findings: Callable[[Mapping[str, Any], Any, Mapping[str, Any]], list[str]] = _no_findings
     check: Callable[[dict], None] = _no_check
     plan: Callable[[dict], list[Any]] = _no_stages
 

@@ -4,7 +4,7 @@ section, its results tables as ``diff``/``merge``/``archive`` compare them, its 
 
 from __future__ import annotations
 
-from schedbench.bipartite.stage import tables
+from schedbench.bipartite.stage import claims, tables
 from schedbench.hall.wing import TableSpec, Wing
 
 __all__ = ["WING"]
@@ -45,6 +45,8 @@ WING = Wing(
     figure_caption=tables.figure_caption,
     table_captions=tables.TABLE_CAPTIONS,
     paper_groups=("bipartite",),
+    claims=claims.judged_claims,
+    findings=claims.findings_lines,
     check=_check,
     plan=_plan,
 )

@@ -5,7 +5,7 @@ its results tables as ``diff``/``merge``/``archive`` compare them, its paper tex
 from __future__ import annotations
 
 from schedbench.hall.wing import TableSpec, Wing
-from schedbench.loss.stage import tables
+from schedbench.loss.stage import claims, tables
 
 __all__ = ["WING"]
 
@@ -58,6 +58,8 @@ WING = Wing(
     figure_caption=tables.figure_caption,
     table_captions=tables.TABLE_CAPTIONS,
     paper_groups=("loss",),
+    claims=claims.judged_claims,
+    findings=claims.findings_lines,
     check=_check,
     plan=_plan,
 )

@@ -392,6 +392,18 @@ def _check(config: dict) -> None:
     check_scheduling(config)
 
 
+def _judged_claims(tables: dict, present) -> list:
+    from schedbench.scheduling.stage.claims import judged_claims
+
+    return judged_claims(tables, present)
+
+
+def _findings_lines(tables: dict, frame: pd.DataFrame, params: dict) -> list[str]:
+    from schedbench.scheduling.stage.claims import findings_lines
+
+    return findings_lines(tables, frame, params)
+
+
 def _plan(config: dict) -> list:
     from schedbench.scheduling.stage.plan import plan_scheduling
 
@@ -411,6 +423,8 @@ WING = Wing(
     table_captions=TABLE_CAPTIONS,
     paper_groups=("practice", "adversaries", "eps_sweep", "search"),
     long_tables=("methods", "practice", "eps_sweep", "adversaries", "rejections"),
+    claims=_judged_claims,
+    findings=_findings_lines,
     check=_check,
     plan=_plan,
 )
