@@ -23,7 +23,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["TableSpec", "Wing", "WingError", "register", "registered", "section_schemas", "wing_modules", "wings"]
+__all__ = [
+    "READERS",
+    "TableSpec",
+    "Wing",
+    "WingError",
+    "register",
+    "registered",
+    "section_schemas",
+    "wing_modules",
+    "wing_named",
+    "wings",
+]
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,10 @@ def _no_claims(tables: Mapping[str, Any], present: Sequence[str]) -> list[Any]:
 
 def _no_findings(tables: Mapping[str, Any], frame: Any, params: Mapping[str, Any]) -> list[str]:
     return []
+
+
+def _no_views(tables: Mapping[str, Any]) -> dict[str, tuple[Any, str]]:
+    return {}
 
 
 def _no_check(config: dict) -> None:
@@ -85,6 +100,8 @@ class Wing:
       paper holds) → its claims judged (:class:`~.claims.Claim`), in the claims table's order.
     * ``findings``: (those tables, the judged claims as a frame, the claims rule's params) → the
       LaTeX lines of its findings macros (``paper/macros_findings.tex``).
+    * ``report_views``: the report rule's tables by input name → its HTML report tables by output
+      name, each a (frame, title) pair.
     * ``check``: the whole config → None, raising ``ConfigError`` on a bad key of its part.
     * ``plan``: the whole config → its stages' cost estimates (:class:`~.plan.StageEstimate`).
     """
@@ -100,6 +117,7 @@ class Wing:
     long_tables: tuple[str, ...] = ()
     claims: Callable[[Mapping[str, Any], Sequence[str]], list[Any]] = _no_claims
     findings: Callable[[Mapping[str, Any], Any, Mapping[str, Any]], list[str]] = _no_findings
+    report_views: Callable[[Mapping[str, Any]], Mapping[str, tuple[Any, str]]] = _no_views
     check: Callable[[dict], None] = _no_check
     plan: Callable[[dict], list[Any]] = _no_stages
 
@@ -119,6 +137,10 @@ class Wing:
 class WingError(ValueError):
     """A wing that does not fit: the message names it."""
 
+
+#: the names of this module that read the registered wings: a module importing one of them depends
+#: on every registered wing's ``WING`` module (:mod:`.sources`)
+READERS = ("wings", "wing_named", "section_schemas")
 
 #: the registered wings' stage modules (or :class:`Wing` objects handed directly), in order
 _REGISTRY: list[str | Wing] = []
@@ -162,6 +184,14 @@ def wings() -> tuple[Wing, ...]:
                 raise WingError(f"{table}: claimed by the wings {owners[table]} and {w.name}")
             owners[table] = w.name
     return found
+
+
+def wing_named(name: str) -> Wing:
+    """The registered wing called ``name``."""
+    found = {w.name: w for w in wings()}
+    if name not in found:
+        raise WingError(f"no registered wing {name!r} (registered: {', '.join(found)})")
+    return found[name]
 
 
 def section_schemas() -> dict[str, Mapping[str, Any]]:

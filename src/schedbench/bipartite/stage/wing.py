@@ -4,7 +4,7 @@ section, its results tables as ``diff``/``merge``/``archive`` compare them, its 
 
 from __future__ import annotations
 
-from schedbench.bipartite.stage import claims, tables
+from schedbench.bipartite.stage import claims, report, tables
 from schedbench.hall.wing import TableSpec, Wing
 
 __all__ = ["WING"]
@@ -47,6 +47,7 @@ WING = Wing(
     paper_groups=("bipartite",),
     claims=claims.judged_claims,
     findings=claims.findings_lines,
+    report_views=report.report_views,
     check=_check,
     plan=_plan,
 )

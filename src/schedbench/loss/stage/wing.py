@@ -5,7 +5,7 @@ its results tables as ``diff``/``merge``/``archive`` compare them, its paper tex
 from __future__ import annotations
 
 from schedbench.hall.wing import TableSpec, Wing
-from schedbench.loss.stage import claims, tables
+from schedbench.loss.stage import claims, report, tables
 
 __all__ = ["WING"]
 
@@ -60,6 +60,7 @@ WING = Wing(
     paper_groups=("loss",),
     claims=claims.judged_claims,
     findings=claims.findings_lines,
+    report_views=report.report_views,
     check=_check,
     plan=_plan,
 )

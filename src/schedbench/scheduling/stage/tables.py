@@ -404,6 +404,12 @@ def _findings_lines(tables: dict, frame: pd.DataFrame, params: dict) -> list[str
     return findings_lines(tables, frame, params)
 
 
+def _report_views(tables: dict) -> dict:
+    from schedbench.scheduling.stage.report import report_views
+
+    return report_views(tables)
+
+
 def _plan(config: dict) -> list:
     from schedbench.scheduling.stage.plan import plan_scheduling
 
@@ -425,6 +431,7 @@ WING = Wing(
     long_tables=("methods", "practice", "eps_sweep", "adversaries", "rejections"),
     claims=_judged_claims,
     findings=_findings_lines,
+    report_views=_report_views,
     check=_check,
     plan=_plan,
 )
