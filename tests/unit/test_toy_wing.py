@@ -2,8 +2,9 @@
 one-table model whose ``WING`` reaches the archive, ``diff``, ``merge``, the paper's generated
 macros, captions and groups, the config check and the cost plan — with no file of the hall, the
 faces or the workflow edited for it (the registry, :mod:`schedbench.hall.wing`, is the only
-door). The pipeline's rules and the report do not reach it yet: a wing still owns its ``.smk``
-and its report views are read by name in workflow/scripts."""
+door). Its HTML report table goes through the report's own script (workflow/scripts/report_tables.py,
+run here with a stand-in for Snakemake's ``snakemake`` object). The pipeline's rules do not
+reach it yet: a wing still owns its ``.smk``, and the Snakefile includes it by name."""
 
 from __future__ import annotations
 
@@ -71,6 +72,7 @@ TOY = Wing(
     figure_caption=lambda stem, kind: "Toy: the mean against $n$." if stem == "toy_mean" else None,
     table_captions={"toy": "The toy model's means."},
     paper_groups=("toy",),
+    report_views=lambda tables: {"means": (tables["points"][["n", "mean"]], "Toy: means")},
     check=_check_toy,
     plan=_plan_toy,
 )
@@ -159,6 +161,29 @@ def test_the_paper_takes_the_toy_macros_captions_and_group():
         group = group_tex("toy", [("toy_mean", None)], ["toy"])
     assert "\\input{sections/toy}" in group and "\\caption{Toy: the mean against $n$.}\\label{fig:toy_mean}" in group
     assert "\\caption{The toy model's means.}\\label{tab:toy}" in group
+
+
+def test_the_report_script_writes_the_toy_views(tmp_path):
+    import runpy
+    from types import SimpleNamespace
+
+    write_parquet(_toy_table(), tmp_path / "toy.parquet")
+
+    class Named(dict):  # Snakemake's named lists: by attribute, and items()
+        __getattr__ = dict.__getitem__
+
+    snakemake = SimpleNamespace(
+        input=Named(points=str(tmp_path / "toy.parquet"), sources="results/sources/x.sha256"),
+        output=Named(means=str(tmp_path / "means.html")),
+        params=Named(wing="toy", provenance="the toy test"),
+        log=[str(tmp_path / "report.log")],
+    )
+    script = SRC.parents[1] / "workflow/scripts/report_tables.py"
+    with registered(TOY):
+        runpy.run_path(str(script), init_globals={"snakemake": snakemake})
+    html = (tmp_path / "means.html").read_text()
+    assert "<title>Toy: means</title>" in html and "Produced by the toy test." in html
+    assert html.count("</tr>") == 4 and "exact" not in html  # a header and three points, the view's columns only
 
 
 def test_the_config_check_and_the_plan_take_the_toy_section():
