@@ -3,10 +3,12 @@ hall reads them from without importing any wing by name.
 
 A wing is a model with its pipeline stage (docs/architecture.md). Its stage package exports one
 object, ``WING`` (``schedbench.<wing>.stage.WING``), describing what the shared machinery needs
-of it: its config section, its results tables as :class:`TableSpec`\\ s (what
-``diff``, ``merge`` and ``archive`` compare), its paper macros and captions, its config check
-and cost plan. The hall (the archive, the paper's generated source, the explorer) and the faces
-loop over :func:`wings` instead of naming them.
+of it: its config section, its results tables as :class:`TableSpec`\\ s (what ``diff``,
+``merge`` and ``archive`` compare), its paper macros, captions and section groups, its claims
+and findings, its report tables, its config check and cost plan. The hall (the archive and
+diff, the paper's generated source), the faces (``checks``) and the workflow's scripts
+(``paper_generated``, ``claims_table``, ``report_tables``) loop over :func:`wings` instead of
+naming them.
 
 Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbench/__init__.py``,
 which hands them to :func:`register` when the package is imported. The modules are imported on
