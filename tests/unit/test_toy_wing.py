@@ -21,7 +21,7 @@ from schedbench.hall.diff_text import format_diff
 from schedbench.hall.io import provenance, write_parquet
 from schedbench.hall.merge import merge
 from schedbench.hall.paper import config_macros_tex, group_tex, paper_groups
-from schedbench.hall.plan import BASE_BYTES, StageEstimate
+from schedbench.hall.plan import BASE_BYTES, StageEstimate, output_stages
 from schedbench.hall.run_config import config_of_files
 from schedbench.hall.run_diff import diff
 from schedbench.hall.table_specs import known_tables, spec_of
@@ -75,6 +75,7 @@ TOY = Wing(
     report_views=lambda tables: {"means": (tables["points"][["n", "mean"]], "Toy: means")},
     check=_check_toy,
     plan=_plan_toy,
+    plan_outputs=lambda config: output_stages({"tables": {"toy_table": 1}}, {"toy_table": 3.72}),
 )
 
 
@@ -199,3 +200,7 @@ def test_the_config_check_and_the_plan_take_the_toy_section():
         stages = plan_config(config | {"toy": {"n": [10, 100]}}).stages
     toy = [s for s in stages if s.section == "toy"]
     assert len(toy) == 1 and toy[0].runs == 2
+    table = [s for s in stages if s.stage == "toy_table"]  # among the tables, before the figures
+    assert len(table) == 1 and table[0].section == "tables" and table[0].cpu_seconds == pytest.approx(2.0)
+    sections = [s.section for s in stages if s.section in ("tables", "figures", "paper")]
+    assert sections == sorted(sections, key=("tables", "figures", "paper").index)

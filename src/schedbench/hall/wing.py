@@ -106,6 +106,8 @@ class Wing:
       name, each a (frame, title) pair.
     * ``check``: the whole config → None, raising ``ConfigError`` on a bad key of its part.
     * ``plan``: the whole config → its stages' cost estimates (:class:`~.plan.StageEstimate`).
+    * ``plan_outputs``: the whole config → the cost estimates of the rules building its tables
+      and figures (:func:`~.plan.output_stages`).
     """
 
     name: str
@@ -122,6 +124,7 @@ class Wing:
     report_views: Callable[[Mapping[str, Any]], Mapping[str, tuple[Any, str]]] = _no_views
     check: Callable[[dict], None] = _no_check
     plan: Callable[[dict], list[Any]] = _no_stages
+    plan_outputs: Callable[[dict], list[Any]] = _no_stages
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():

@@ -22,6 +22,12 @@ def _plan(config: dict) -> list:
     return plan_bipartite(config.get("bipartite"))
 
 
+def _plan_outputs(config: dict) -> list:
+    from schedbench.bipartite.stage.plan import plan_bipartite_outputs
+
+    return plan_bipartite_outputs(config.get("bipartite"))
+
+
 WING = Wing(
     name="bipartite",
     section="bipartite",
@@ -50,4 +56,5 @@ WING = Wing(
     report_views=report.report_views,
     check=_check,
     plan=_plan,
+    plan_outputs=_plan_outputs,
 )

@@ -22,6 +22,12 @@ def _plan(config: dict) -> list:
     return plan_loss(config.get("loss"))
 
 
+def _plan_outputs(config: dict) -> list:
+    from schedbench.loss.stage.plan import plan_loss_outputs
+
+    return plan_loss_outputs(config.get("loss"))
+
+
 WING = Wing(
     name="loss",
     section="loss",
@@ -63,4 +69,5 @@ WING = Wing(
     report_views=report.report_views,
     check=_check,
     plan=_plan,
+    plan_outputs=_plan_outputs,
 )

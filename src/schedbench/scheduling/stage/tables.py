@@ -416,6 +416,12 @@ def _plan(config: dict) -> list:
     return plan_scheduling(config)
 
 
+def _plan_outputs(config: dict) -> list:
+    from schedbench.scheduling.stage.plan import plan_scheduling_outputs
+
+    return plan_scheduling_outputs(config)
+
+
 #: The scheduling wing as the hall sees it (:class:`schedbench.hall.wing.Wing`). Its keys are the
 #: config's top level; its runs table is compared by the hall's own groups
 #: (:mod:`schedbench.hall.group_diff`), so only the search's worst cases are a spec here. (The
@@ -434,4 +440,5 @@ WING = Wing(
     report_views=_report_views,
     check=_check,
     plan=_plan,
+    plan_outputs=_plan_outputs,
 )
