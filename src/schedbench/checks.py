@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from schedbench.hall.config import resolve_config
+from schedbench.hall.config import fill_defaults, resolve_config
 from schedbench.hall.wing import section_schemas, wings
 
 
@@ -20,11 +20,18 @@ def resolved(config: dict) -> dict:
 
 def check_config(config: dict) -> None:
     """Raise :class:`~schedbench.hall.config.ConfigError` naming the first bad key; return None
-    if the config is usable. The schema first (:func:`resolved`), then each wing checks its
-    part, in registry order."""
-    config = resolved(config)
-    for wing in wings():
-        wing.check(config)
+    if the config is usable. On a copy with the schema's defaults filled in, each wing checks
+    its part, in registry order (their messages say more than the schema's), then the schema
+    checks the whole (:func:`resolved`); a key a wing's check misses that the schema requires
+    is named by the schema."""
+    filled = fill_defaults(copy.deepcopy(config), sections=section_schemas())
+    try:
+        for wing in wings():
+            wing.check(filled)
+    except KeyError:
+        resolved(config)  # the schema names the missing key
+        raise
+    resolved(config)
 
 
 def plan_config(config: dict):

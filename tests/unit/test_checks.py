@@ -41,3 +41,17 @@ def test_a_partial_section_names_its_missing_key():
         check_config(PARTIAL | {"loss": {"experiments": {}}})
     with pytest.raises(ConfigError, match="experiments.ru.instances: 0 is less than the minimum of 1"):
         check_config(PARTIAL | {"experiments": {"ru": PARTIAL["experiments"]["ru"] | {"instances": 0}}})
+
+
+def test_a_key_a_wing_check_reads_but_the_config_lacks_is_named_by_the_schema():
+    # the loss check reads each experiment's ``k``; the schema names what is missing instead
+    # of the check's KeyError
+    partial_loss = {"seed": 1, "experiments": {"A": {"n": [10]}}}
+    with pytest.raises(ConfigError, match="loss: 'arrivals_per_server' is a required property"):
+        check_config(PARTIAL | {"loss": partial_loss})
+
+
+def test_a_wing_check_names_its_key_before_the_schema_does():
+    # a search task that is not a mapping: the wing's message, not the schema's "not of type"
+    with pytest.raises(ConfigError, match="search.tasks.t: a mapping of keys"):
+        check_config(PARTIAL | {"search": {"tasks": {"t": "greedy"}}})

@@ -30,6 +30,7 @@ __all__ = [
     "load_config",
     "load_config_strict",
     "check_schema",
+    "fill_defaults",
     "resolve_config",
     "schema_defaults",
     "CONFIG_SCHEMA",
@@ -217,11 +218,7 @@ def check_schema(config: dict, schema_path: str, sections: Mapping[str, Mapping]
     import jsonschema
 
     _check_finite(config, ())
-    schema = yaml.safe_load(open(schema_path))
-    for name, section in (sections or {}).items():
-        if name in schema["properties"]:
-            raise ConfigError(f"{name}: a section the config schema {schema_path} holds already")
-        schema["properties"][name] = copy.deepcopy(dict(section))
+    schema = _schema(schema_path, sections)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:
@@ -229,6 +226,30 @@ def check_schema(config: dict, schema_path: str, sections: Mapping[str, Mapping]
         where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
         raise ConfigError(f"{where}: {err.message}")
     _with_defaults(jsonschema.Draft202012Validator)(schema).validate(config)
+
+
+def _schema(schema_path: str | os.PathLike, sections: Mapping[str, Mapping] | None) -> dict:
+    """The config schema read, with ``sections`` added as top-level properties."""
+    schema = yaml.safe_load(open(schema_path))
+    for name, section in (sections or {}).items():
+        if name in schema["properties"]:
+            raise ConfigError(f"{name}: a section the config schema {schema_path} holds already")
+        schema["properties"][name] = copy.deepcopy(dict(section))
+    return schema
+
+
+def fill_defaults(
+    config: dict, schema_path: str | os.PathLike | None = None, sections: Mapping[str, Mapping] | None = None
+) -> dict:
+    """The schema's defaults filled into ``config`` (changed in place and returned) wherever its
+    shape lets them go, without checking it: what a check that names its own errors reads
+    before :func:`check_schema` (a section that is not a mapping is left as it is)."""
+    import jsonschema
+
+    validator = _with_defaults(jsonschema.Draft202012Validator)(_schema(schema_path or CONFIG_SCHEMA, sections))
+    for _ in validator.iter_errors(config):  # walking the config sets the defaults
+        pass
+    return config
 
 
 def _check_finite(node, path: tuple) -> None:
