@@ -21,17 +21,16 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from schedbench.hall.lazy import lazy_getattr
-from schedbench.hall.wing import register
 
-#: The wings, one line each: the stage module exporting its ``WING`` (:mod:`schedbench.hall.wing`),
-#: in the order the paper's macros, the results tables and the checks take them. Adding a wing
-#: is its folder and one line here. Imported on first use, not with the package.
+#: The wings, one line each: the stage module exporting its ``WING`` (:mod:`schedbench.hall.wing`
+#: reads this list when first asked for the wings), in the order the paper's macros, the results
+#: tables and the checks take them. Adding a wing is its folder and one line here. Imported on
+#: first use, not with the package.
 WINGS = (
     "schedbench.scheduling.stage",
     "schedbench.loss.stage",
     "schedbench.bipartite.stage",
 )
-register(*WINGS)
 
 _EXPORTS = {
     "RunResult": "schedbench.api",

@@ -10,10 +10,11 @@ diff, the paper's generated source), the faces (``checks``) and the workflow's s
 (``paper_generated``, ``claims_table``, ``report_tables``) loop over :func:`wings` instead of
 naming them.
 
-Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbench/__init__.py``,
-which hands them to :func:`register` when the package is imported. The modules are imported on
-first use (:func:`wings`), so importing the package imports no wing. A test registers a toy wing
-of its own with :func:`registered`.
+Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbench/__init__.py``
+(the package's list, read here by name when the wings are first asked for: the package does not
+import this module, so a job that never reads the wings does not depend on it). The modules are
+imported on first use (:func:`wings`), so importing the package imports no wing. More wings
+(a test's toy wing) are added with :func:`register` or, for a ``with`` block, :func:`registered`.
 """
 
 from __future__ import annotations
@@ -147,13 +148,21 @@ class WingError(ValueError):
 #: on every registered wing's ``WING`` module (:mod:`.sources`)
 READERS = ("wings", "wing_named", "section_schemas")
 
-#: the registered wings' stage modules (or :class:`Wing` objects handed directly), in order
+#: the wings registered besides the package's own (``schedbench.WINGS``): stage modules or
+#: :class:`Wing` objects handed directly, in order
 _REGISTRY: list[str | Wing] = []
 
 
+def _entries() -> list[str | Wing]:
+    """The package's wings (its ``WINGS``, read by name), then those registered here."""
+    package = importlib.import_module(__name__.split(".")[0])
+    own = list(getattr(package, "WINGS", ()))
+    return own + [e for e in _REGISTRY if e not in own]
+
+
 def register(*entries: str | Wing) -> None:
-    """Register wings: a module exporting ``WING`` (by name, imported on first use) or a
-    :class:`Wing` itself. Registering one twice is a no-op."""
+    """Register wings besides the package's own: a module exporting ``WING`` (by name, imported
+    on first use) or a :class:`Wing` itself. Registering one twice is a no-op."""
     for entry in entries:
         if not isinstance(entry, (str, Wing)):
             raise WingError(f"register: a module name or a Wing, not {entry!r}")
@@ -163,7 +172,7 @@ def register(*entries: str | Wing) -> None:
 
 def wing_modules() -> tuple[str, ...]:
     """The registered wings given by module name (a job's sources come from these)."""
-    return tuple(e for e in _REGISTRY if isinstance(e, str))
+    return tuple(e for e in _entries() if isinstance(e, str))
 
 
 def _load(entry: str | Wing) -> Wing:
@@ -177,7 +186,7 @@ def _load(entry: str | Wing) -> Wing:
 
 def wings() -> tuple[Wing, ...]:
     """The registered wings in registry order; two with one name or one table are an error."""
-    found = tuple(_load(e) for e in _REGISTRY)
+    found = tuple(_load(e) for e in _entries())
     names: set[str] = set()
     owners: dict[str, str] = {}
     for w in found:
