@@ -7,6 +7,10 @@ Quick start::
     res = schedbench.run("lb-unit-reject", inst, eps=0.25)
     res.objective, res.valid, res.ratio
 
+The queueing models have theirs too: ``schedbench.simulate_loss`` and
+``schedbench.solve_loss_exact`` (the loss system), ``schedbench.simulate_bipartite``
+(bipartite load balancing).
+
 The names below are loaded on first use, so that importing one wing (e.g.
 ``schedbench.loss``) does not import the others: a pipeline job then depends only on the
 sources it really uses.
@@ -14,8 +18,19 @@ sources it really uses.
 
 from __future__ import annotations
 
-from schedbench.hall.lazy import lazy_getattr
 from importlib.metadata import PackageNotFoundError, version
+
+from schedbench.hall.lazy import lazy_getattr
+
+#: The wings, one line each: the stage module exporting its ``WING`` (:mod:`schedbench.hall.wing`
+#: reads this list when first asked for the wings), in the order the paper's macros, the results
+#: tables and the checks take them. Adding a wing is its folder and one line here. Imported on
+#: first use, not with the package.
+WINGS = (
+    "schedbench.scheduling.stage",
+    "schedbench.loss.stage",
+    "schedbench.bipartite.stage",
+)
 
 _EXPORTS = {
     "RunResult": "schedbench.api",
@@ -41,6 +56,15 @@ _EXPORTS = {
     "get_family": "schedbench.scheduling.registry",
     "use_plugins": "schedbench.scheduling.registry",
     "PluginError": "schedbench.scheduling.registry",
+    # the loss system: one point simulated, or its exact value (the wing's own names, schedbench.loss)
+    "simulate_loss": "schedbench.loss.simulate",
+    "LossResult": "schedbench.loss.simulate",
+    "solve_loss_exact": "schedbench.loss.exact",
+    "LossExact": "schedbench.loss.exact",
+    # bipartite load balancing: one system simulated (its exact values: schedbench.bipartite.oracles)
+    "simulate_bipartite": "schedbench.bipartite.simulate",
+    "BipartiteResult": "schedbench.bipartite.simulate",
+    "neighbors_csr": "schedbench.bipartite.simulate",
 }
 
 try:

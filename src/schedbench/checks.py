@@ -1,149 +1,80 @@
-"""The whole experiment config checked beyond its schema: each wing checks its own section
-(:mod:`schedbench.scheduling.stage.config`, :mod:`schedbench.loss.stage.config`,
-:mod:`schedbench.bipartite.stage.config`); loading, schema and hash are the hall's
+"""The whole experiment config checked beyond its schema: each registered wing checks its own
+part (:attr:`schedbench.hall.wing.Wing.check`) and estimates its own stages
+(:attr:`~schedbench.hall.wing.Wing.plan`); loading, schema and hash are the hall's
 (:mod:`schedbench.hall.config`)."""
 
 from __future__ import annotations
 
-from schedbench.bipartite.stage.config import check_bipartite
-from schedbench.hall.config import ConfigError
-from schedbench.loss.stage.config import check_loss
-from schedbench.scheduling.stage.config import (
-    check_experiment,
-    check_figures_section,
-    check_practice_section,
-    check_search_section,
-)
+import copy
+
+from schedbench.hall.config import fill_defaults, resolve_config
+from schedbench.hall.wing import section_schemas, wings
+
+
+def resolved(config: dict) -> dict:
+    """A copy of ``config`` checked against the schema with its defaults filled in
+    (:func:`~schedbench.hall.config.resolve_config`, the registered wings' own sections
+    included): a hand-written dict may leave out what the schema defaults."""
+    return resolve_config(copy.deepcopy(config), sections=section_schemas())
 
 
 def check_config(config: dict) -> None:
-    """Raise :class:`ConfigError` naming the first bad key; return None if the config is usable.
-    The config's ``plugins`` are loaded first (their algorithms, adversaries and families are
-    names the experiments may use); one that does not load is an error naming its file and line."""
-    from schedbench.hall.grids import repeated
-    from schedbench.scheduling.registry import PluginError, plugin_files, use_plugins
-
+    """Raise :class:`~schedbench.hall.config.ConfigError` naming the first bad key; return None
+    if the config is usable. On a copy with the schema's defaults filled in, each wing checks
+    its part, in registry order (their messages say more than the schema's), then the schema
+    checks the whole (:func:`resolved`); a key a wing's check misses that the schema requires
+    is named by the schema."""
+    filled = fill_defaults(copy.deepcopy(config), sections=section_schemas())
     try:
-        use_plugins(config.get("plugins") or [], source="plugins")
-        plugin_files()  # loads the registry now: a broken plug-in fails here, before any job
-    except PluginError as exc:
-        raise ConfigError(f"plugins: {exc}") from None
-    check_loss(config.get("loss"))
-    check_bipartite(config.get("bipartite"))
-    check_search_section(config.get("search"))
-    check_figures_section(config.get("figures"))
-    check_practice_section(config.get("practice"))
-    if isinstance(config.get("eps"), list):
-        dup = repeated(config["eps"])
-        if dup is not None:
-            raise ConfigError(f"eps: {dup!r} is listed twice (each value of a grid once)")
-    for exp_name, exp in config["experiments"].items():
-        check_experiment(f"experiments.{exp_name}", exp, config["eps"])
+        for wing in wings():
+            wing.check(filled)
+    except KeyError:
+        resolved(config)  # the schema names the missing key
+        raise
+    resolved(config)
 
 
 def plan_config(config: dict):
-    """The run planner's estimate of a checked config (:mod:`schedbench.hall.plan`): each wing
-    estimates its own stages; the tables, figures and paper that join them are
-    :func:`plan_outputs`'s."""
-    from schedbench.bipartite.stage.plan import plan_bipartite
+    """The run planner's estimate of a checked config (:mod:`schedbench.hall.plan`), its
+    defaults filled in (:func:`resolved`): each wing estimates its own stages; the tables,
+    figures and paper that join them are :func:`plan_outputs`'s."""
     from schedbench.hall.plan import Plan, calibration, machine_memory_bytes
-    from schedbench.loss.stage.plan import plan_loss
-    from schedbench.scheduling.stage.plan import plan_scheduling
 
-    stages = plan_scheduling(config) + plan_loss(config.get("loss")) + plan_bipartite(config.get("bipartite"))
+    config = resolved(config)
+    stages = [s for wing in wings() for s in wing.plan(config)]
     return Plan(stages + plan_outputs(config), calibration(), machine_memory_bytes())
 
 
-#: CPU seconds of one job of each rule that builds a table, a figure or the paper, start-up
-#: included, in seconds of the reference machine (the planner multiplies them by this machine's
-#: calibration, like every other cost): the ``cpu_time`` of its benchmark file
-#: (``results/benchmarks/*.tsv``) in the default config's run on the project machine, which
-#: calibrates at 1.86 reference seconds per second, divided by that factor (:data:`_MEASURED_ON`);
-#: ``paper_pdf`` (no benchmark) a latexmk build from scratch, a few pdflatex passes. Their
-#: inputs are the small results tables, so a smaller config costs about the same (figures: the
-#: bootstrap of every group).
-_MEASURED_ON = 1.86
-_OUTPUT_SECONDS_MEASURED = {
-    "collect_runs": 9.0,
-    "paper_tables": 3.0,
+#: CPU seconds of one job of each rule that joins the wings (the claims, the paper, the
+#: pipeline record and the site), measured on the project machine
+#: (:func:`schedbench.hall.plan.output_stages`): ``paper_pdf`` (no benchmark) a latexmk build from
+#: scratch, a few pdflatex passes; the record and the site on the default config's tables
+#: (python -c with the scripts' calls; Snakemake's start-up of a job added). Each wing's own
+#: tables and figures are its :attr:`~schedbench.hall.wing.Wing.plan_outputs`.
+OUTPUT_SECONDS_MEASURED = {
     "claims_table": 3.0,
-    "method_table": 1.0,
-    "worst_case_table": 3.0,
-    "report_tables_runs": 3.0,
-    "eps_sweep_table": 11.0,
-    "practice_table": 7.0,
-    "loss_collect": 2.0,
-    "loss_tables": 1.0,
-    "report_tables_loss": 2.0,
-    "bipartite_collect": 1.0,
-    "bipartite_checks": 5.0,
-    "bipartite_tables": 1.0,
-    "report_tables_bipartite": 2.0,
-    "scheduling_figures": 15.0,
-    "figure_adversary_rounds": 6.0,
-    "figure_parameter_sweep": 14.0,
-    "figure_separation": 6.5,
-    "loss_figures": 8.0,
-    "bipartite_figures": 12.0,
     "paper_generated": 2.0,
     "paper_reproducibility": 2.0,
     "paper_pdf": 30.0,
-    # the pipeline record and the site: measured on the default config's tables on the project machine
-    # (python -c with the scripts' calls; Snakemake's start-up of a job added)
     "pipeline_record": 3.0,
     "site": 4.0,
 }
-OUTPUT_SECONDS = {rule: seconds / _MEASURED_ON for rule, seconds in _OUTPUT_SECONDS_MEASURED.items()}
 
 
 def plan_outputs(config: dict) -> list:
     """The jobs that build the tables, figures and paper of a checked config, one estimate per
-    rule (section ``tables``, ``figures`` or ``paper``; the stage is the rule's name), counted
-    as the Snakefile's targets ask for them: one scheduling figure job per problem, the loss and
-    bipartite ones when the config has those sections, the ε sweep's and the practice tables
-    when it has those; the pipeline record and the site (section ``paper``) always."""
-    from schedbench.hall.plan import BASE_BYTES, StageEstimate
-    from schedbench.scheduling.stage.config import experiment_problem
-    from schedbench.scheduling.stage.eps_sweep import sweep_jobs
-    from schedbench.scheduling.stage.practice import practice_families
+    rule (section ``tables``, ``figures`` or ``paper``; the stage is the rule's name): each
+    wing's (:attr:`~schedbench.hall.wing.Wing.plan_outputs`), and the claims table, the paper,
+    the pipeline record and the site, always; the tables first, then the figures, then the paper."""
+    from schedbench.hall.plan import output_stages
 
-    experiments = config.get("experiments") or {}
-    problems = sorted({experiment_problem(e) for e in experiments.values()}) or ["load"]
-    search = config.get("search") or {}
-    loss = bool((config.get("loss") or {}).get("experiments"))
-    bipartite = bool((config.get("bipartite") or {}).get("experiments"))
     jobs = {
-        "tables": {
-            "collect_runs": 1,
-            "paper_tables": 1,
-            "claims_table": 1,
-            "method_table": 1,
-            "worst_case_table": 1,
-            "report_tables_runs": 1,
-            "eps_sweep_table": int(bool(sweep_jobs(search.get("eps_sweep") or {}))),
-            "practice_table": int(bool(practice_families(config.get("practice") or {}))),
-            "loss_collect": int(loss),
-            "loss_tables": int(loss),
-            "report_tables_loss": int(loss),
-            "bipartite_collect": int(bipartite),
-            "bipartite_checks": int(bipartite),
-            "bipartite_tables": int(bipartite),
-            "report_tables_bipartite": int(bipartite),
-        },
-        "figures": {
-            "scheduling_figures": len(problems),
-            "figure_adversary_rounds": 1,
-            "figure_parameter_sweep": 1,
-            "figure_separation": 1,
-            "loss_figures": int(loss),
-            "bipartite_figures": int(bipartite),
-        },
+        "tables": {"claims_table": 1},
         "paper": {"paper_generated": 1, "paper_reproducibility": 1, "paper_pdf": 1, "pipeline_record": 1, "site": 1},
     }
-    notes = {"scheduling_figures": f"one per problem: {', '.join(problems)}", "paper_pdf": "latexmk"}
-    return [
-        StageEstimate(section, rule, n, n, 0.0, n * OUTPUT_SECONDS[rule], BASE_BYTES, notes.get(rule, ""))
-        for section, rules in jobs.items()
-        for rule, n in rules.items()
-        if n
-    ]
+    notes = {"paper_pdf": "latexmk"}
+    stages = [s for wing in wings() for s in wing.plan_outputs(config)] + output_stages(
+        jobs, OUTPUT_SECONDS_MEASURED, notes
+    )
+    order = ("tables", "figures", "paper")
+    return sorted(stages, key=lambda s: order.index(s.section))  # stable: by wing within a section

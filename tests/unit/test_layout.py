@@ -6,6 +6,7 @@ span wings. Read from the imports of every source file (``ast``), not by hand.""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,37 @@ def test_every_wing_owns_its_stage(wing):
     stage = SRC / wing / "stage"
     assert (stage / "__init__.py").exists() and (stage / "config.py").exists()
     assert any(stage.glob("figures.py")) and any(stage.glob("tables.py")), wing
+
+
+def test_no_hall_source_names_a_wing():
+    """The hall knows the wings only through the registry (``hall/wing.py``): no Python file of
+    it names one, in code, strings, comments or docstrings alike. (The explorer's hand-written
+    ``site/app.js`` still draws the queueing wings' sweeps page by their table names: not a
+    Python source, not yet covered.)"""
+    names = re.compile(r"\b(" + "|".join(WINGS) + r")\b", re.IGNORECASE)
+    hits = [
+        f"{f.relative_to(SRC)}:{n}: {line.strip()}"
+        for f in _files("hall")
+        for n, line in enumerate(f.read_text().splitlines(), 1)
+        if names.search(line)
+    ]
+    assert not hits, hits
+
+
+@pytest.mark.parametrize("wing", WINGS)
+def test_every_wing_is_registered_and_exports_its_description(wing):
+    """Each wing's stage exports one ``WING`` named as its folder, and the package registers it
+    (``schedbench.WINGS``, one line per wing): the hall finds every wing and only through it."""
+    import importlib
+
+    import schedbench
+    from schedbench.hall.wing import Wing, wings
+
+    module = f"schedbench.{wing}.stage"
+    assert module in schedbench.WINGS
+    described = importlib.import_module(module).WING
+    assert isinstance(described, Wing) and described.name == wing
+    assert described in wings()
 
 
 def test_the_hall_imports_no_wing():

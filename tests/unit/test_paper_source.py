@@ -77,7 +77,7 @@ def test_config_macros():
             "experiments": {},
         },
     }
-    tex = config_macros_tex(cfg, "config/x.yaml", "abc123", 0.05)
+    tex = config_macros_tex(cfg, "config/x.yaml", "abc123")
     assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{\\ensuremath{10^{3}}}" in tex
     assert "\\newcommand{\\LossSlopeTol}{0.05}" in tex and "\\newcommand{\\NBoot}{200}" in tex
     assert "\\newcommand{\\EpsGrid}{\\ensuremath{\\{1/4, 1/2\\}}}" in tex
@@ -137,10 +137,14 @@ def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     if not shutil.which("pdflatex"):
         pytest.skip("pdflatex not installed (make test installs it as root)")
     cfg = load_config([ROOT / config_file])
-    tex = config_macros_tex(cfg, config_file, "abc123", 0.05)
-    names = re.findall(r"\\newcommand\{\\(\w+)\}", tex)
-    assert names
-    body = "\n".join(f"{n}: \\{n}{{}} and $x = \\{n}{{}}$.\\par" for n in names)
+    tex = config_macros_tex(cfg, config_file, "abc123")
+    values = dict(re.findall(r"\\newcommand\{\\(\w+)\}\{(.*)\}$", tex, flags=re.M))
+    assert values
+    # a phrase holding its own inline math (the sweep's series, "ε = 1/4 ...") is text only: the
+    # prose never puts it inside $...$; every other macro must typeset in both
+    body = "\n".join(
+        f"{n}: \\{n}{{}}" + ("" if "$" in v else f" and $x = \\{n}{{}}$") + ".\\par" for n, v in values.items()
+    )
     (tmp_path / "t.tex").write_text(
         "\\documentclass{article}\n" + tex + "\n\\begin{document}\n" + body + "\n\\end{document}\n"
     )

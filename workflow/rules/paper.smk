@@ -240,7 +240,7 @@ rule report_tables_runs:
         "results/benchmarks/report_tables_runs.tsv"
     localrule: True
     params:
-        kind="runs",
+        wing="scheduling",
         provenance=PROVENANCE,
     script:
         "../scripts/report_tables.py"
@@ -272,7 +272,7 @@ rule report_tables_loss:
         "results/benchmarks/report_tables_loss.tsv"
     localrule: True
     params:
-        kind="loss",
+        wing="loss",
         provenance=PROVENANCE,
     script:
         "../scripts/report_tables.py"
@@ -304,7 +304,7 @@ rule report_tables_bipartite:
         "results/benchmarks/report_tables_bipartite.tsv"
     localrule: True
     params:
-        kind="bipartite",
+        wing="bipartite",
         provenance=PROVENANCE,
     script:
         "../scripts/report_tables.py"

@@ -3,8 +3,8 @@ from schedbench.hall.site import asset_files
 
 
 def site_tables():
-    """The results tables the site shows, by name (hall.site.TABLES): the runs and claims, and
-    those this config makes."""
+    """The results tables the site shows, by name (hall.site reads any table it is given): the runs
+    and claims, and those this config makes."""
     out = {
         "runs": "results/runs.parquet",
         "claims": "results/claims.parquet",

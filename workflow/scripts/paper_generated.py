@@ -4,21 +4,11 @@ from pathlib import Path
 from schedbench.hall.io import atomic_write_text
 from schedbench.hall.logs import logged
 from schedbench.hall.paper import config_macros_tex, group_tex
-from schedbench.loss.stage.slopes import SLOPE_TOL
-from schedbench.scheduling.stage.eps_sweep import sweep_summary
-from schedbench.scheduling.stage.practice import practice_summary
 
 with logged(snakemake.log[0], "paper_generated") as log:
     atomic_write_text(
         snakemake.output.macros,
-        config_macros_tex(
-            snakemake.config,
-            snakemake.params.config_file,
-            snakemake.params.config_hash,
-            SLOPE_TOL,
-            sweep_summary((snakemake.config.get("search") or {}).get("eps_sweep")),
-            practice_summary(snakemake.config.get("practice")),
-        ),
+        config_macros_tex(snakemake.config, snakemake.params.config_file, snakemake.params.config_hash),
     )
     for path in snakemake.output.groups:
         group = Path(path).stem

@@ -52,7 +52,7 @@ from schedbench.hall.run_config import (
     values_of,
 )
 from schedbench.hall.runlock import run_active
-from schedbench.hall.table_specs import KNOWN_TABLES, RUNS, RUNS_COLUMNS, SPECS, spec_columns
+from schedbench.hall.table_specs import RUNS, RUNS_COLUMNS, known_tables, spec_columns, specs
 
 __all__ = [
     "ArchiveError",
@@ -320,22 +320,23 @@ def _manifest(path: Path, arg: str) -> dict | None:
 
 
 def load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> Run:
-    """One run: its known tables (:data:`KNOWN_TABLES`; every other file of results/ is left
+    """One run: its known tables (:func:`~.table_specs.known_tables`; every other file of results/ is left
     unread), each checked against its manifest digest and read within its limits, and its
     config — a file the manifest names only when it lies inside the archive."""
     path = _locate(spec, root, dest, arg)
     manifest = _manifest(path, arg)
     tables = {}
     digests = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
-    for rel in KNOWN_TABLES:
+    known, table_specs = known_tables(), specs()
+    for rel in known:
         if not os.path.lexists(path / rel):
             continue
         f = regular_file(inside(path, rel, f"{arg}: {rel}"), f"{arg}: {rel}")  # no symlink out, no FIFO
         if rel in digests and file_sha256(f) != digests[rel]:
             raise ArchiveError(f"{arg}: {rel} of archive {path.name} does not match its manifest (edited since?)")
-        tables[rel] = read_table(f, f"{arg}: {rel}", RUNS_COLUMNS if rel == RUNS else spec_columns(SPECS[rel]))
+        tables[rel] = read_table(f, f"{arg}: {rel}", RUNS_COLUMNS if rel == RUNS else spec_columns(table_specs[rel]))
     if not tables:
-        raise ArchiveError(f"{arg}: no results tables ({', '.join(KNOWN_TABLES)}) in {path}")
+        raise ArchiveError(f"{arg}: no results tables ({', '.join(known)}) in {path}")
     main = tables.get(RUNS, next(iter(tables.values())))
     prov = provenance_of(main)
     run_hash = run_hash_of(main)

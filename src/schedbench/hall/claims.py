@@ -1,7 +1,6 @@
 """The paper's claims table: one row per claim of the source papers with what this run measured,
 where the paper shows it, and a verdict written from the results (docs/claims.md lists the claims
-and the rule of each verdict). The wings write the rows (``scheduling.stage.claims``,
-``loss.stage.claims``, ``bipartite.stage.claims``); this module owns the record, the verdict
+and the rule of each verdict). Each wing writes its rows (its ``stage/claims.py``); this module owns the record, the verdict
 vocabulary and the LaTeX table, and imports no wing."""
 
 from __future__ import annotations

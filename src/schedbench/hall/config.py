@@ -14,6 +14,7 @@ import json
 import math
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
@@ -29,6 +30,7 @@ __all__ = [
     "load_config",
     "load_config_strict",
     "check_schema",
+    "fill_defaults",
     "resolve_config",
     "schema_defaults",
     "CONFIG_SCHEMA",
@@ -160,17 +162,21 @@ def load_config(paths, schema_path: str | os.PathLike | None = None) -> dict:
     return resolve_config(apply_base(cfg, strs), schema_path)
 
 
-def resolve_config(config: dict, schema_path: str | os.PathLike | None = None) -> dict:
+def resolve_config(
+    config: dict, schema_path: str | os.PathLike | None = None, sections: Mapping[str, Mapping] | None = None
+) -> dict:
     """``config`` (read, ``base:`` merged) checked against the schema (:data:`CONFIG_SCHEMA`
     unless given) with the schema's defaults filled in, nested sections and per-experiment
     entries included; changed in place and returned. Code that reads a config after this
-    indexes the keys the schema defaults (``config["batch_size"]``): no default is restated."""
-    check_schema(config, str(schema_path or CONFIG_SCHEMA))
+    indexes the keys the schema defaults (``config["batch_size"]``): no default is restated.
+    ``sections``: top-level sections the schema file does not hold, by name (a registered wing's
+    :attr:`~schedbench.hall.wing.Wing.schema`)."""
+    check_schema(config, str(schema_path or CONFIG_SCHEMA), sections)
     return config
 
 
 def schema_defaults(schema_path: str | os.PathLike | None = None) -> dict[str, object]:
-    """Every ``default:`` of the config schema by its key path (``loss.points_per_job``;
+    """Every ``default:`` of the config schema by its key path (``<section>.points_per_job``;
     ``experiments.*.params`` for a default of every entry of a mapping)."""
     schema = yaml.safe_load(open(schema_path or CONFIG_SCHEMA))
     out: dict[str, object] = {}
@@ -192,7 +198,7 @@ def schema_defaults(schema_path: str | os.PathLike | None = None) -> dict[str, o
 
 
 def section_defaults(section: str, schema_path: str | os.PathLike | None = None) -> dict[str, object]:
-    """The schema's defaults of a top-level ``section`` (``loss``, ``bipartite``): what the
+    """The schema's defaults of a top-level ``section`` (a wing's, :attr:`.wing.Wing.section`): what the
     pipeline reads of a section a config leaves out (its rules are parsed all the same)."""
     prefix = section + "."
     return {
@@ -202,16 +208,17 @@ def section_defaults(section: str, schema_path: str | os.PathLike | None = None)
     }
 
 
-def check_schema(config: dict, schema_path: str) -> None:
+def check_schema(config: dict, schema_path: str, sections: Mapping[str, Mapping] | None = None) -> None:
     """The config against its JSON schema, with one line per error: the failing key path and
     the reason (the full schema and config stay out of the message). A NaN or infinite number
     anywhere is refused first (JSON Schema's ranges let NaN through). Defaults the schema gives
     are filled in, as Snakemake's ``validate`` does, so that what checks the config after this
-    (the cross-field rules, the run planner) sees what the pipeline's jobs will see."""
+    (the cross-field rules, the run planner) sees what the pipeline's jobs will see.
+    ``sections``: more top-level sections' schemas (one the file holds already is an error)."""
     import jsonschema
 
     _check_finite(config, ())
-    schema = yaml.safe_load(open(schema_path))
+    schema = _schema(schema_path, sections)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:
@@ -219,6 +226,30 @@ def check_schema(config: dict, schema_path: str) -> None:
         where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
         raise ConfigError(f"{where}: {err.message}")
     _with_defaults(jsonschema.Draft202012Validator)(schema).validate(config)
+
+
+def _schema(schema_path: str | os.PathLike, sections: Mapping[str, Mapping] | None) -> dict:
+    """The config schema read, with ``sections`` added as top-level properties."""
+    schema = yaml.safe_load(open(schema_path))
+    for name, section in (sections or {}).items():
+        if name in schema["properties"]:
+            raise ConfigError(f"{name}: a section the config schema {schema_path} holds already")
+        schema["properties"][name] = copy.deepcopy(dict(section))
+    return schema
+
+
+def fill_defaults(
+    config: dict, schema_path: str | os.PathLike | None = None, sections: Mapping[str, Mapping] | None = None
+) -> dict:
+    """The schema's defaults filled into ``config`` (changed in place and returned) wherever its
+    shape lets them go, without checking it: what a check that names its own errors reads
+    before :func:`check_schema` (a section that is not a mapping is left as it is)."""
+    import jsonschema
+
+    validator = _with_defaults(jsonschema.Draft202012Validator)(_schema(schema_path or CONFIG_SCHEMA, sections))
+    for _ in validator.iter_errors(config):  # walking the config sets the defaults
+        pass
+    return config
 
 
 def _check_finite(node, path: tuple) -> None:

@@ -1,4 +1,5 @@
-"""Erlang's loss formula B(c, a), used by the loss wing's oracles and the bipartite wing's checks."""
+"""The Erlang-B formula B(c, a), the blocking probability of c servers at offered load a: shared
+by the queueing wings' oracles and checks."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Names a package loads on first use (PEP 562): ``schedbench``, ``schedbench.loss`` and
-``schedbench.bipartite`` list theirs in a literal ``_EXPORTS = {name: module}`` and set
+"""Names a package loads on first use (PEP 562): ``schedbench``, a wing's package and its
+stage list theirs in a literal ``_EXPORTS = {name: module}`` and set
 ``__getattr__ = lazy_getattr(__name__, _EXPORTS)``, so importing the package (or one room of a wing)
 does not import every module behind its names. The job-source tracker reads the same literal
 (:mod:`.sources`): a script that imports such a name depends on its module."""

@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 __all__ = ["wall_limit", "hard_limit", "PLUGIN_RUN_SECONDS", "HARD_GRACE_SECONDS"]
 
 #: The wall-clock seconds a run involving a plug-in (an out-of-tree algorithm or adversary) may
-#: take by default (``schedbench.scheduling.play.execute(run_seconds=...)``, ``compare
+#: take by default (a run's ``run_seconds``, ``compare
 #: --plugin-time-limit``, the config's ``plugin_time_limit``). Built-in runs are not limited:
 #: their cost is planned. A loop inside numba code is not interrupted until it returns.
 PLUGIN_RUN_SECONDS = 600.0

@@ -26,14 +26,14 @@ from schedbench.hall.io import (
 )
 from schedbench.hall.run_config import schema_file, values_of
 from schedbench.hall.table_specs import (
-    KNOWN_TABLES,
-    SPECS,
     cell_label,
     cell_labels,
     identity_labels,
     is_timing,
+    known_tables,
     same_cell,
     spec_of,
+    specs,
 )
 
 __all__ = ["merge"]
@@ -57,9 +57,10 @@ def merge(
         raise ArchiveError("parts: give at least one part")
     out = Path(out)
     name = f"results/{table}"
-    if name not in KNOWN_TABLES:
+    known = known_tables()
+    if name not in known:
         raise ArchiveError(
-            f"table: {table!r} is not a results table merge knows ({', '.join(Path(t).name for t in KNOWN_TABLES)})"
+            f"table: {table!r} is not a results table merge knows ({', '.join(Path(t).name for t in known)})"
         )
     paths = []
     for p in map(Path, parts):
@@ -135,7 +136,7 @@ def merge(
         df = df[front + [c for c in df.columns if c not in front]].reset_index(drop=True)
         schema_path = Path(schema) if schema else schema_file("results.schema.yaml", Path("."))
     else:
-        spec = SPECS.get(name)
+        spec = specs().get(name)
         schema_path = (
             Path(schema) if schema else (schema_file(spec.schema, Path(".")) if spec and spec.schema else None)
         )

@@ -16,14 +16,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
-from schedbench.hall.effort import HIGHS_NODES_PER_UNIT
-from schedbench.hall.latex import eps_text, tex_text
 from schedbench.hall.io import read_benchmark
+from schedbench.hall.latex import tex_text
+from schedbench.hall.wing import wings
 
 __all__ = [
-    "GROUPS",
+    "HALL_GROUPS",
     "config_macros_tex",
+    "long_tables",
+    "paper_groups",
+    "table_caption",
     "group_tex",
     "reproducibility_tex",
     "stage_times",
@@ -32,146 +34,50 @@ __all__ = [
     "html_table",
 ]
 
-#: the paper's section groups in order; ``paper/main.tex`` inputs ``generated/<group>.tex`` for each
-#: (``tables`` after ``\\appendix``). The body shows one figure per results section; the exhaustive
-#: per-experiment figures are the HTML report's (``report_figures`` in workflow/rules/paper_common.smk).
-GROUPS = (
-    "practice",
-    "adversaries",
-    "eps_sweep",
-    "search",
-    "claims",
-    "loss",
-    "bipartite",
-    # the appendix: every table (the method table, the claims, the adversaries, the fits)
-    "tables",
-)
-#: groups whose prose stands without a figure or table of their own (the claims section points at
-#: the appendix's claims table)
+#: the hall's own section groups: the claims (prose only: it points at the appendix's claims
+#: table) and the appendix of every table, after the wings' (:func:`paper_groups`)
+HALL_GROUPS = ("claims", "tables")
+#: groups whose prose stands without a figure or table of their own
 PROSE_ONLY = ("claims",)
-#: tables that are ``longtable``s (caption and label inside, over several pages): input as they are,
-#: never in a float
-LONG_TABLES = ("methods", "claims", "practice", "eps_sweep", "adversaries", "rejections")
+
+
+def paper_groups() -> tuple[str, ...]:
+    """The paper's section groups: each registered wing's (:attr:`.wing.Wing.paper_groups`), in
+    registry order, then :data:`HALL_GROUPS`; ``paper/main.tex`` inputs ``generated/<group>.tex``
+    for each. The body shows one figure per results section; the exhaustive per-experiment
+    figures are the HTML report's (``report_figures`` in workflow/rules/paper_common.smk)."""
+    return (*(g for w in wings() for g in w.paper_groups), *HALL_GROUPS)
+
+
+def long_tables() -> tuple[str, ...]:
+    """Tables that are ``longtable``\\ s (caption and label inside, over several pages): input as
+    they are, never in a float — the claims table and the wings' (:attr:`.wing.Wing.long_tables`)."""
+    return ("claims", *(t for w in wings() for t in w.long_tables))
+
+
+def __getattr__(name: str):
+    """``GROUPS``: :func:`paper_groups` of the wings registered when it is read."""
+    if name == "GROUPS":
+        return paper_groups()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # -------------------------------------------------------------------------------- macros
 
 
-def _num(x) -> str:
-    """A number as LaTeX text: integers plain, powers of ten ≥ 1000 as 10^{k}, others %g. Math is
-    wrapped in \\ensuremath, so the macro reads the same in text and inside $...$ (the prose uses
-    both: ``over $n\\ge\\LossFitMinN$``)."""
-    x = float(x)
-    if x.is_integer():
-        k = math.log10(x) if x > 0 else 0
-        if x >= 1000 and float(k).is_integer():
-            return f"\\ensuremath{{10^{{{int(k)}}}}}"
-        return f"{int(x)}"
-    return f"{x:g}"
-
-
-def _set(values, fmt=lambda v: f"{v:g}") -> str:
-    values = sorted({float(v) for v in values})
-    return "\\ensuremath{\\{" + ", ".join(fmt(v) for v in values) + "\\}}" if values else "--"
-
-
-def _eps_set(values) -> str:
-    """A set of ε values as a reader writes them: {1/32, 1/16, 1/8} (:func:`~schedbench.hall.latex.eps_text`)."""
-    return _set(values, eps_text)
-
-
-def _trace_pace(exps: dict) -> str:
-    """How the flow-time trace windows are paced, as the text says it: the offered loads their
-    releases are scaled to (swf-trace ``load``), or the log's own pace."""
-    loads = [
-        e["params"]["load"]
-        for e in exps.values()
-        if e.get("family") == "swf-trace" and e.get("params", {}).get("load") is not None
-    ]
-    if not loads:
-        return "at the log's own pace"
-    return "with releases scaled to an offered load of " + _set(loads)
-
-
-def config_macros_tex(
-    cfg: dict,
-    config_file: str,
-    config_hash: str,
-    slope_tol: float,
-    eps_sweep: dict | None = None,
-    practice: dict | None = None,
-) -> str:
-    """Every number of the config the text quotes, as a macro (no number is typed in the prose).
-    ``eps_sweep``: the ε sweep's values and candidates per point with the wing's defaults applied
-    (``scheduling.stage.eps_sweep.sweep_summary``), None without a sweep; ``practice``: the
-    practice comparison's ε values, split sizes and flag threshold with the wing's defaults
-    applied (``scheduling.stage.practice.practice_summary``), None without one."""
-    exps = cfg.get("experiments", {})
-    loads = [
-        e["params"]["load"]
-        for e in exps.values()
-        if "family" in e
-        and "load" in e.get("params", {})
-        and e.get("problem", "maxflow") == "maxflow"
-        and e["params"].get("sizes") in ("unit", "uniform")
-    ]
+def config_macros_tex(cfg: dict, config_file: str, config_hash: str) -> str:
+    """Every number of the config the text quotes, as a macro (no number is typed in the prose):
+    the config file and its hash, then each registered wing's (:attr:`.wing.Wing.paper_macros`),
+    in registry order."""
     macros = {
         "ConfigFile": f"\\texttt{{{tex_text(config_file)}}}",
         "ConfigHash": f"\\texttt{{{tex_text(config_hash)}}}",
-        "BaseSeed": str(cfg["seed"]),
-        "EpsGrid": _eps_set(cfg["eps"]),
-        "NBoot": _num(cfg["figures"]["n_boot"]),
-        "OptTimeLimit": _num(cfg["opt"]["time_limit"]),
-        "OptWorkLimit": _num(cfg["opt"]["work_limit"]),
-        "HighsNodesPerUnit": _num(HIGHS_NODES_PER_UNIT),
-        "NumSchedExperiments": str(len(exps)),
-        "NumFamilyExperiments": str(sum("family" in e for e in exps.values())),
-        "NumAdversaryExperiments": str(sum("adversary" in e for e in exps.values())),
-        "MaxflowLoads": _set(loads),
-        "TracePace": _trace_pace(exps),
     }
-    if eps_sweep:
-        evals = eps_sweep["max_evals"]
-        macros.update(
-            {
-                "SweepEps": _eps_set(eps_sweep["eps"]),
-                "SweepMaxEvals": _num(evals[0]) if len(evals) == 1 else _set(evals),
-                "SweepSeries": tex_text(eps_sweep["series_text"]),
-            }
-        )
-    if practice:
-        macros.update(
-            {
-                "PracticeEps": _eps_set(practice["eps"]),
-                "PracticeTrain": _set(practice["train_instances"]),
-                "PracticeTest": _set(practice["test_instances"]),
-                "PracticeMinBudget": f"{float(practice['min_budget_used']):g}",
-                "PracticeNumFamilies": str(practice["families"]),
-            }
-        )
-    loss = cfg.get("loss") or {}
-    if loss:
-        macros.update(
-            {
-                "LossBatches": _num(loss["batches"]),
-                "LossWarmup": _num(loss["warmup"]),
-                "LossFitMinN": _num(loss["fit_min_n"]),
-                "LossSlopeTol": f"{slope_tol:g}",
-                "LossMinArrivals": _num(loss["min_arrivals"]),
-                "LossArrivalsPerServer": _num(loss["arrivals_per_server"]),
-                "LossNumExperiments": str(len(loss.get("experiments", {}))),
-            }
-        )
-    bip = cfg.get("bipartite") or {}
-    if bip:
-        macros.update(
-            {
-                "BipBatches": _num(bip["batches"]),
-                "BipCheckArrivals": _num(bip["check_arrivals"]),
-                "BipMinArrivals": _num(bip["min_arrivals"]),
-                "BipArrivalsPerServer": _num(bip["arrivals_per_server"]),
-                "BipNumExperiments": str(len(bip.get("experiments", {}))),
-            }
-        )
+    for w in wings():
+        for name, value in w.paper_macros(cfg).items():
+            if name in macros:
+                raise ValueError(f"paper macro \\{name} of the wing {w.name} is already defined")
+            macros[name] = value
     lines = ["% Generated by schedbench (paper.config_macros_tex) from the config; do not edit."]
     lines += [f"\\newcommand{{\\{name}}}{{{value}}}" for name, value in macros.items()]
     return "\n".join(lines) + "\n"
@@ -179,145 +85,24 @@ def config_macros_tex(
 
 # -------------------------------------------------------------------------------- captions
 
-_PROBLEM_TITLE = {
-    "load": "LoadBalancing",
-    "maxflow": "MaxFlowTime",
-    "wtdmaxflow": "WtdMaxFlowTime",
-    "genwtd": "GenWtdMaxFlowTime",
-    "stretch": "max stretch",
-}
-
-_LOSS = {
-    "A1": "A1: blocking at $k=n$ against $n$, one panel per $\\alpha$ (dashed: exact Erlang-B).",
-    "A2": "A2: $E[T]-1/d$ at $k=n$ with $n\\equiv 1 \\bmod d$ (dashed: the exact two-phase chain).",
-    "A3": "A3: $P_B$ and $E[T]-1/d$ for $k=\\lceil c\\,n^\\alpha\\ln n\\rceil$.",
-    "A4": "A4: small samples, $k=\\lceil n^\\gamma\\rceil$ and constant $k$.",
-    "A5": "A5: the trade-off in $k/n$ at fixed $n$.",
-}
-_BIP = {
-    "B1": "B1: $E[T]$ against $N$ per policy (dashed: $T^*_N$, dotted: JIQ fluid).",
-    "B2": "B2: $E[T]-T^*_N$ against $N$ (log--log).",
-    "B3": "B3: $E[T]$ against the degree $D_N$ at fixed $N$ (sparsity threshold).",
-    "B4": "B4: $E[T]-T^*_N$ in the sub-Halfin--Whitt regime $\\rho_N=1-\\beta N^{-\\alpha}$.",
-    "B5": "B5: $E[T]$ against the load $\\rho$.",
-}
-
-
-#: What a flagged ALG/OPT panel means (the flag: :data:`~schedbench.hall.figure_style.BOUND_FLAG`).
-_BOUND_NOTE = (
-    f"A panel titled ``\\ldots{BOUND_FLAG.strip()}'' has an instance whose optimum the solver did not prove "
-    "within its work limit: its ratios divide by the proven lower bound, so they overstate ALG/OPT."
-)
-
 
 def figure_caption(stem: str, kind: str | None = None) -> str:
-    """The LaTeX caption of a figure file (``kind``: the loss or bipartite figure letter)."""
-    boot = (
-        "95\\,\\% bootstrap CI bands over instances or seeds (\\NBoot{} resamples; a panel with fewer than ten "
-        "instances at a point draws each instance instead of a mean and a band, and its title says so)"
-    )
-    m = re.fullmatch(r"(ratio_vs_eps|rejection_vs_eps|ecdf)_([a-z]+)", stem)
-    if m:
-        what, problem = m.groups()
-        title = _PROBLEM_TITLE.get(problem, problem)
-        layout = (
-            "A row per experiment, a column per class of algorithm (the rejection model; speed "
-            "$1+\\varepsilon$; speed~1 without rejection: the plain algorithms and the speed-model ones "
-            f"at speed~1), at most {MAX_LINES_PER_PANEL} lines a panel; colour: the algorithm, as in every figure; "
-            "marker and line style: its parameter setting."
-        )
-        if what == "ratio_vs_eps":
-            return (
-                f"{title}: ALG/OPT against $\\varepsilon$; {boot}; dash-dot: the proven bound. {layout} {_BOUND_NOTE}"
-            )
-        if what == "rejection_vs_eps":
-            return (
-                f"{title}: the largest rejected fraction at any prefix against $\\varepsilon$ "
-                f"(rejection-model algorithms); dotted: the budget $y=\\varepsilon$; {boot}. {layout}"
-            )
-        return (
-            f"{title}: performance profiles, the ECDF of ALG/OPT over the instances of each family "
-            f"experiment at the $\\varepsilon$ closest to $0.25$ (with the instance count in each panel's title; "
-            f"with fewer than ten instances a panel shows each instance's ratio, one row per setting, and no ECDF). "
-            f"{layout} {_BOUND_NOTE}"
-        )
-    m = re.fullmatch(r"headline_([a-z]+)", stem)
-    if m:
-        title = _PROBLEM_TITLE.get(m.group(1), m.group(1))
-        return (
-            f"{title}, the comparison at a glance: per experiment, the mean ALG/OPT against "
-            "$\\varepsilon$ (each instance's curve where the experiment has fewer than ten) of the rejection-model "
-            "algorithm (solid), the speed-augmented baseline inside the model (dashed, speed $1+\\varepsilon$) and "
-            "the plain baseline (dotted) with the lowest mean ALG/OPT over all $\\varepsilon$ on these same "
-            "instances: a descriptive choice, made on the data shown (the held-out comparison, where the config "
-            "has one, is the section on rejection against speed measured fairly); "
-            f"each legend names its lines. Every algorithm is in the problem's own figure. {_BOUND_NOTE}"
-        )
-    if stem == "separation":
-        return (
-            "Rejection against speed on the adaptive immediate-dispatch construction: the largest ALG/OPT "
-            "the adversary forces against the number of machines $m$, a row per construction (all jobs of a "
-            "round at once, or one job a slot per surviving machine; $T$ jobs per machine pair), a column per "
-            "$\\varepsilon$. Solid: rejection-model algorithms at $\\varepsilon$ (\\texttt{mft-unit}, the source "
-            "paper's, handed $T^*$; \\texttt{edf-reject}, ours, without an oracle); dashed: speed "
-            "$1+\\varepsilon$. The adversary is deterministic given the algorithm: each point is one proven "
-            "ratio, not a mean; lines that coincide are drawn over each other, later ones with smaller markers."
-        )
-    if stem == "adversary_rounds":
-        return (
-            "ALG/OPT against the swept parameter of each adaptive adversary (rounds $K$ of LB-B, "
-            f"machines $m$ of the immediate-dispatch tree) at one $\\varepsilon$; {boot}."
-        )
-    if stem == "practice":
-        return (
-            "Rejection against speed on held-out instances: per family (a line), the geometric-mean ratio "
-            "ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ over the test instances against $\\varepsilon$, of the "
-            "rejection policy (at $\\varepsilon$) and the speed baseline (at $1+\\varepsilon$) with the best training "
-            "scores at that $\\varepsilon$ (Table~\\ref{tab:practice} names them); a panel per problem class and "
-            "workload; constants tuned on separate training instances, no oracle, no OPT; band: 95\\,\\% "
-            "bootstrap CI over instances (from ten on); dashed: a tie; hollow: flagged (budget unused or all tied "
-            "on the training runs, or invalid runs); log axes where the ratios span more than a factor three."
-        )
-    if stem == "worst_cases":
-        return "The worst ALG/OPT each search task found, against the proven bound where there is one."
-    m = re.fullmatch(r"eps_sweep_([a-z]+)", stem)
-    if m:
-        title = _PROBLEM_TITLE.get(m.group(1), m.group(1))
-        return (
-            f"{title}: the worst ALG/OPT the black-box search found, a row per series of the sweep "
-            "(Section~\\ref{sec:eps_sweep}): against $1/\\varepsilon$ at the series' machines, or against $m$ "
-            "at its one $\\varepsilon$ (log--log), OPT proven optimal. "
-            "Circles: the worst found; crosses: what the hand-made adversaries force at that "
-            "$\\varepsilon$; dotted: the algorithm's proven bound (a legend entry says when it lies above "
-            "the panel). Each point is a lower bound on the worst case."
-        )
-    if stem == "parameter_sweep":
-        return (
-            "ALG/OPT, rejected fraction and wasted work against a swept algorithm parameter "
-            f"(e.g.\\ the timeout constant $c$), one line per $\\varepsilon$; {boot}."
-        )
-    if stem.startswith("loss_") and kind in _LOSS:
-        return _LOSS[kind] + " Markers: simulation with 95\\,\\% batch-means CIs (\\LossBatches{} batches)."
-    if stem.startswith("bipartite_") and kind in _BIP:
-        return (
-            _BIP[kind] + " 95\\,\\% batch-means CIs (\\BipBatches{} batches). Where the policies and references "
-            f"would exceed {MAX_LINES_PER_PANEL} lines a panel, the speed-aware (JFSQ, JFIQ, random-$\\mu$) and speed-oblivious "
-            "policies are drawn in separate panels."
-        )
+    """The LaTeX caption of a figure file: its wing's (:attr:`.wing.Wing.figure_caption`; ``kind``:
+    a wing's own figure letter), else the stem as text."""
+    for w in wings():
+        caption = w.figure_caption(stem, kind)
+        if caption is not None:
+            return caption
     return tex_text(stem)
 
 
-_TABLE_CAPTIONS = {
-    "ratios": "Mean ALG/OPT [95\\,\\% bootstrap CI] per experiment, algorithm and $\\varepsilon$, and the "
-    "largest rejected fraction at any prefix.",
-    "loss_slopes": "Fitted log--log slopes [95\\,\\% CI] over $n\\ge\\LossFitMinN$ against the rates claimed by "
-    "the loss model's source~\\cite{loss} (consistent: slope at most the claim $+\\LossSlopeTol$).",
-    "bipartite_checks": "T2: the simulator against exact values and limits, each within the tolerance of its "
-    "last column.",
-    "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
-    "proven bound and what the hand-made adversaries force.",
-    "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (its source~\\cite{bipartite} states none: measurements).",
-}
+def table_caption(stem: str) -> str:
+    """The LaTeX caption of a floated table: its wing's (:attr:`.wing.Wing.table_captions`), else
+    the stem as text."""
+    for w in wings():
+        if stem in w.table_captions:
+            return w.table_captions[stem]
+    return tex_text(stem)
 
 
 #: the most of the text height a figure may take: every figure is drawn at most as wide as the text
@@ -362,7 +147,7 @@ def _table_env(stem: str) -> str:
             "\\centering\\scriptsize",
             # shrunk only if wider than the text (a narrow table keeps its size)
             f"\\begin{{adjustbox}}{{max width=\\textwidth}}\\input{{tables/{stem}.tex}}\\end{{adjustbox}}",
-            f"\\caption{{{_TABLE_CAPTIONS.get(stem, tex_text(stem))}}}\\label{{tab:{stem}}}",
+            f"\\caption{{{table_caption(stem)}}}\\label{{tab:{stem}}}",
             "\\end{table}",
             "",
         ]
@@ -378,8 +163,9 @@ def group_tex(group: str, figures: list, tables: list[str]) -> str:
     if not figures and not tables and group not in PROSE_ONLY:
         return head + "% (nothing in this config)\n"
     body = [f"\\input{{sections/{group}}}", ""]
-    body += [f"\\input{{tables/{t}.tex}}\n" for t in tables if t in LONG_TABLES]  # right after the prose
-    tables = [t for t in tables if t not in LONG_TABLES]
+    longs = long_tables()
+    body += [f"\\input{{tables/{t}.tex}}\n" for t in tables if t in longs]  # right after the prose
+    tables = [t for t in tables if t not in longs]
     for n, fig in enumerate(figures):
         stem, kind, pages = (fig, None, None) if isinstance(fig, str) else (tuple(fig) + (None,))[:3]
         first = group if n == 0 else None

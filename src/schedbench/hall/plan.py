@@ -2,7 +2,7 @@
 cost model to this machine, the table ``schedbench plan`` prints, and the gate a config passes
 before any job (docs/run-planner.md).
 
-Each wing estimates its own stages (:mod:`schedbench.scheduling.stage.plan`) as
+Each wing estimates its own stages (:attr:`.wing.Wing.plan`, its ``stage/plan.py``) as
 :class:`StageEstimate` rows: jobs, runs, work (jobs × events of the runs), CPU seconds on the
 reference machine and the peak memory of one job. :func:`calibration` scales the seconds to this
 machine by a fixed probe timed here against its time on the reference machine (2 cores, Python
@@ -45,6 +45,7 @@ MAX_CPU_HOURS = 24.0
 JOB_STARTUP_SECONDS = 2.0
 #: Bytes of a job before its data: an interpreter with numpy, numba, pandas and the solvers.
 BASE_BYTES = 300e6
+
 #: The probe's time on the reference machine (seconds; :func:`calibration`).
 REFERENCE_PROBE_SECONDS = 0.06  # measured 0.051–0.072 s on the quiet reference machine
 
@@ -61,6 +62,31 @@ class StageEstimate:
     cpu_seconds: float  # on the reference machine, job start-up included
     peak_bytes: float  # of the largest job of the stage
     note: str = ""
+
+
+#: The machine the output rules' costs were measured on (:func:`output_stages`) calibrates at
+#: this many reference seconds per second: a measured second is worth 1/this reference seconds.
+OUTPUTS_MEASURED_ON = 1.86
+
+
+def output_stages(
+    jobs: dict[str, dict[str, int]], measured: dict[str, float], notes: dict | None = None
+) -> list[StageEstimate]:
+    """One estimate per rule that builds a table, a figure or the paper: ``jobs`` by section
+    (``tables``, ``figures``, ``paper``) and rule, each job costing its ``measured`` seconds —
+    the ``cpu_time`` of the rule's benchmark file (``results/benchmarks/*.tsv``) in the default
+    config's run on the project machine, start-up included — in reference seconds
+    (/:data:`OUTPUTS_MEASURED_ON`). Their inputs are the small results tables, so a smaller
+    config costs about the same. A rule with no jobs is left out."""
+    notes = notes or {}
+    return [
+        StageEstimate(
+            section, rule, n, n, 0.0, n * (measured[rule] / OUTPUTS_MEASURED_ON), BASE_BYTES, notes.get(rule, "")
+        )
+        for section, rules in jobs.items()
+        for rule, n in rules.items()
+        if n
+    ]
 
 
 @dataclass(frozen=True)

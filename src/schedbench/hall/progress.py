@@ -1,13 +1,13 @@
 """Progress lines for long pipeline jobs: what is done, the rate and the time left.
 
-A loss chunk may simulate 10⁹ events and a solver call may run to its time limit; without this a
+A chunk of queueing points may simulate 10⁹ events and a solver call may run to its time limit; without this a
 job's log stays empty until it ends. Each job that works through a list of items (points,
 groups, instances) logs, as items finish, one line such as::
 
     progress: 3/8 points (37 %), 2.1e+08 events at 4.3e+07/s, elapsed 0:00:05, ETA 0:00:09
 
 at most every ``every`` seconds (and always for the first and the last item). The ETA scales
-the elapsed time by the work left, where each item's expected work is known (``weights``: a loss
+the elapsed time by the work left, where each item's expected work is known (``weights``: a queueing
 point's arrivals), else by the items left. Results are returned in input order, so a job's
 output does not depend on how the items were spread over its workers.
 ``schedbench status`` shows the last such line of every running job.

@@ -24,7 +24,7 @@ def quiet_highs() -> highspy.Highs:
 
     Every instance runs single-threaded: HiGHS keeps one global thread pool per process, and a
     run asking for a different ``threads`` than the first run of the process fails (measured: the
-    makespan MILP then returned an error status after a bipartite LP in the same process)."""
+    makespan MILP then returned an error status after a max-flow LP in the same process)."""
     sys.stdout.flush()
     saved = os.dup(1)
     try:

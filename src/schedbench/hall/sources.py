@@ -7,7 +7,9 @@ importing anything. Plug-ins are loaded by name at run time (the registry import
 algorithm, family and adversary module, but a job's rows come from the one it names), so a rule
 adds the named plug-in's module with :func:`module_sources`. An out-of-tree plug-in (a file
 loaded from a user's folder or an installed package, ``registry.use_plugins``) is a module
-outside ``src/schedbench``: its own file is declared, with the schedbench files it imports.
+outside ``src/schedbench``: its own file is declared, with the schedbench files it imports. A
+module that reads the registered wings (``from schedbench.hall.wing import wings``, or another of
+``hall.wing.READERS``) depends on every registered wing's ``WING`` module and what it imports.
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from schedbench.hall.wing import READERS, wing_modules
+
 __all__ = ["script_sources", "module_sources", "module_file"]
 
 _SRC = Path(__file__).resolve().parents[2]  # .../src
 _PKG = "schedbench"
+#: the names a module imports to read the registered wings (:data:`schedbench.hall.wing.READERS`):
+#: they load the wings' ``WING`` modules by name at run time, so its sources include theirs
+_WINGS_READERS = frozenset(f"schedbench.hall.wing.{name}" for name in READERS)
 
 
 @lru_cache(maxsize=None)
@@ -38,7 +45,7 @@ def module_file(module: str) -> Path | None:
 @lru_cache(maxsize=None)
 def _lazy_exports(module: str) -> dict[str, str]:
     """A package's names loaded on first use: the literal ``_EXPORTS = {name: module}`` of its
-    ``__init__.py`` (``schedbench``, ``schedbench.loss``, ``schedbench.bipartite``), else none."""
+    ``__init__.py`` (``schedbench``, a wing's package, its stage), else none."""
     f = module_file(module)
     if f is None or f.name != "__init__.py":
         return {}
@@ -68,6 +75,10 @@ def _imports(path: Path) -> frozenset[str]:
             found.update(f"{node.module}.{a.name}" for a in node.names)
             lazy = _lazy_exports(node.module)  # a package's name loaded on first use: its module
             found.update(lazy[a.name] for a in node.names if a.name in lazy)
+    if found & _WINGS_READERS:  # reads the registered wings: depends on each one's WING
+        for wing in wing_modules():
+            found.add(wing)
+            found.update(m for name, m in _lazy_exports(wing).items() if name == "WING")
     out = set()
     for name in found:
         parts = name.split(".")

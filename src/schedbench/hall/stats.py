@@ -1,6 +1,6 @@
 """Statistics in one module: the percentile-bootstrap CI of the tables (:func:`bootstrap_ci`; the
 figures use seaborn's own bootstrap), the Student-t CI over batch means of the queueing simulators
-(:func:`batch_ci`), and the log–log slope fits of the loss and bipartite rates (:func:`fit_loglog`).
+(:func:`batch_ci`), and the log–log slope fits of the queueing models' rates (:func:`fit_loglog`).
 
 scipy is imported inside the functions that need it, not at import: the Snakefile imports the
 queueing wings, and scipy.stats costs about 1 s per parse."""

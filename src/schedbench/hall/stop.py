@@ -1,7 +1,7 @@
 """A SIGTERM ends a pipeline run within :data:`STOP_SECONDS` (docs/hostile-input.md, "Pipeline runs").
 
 Snakemake's own answer to SIGTERM is to wait for the running jobs to finish ("Will exit after
-finishing currently running jobs"): minutes for a local loss chunk, hours for a cluster job, and
+finishing currently running jobs"): minutes for a local simulation chunk, hours for a cluster job, and
 forever when the SLURM controller is gone. The Snakefile's ``onstart`` hook calls
 :func:`stop_on_sigterm` instead, so that a SIGTERM to the Snakemake process
 

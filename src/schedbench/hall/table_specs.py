@@ -1,43 +1,43 @@
 """The results tables ``diff`` and ``merge`` know, and when two of their cells are the same.
 
-* :data:`SPECS`: per table besides the runs table (:data:`RUNS`), its :class:`TableSpec` — the
+* :func:`specs`: per table besides the runs table (:data:`RUNS`), its :class:`TableSpec` — the
   identity columns, the estimates with their CI columns, the columns compared exactly, its
-  schema; :func:`spec_of` infers one for a table without; :data:`KNOWN_TABLES` is every table
-  ``diff`` reads.
+  schema — as the registered wings declare them (:mod:`.wing`); :func:`spec_of` infers one for
+  a table without; :func:`known_tables` is every table ``diff`` reads.
 * The cells: :func:`cell_label` (a cell as a comparable label), :func:`close_numbers` and
   :func:`same_cell` (equal up to 1e-9 relative), :func:`identity_labels` (a row's identity as
   one label), :func:`is_timing` (columns that never count as a change).
 
-Lives in the hall: it names the wings' tables as files and imports no wing.
+Lives in the hall: it reads the wings' tables from the registry (:func:`.wing.wings`) and
+imports no wing.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from schedbench.hall.io import PROVENANCE_COLUMNS
+from schedbench.hall.wing import TableSpec, wings
 
 __all__ = [
-    "KNOWN_TABLES",
     "METRICS",
     "REL_TOL",
     "RUNS",
     "RUNS_COLUMNS",
-    "SPECS",
-    "TableSpec",
     "cell_label",
     "cell_labels",
     "close_numbers",
     "identity_labels",
     "is_timing",
+    "known_tables",
     "same_cell",
     "spec_columns",
     "spec_of",
+    "specs",
 ]
 
 RUNS = "results/runs.parquet"
@@ -46,70 +46,19 @@ METRICS = ("ratio", "objective", "rejected_frac")
 REL_TOL = 1e-9
 
 
-@dataclass(frozen=True)
-class TableSpec:
-    """How to compare (and merge) one results table: its identity columns, its estimates with
-    their CI columns, and the deterministic columns compared exactly (None: every other column)."""
-
-    identity: tuple[str, ...]
-    estimates: dict[str, tuple[str, str]] = field(default_factory=dict)
-    exact: tuple[str, ...] | None = None
-    schema: str | None = None
+def specs() -> dict[str, TableSpec]:
+    """Per results table besides the runs table, its :class:`TableSpec`: each registered wing's
+    ``tables`` (:mod:`.wing`), in registry order. The runs table's identity (its group keys,
+    :data:`METRICS`, merge's identity and column order) is in :mod:`.group_diff` and :mod:`.merge`."""
+    return {name: spec for w in wings() for name, spec in w.tables.items()}
 
 
-#: The wings' tables, named here rather than declared by each wing (the better design, not yet
-#: built): the hall imports no wing, and ``diff``/``merge`` are also called from Python, with no
-#: face to hand them the wings' specs. Their order is that of the messages naming
-#: :data:`KNOWN_TABLES`. The runs table's identity (its group keys, :data:`METRICS`, merge's
-#: identity and column order) is the scheduling wing's, in :mod:`.group_diff` and :mod:`.merge`.
-SPECS: dict[str, TableSpec] = {
-    "results/loss.parquet": TableSpec(
-        identity=(
-            "experiment",
-            "n",
-            "d",
-            "alpha",
-            "beta",
-            "k_rule",
-            "k_label",
-            "k_param",
-            "k",
-            "independent",
-            "method",
-            "estimator",
-        ),
-        estimates={
-            q: (f"{q}_ci_lo", f"{q}_ci_hi")
-            for q in ("blocking", "mean_response", "excess_response", "mean_busy", "mean_response_realized")
-        },
-        exact=("lam", "mu", "arrivals", "batches", "exact_blocking", "exact_excess"),
-        schema="loss.schema.yaml",
-    ),
-    "results/loss_slopes.parquet": TableSpec(
-        identity=("experiment", "d", "alpha", "beta", "k_label", "k_rule", "quantity"),
-        estimates={"slope": ("slope_lo", "slope_hi")},
-        exact=("exact_slope", "claimed_slope", "claim", "max_n"),
-    ),
-    "results/bipartite.parquet": TableSpec(
-        identity=("experiment", "N", "M", "rho", "alpha", "beta", "graph", "degree_label", "degree", "policy", "d"),
-        estimates={
-            "mean_response": ("mean_response_ci_lo", "mean_response_ci_hi"),
-            "excess_over_t_star": ("excess_ci_lo", "excess_ci_hi"),
-        },
-        exact=("t_star", "t_star_graph", "jiq_fluid", "random_exact", "mean_degree", "status", "arrivals"),
-        schema="bipartite.schema.yaml",
-    ),
-    "results/bipartite_checks.parquet": TableSpec(
-        identity=("check", "quantity", "kind"),
-        estimates={"simulated": ("ci_lo", "ci_hi")},
-        exact=("reference", "tolerance", "arrivals"),
-    ),
-    "results/worst_cases.parquet": TableSpec(identity=("task",)),
-}
+def known_tables() -> tuple[str, ...]:
+    """The results tables diff reads (no other file of a run's results/ is opened): the runs
+    table and those with a comparison spec."""
+    return (RUNS, *specs())
 
-#: The results tables diff reads (no other file of a run's results/ is opened): the runs table
-#: and those with a comparison spec.
-KNOWN_TABLES = (RUNS, *SPECS)
+
 #: The columns diff needs in the runs table (a table without one is refused by name).
 RUNS_COLUMNS = ("experiment", "algorithm", "eps", "status", *METRICS)
 
@@ -120,10 +69,11 @@ def spec_columns(spec: TableSpec) -> tuple[str, ...]:
 
 
 def spec_of(name: str, df: pd.DataFrame) -> TableSpec:
-    """The spec of table ``name``: its own in :data:`SPECS`, else one read off ``df`` (identity:
+    """The spec of table ``name``: its wing's (:func:`specs`), else one read off ``df`` (identity:
     its text and boolean columns; estimates: the columns with ``_ci_lo``/``_ci_hi`` or ``_lo``/``_hi``)."""
-    if name in SPECS:
-        return SPECS[name]
+    own = specs().get(name)
+    if own is not None:
+        return own
     ident = tuple(
         c
         for c in df.columns

@@ -1,2 +1,13 @@
 """The bipartite wing's pipeline stage: groups and exact checks (:mod:`.experiments`,
-:mod:`.checks`), rate fits, config checks, LaTeX tables, report views and figures."""
+:mod:`.checks`), rate fits, config checks, LaTeX tables, report views and figures. Its ``WING``
+(:mod:`.wing`, loaded on first use) is what the hall knows of the wing."""
+
+from __future__ import annotations
+
+from schedbench.hall.lazy import lazy_getattr
+
+_EXPORTS = {"WING": "schedbench.bipartite.stage.wing"}
+
+__all__ = list(_EXPORTS)
+
+__getattr__ = lazy_getattr(__name__, _EXPORTS)

@@ -11,9 +11,9 @@ from typing import Iterable
 
 import pandas as pd
 
-from schedbench.hall.claims import Claim, evidence_ref, plural
+from schedbench.hall.claims import Claim, evidence_ref, macro_tex, plural, verdict_sentence
 
-__all__ = ["bipartite_claims", "regime_claims", "sparsity_claim"]
+__all__ = ["findings_lines", "judged_claims", "bipartite_claims", "regime_claims", "sparsity_claim"]
 
 #: the policies whose optimality the source claims
 OPTIMAL_POLICIES = ("jfsq", "jfiq")
@@ -167,3 +167,16 @@ def sparsity_claim(table: pd.DataFrame, present: Iterable[str]) -> Claim | None:
             cid, "bipartite", statement, measured, evidence, "not shown", "a sparse series is as close as a dense one"
         )
     return None
+
+
+def judged_claims(tables: dict[str, pd.DataFrame], present: Iterable[str]) -> list[Claim]:
+    """:func:`bipartite_claims` on the check and simulation tables, when the claims rule has them
+    (a config with bipartite experiments): the wing's :attr:`~schedbench.hall.wing.Wing.claims`."""
+    if "bipartite_checks" not in tables:
+        return []
+    return bipartite_claims(tables["bipartite_checks"], present, tables["bipartite"])
+
+
+def findings_lines(tables: dict[str, pd.DataFrame], frame: pd.DataFrame, params: dict) -> list[str]:
+    """The bipartite section's finding: the verdicts of its claims in a sentence."""
+    return [macro_tex("FindingBipartite", verdict_sentence(frame, "bipartite ", "the bipartite model"))]

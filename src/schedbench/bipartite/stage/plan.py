@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from schedbench.bipartite.stage.experiments import expand_groups, group_arrivals
 from schedbench.hall.config import balanced_chunks
-from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate
+from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate, output_stages
 
-__all__ = ["plan_bipartite", "SECONDS_PER_ARRIVAL_POLICY"]
+__all__ = ["plan_bipartite", "plan_bipartite_outputs", "SECONDS_PER_ARRIVAL_POLICY", "OUTPUT_SECONDS_MEASURED"]
 
 #: Job seconds per simulated arrival and policy (measured, module docstring).
 SECONDS_PER_ARRIVAL_POLICY = 4.3e-7
@@ -37,3 +37,22 @@ def plan_bipartite(section: dict | None) -> list[StageEstimate]:
             )
         )
     return out
+
+
+#: CPU seconds of one job of each rule that builds the bipartite wing's tables and figures,
+#: measured on the project machine (:func:`schedbench.hall.plan.output_stages`)
+OUTPUT_SECONDS_MEASURED = {
+    "bipartite_collect": 1.0,
+    "bipartite_checks": 5.0,
+    "bipartite_tables": 1.0,
+    "report_tables_bipartite": 2.0,
+    "bipartite_figures": 12.0,
+}
+
+
+def plan_bipartite_outputs(section: dict | None) -> list[StageEstimate]:
+    """The bipartite wing's table and figure rules, one job each when the config has bipartite
+    experiments."""
+    n = int(bool((section or {}).get("experiments")))
+    tables = {"bipartite_collect": n, "bipartite_checks": n, "bipartite_tables": n, "report_tables_bipartite": n}
+    return output_stages({"tables": tables, "figures": {"bipartite_figures": n}}, OUTPUT_SECONDS_MEASURED)

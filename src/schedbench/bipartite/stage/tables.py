@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from schedbench.hall.latex import slope_cell, tabular, tex_text
+from schedbench.hall.tex_values import tex_number
 
 
 def bipartite_checks_tex(checks: pd.DataFrame) -> str:
@@ -65,3 +66,49 @@ def bipartite_rates_tex(rates: pd.DataFrame) -> str:
         )
     head = "experiment & load & $D_N$ & policy & slope of $E[T]-T^*_N$ [95\\% CI] & value at max $N$"
     return tabular("llllrr", head, lines, "tables.bipartite_rates_tex")
+
+
+# -------------------------------------------------------------------------------- the paper's text
+
+
+def paper_macros(config: dict) -> dict[str, str]:
+    """The bipartite section's numbers the text quotes, as macros (none without the section)."""
+    bip = config.get("bipartite") or {}
+    if not bip:
+        return {}
+    return {
+        "BipBatches": tex_number(bip["batches"]),
+        "BipCheckArrivals": tex_number(bip["check_arrivals"]),
+        "BipMinArrivals": tex_number(bip["min_arrivals"]),
+        "BipArrivalsPerServer": tex_number(bip["arrivals_per_server"]),
+        "BipNumExperiments": str(len(bip.get("experiments", {}))),
+    }
+
+
+#: the caption of each bipartite figure by its letter (the experiment's ``figure``)
+FIGURE_CAPTIONS = {
+    "B1": "B1: $E[T]$ against $N$ per policy (dashed: $T^*_N$, dotted: JIQ fluid).",
+    "B2": "B2: $E[T]-T^*_N$ against $N$ (log--log).",
+    "B3": "B3: $E[T]$ against the degree $D_N$ at fixed $N$ (sparsity threshold).",
+    "B4": "B4: $E[T]-T^*_N$ in the sub-Halfin--Whitt regime $\\rho_N=1-\\beta N^{-\\alpha}$.",
+    "B5": "B5: $E[T]$ against the load $\\rho$.",
+}
+
+TABLE_CAPTIONS = {
+    "bipartite_checks": "T2: the simulator against exact values and limits, each within the tolerance of its "
+    "last column.",
+    "bipartite_rates": "Fitted rates of $E[T]-T^*_N$ in $N$ (its source~\\cite{bipartite} states none: measurements).",
+}
+
+
+def figure_caption(stem: str, kind: str | None) -> str | None:
+    """The caption of a bipartite figure (``bipartite_<...>`` of letter ``kind``), None for another's."""
+    if not (stem.startswith("bipartite_") and kind in FIGURE_CAPTIONS):
+        return None
+    from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
+
+    return (
+        FIGURE_CAPTIONS[kind] + " 95\\,\\% batch-means CIs (\\BipBatches{} batches). Where the policies and references "
+        f"would exceed {MAX_LINES_PER_PANEL} lines a panel, the speed-aware (JFSQ, JFIQ, random-$\\mu$) and speed-oblivious "
+        "policies are drawn in separate panels."
+    )

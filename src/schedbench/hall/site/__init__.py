@@ -33,24 +33,10 @@ PAGES = {
     "algorithm": "Algorithm",
     "family": "Family",
     "experiment": "Experiment",
-    "sweeps": "Loss, bipartite and ε sweeps",
+    "sweeps": "Sweeps",
     "claims": "Claims",
     "run": "Pipeline record",
 }
-#: the tables the site shows (``runs`` required), each read as results/<name>.parquet
-TABLES = (
-    "runs",
-    "practice_pairs",
-    "practice_runs",
-    "claims",
-    "loss",
-    "loss_slopes",
-    "bipartite",
-    "bipartite_checks",
-    "eps_sweep",
-    "eps_sweep_growth",
-    "worst_cases",
-)
 
 
 class SiteError(ValueError):

@@ -8,9 +8,9 @@ from typing import Iterable
 
 import pandas as pd
 
-from schedbench.hall.claims import Claim, evidence_ref, plural
+from schedbench.hall.claims import Claim, evidence_ref, macro_tex, plural, verdict_sentence
 
-__all__ = ["loss_claims", "omega_claim"]
+__all__ = ["findings_lines", "judged_claims", "loss_claims", "omega_claim"]
 
 _QUANTITY = {"blocking": "blocking probability", "excess_response": "excess response time"}
 
@@ -69,3 +69,14 @@ def omega_claim(slopes: pd.DataFrame, evidence: str) -> Claim | None:
     if falling == len(tested):
         return Claim(cid, "loss", statement, measured, evidence, "confirmed qualitatively")
     return Claim(cid, "loss", statement, measured, evidence, "not shown", "a series' slope interval covers 0")
+
+
+def judged_claims(tables: dict[str, pd.DataFrame], present: Iterable[str]) -> list[Claim]:
+    """:func:`loss_claims` on the slope table, when the claims rule has it (a config with loss
+    experiments): the wing's :attr:`~schedbench.hall.wing.Wing.claims`."""
+    return loss_claims(tables["loss_slopes"], present) if "loss_slopes" in tables else []
+
+
+def findings_lines(tables: dict[str, pd.DataFrame], frame: pd.DataFrame, params: dict) -> list[str]:
+    """The loss section's finding: the verdicts of its claims in a sentence."""
+    return [macro_tex("FindingLoss", verdict_sentence(frame, "loss ", "the loss system's rates"))]

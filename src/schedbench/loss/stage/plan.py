@@ -6,10 +6,10 @@ points in 458 s of job time, warm-up, batches and job start-up included)."""
 from __future__ import annotations
 
 from schedbench.hall.config import balanced_chunks
-from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate
+from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate, output_stages
 from schedbench.loss.stage.experiments import expand_points, point_arrivals
 
-__all__ = ["plan_loss", "SECONDS_PER_ARRIVAL"]
+__all__ = ["plan_loss", "plan_loss_outputs", "SECONDS_PER_ARRIVAL", "OUTPUT_SECONDS_MEASURED"]
 
 #: Job seconds per post-warm-up arrival of a point (measured, module docstring).
 SECONDS_PER_ARRIVAL = 1.3e-7
@@ -36,3 +36,15 @@ def plan_loss(section: dict | None) -> list[StageEstimate]:
             )
         )
     return out
+
+
+#: CPU seconds of one job of each rule that builds the loss wing's tables and figures, measured
+#: on the project machine (:func:`schedbench.hall.plan.output_stages`)
+OUTPUT_SECONDS_MEASURED = {"loss_collect": 2.0, "loss_tables": 1.0, "report_tables_loss": 2.0, "loss_figures": 8.0}
+
+
+def plan_loss_outputs(section: dict | None) -> list[StageEstimate]:
+    """The loss wing's table and figure rules, one job each when the config has loss experiments."""
+    n = int(bool((section or {}).get("experiments")))
+    jobs = {"tables": {"loss_collect": n, "loss_tables": n, "report_tables_loss": n}, "figures": {"loss_figures": n}}
+    return output_stages(jobs, OUTPUT_SECONDS_MEASURED)

@@ -31,3 +31,10 @@ def loss_views(points: pd.DataFrame, slopes: pd.DataFrame) -> tuple[pd.DataFrame
         if c in points.columns
     ]
     return points[keep], slopes
+
+
+def report_views(tables: dict[str, pd.DataFrame]) -> dict[str, tuple[pd.DataFrame, str]]:
+    """The report's tables of the loss wing by output name, each with its title: the simulated
+    points and the fitted slopes (of ``tables["points"]``, ``tables["slopes"]``)."""
+    points, slopes = loss_views(tables["points"], tables["slopes"])
+    return {"points": (points, "Loss system: simulated points"), "slopes": (slopes, "Loss system: fitted slopes")}

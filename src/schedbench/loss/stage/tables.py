@@ -7,6 +7,7 @@ import math
 import pandas as pd
 
 from schedbench.hall.latex import slope_cell, tabular, tex_text
+from schedbench.hall.tex_values import tex_number
 
 _QUANTITY_TEX = {"blocking": "$P_B$", "excess_response": "$E[T]-1/d$"}
 
@@ -62,3 +63,46 @@ def loss_macros_tex(slopes: pd.DataFrame) -> str:
         )
         + "\n"
     )
+
+
+# -------------------------------------------------------------------------------- the paper's text
+
+
+def paper_macros(config: dict) -> dict[str, str]:
+    """The loss section's numbers the text quotes, as macros (none without a loss section)."""
+    from schedbench.loss.stage.slopes import SLOPE_TOL
+
+    loss = config.get("loss") or {}
+    if not loss:
+        return {}
+    return {
+        "LossBatches": tex_number(loss["batches"]),
+        "LossWarmup": tex_number(loss["warmup"]),
+        "LossFitMinN": tex_number(loss["fit_min_n"]),
+        "LossSlopeTol": f"{SLOPE_TOL:g}",
+        "LossMinArrivals": tex_number(loss["min_arrivals"]),
+        "LossArrivalsPerServer": tex_number(loss["arrivals_per_server"]),
+        "LossNumExperiments": str(len(loss.get("experiments", {}))),
+    }
+
+
+#: the caption of each loss figure by its letter (the experiment's ``figure``)
+FIGURE_CAPTIONS = {
+    "A1": "A1: blocking at $k=n$ against $n$, one panel per $\\alpha$ (dashed: exact Erlang-B).",
+    "A2": "A2: $E[T]-1/d$ at $k=n$ with $n\\equiv 1 \\bmod d$ (dashed: the exact two-phase chain).",
+    "A3": "A3: $P_B$ and $E[T]-1/d$ for $k=\\lceil c\\,n^\\alpha\\ln n\\rceil$.",
+    "A4": "A4: small samples, $k=\\lceil n^\\gamma\\rceil$ and constant $k$.",
+    "A5": "A5: the trade-off in $k/n$ at fixed $n$.",
+}
+
+TABLE_CAPTIONS = {
+    "loss_slopes": "Fitted log--log slopes [95\\,\\% CI] over $n\\ge\\LossFitMinN$ against the rates claimed by "
+    "the loss model's source~\\cite{loss} (consistent: slope at most the claim $+\\LossSlopeTol$).",
+}
+
+
+def figure_caption(stem: str, kind: str | None) -> str | None:
+    """The caption of a loss figure (``loss_<...>`` of letter ``kind``), None for another's."""
+    if stem.startswith("loss_") and kind in FIGURE_CAPTIONS:
+        return FIGURE_CAPTIONS[kind] + " Markers: simulation with 95\\,\\% batch-means CIs (\\LossBatches{} batches)."
+    return None

@@ -18,12 +18,14 @@ from typing import Iterable
 
 import pandas as pd
 
-from schedbench.hall.claims import Claim, evidence_ref, plural
+from schedbench.hall.claims import Claim, evidence_ref, macro_tex, plural, verdict_sentence
 from schedbench.hall.latex import eps_text
 
 __all__ = [
     "SCHEDULING_CLAIMS",
     "ADVERSARY_CLAIMS",
+    "findings_lines",
+    "judged_claims",
     "scheduling_claims",
     "separation_points",
     "separation_text",
@@ -411,3 +413,30 @@ def scheduling_claims(
         _practice(*args("practice"), practice_pairs, evidence_ref(["tab:practice", "fig:practice"], have)),
     ]
     return out
+
+
+def judged_claims(tables: dict[str, pd.DataFrame], present: Iterable[str]) -> list[Claim]:
+    """:func:`scheduling_claims` on the claims rule's tables by name (``runs``, and
+    ``sweep_growth`` and ``practice_pairs`` when the config has them): the wing's
+    :attr:`~schedbench.hall.wing.Wing.claims`."""
+    return scheduling_claims(tables["runs"], present, tables.get("sweep_growth"), tables.get("practice_pairs"))
+
+
+def findings_lines(tables: dict[str, pd.DataFrame], frame: pd.DataFrame, params: dict) -> list[str]:
+    """The macros the scheduling sections open with: each problem's finding, what the
+    adversaries force, the ε sweep's and the practice comparison's findings and tallies, the
+    separation's numbers (``params["titles"]``: the practice families in words)."""
+    from schedbench.scheduling.problems import problem_names
+    from schedbench.scheduling.stage.eps_sweep_report import sweep_finding
+    from schedbench.scheduling.stage.headline import findings_macros_tex
+    from schedbench.scheduling.stage.practice_report import practice_finding, practice_tally
+
+    runs, growth, pairs = tables["runs"], tables.get("sweep_growth"), tables.get("practice_pairs")
+    return [
+        findings_macros_tex(runs, problem_names()).rstrip("\n"),
+        macro_tex("FindingAdversaries", verdict_sentence(frame, ADVERSARY_CLAIMS, "what the adversaries force")),
+        macro_tex("FindingSweep", sweep_finding(growth)),
+        macro_tex("FindingPractice", practice_finding(pairs, dict(params["titles"]))),
+        *(macro_tex(name, v) for name, v in practice_tally(pairs).items()),
+        *(macro_tex(name, v) for name, v in separation_summary(separation_points(runs)).items()),
+    ]

@@ -187,3 +187,27 @@ def experiment_problem(exp: dict) -> str:
         adv = get_adversary(exp["adversary"])
         return adv.problem_for(adv.resolve_params(algorithm_grid(exp.get("params"))[0]))
     return get_algorithm(sorted(exp["algorithms"])[0]).problem
+
+
+def check_scheduling(config: dict) -> None:
+    """The scheduling part of a whole config: its ``plugins`` loaded first (their algorithms,
+    adversaries and families are names the experiments may use; one that does not load is an
+    error naming its file and line), then the search, figures and practice sections, the ε grid
+    and every experiment."""
+    from schedbench.hall.grids import repeated
+    from schedbench.scheduling.registry import PluginError, plugin_files, use_plugins
+
+    try:
+        use_plugins(config.get("plugins") or [], source="plugins")
+        plugin_files()  # loads the registry now: a broken plug-in fails here, before any job
+    except PluginError as exc:
+        raise ConfigError(f"plugins: {exc}") from None
+    check_search_section(config.get("search"))
+    check_figures_section(config.get("figures"))
+    check_practice_section(config.get("practice"))
+    if isinstance(config.get("eps"), list):
+        dup = repeated(config["eps"])
+        if dup is not None:
+            raise ConfigError(f"eps: {dup!r} is listed twice (each value of a grid once)")
+    for exp_name, exp in config["experiments"].items():
+        check_experiment(f"experiments.{exp_name}", exp, config["eps"])

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from schedbench.hall.grids import algorithm_grid, batches
-from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate
+from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate, output_stages
 from schedbench.scheduling.registry import get_adversary, get_algorithm, get_family
 from schedbench.scheduling.stage.config import DEFAULT_SEEDS, experiment_problem
 
-__all__ = ["plan_scheduling", "total_runs", "RATES"]
+__all__ = ["plan_scheduling", "plan_scheduling_outputs", "total_runs", "RATES", "OUTPUT_SECONDS_MEASURED"]
 
 #: Jobs per second of a run, validation included (benchmarks/README.md, "Second round"):
 #: compiled path with unit / sized jobs, the step path, and LoadBalancing's compiled dispatch.
@@ -292,3 +292,47 @@ def plan_scheduling(config: dict) -> list[StageEstimate]:
 def total_runs(stages: list[StageEstimate]) -> int:
     """The rows the results table will have (online runs and adversary games)."""
     return sum(s.runs for s in stages if s.stage in ("run_online", "adversary"))
+
+
+#: CPU seconds of one job of each rule that builds the scheduling wing's tables and figures,
+#: measured on the project machine (:func:`schedbench.hall.plan.output_stages`)
+OUTPUT_SECONDS_MEASURED = {
+    "collect_runs": 9.0,
+    "paper_tables": 3.0,
+    "method_table": 1.0,
+    "worst_case_table": 3.0,
+    "report_tables_runs": 3.0,
+    "eps_sweep_table": 11.0,
+    "practice_table": 7.0,
+    "scheduling_figures": 15.0,
+    "figure_adversary_rounds": 6.0,
+    "figure_parameter_sweep": 14.0,
+    "figure_separation": 6.5,
+}
+
+
+def plan_scheduling_outputs(config: dict) -> list[StageEstimate]:
+    """The scheduling wing's table and figure rules, counted as the Snakefile's targets ask for
+    them: one figure job per problem, the ε sweep's and the practice tables when the config has
+    those."""
+    from schedbench.scheduling.stage.eps_sweep import sweep_jobs
+    from schedbench.scheduling.stage.practice import practice_families
+
+    problems = sorted({experiment_problem(e) for e in (config.get("experiments") or {}).values()}) or ["load"]
+    tables = {
+        "collect_runs": 1,
+        "paper_tables": 1,
+        "method_table": 1,
+        "worst_case_table": 1,
+        "report_tables_runs": 1,
+        "eps_sweep_table": int(bool(sweep_jobs((config.get("search") or {}).get("eps_sweep") or {}))),
+        "practice_table": int(bool(practice_families(config.get("practice") or {}))),
+    }
+    figures = {
+        "scheduling_figures": len(problems),
+        "figure_adversary_rounds": 1,
+        "figure_parameter_sweep": 1,
+        "figure_separation": 1,
+    }
+    notes = {"scheduling_figures": f"one per problem: {', '.join(problems)}"}
+    return output_stages({"tables": tables, "figures": figures}, OUTPUT_SECONDS_MEASURED, notes)

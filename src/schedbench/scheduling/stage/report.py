@@ -1,6 +1,6 @@
 """The views of the results tables the HTML report shows (browsable tables): one row per
-(experiment, algorithm setting, ε) for the runs, the registry's algorithms, and the loss and
-bipartite tables without their provenance columns."""
+(experiment, algorithm setting, ε) for the runs, and the registry's algorithms
+(:func:`report_views`, the wing's :attr:`~schedbench.hall.wing.Wing.report_views`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 from schedbench.scheduling.registry import algorithm_names, get_algorithm
 from schedbench.scheduling.stage.metrics import add_labels
 
-__all__ = ["runs_summary", "methods_view"]
+__all__ = ["runs_summary", "methods_view", "report_views"]
 
 
 def runs_summary(runs: pd.DataFrame) -> pd.DataFrame:
@@ -52,3 +52,12 @@ def methods_view() -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def report_views(tables: dict[str, pd.DataFrame]) -> dict[str, tuple[pd.DataFrame, str]]:
+    """The report's tables of the scheduling wing by output name, each with its title: the run
+    summary (of ``tables["runs"]``) and the registered algorithms."""
+    return {
+        "summary": (runs_summary(tables["runs"]), "Runs: ALG/OPT per experiment, algorithm and ε"),
+        "methods": (methods_view(), "Registered algorithms"),
+    }

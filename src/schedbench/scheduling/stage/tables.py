@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 
 from schedbench.hall.latex import eps_text, fmt_cell, tex_text
+from schedbench.hall.tex_values import tex_eps_set, tex_number, tex_set
 from schedbench.hall.stats import bootstrap_ci
+from schedbench.hall.wing import TableSpec, Wing
 from schedbench.scheduling.stage.metrics import add_labels, format_value, successful
 
 __all__ = ["ratio_table_tex", "adversary_table_tex", "rejection_table_tex", "macros_tex"]
@@ -190,3 +193,252 @@ def macros_tex(df: pd.DataFrame) -> str:
         f"\\newcommand{{\\NumBudgetViolations}}{{{int((df['status'] == 'budget_violated').sum())}}}",
     ]
     return "\n".join(lines) + "\n"
+
+
+# -------------------------------------------------------------------------------- the paper's text
+
+
+def _trace_pace(exps: dict) -> str:
+    """How the flow-time trace windows are paced, as the text says it: the offered loads their
+    releases are scaled to (swf-trace ``load``), or the log's own pace."""
+    loads = [
+        e["params"]["load"]
+        for e in exps.values()
+        if e.get("family") == "swf-trace" and e.get("params", {}).get("load") is not None
+    ]
+    if not loads:
+        return "at the log's own pace"
+    return "with releases scaled to an offered load of " + tex_set(loads)
+
+
+def paper_macros(config: dict) -> dict[str, str]:
+    """The scheduling config's numbers the text quotes, as macros: the grid, the limits, the
+    experiments, and the ε sweep's and the practice comparison's with their defaults applied
+    (:func:`.eps_sweep.sweep_summary`, :func:`.practice.practice_summary`)."""
+    from schedbench.hall.effort import HIGHS_NODES_PER_UNIT
+    from schedbench.scheduling.stage.eps_sweep import sweep_summary
+    from schedbench.scheduling.stage.practice import practice_summary
+
+    cfg = config
+    eps_sweep = sweep_summary((cfg.get("search") or {}).get("eps_sweep"))
+    practice = practice_summary(cfg.get("practice"))
+    exps = cfg.get("experiments", {})
+    loads = [
+        e["params"]["load"]
+        for e in exps.values()
+        if "family" in e
+        and "load" in e.get("params", {})
+        and e.get("problem", "maxflow") == "maxflow"
+        and e["params"].get("sizes") in ("unit", "uniform")
+    ]
+    macros = {
+        "BaseSeed": str(cfg["seed"]),
+        "EpsGrid": tex_eps_set(cfg["eps"]),
+        "NBoot": tex_number(cfg["figures"]["n_boot"]),
+        "OptTimeLimit": tex_number(cfg["opt"]["time_limit"]),
+        "OptWorkLimit": tex_number(cfg["opt"]["work_limit"]),
+        "HighsNodesPerUnit": tex_number(HIGHS_NODES_PER_UNIT),
+        "NumSchedExperiments": str(len(exps)),
+        "NumFamilyExperiments": str(sum("family" in e for e in exps.values())),
+        "NumAdversaryExperiments": str(sum("adversary" in e for e in exps.values())),
+        "MaxflowLoads": tex_set(loads),
+        "TracePace": _trace_pace(exps),
+    }
+    if eps_sweep:
+        evals = eps_sweep["max_evals"]
+        macros.update(
+            {
+                "SweepEps": tex_eps_set(eps_sweep["eps"]),
+                "SweepMaxEvals": tex_number(evals[0]) if len(evals) == 1 else tex_set(evals),
+                "SweepSeries": tex_text(eps_sweep["series_text"]),
+            }
+        )
+    if practice:
+        macros.update(
+            {
+                "PracticeEps": tex_eps_set(practice["eps"]),
+                "PracticeTrain": tex_set(practice["train_instances"]),
+                "PracticeTest": tex_set(practice["test_instances"]),
+                "PracticeMinBudget": f"{float(practice['min_budget_used']):g}",
+                "PracticeNumFamilies": str(practice["families"]),
+            }
+        )
+    return macros
+
+
+PROBLEM_TITLE = {
+    "load": "LoadBalancing",
+    "maxflow": "MaxFlowTime",
+    "wtdmaxflow": "WtdMaxFlowTime",
+    "genwtd": "GenWtdMaxFlowTime",
+    "stretch": "max stretch",
+}
+
+
+def _bound_note() -> str:
+    """What a flagged ALG/OPT panel means (the flag: :data:`~schedbench.hall.figure_style.BOUND_FLAG`)."""
+    from schedbench.hall.figure_style import BOUND_FLAG
+
+    return (
+        f"A panel titled ``\\ldots{BOUND_FLAG.strip()}'' has an instance whose optimum the solver did not prove "
+        "within its work limit: its ratios divide by the proven lower bound, so they overstate ALG/OPT."
+    )
+
+
+def figure_caption(stem: str, kind: str | None) -> str | None:
+    """The LaTeX caption of one of this wing's figures, None for another's."""
+    from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
+
+    bound_note = _bound_note()
+    boot = (
+        "95\\,\\% bootstrap CI bands over instances or seeds (\\NBoot{} resamples; a panel with fewer than ten "
+        "instances at a point draws each instance instead of a mean and a band, and its title says so)"
+    )
+    m = re.fullmatch(r"(ratio_vs_eps|rejection_vs_eps|ecdf)_([a-z]+)", stem)
+    if m:
+        what, problem = m.groups()
+        title = PROBLEM_TITLE.get(problem, problem)
+        layout = (
+            "A row per experiment, a column per class of algorithm (the rejection model; speed "
+            "$1+\\varepsilon$; speed~1 without rejection: the plain algorithms and the speed-model ones "
+            f"at speed~1), at most {MAX_LINES_PER_PANEL} lines a panel; colour: the algorithm, as in every figure; "
+            "marker and line style: its parameter setting."
+        )
+        if what == "ratio_vs_eps":
+            return f"{title}: ALG/OPT against $\\varepsilon$; {boot}; dash-dot: the proven bound. {layout} {bound_note}"
+        if what == "rejection_vs_eps":
+            return (
+                f"{title}: the largest rejected fraction at any prefix against $\\varepsilon$ "
+                f"(rejection-model algorithms); dotted: the budget $y=\\varepsilon$; {boot}. {layout}"
+            )
+        return (
+            f"{title}: performance profiles, the ECDF of ALG/OPT over the instances of each family "
+            f"experiment at the $\\varepsilon$ closest to $0.25$ (with the instance count in each panel's title; "
+            f"with fewer than ten instances a panel shows each instance's ratio, one row per setting, and no ECDF). "
+            f"{layout} {bound_note}"
+        )
+    m = re.fullmatch(r"headline_([a-z]+)", stem)
+    if m:
+        title = PROBLEM_TITLE.get(m.group(1), m.group(1))
+        return (
+            f"{title}, the comparison at a glance: per experiment, the mean ALG/OPT against "
+            "$\\varepsilon$ (each instance's curve where the experiment has fewer than ten) of the rejection-model "
+            "algorithm (solid), the speed-augmented baseline inside the model (dashed, speed $1+\\varepsilon$) and "
+            "the plain baseline (dotted) with the lowest mean ALG/OPT over all $\\varepsilon$ on these same "
+            "instances: a descriptive choice, made on the data shown (the held-out comparison, where the config "
+            "has one, is the section on rejection against speed measured fairly); "
+            f"each legend names its lines. Every algorithm is in the problem's own figure. {bound_note}"
+        )
+    if stem == "separation":
+        return (
+            "Rejection against speed on the adaptive immediate-dispatch construction: the largest ALG/OPT "
+            "the adversary forces against the number of machines $m$, a row per construction (all jobs of a "
+            "round at once, or one job a slot per surviving machine; $T$ jobs per machine pair), a column per "
+            "$\\varepsilon$. Solid: rejection-model algorithms at $\\varepsilon$ (\\texttt{mft-unit}, the source "
+            "paper's, handed $T^*$; \\texttt{edf-reject}, ours, without an oracle); dashed: speed "
+            "$1+\\varepsilon$. The adversary is deterministic given the algorithm: each point is one proven "
+            "ratio, not a mean; lines that coincide are drawn over each other, later ones with smaller markers."
+        )
+    if stem == "adversary_rounds":
+        return (
+            "ALG/OPT against the swept parameter of each adaptive adversary (rounds $K$ of LB-B, "
+            f"machines $m$ of the immediate-dispatch tree) at one $\\varepsilon$; {boot}."
+        )
+    if stem == "practice":
+        return (
+            "Rejection against speed on held-out instances: per family (a line), the geometric-mean ratio "
+            "ALG$_{\\mathrm{rej}}$/ALG$_{\\mathrm{speed}}$ over the test instances against $\\varepsilon$, of the "
+            "rejection policy (at $\\varepsilon$) and the speed baseline (at $1+\\varepsilon$) with the best training "
+            "scores at that $\\varepsilon$ (Table~\\ref{tab:practice} names them); a panel per problem class and "
+            "workload; constants tuned on separate training instances, no oracle, no OPT; band: 95\\,\\% "
+            "bootstrap CI over instances (from ten on); dashed: a tie; hollow: flagged (budget unused or all tied "
+            "on the training runs, or invalid runs); log axes where the ratios span more than a factor three."
+        )
+    if stem == "worst_cases":
+        return "The worst ALG/OPT each search task found, against the proven bound where there is one."
+    m = re.fullmatch(r"eps_sweep_([a-z]+)", stem)
+    if m:
+        title = PROBLEM_TITLE.get(m.group(1), m.group(1))
+        return (
+            f"{title}: the worst ALG/OPT the black-box search found, a row per series of the sweep "
+            "(Section~\\ref{sec:eps_sweep}): against $1/\\varepsilon$ at the series' machines, or against $m$ "
+            "at its one $\\varepsilon$ (log--log), OPT proven optimal. "
+            "Circles: the worst found; crosses: what the hand-made adversaries force at that "
+            "$\\varepsilon$; dotted: the algorithm's proven bound (a legend entry says when it lies above "
+            "the panel). Each point is a lower bound on the worst case."
+        )
+    if stem == "parameter_sweep":
+        return (
+            "ALG/OPT, rejected fraction and wasted work against a swept algorithm parameter "
+            f"(e.g.\\ the timeout constant $c$), one line per $\\varepsilon$; {boot}."
+        )
+    return None
+
+
+TABLE_CAPTIONS = {
+    "ratios": "Mean ALG/OPT [95\\,\\% bootstrap CI] per experiment, algorithm and $\\varepsilon$, and the "
+    "largest rejected fraction at any prefix.",
+    "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
+    "proven bound and what the hand-made adversaries force.",
+}
+
+
+# -------------------------------------------------------------------------------- the wing
+
+
+def _check(config: dict) -> None:
+    from schedbench.scheduling.stage.config import check_scheduling
+
+    check_scheduling(config)
+
+
+def _judged_claims(tables: dict, present) -> list:
+    from schedbench.scheduling.stage.claims import judged_claims
+
+    return judged_claims(tables, present)
+
+
+def _findings_lines(tables: dict, frame: pd.DataFrame, params: dict) -> list[str]:
+    from schedbench.scheduling.stage.claims import findings_lines
+
+    return findings_lines(tables, frame, params)
+
+
+def _report_views(tables: dict) -> dict:
+    from schedbench.scheduling.stage.report import report_views
+
+    return report_views(tables)
+
+
+def _plan(config: dict) -> list:
+    from schedbench.scheduling.stage.plan import plan_scheduling
+
+    return plan_scheduling(config)
+
+
+def _plan_outputs(config: dict) -> list:
+    from schedbench.scheduling.stage.plan import plan_scheduling_outputs
+
+    return plan_scheduling_outputs(config)
+
+
+#: The scheduling wing as the hall sees it (:class:`schedbench.hall.wing.Wing`). Its keys are the
+#: config's top level; its runs table is compared by the hall's own groups
+#: (:mod:`schedbench.hall.group_diff`), so only the search's worst cases are a spec here. (The
+#: other wings keep theirs in ``stage/wing.py``.)
+WING = Wing(
+    name="scheduling",
+    section=None,
+    tables={"results/worst_cases.parquet": TableSpec(identity=("task",))},
+    paper_macros=paper_macros,
+    figure_caption=figure_caption,
+    table_captions=TABLE_CAPTIONS,
+    paper_groups=("practice", "adversaries", "eps_sweep", "search"),
+    long_tables=("methods", "practice", "eps_sweep", "adversaries", "rejections"),
+    claims=_judged_claims,
+    findings=_findings_lines,
+    report_views=_report_views,
+    check=_check,
+    plan=_plan,
+    plan_outputs=_plan_outputs,
+)

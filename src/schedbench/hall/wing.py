@@ -1,0 +1,225 @@
+"""What the hall knows of a wing: one :class:`Wing` description per wing, and the registry the
+hall reads them from without importing any wing by name.
+
+A wing is a model with its pipeline stage (docs/architecture.md). Its stage package exports one
+object, ``WING`` (``schedbench.<wing>.stage.WING``), describing what the shared machinery needs
+of it: its config section, its results tables as :class:`TableSpec`\\ s (what ``diff``,
+``merge`` and ``archive`` compare), its paper macros, captions and section groups, its claims
+and findings, its report tables, its config check and cost plan. The hall (the archive and
+diff, the paper's generated source), the faces (``checks``) and the workflow's scripts
+(``paper_generated``, ``claims_table``, ``report_tables``) loop over :func:`wings` instead of
+naming them.
+
+Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbench/__init__.py``
+(the package's list, read here by name when the wings are first asked for: the package does not
+import this module, so a job that never reads the wings does not depend on it). The modules are
+imported on first use (:func:`wings`), so importing the package imports no wing. More wings
+(a test's toy wing) are added with :func:`register` or, for a ``with`` block, :func:`registered`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+__all__ = [
+    "READERS",
+    "TableSpec",
+    "Wing",
+    "WingError",
+    "register",
+    "registered",
+    "section_schemas",
+    "wing_modules",
+    "wing_named",
+    "wings",
+]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How to compare (and merge) one results table: its identity columns, its estimates with
+    their CI columns, and the deterministic columns compared exactly (None: every other column)."""
+
+    identity: tuple[str, ...]
+    estimates: dict[str, tuple[str, str]] = field(default_factory=dict)
+    exact: tuple[str, ...] | None = None
+    schema: str | None = None
+
+
+def _no_macros(config: dict) -> dict[str, str]:
+    return {}
+
+
+def _no_caption(stem: str, kind: str | None) -> str | None:
+    return None
+
+
+def _no_claims(tables: Mapping[str, Any], present: Sequence[str]) -> list[Any]:
+    return []
+
+
+def _no_findings(tables: Mapping[str, Any], frame: Any, params: Mapping[str, Any]) -> list[str]:
+    return []
+
+
+def _no_views(tables: Mapping[str, Any]) -> dict[str, tuple[Any, str]]:
+    return {}
+
+
+def _no_check(config: dict) -> None:
+    return None
+
+
+def _no_stages(config: dict) -> list[Any]:
+    return []
+
+
+@dataclass(frozen=True)
+class Wing:
+    """One wing as the hall sees it.
+
+    * ``name``: the wing's name (a word: its folder, its config section unless ``section`` says
+      otherwise).
+    * ``section``: its config section (None: its keys are at the config's top level).
+    * ``schema``: the JSON schema of that section when the config schema
+      (``workflow/schemas/config.schema.yaml``) does not hold it (None: it does), with its
+      ``default:``\\ s — what ``check-config`` and ``plan`` check and fill a section by.
+    * ``tables``: its results tables, ``results/<name>.parquet`` → the
+      :class:`TableSpec` ``diff``/``merge``/``archive`` compare them by (identity,
+      estimates with their CI columns, the columns compared exactly, schema). The runs table,
+      whose comparison is its own (:mod:`.group_diff`), is not among them.
+    * ``paper_macros``: the config → the macros the paper's text quotes (name → LaTeX), written
+      after the hall's own in ``paper/macros_config.tex``, in the order of the registry.
+    * ``figure_caption``: (figure stem, kind) → its caption, or None for a figure not its own.
+    * ``table_captions``: table stem → its caption, for the tables the paper floats.
+    * ``paper_groups``: the paper's section groups it writes (``paper/generated/<group>.tex``).
+    * ``long_tables``: its tables that are ``longtable``\\ s (input as they are, never floated).
+    * ``claims``: (the claims rule's results tables by name, the figure and table labels the
+      paper holds) → its claims judged (:class:`~.claims.Claim`), in the claims table's order.
+    * ``findings``: (those tables, the judged claims as a frame, the claims rule's params) → the
+      LaTeX lines of its findings macros (``paper/macros_findings.tex``).
+    * ``report_views``: the report rule's tables by input name → its HTML report tables by output
+      name, each a (frame, title) pair.
+    * ``check``: the whole config → None, raising ``ConfigError`` on a bad key of its part.
+    * ``plan``: the whole config → its stages' cost estimates (:class:`~.plan.StageEstimate`).
+    * ``plan_outputs``: the whole config → the cost estimates of the rules building its tables
+      and figures (:func:`~.plan.output_stages`).
+    """
+
+    name: str
+    section: str | None = None
+    schema: Mapping[str, Any] | None = None
+    tables: Mapping[str, TableSpec] = field(default_factory=dict)
+    paper_macros: Callable[[dict], Mapping[str, str]] = _no_macros
+    figure_caption: Callable[[str, str | None], str | None] = _no_caption
+    table_captions: Mapping[str, str] = field(default_factory=dict)
+    paper_groups: tuple[str, ...] = ()
+    long_tables: tuple[str, ...] = ()
+    claims: Callable[[Mapping[str, Any], Sequence[str]], list[Any]] = _no_claims
+    findings: Callable[[Mapping[str, Any], Any, Mapping[str, Any]], list[str]] = _no_findings
+    report_views: Callable[[Mapping[str, Any]], Mapping[str, tuple[Any, str]]] = _no_views
+    check: Callable[[dict], None] = _no_check
+    plan: Callable[[dict], list[Any]] = _no_stages
+    plan_outputs: Callable[[dict], list[Any]] = _no_stages
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise WingError(f"wing name {self.name!r}: one word (a folder and a config section)")
+        if self.schema is not None and self.section is None:
+            raise WingError(f"wing {self.name}: a section schema needs its section's name")
+        bad = [t for t in self.tables if not (t.startswith("results/") and t.endswith(".parquet"))]
+        if bad:
+            raise WingError(f"wing {self.name}: tables are results/<name>.parquet, not {bad}")
+        # read-only views: a frozen description whose tables cannot be edited in place either
+        object.__setattr__(self, "tables", MappingProxyType(dict(self.tables)))
+        object.__setattr__(self, "table_captions", MappingProxyType(dict(self.table_captions)))
+
+
+class WingError(ValueError):
+    """A wing that does not fit: the message names it."""
+
+
+#: the names of this module that read the registered wings: a module importing one of them depends
+#: on every registered wing's ``WING`` module (:mod:`.sources`)
+READERS = ("wings", "wing_named", "section_schemas")
+
+#: the wings registered besides the package's own (``schedbench.WINGS``): stage modules or
+#: :class:`Wing` objects handed directly, in order
+_REGISTRY: list[str | Wing] = []
+
+
+def _entries() -> list[str | Wing]:
+    """The package's wings (its ``WINGS``, read by name), then those registered here."""
+    package = importlib.import_module(__name__.split(".")[0])
+    own = list(getattr(package, "WINGS", ()))
+    return own + [e for e in _REGISTRY if e not in own]
+
+
+def register(*entries: str | Wing) -> None:
+    """Register wings besides the package's own: a module exporting ``WING`` (by name, imported
+    on first use) or a :class:`Wing` itself. Registering one twice is a no-op."""
+    for entry in entries:
+        if not isinstance(entry, (str, Wing)):
+            raise WingError(f"register: a module name or a Wing, not {entry!r}")
+        if entry not in _REGISTRY:
+            _REGISTRY.append(entry)
+
+
+def wing_modules() -> tuple[str, ...]:
+    """The registered wings given by module name (a job's sources come from these)."""
+    return tuple(e for e in _entries() if isinstance(e, str))
+
+
+def _load(entry: str | Wing) -> Wing:
+    if isinstance(entry, Wing):
+        return entry
+    wing = getattr(importlib.import_module(entry), "WING", None)
+    if not isinstance(wing, Wing):
+        raise WingError(f"{entry}: exports no WING (a schedbench.hall.wing.Wing)")
+    return wing
+
+
+def wings() -> tuple[Wing, ...]:
+    """The registered wings in registry order; two with one name or one table are an error."""
+    found = tuple(_load(e) for e in _entries())
+    names: set[str] = set()
+    owners: dict[str, str] = {}
+    for w in found:
+        if w.name in names:
+            raise WingError(f"two wings named {w.name!r}")
+        names.add(w.name)
+        for table in w.tables:
+            if table in owners:
+                raise WingError(f"{table}: claimed by the wings {owners[table]} and {w.name}")
+            owners[table] = w.name
+    return found
+
+
+def wing_named(name: str) -> Wing:
+    """The registered wing called ``name``."""
+    found = {w.name: w for w in wings()}
+    if name not in found:
+        raise WingError(f"no registered wing {name!r} (registered: {', '.join(found)})")
+    return found[name]
+
+
+def section_schemas() -> dict[str, Mapping[str, Any]]:
+    """The config sections the registered wings describe themselves (:attr:`Wing.schema`), by name."""
+    return {w.section: w.schema for w in wings() if w.schema is not None and w.section is not None}
+
+
+@contextmanager
+def registered(*entries: str | Wing) -> Iterator[tuple[Wing, ...]]:
+    """Register ``entries`` for the duration of a ``with`` block (a test's own wing), then
+    restore the registry; yields every registered wing."""
+    before = list(_REGISTRY)
+    try:
+        register(*entries)
+        yield wings()
+    finally:
+        _REGISTRY[:] = before

@@ -1,0 +1,206 @@
+"""A fourth wing registered by this test alone (docs/architecture.md, "Adding a wing"): a
+one-table model whose ``WING`` reaches the archive, ``diff``, ``merge``, the paper's generated
+macros, captions and groups, the config check and the cost plan — with no file of the hall, the
+faces or the workflow edited for it (the registry, :mod:`schedbench.hall.wing`, is the only
+door). Its HTML report table goes through the report's own script (workflow/scripts/report_tables.py,
+run here with a stand-in for Snakemake's ``snakemake`` object). The pipeline's rules do not
+reach it yet: a wing still owns its ``.smk``, and the Snakefile includes it by name."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+import yaml
+
+from schedbench.checks import check_config, plan_config
+from schedbench.hall.archive import archive
+from schedbench.hall.config import ConfigError, config_hash, load_config
+from schedbench.hall.diff_text import format_diff
+from schedbench.hall.io import provenance, write_parquet
+from schedbench.hall.merge import merge
+from schedbench.hall.paper import config_macros_tex, group_tex, paper_groups
+from schedbench.hall.plan import BASE_BYTES, StageEstimate, output_stages
+from schedbench.hall.run_config import config_of_files
+from schedbench.hall.run_diff import diff
+from schedbench.hall.table_specs import known_tables, spec_of
+from schedbench.hall.wing import TableSpec, Wing, WingError, registered, wings
+
+from tests.unit.test_layout import SRC
+
+TOY_TABLE = "results/toy.parquet"
+#: the runs' config: one small scheduling experiment (a config has at least one)
+EXPERIMENTS = {
+    "ru": {
+        "family": "random-restricted",
+        "params": {"m": 4, "n": 16, "d": 2, "sizes": "unit"},
+        "instances": 2,
+        "algorithms": {"greedy": None},
+    }
+}
+
+
+def _check_toy(config: dict) -> None:
+    toy = config.get("toy")
+    if toy is not None and not all(isinstance(n, int) and n > 0 for n in toy.get("n", [])):
+        raise ConfigError(f"toy.n: positive integers, not {toy.get('n')!r}")
+
+
+def _plan_toy(config: dict) -> list[StageEstimate]:
+    n = (config.get("toy") or {}).get("n", [])
+    return [StageEstimate("toy", "toy_points", 1, len(n), float(sum(n)), 1.0, BASE_BYTES, "")] if n else []
+
+
+TOY = Wing(
+    name="toy",
+    section="toy",
+    schema={
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "n": {"type": "array", "items": {"type": "integer"}},
+            "batches": {"type": "integer", "default": 4},
+        },
+    },
+    tables={
+        TOY_TABLE: TableSpec(
+            identity=("experiment", "n"), estimates={"mean": ("mean_ci_lo", "mean_ci_hi")}, exact=("exact",)
+        )
+    },
+    paper_macros=lambda config: {"ToyPoints": str(len(config["toy"]["n"]))} if config.get("toy") else {},
+    figure_caption=lambda stem, kind: "Toy: the mean against $n$." if stem == "toy_mean" else None,
+    table_captions={"toy": "The toy model's means."},
+    paper_groups=("toy",),
+    report_views=lambda tables: {"means": (tables["points"][["n", "mean"]], "Toy: means")},
+    check=_check_toy,
+    plan=_plan_toy,
+    plan_outputs=lambda config: output_stages({"tables": {"toy_table": 1}}, {"toy_table": 3.72}),
+)
+
+
+def _toy_table(mean_shift: float = 0.0) -> pd.DataFrame:
+    n = [10, 100, 1000]
+    mean = [1.0 + mean_shift if k == 1000 else 1.0 for k in n]
+    return pd.DataFrame(
+        {
+            "experiment": ["T1"] * 3,
+            "n": n,
+            "mean": mean,
+            "mean_ci_lo": [m - 0.01 for m in mean],
+            "mean_ci_hi": [m + 0.01 for m in mean],
+            "exact": [1.0, 1.0, 1.0],
+            "seconds": [0.1, 0.2, 0.3],
+        }
+    )
+
+
+def _write_run(root, toy: pd.DataFrame):
+    """A finished run: its config, a one-row runs table (the archive's mark of a finished run)
+    and the toy table, both with the run's provenance."""
+    (root / "config").mkdir(parents=True)
+    (root / "config/run.yaml").write_text(yaml.safe_dump({"seed": 7, "eps": [0.5], "experiments": EXPERIMENTS}))
+    prov = provenance(config_hash(config_of_files([root / "config/run.yaml"], root)))
+    runs = pd.DataFrame(
+        {"experiment": ["e"], "algorithm": ["greedy"], "eps": [0.5], "status": ["ok"]}
+        | {m: [1.0] for m in ("ratio", "objective", "rejected_frac")}
+    )
+    for table, name in ((runs, "runs"), (toy, "toy")):
+        write_parquet(table.assign(**prov), root / f"results/{name}.parquet")
+    return root
+
+
+def test_a_registered_wing_is_found_and_one_that_does_not_fit_is_refused():
+    assert TOY not in wings()
+    with registered(TOY) as found:
+        assert found[-1] is TOY and [w.name for w in found][:3] == ["scheduling", "loss", "bipartite"]
+        assert TOY_TABLE in known_tables() and spec_of(TOY_TABLE, _toy_table()) == TOY.tables[TOY_TABLE]
+    assert TOY not in wings() and TOY_TABLE not in known_tables()  # the registry is restored
+    with pytest.raises(WingError, match="tables are results/<name>.parquet"):
+        Wing(name="bad", tables={"toy.csv": TableSpec(identity=("n",))})
+    clash = Wing(name="clash", tables={"results/loss.parquet": TableSpec(identity=("n",))})
+    with pytest.raises(WingError, match="results/loss.parquet: claimed by the wings loss and clash"):
+        with registered(clash):
+            pass
+
+
+def test_diff_compares_the_toy_table_by_its_spec_and_only_once_registered(tmp_path):
+    a = _write_run(tmp_path / "a", _toy_table())
+    b = _write_run(tmp_path / "b", _toy_table(mean_shift=0.5))
+    assert TOY_TABLE not in json.dumps(diff(str(a), str(b)).to_dict())  # unregistered: not read
+    with registered(TOY):
+        text = format_diff(diff(str(a), str(b)), full=True)
+    assert f"{TOY_TABLE}: 3 points in both: 2 identical, 0 within the noise, 1 changed" in text
+    changed = [line for line in text.splitlines() if line.strip().startswith("changed")]
+    assert len(changed) == 1 and "n=1000" in changed[0] and "mean" in changed[0]
+
+
+def test_merge_takes_the_toy_identity_and_archive_stores_the_toy_table(tmp_path):
+    whole = _toy_table()
+    first = _write_run(tmp_path / "first", whole.iloc[:2])
+    second = _write_run(tmp_path / "second", whole.iloc[1:])
+    with registered(TOY):
+        merged = merge([first, second], tmp_path / "toy.parquet", table="toy.parquet")
+        assert merged[["n", "mean"]].sort_values("n").values.tolist() == whole[["n", "mean"]].values.tolist()
+        clash = _write_run(tmp_path / "clash", _toy_table(mean_shift=0.5).iloc[2:])
+        with pytest.raises(ValueError, match="conflicting duplicate experiment=T1; n=1000"):
+            merge([first, second, clash], tmp_path / "bad.parquet", table="toy.parquet")
+        path = archive(root=first)
+        stored = {f["path"] for f in json.loads((path / "manifest.json").read_text())["files"]}
+        assert TOY_TABLE in stored
+        assert diff(path.name, "current", root=first).unchanged
+
+
+def test_the_paper_takes_the_toy_macros_captions_and_group():
+    config = load_config([SRC.parents[1] / "config/smoke.yaml"]) | {"toy": {"n": [10, 100, 1000]}}
+    before = config_macros_tex(config, "config/x.yaml", "abc")
+    assert "ToyPoints" not in before and "toy" not in paper_groups()
+    with registered(TOY):
+        tex = config_macros_tex(config, "config/x.yaml", "abc")
+        assert tex.startswith(before) and tex[len(before) :] == "\\newcommand{\\ToyPoints}{3}\n"
+        assert paper_groups()[-3:] == ("toy", "claims", "tables")
+        group = group_tex("toy", [("toy_mean", None)], ["toy"])
+    assert "\\input{sections/toy}" in group and "\\caption{Toy: the mean against $n$.}\\label{fig:toy_mean}" in group
+    assert "\\caption{The toy model's means.}\\label{tab:toy}" in group
+
+
+def test_the_report_script_writes_the_toy_views(tmp_path):
+    import runpy
+    from types import SimpleNamespace
+
+    write_parquet(_toy_table(), tmp_path / "toy.parquet")
+
+    class Named(dict):  # Snakemake's named lists: by attribute, and items()
+        __getattr__ = dict.__getitem__
+
+    snakemake = SimpleNamespace(
+        input=Named(points=str(tmp_path / "toy.parquet"), sources="results/sources/x.sha256"),
+        output=Named(means=str(tmp_path / "means.html")),
+        params=Named(wing="toy", provenance="the toy test"),
+        log=[str(tmp_path / "report.log")],
+    )
+    script = SRC.parents[1] / "workflow/scripts/report_tables.py"
+    with registered(TOY):
+        runpy.run_path(str(script), init_globals={"snakemake": snakemake})
+    html = (tmp_path / "means.html").read_text()
+    assert "<title>Toy: means</title>" in html and "Produced by the toy test." in html
+    assert html.count("</tr>") == 4 and "exact" not in html  # a header and three points, the view's columns only
+
+
+def test_the_config_check_and_the_plan_take_the_toy_section():
+    config = load_config([SRC.parents[1] / "config/smoke.yaml"])
+    with pytest.raises(ConfigError, match="Additional properties are not allowed .'toy' was unexpected"):
+        check_config(config | {"toy": {"n": [10, 100]}})  # unregistered: a section nobody knows
+    with registered(TOY):
+        check_config(config | {"toy": {"n": [10, 100]}})
+        with pytest.raises(ConfigError, match="toy.n: positive integers"):
+            check_config(config | {"toy": {"n": [10, -1]}})  # the wing's own check
+        with pytest.raises(ConfigError, match="toy.batches: 'four' is not of type 'integer'"):
+            check_config(config | {"toy": {"n": [10], "batches": "four"}})  # its section's schema
+        stages = plan_config(config | {"toy": {"n": [10, 100]}}).stages
+    toy = [s for s in stages if s.section == "toy"]
+    assert len(toy) == 1 and toy[0].runs == 2
+    table = [s for s in stages if s.stage == "toy_table"]  # among the tables, before the figures
+    assert len(table) == 1 and table[0].section == "tables" and table[0].cpu_seconds == pytest.approx(2.0)
+    sections = [s.section for s in stages if s.section in ("tables", "figures", "paper")]
+    assert sections == sorted(sections, key=("tables", "figures", "paper").index)
