@@ -38,7 +38,6 @@ from collections import namedtuple
 import numpy as np
 
 from schedbench.hall.jit import compiled
-from schedbench.scheduling.algorithms._classes import class_tables
 from schedbench.scheduling.compiled import CompiledRun
 from schedbench.scheduling.machines import by_machine, heap_meld, heap_pop, put_row
 
@@ -747,13 +746,11 @@ def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
 
 
 # ---------------------------------------------------------------------- caller
-def run_class_rule(alg, inst, order) -> CompiledRun | None:
+def run_class_rule(alg, inst, order, tables) -> CompiledRun:
     """The compiled run of ``wmft-A``, ``wmft-B`` or ``gwmft`` (``alg``, B on top of A when
-    ``runs_b``) on ``inst`` (None past :data:`~._classes.MAX_CLASS_CELLS`: the step path). Sets
-    the algorithm's counters as the step path does."""
-    tables = class_tables(alg, inst, order)
-    if tables is None:
-        return None
+    ``runs_b``) on ``inst``, given its per-job ``tables`` (:func:`~._classes.class_tables`, which
+    the caller builds: None past :data:`~._classes.MAX_CLASS_CELLS`, the step path). Sets the
+    algorithm's counters as the step path does."""
     n = tables.size.size
     mode_b = type(alg).runs_b
     if mode_b:

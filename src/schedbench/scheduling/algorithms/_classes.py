@@ -326,7 +326,8 @@ class ClassRule(OnlineAlgorithm):
         every parameter; None only past :data:`MAX_CLASS_CELLS`."""
         from schedbench.scheduling.algorithms._class_kernels import run_class_rule
 
-        return run_class_rule(self, inst, order)
+        tables = class_tables(self, inst, order)
+        return None if tables is None else run_class_rule(self, inst, order, tables)
 
     @classmethod
     def check_params(cls, params):
