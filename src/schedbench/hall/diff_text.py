@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from schedbench.hall.pipeline_record import record_lines
 from schedbench.hall.table_specs import RUNS
 
-if TYPE_CHECKING:
-    from schedbench.hall.run_diff import RunDiff
+#: what the functions below format: a :class:`~schedbench.hall.run_diff.RunDiff` (not imported:
+#: run_diff calls this module, and the text needs only its attributes)
+RunDiff = Any
 
 __all__ = ["format_diff", "NOISE_LINES"]
 
