@@ -19,6 +19,7 @@ SCRIPTS = ROOT / "workflow" / "scripts"
 
 #: what reading every wing loads: each one's WING module and its paper text
 WING_FILES = (
+    "scheduling/stage/wing.py",
     "scheduling/stage/tables.py",
     "loss/stage/wing.py",
     "loss/stage/tables.py",

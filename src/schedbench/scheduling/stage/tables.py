@@ -10,7 +10,6 @@ import pandas as pd
 from schedbench.hall.latex import eps_text, fmt_cell, tex_text
 from schedbench.hall.tex_values import tex_eps_set, tex_number, tex_set
 from schedbench.hall.stats import bootstrap_ci
-from schedbench.hall.wing import TableSpec, Wing
 from schedbench.scheduling.stage.metrics import add_labels, format_value, successful
 
 __all__ = ["ratio_table_tex", "adversary_table_tex", "rejection_table_tex", "macros_tex"]
@@ -381,64 +380,3 @@ TABLE_CAPTIONS = {
     "worst_cases": "The worst cases the searches found (instance, ALG/OPT with its certificate) next to the "
     "proven bound and what the hand-made adversaries force.",
 }
-
-
-# -------------------------------------------------------------------------------- the wing
-
-
-def _check(config: dict) -> None:
-    from schedbench.scheduling.stage.config import check_scheduling
-
-    check_scheduling(config)
-
-
-def _judged_claims(tables: dict, present) -> list:
-    from schedbench.scheduling.stage.claims import judged_claims
-
-    return judged_claims(tables, present)
-
-
-def _findings_lines(tables: dict, frame: pd.DataFrame, params: dict) -> list[str]:
-    from schedbench.scheduling.stage.claims import findings_lines
-
-    return findings_lines(tables, frame, params)
-
-
-def _report_views(tables: dict) -> dict:
-    from schedbench.scheduling.stage.report import report_views
-
-    return report_views(tables)
-
-
-def _plan(config: dict) -> list:
-    from schedbench.scheduling.stage.plan import plan_scheduling
-
-    return plan_scheduling(config)
-
-
-def _plan_outputs(config: dict) -> list:
-    from schedbench.scheduling.stage.plan import plan_scheduling_outputs
-
-    return plan_scheduling_outputs(config)
-
-
-#: The scheduling wing as the hall sees it (:class:`schedbench.hall.wing.Wing`). Its keys are the
-#: config's top level; its runs table is compared by the hall's own groups
-#: (:mod:`schedbench.hall.group_diff`), so only the search's worst cases are a spec here. (The
-#: other wings keep theirs in ``stage/wing.py``.)
-WING = Wing(
-    name="scheduling",
-    section=None,
-    tables={"results/worst_cases.parquet": TableSpec(identity=("task",))},
-    paper_macros=paper_macros,
-    figure_caption=figure_caption,
-    table_captions=TABLE_CAPTIONS,
-    paper_groups=("practice", "adversaries", "eps_sweep", "search"),
-    long_tables=("methods", "practice", "eps_sweep", "adversaries", "rejections"),
-    claims=_judged_claims,
-    findings=_findings_lines,
-    report_views=_report_views,
-    check=_check,
-    plan=_plan,
-    plan_outputs=_plan_outputs,
-)
