@@ -8,15 +8,27 @@ from schedbench.hall.latex import slope_cell, tabular, tex_text
 from schedbench.hall.tex_values import tex_number
 
 
+#: the parameter names of a check's label, as the reader knows them
+_GREEK = {"rho": "ρ", "lambda": "λ", "mu": "μ"}
+
+
+def _check_label_tex(label: str) -> str:
+    """A check's label ("JIQ, N=1000, mu in {2,1}, rho=0.6") in words and symbols: the
+    parameter names as Greek letters, braces and the rest escaped."""
+    import re
+
+    return tex_text(re.sub(r"\b(rho|lambda|mu)\b", lambda m: _GREEK[m.group(1)], str(label)))
+
+
 def bipartite_checks_tex(checks: pd.DataFrame) -> str:
     """Table T2: each exact value or limit, the simulated estimate [95 % CI], z and the verdict."""
     lines = []
     for _, r in checks.iterrows():
-        tolerance = tex_text(r["tolerance"]).replace("%", "\\%")
+        tolerance = tex_text(r["tolerance"])
         lines.append(
             " & ".join(
                 [
-                    tex_text(r["check"]),
+                    _check_label_tex(r["check"]),
                     tex_text(r["quantity"]),
                     r["kind"],
                     f"{r['reference']:.6g}",
