@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -343,6 +344,10 @@ def _title(problem: str) -> str:
         return problem
 
 
+#: the longest line of a legend entry of the practice figure (a longer family title is wrapped)
+LEGEND_CHARS = 26
+
+
 def family_titles(section: dict | None) -> dict[str, str]:
     """Each practice family in words, from its config (figure legends): a real log by its trace's
     name; a random family by its problem (a flow problem's), machines and sizes (and a hot
@@ -414,7 +419,9 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
         for fam in fams:
             line = rows[rows["practice_family"] == fam].sort_values("eps")
             x, y = line["eps"].to_numpy(), line["geo_ratio"].to_numpy()
-            ax.plot(x, y, marker="o", color=colour[fam], label=titles.get(fam, fam), lw=1.2, ms=3.5)
+            # a long family title on two lines: a panel's legend stays under its own panel
+            label = "\n".join(textwrap.wrap(titles.get(fam, fam), LEGEND_CHARS))
+            ax.plot(x, y, marker="o", color=colour[fam], label=label, lw=1.2, ms=3.5)
             wide = line["instances"].to_numpy() >= 10
             lo = np.where(wide, line["geo_ratio_lo"], y)
             hi = np.where(wide, line["geo_ratio_hi"], y)
