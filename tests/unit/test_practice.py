@@ -504,7 +504,7 @@ def test_the_figure_keeps_the_print_rules_and_names_families_in_words():
         "max flow, real logs (1 of 2)",
         "max flow, real logs (2 of 2)",
     }
-    labels = {t.get_text() for ax in panels for t in ax.get_legend().get_texts()}
+    labels = {t.get_text().replace("\n", " ") for ax in panels for t in ax.get_legend().get_texts()}  # wrapped titles
     assert {"T0 log", "max stretch, m = 10, Pareto sizes", "m = 4, unit sizes"} <= labels
 
 
