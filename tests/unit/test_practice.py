@@ -472,6 +472,7 @@ def test_the_figure_keeps_the_print_rules_and_names_families_in_words():
     section = {"families": {f"log{k}": {"problem": "maxflow", "params": {"trace": f"t{k}"}} for k in range(8)}}
     section["families"]["rand"] = {"problem": "stretch", "params": {"m": 10, "sizes": "pareto"}}
     section["families"]["lb"] = {"problem": "load", "params": {"m": 4, "sizes": "unit"}}
+    section["families"]["gen"] = {"problem": "genwtd", "params": {"m": 10, "sizes": "uniform"}}  # a long title
     titles = family_titles(section)
     assert titles["log3"] == "T3 log" and titles["rand"] == "max stretch, m = 10, Pareto sizes"
     assert titles["lb"] == "m = 4, unit sizes"
@@ -506,6 +507,16 @@ def test_the_figure_keeps_the_print_rules_and_names_families_in_words():
     }
     labels = {t.get_text().replace("\n", " ") for ax in panels for t in ax.get_legend().get_texts()}  # wrapped titles
     assert {"T0 log", "max stretch, m = 10, Pareto sizes", "m = 4, unit sizes"} <= labels
+    # each legend stays within its panel's column of the figure (a long title once ran into the next):
+    # the columns meet halfway between one column's axes and the next one's
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    spans = sorted({(round(ax.get_window_extent().x0, 1), round(ax.get_window_extent().x1, 1)) for ax in panels})
+    cuts = [0.0] + [(a[1] + b[0]) / 2 for a, b in zip(spans, spans[1:])] + [fig.bbox.width]
+    for ax in panels:
+        col = spans.index((round(ax.get_window_extent().x0, 1), round(ax.get_window_extent().x1, 1)))
+        box = ax.get_legend().get_window_extent(renderer)
+        assert cuts[col] <= box.x0 and box.x1 <= cuts[col + 1], (ax.get_title(), box, cuts)
 
 
 # --- the spending floor (entry key ``spend``) -------------------------------------------------
