@@ -232,14 +232,6 @@ def loss_chunks(experiment):
     return balanced_chunks(points, int(LOSS["points_per_job"]), key=lambda p: (-p["n"], p["k"]))
 
 
-def loss_targets():
-    if not LOSS_EXPERIMENTS:
-        return []
-    return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + [
-        f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS
-    ]
-
-
 # ---- bipartite load balancing with heterogeneous servers ----
 
 BIP = config.get("bipartite") or section_defaults("bipartite", "workflow/schemas/config.schema.yaml")
@@ -253,16 +245,6 @@ def bip_chunks(experiment):
 
 def bip_figures():
     return sorted((exp, fig) for exp in BIP_EXPERIMENTS for fig in BIP["experiments"][exp]["figures"])
-
-
-def bip_targets():
-    if not BIP_EXPERIMENTS:
-        return []
-    return [
-        "results/bipartite.parquet",
-        "paper/tables/bipartite_checks.tex",
-        "paper/tables/bipartite_rates.tex",
-    ] + [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in bip_figures()]
 
 
 # the practice comparison (workflow/rules/practice.smk)

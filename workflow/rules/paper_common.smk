@@ -3,6 +3,7 @@ import glob as _glob
 import os as _os
 
 from schedbench.hall.paper import GROUPS as PAPER_GROUPS
+from schedbench.hall.wing import wing_claims_inputs, wing_report_tables, wing_targets
 from schedbench.scheduling.stage.appendix import KINDS as APPENDIX_KINDS
 from schedbench.scheduling.stage.appendix import figure_experiments, page_count
 
@@ -114,13 +115,9 @@ def appendix_experiments(wildcards):
 
 
 def claims_inputs(wildcards):
-    """The results tables the claims are judged on: the runs, and those this config makes."""
-    out = {"runs": "results/runs.parquet"}
-    if LOSS_EXPERIMENTS:
-        out["loss_slopes"] = "results/loss_slopes.parquet"
-    if BIP_EXPERIMENTS:
-        out["bipartite_checks"] = "results/bipartite_checks.parquet"
-        out["bipartite"] = "results/bipartite.parquet"
+    """The results tables the claims are judged on: the runs, those of the wings this config runs
+    (Wing.claims_inputs) and the scheduling stages' it makes."""
+    out = {"runs": "results/runs.parquet"} | wing_claims_inputs(config)
     if EPS_SWEEP:
         out["sweep_growth"] = "results/eps_sweep_growth.parquet"
     if PRACTICE_FAMILIES:
@@ -138,15 +135,13 @@ def paper_files():
 
 
 def report_tables():
-    return (
-        ["results/report/runs_summary.html", "results/report/methods.html"]
-        + (["results/report/loss_points.html", "results/report/loss_slopes.html"] if LOSS_EXPERIMENTS else [])
-        + (["results/report/bipartite.html", "results/report/bipartite_checks.html"] if BIP_EXPERIMENTS else [])
-    )
+    """The HTML report tables: the scheduling runs' and each wing's for this config (Wing.report_tables)."""
+    return ["results/report/runs_summary.html", "results/report/methods.html"] + wing_report_tables(config)
 
 
 def paper_targets():
-    """Everything the paper and the report are made of, the PDF excluded."""
+    """Everything the paper and the report are made of, the PDF excluded: the scheduling wing's
+    (its rules are the core files) and each registered wing's for this config (Wing.targets)."""
     return (
         ["results/runs.parquet", "paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
         + ["results/claims.parquet", "paper/tables/claims.tex", "paper/macros_findings.tex"]
@@ -162,7 +157,6 @@ def paper_targets():
         )
         + ["results/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
         + (["results/practice_pairs.parquet", "paper/tables/practice.tex"] if PRACTICE_FAMILIES else [])
-        + loss_targets()
-        + bip_targets()
+        + wing_targets(config)
         + report_tables()
     )

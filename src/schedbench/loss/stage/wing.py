@@ -1,6 +1,6 @@
 """The loss wing as the hall sees it (:class:`schedbench.hall.wing.Wing`): its config section,
 its results tables as ``diff``/``merge``/``archive`` compare them, its paper text
-(:mod:`.tables`), its config check and cost plan."""
+(:mod:`.tables`), its config check and cost plan, its rules file and the files they make."""
 
 from __future__ import annotations
 
@@ -26,6 +26,34 @@ def _plan_outputs(config: dict) -> list:
     from schedbench.loss.stage.plan import plan_loss_outputs
 
     return plan_loss_outputs(config.get("loss"))
+
+
+def _experiments(config: dict) -> list[str]:
+    """The loss experiments the config runs (none without the section)."""
+    return sorted((config.get("loss") or {}).get("experiments") or {})
+
+
+def _targets(config: dict) -> list[str]:
+    experiments = _experiments(config)
+    if not experiments:
+        return []
+    return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + [
+        f"paper/figures/loss_{e}.pdf" for e in experiments
+    ]
+
+
+def _report_tables(config: dict) -> list[str]:
+    return ["results/report/loss_points.html", "results/report/loss_slopes.html"] if _experiments(config) else []
+
+
+def _claims_inputs(config: dict) -> dict[str, str]:
+    return {"loss_slopes": "results/loss_slopes.parquet"} if _experiments(config) else {}
+
+
+def _site_tables(config: dict) -> dict[str, str]:
+    if not _experiments(config):
+        return {}
+    return {"loss": "results/loss.parquet", "loss_slopes": "results/loss_slopes.parquet"}
 
 
 WING = Wing(
@@ -70,4 +98,9 @@ WING = Wing(
     check=_check,
     plan=_plan,
     plan_outputs=_plan_outputs,
+    rules="workflow/rules/loss.smk",
+    targets=_targets,
+    report_tables=_report_tables,
+    claims_inputs=_claims_inputs,
+    site_tables=_site_tables,
 )
