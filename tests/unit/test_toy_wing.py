@@ -33,7 +33,11 @@ from schedbench.hall.wing import (
     WingError,
     registered,
     rule_files,
+    wing_bench_keys,
     wing_claims_inputs,
+    wing_figures,
+    wing_paper_contents,
+    wing_pdf_inputs,
     wing_report_tables,
     wing_site_tables,
     wing_targets,
@@ -98,6 +102,9 @@ TOY = Wing(
     report_tables=lambda config: ["results/report/toy_means.html"] if _toy_n(config) else [],
     claims_inputs=lambda config: {"points": TOY_TABLE} if _toy_n(config) else {},
     site_tables=lambda config: {"toy": TOY_TABLE} if _toy_n(config) else {},
+    figures=lambda config: ["paper/figures/toy_mean.pdf"] if _toy_n(config) else [],
+    paper_contents=lambda config: {"toy": ([("toy_mean", None)], ["toy"])} if _toy_n(config) else {},
+    bench_keys=lambda config: ["T1"] if _toy_n(config) else [],
 )
 
 
@@ -235,6 +242,7 @@ def test_the_workflow_lists_take_the_toy_rules_and_targets_once_registered():
     toy_files = [TOY_TABLE, "paper/figures/toy_mean.pdf", "paper/tables/toy.tex"]
     before = (rule_files(), wing_targets(config), wing_report_tables(config))
     claims_before, site_before = wing_claims_inputs(config), wing_site_tables(config)
+    paper_before = (wing_figures(config), wing_paper_contents(config), wing_bench_keys(config))
     assert "workflow/rules/toy.smk" not in before[0] and TOY_TABLE not in before[1]
     with registered(TOY):
         assert rule_files() == [*before[0], "workflow/rules/toy.smk"]
@@ -244,6 +252,10 @@ def test_the_workflow_lists_take_the_toy_rules_and_targets_once_registered():
         assert wing_report_tables(with_toy) == [*before[2], "results/report/toy_means.html"]
         assert wing_claims_inputs(with_toy) == claims_before | {"points": TOY_TABLE}
         assert wing_site_tables(with_toy) == site_before | {"toy": TOY_TABLE}
+        assert wing_figures(with_toy) == [*paper_before[0], "paper/figures/toy_mean.pdf"]
+        assert wing_paper_contents(with_toy) == [*paper_before[1], ("toy", [("toy_mean", None)], ["toy"])]
+        assert wing_bench_keys(with_toy) == [*paper_before[2], "T1"]
+        assert wing_pdf_inputs(with_toy) == wing_pdf_inputs(config)  # the toy's PDF reads no file of its own
     assert rule_files() == before[0] and wing_targets(config | {"toy": {"n": [10]}}) == before[1]
 
 
@@ -280,10 +292,29 @@ def test_the_built_in_wings_give_their_rules_and_targets_and_none_without_experi
     assert list(wing_claims_inputs(config)) == ["loss_slopes", "bipartite_checks", "bipartite"]
     assert set(wing_site_tables(config)) == {"loss", "loss_slopes", "bipartite", "bipartite_checks"}
     assert len(wing_report_tables(config)) == 4
-    bare = {k: v for k, v in config.items() if k not in ("loss", "bipartite")}
-    assert (wing_targets(bare), wing_report_tables(bare), wing_claims_inputs(bare), wing_site_tables(bare)) == (
+    assert wing_figures(config) == [t for t in wing_targets(config) if t.startswith("paper/figures/")]
+    assert wing_bench_keys(config) == loss + sorted(bipartite)
+    assert wing_pdf_inputs(config) == ["paper/macros_loss.tex"]
+    # the body shows the growing-k figure (A3) and the many-server figure (B2); the appendix
+    # their tables, the loss wing's first
+    contents = wing_paper_contents(config)
+    a3 = [e for e in loss if config["loss"]["experiments"][e]["figure"] == "A3"][0]
+    assert contents == [
+        ("loss", [(f"loss_{a3}", "A3")], []),
+        ("tables", [], ["loss_slopes"]),
+        ("bipartite", [("bipartite_B1_many_server_B2", "B2")], []),
+        ("tables", [], ["bipartite_checks", "bipartite_rates"]),
+    ]
+    without_a3 = config | {
+        "loss": config["loss"] | {"experiments": {e: config["loss"]["experiments"][e] for e in loss if e != a3}}
+    }
+    first = min(without_a3["loss"]["experiments"])
+    assert wing_paper_contents(without_a3)[0] == (
+        "loss",
+        [(f"loss_{first}", without_a3["loss"]["experiments"][first]["figure"])],
         [],
-        [],
-        {},
-        {},
     )
+    bare = {k: v for k, v in config.items() if k not in ("loss", "bipartite")}
+    lists = (wing_targets, wing_report_tables, wing_figures, wing_paper_contents, wing_bench_keys, wing_pdf_inputs)
+    assert [f(bare) for f in lists] == [[]] * len(lists)
+    assert (wing_claims_inputs(bare), wing_site_tables(bare)) == ({}, {})

@@ -3,7 +3,15 @@ import glob as _glob
 import os as _os
 
 from schedbench.hall.paper import GROUPS as PAPER_GROUPS
-from schedbench.hall.wing import wing_claims_inputs, wing_report_tables, wing_targets
+from schedbench.hall.wing import (
+    wing_bench_keys,
+    wing_claims_inputs,
+    wing_figures,
+    wing_paper_contents,
+    wing_pdf_inputs,
+    wing_report_tables,
+    wing_targets,
+)
 from schedbench.scheduling.stage.appendix import KINDS as APPENDIX_KINDS
 from schedbench.scheduling.stage.appendix import figure_experiments, page_count
 
@@ -65,14 +73,9 @@ def paper_groups():
         appendix.append("eps_sweep")
     if (config.get("search") or {}).get("tasks"):  # the worst-case search stage (search.smk): its table
         groups["search"][1].append("worst_cases")
-    if LOSS_EXPERIMENTS:  # the growing-k figure: the claim k = omega(n^alpha) suffices
-        figures = [(f"loss_{e}", LOSS["experiments"][e]["figure"]) for e in LOSS_EXPERIMENTS]
-        groups["loss"][0].append(_first([f for f in figures if f[1] == "A3"] or figures, [""]))
-        appendix.append("loss_slopes")
-    if BIP_EXPERIMENTS:  # the excess over the benchmark against N: the many-server claim
-        figures = [(f"bipartite_{e}_{f}", f) for e, f in bip_figures()]
-        groups["bipartite"][0].append(_first([f for f in figures if f[1] == "B2"] or figures, [""]))
-        appendix.extend(["bipartite_checks", "bipartite_rates"])
+    for group, figures, tables in wing_paper_contents(config):  # each wing's choice (Wing.paper_contents)
+        groups[group][0].extend(figures)
+        groups[group][1].extend(tables)
     return groups
 
 
@@ -94,8 +97,7 @@ def report_figures():
     written += ["paper/figures/parameter_sweep.pdf"] if _sweeps(config["figures"]["sweep_parameters"]) else []
     written += [f"paper/figures/eps_sweep_{p}.pdf" for p in EPS_SWEEP_PROBLEMS] if EPS_SWEEP else []
     written += ["paper/figures/worst_cases.pdf"] if (config.get("search") or {}).get("tasks") else []
-    written += [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
-    written += [f"paper/figures/bipartite_{e}_{f}.pdf" for e, f in bip_figures()]
+    written += wing_figures(config)
     return sorted(set(written) - shown)
 
 

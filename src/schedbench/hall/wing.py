@@ -8,10 +8,9 @@ of it: its config section, its results tables as :class:`TableSpec`\\ s (what ``
 and findings, its report tables, its config check and cost plan, its rules file and the files its rules make
 for a config. The hall (the archive and diff, the paper's generated source), the faces
 (``checks``), the workflow's scripts (``paper_generated``, ``claims_table``, ``report_tables``)
-and the workflow itself (the Snakefile includes :func:`rule_files`; the targets, claims inputs
-and explorer tables add :func:`wing_targets`, :func:`wing_report_tables`,
-:func:`wing_claims_inputs`, :func:`wing_site_tables`) loop over :func:`wings` instead of naming
-them.
+and the workflow itself (the Snakefile includes :func:`rule_files`; the targets, the paper's
+sections, the claims inputs and the explorer's tables add the ``wing_*`` lists below) loop over
+:func:`wings` instead of naming them.
 
 Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbench/__init__.py``
 (the package's list, read here by name when the wings are first asked for: the package does not
@@ -38,9 +37,13 @@ __all__ = [
     "registered",
     "rule_files",
     "section_schemas",
+    "wing_bench_keys",
     "wing_claims_inputs",
+    "wing_figures",
     "wing_modules",
     "wing_named",
+    "wing_paper_contents",
+    "wing_pdf_inputs",
     "wing_report_tables",
     "wing_site_tables",
     "wing_targets",
@@ -95,6 +98,10 @@ def _no_named_files(config: dict) -> dict[str, str]:
     return {}
 
 
+def _no_contents(config: dict) -> dict[str, tuple[list[Any], list[str]]]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Wing:
     """One wing as the hall sees it.
@@ -135,6 +142,16 @@ class Wing:
     * ``claims_inputs``: the whole config → the results tables its :attr:`claims` are judged on,
       by the name the claims rule hands them under.
     * ``site_tables``: the whole config → the results tables the results explorer shows, by name.
+    * ``figures``: the whole config → every figure its rules draw (``paper/figures/*.pdf``, each
+      with its PNG twin): those the paper's body does not show are the HTML report's.
+    * ``paper_contents``: the whole config → what the PDF shows of it, by section group (one of
+      the paper's groups: its own :attr:`paper_groups` or the appendix's ``tables``): the
+      figures (a stem, or a (stem, kind) pair) and the tables (stems).
+    * ``bench_keys``: the whole config → the keys its jobs' benchmark files are named by
+      (``results/benchmarks/<rule>/<key>[-...].tsv``, e.g. its experiments), read by the paper's
+      stage-time table.
+    * ``pdf_inputs``: the whole config → the files besides its figures and tables that the
+      PDF reads (e.g. a macros file its tables rule writes).
     """
 
     name: str
@@ -157,6 +174,10 @@ class Wing:
     report_tables: Callable[[dict], list[str]] = _no_files
     claims_inputs: Callable[[dict], Mapping[str, str]] = _no_named_files
     site_tables: Callable[[dict], Mapping[str, str]] = _no_named_files
+    figures: Callable[[dict], list[str]] = _no_files
+    paper_contents: Callable[[dict], Mapping[str, tuple[list[Any], list[str]]]] = _no_contents
+    bench_keys: Callable[[dict], list[str]] = _no_files
+    pdf_inputs: Callable[[dict], list[str]] = _no_files
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -188,6 +209,10 @@ READERS = (
     "wing_report_tables",
     "wing_claims_inputs",
     "wing_site_tables",
+    "wing_figures",
+    "wing_paper_contents",
+    "wing_bench_keys",
+    "wing_pdf_inputs",
 )
 
 #: the wings registered besides the package's own (``schedbench.WINGS``): stage modules or
@@ -269,6 +294,27 @@ def wing_targets(config: dict) -> list[str]:
 def wing_report_tables(config: dict) -> list[str]:
     """Every registered wing's HTML report tables for ``config``, in registry order."""
     return [path for w in wings() for path in w.report_tables(config)]
+
+
+def wing_figures(config: dict) -> list[str]:
+    """Every figure the registered wings draw for ``config``, in registry order."""
+    return [path for w in wings() for path in w.figures(config)]
+
+
+def wing_paper_contents(config: dict) -> list[tuple[str, list[Any], list[str]]]:
+    """What the PDF shows of the registered wings for ``config``: (section group, figures,
+    tables), wing by wing in registry order (the appendix lists their tables in that order)."""
+    return [(group, list(f), list(t)) for w in wings() for group, (f, t) in w.paper_contents(config).items()]
+
+
+def wing_bench_keys(config: dict) -> list[str]:
+    """The benchmark file keys of the registered wings' jobs for ``config``, in registry order."""
+    return [key for w in wings() for key in w.bench_keys(config)]
+
+
+def wing_pdf_inputs(config: dict) -> list[str]:
+    """The files besides figures and tables the PDF reads of the registered wings for ``config``."""
+    return [path for w in wings() for path in w.pdf_inputs(config)]
 
 
 def _named_files(config: dict, what: str) -> dict[str, str]:

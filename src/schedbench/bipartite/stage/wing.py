@@ -33,10 +33,28 @@ def _experiments(config: dict) -> dict:
     return (config.get("bipartite") or {}).get("experiments") or {}
 
 
-def _figures(config: dict) -> list[tuple[str, str]]:
-    """Every (experiment, figure) the config draws, sorted."""
+def _experiment_figures(config: dict) -> list[tuple[str, str]]:
+    """Every (experiment, figure kind B1-B5) the config draws, sorted."""
     experiments = _experiments(config)
     return sorted((exp, fig) for exp in experiments for fig in experiments[exp]["figures"])
+
+
+def _figures(config: dict) -> list[str]:
+    return [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in _experiment_figures(config)]
+
+
+def _paper_contents(config: dict) -> dict:
+    """The body shows the excess over the benchmark against N (B2: the many-server claim), else
+    the first figure; the appendix the checks and rates tables."""
+    figures = [(f"bipartite_{exp}_{fig}", fig) for exp, fig in _experiment_figures(config)]
+    if not figures:
+        return {}
+    many_server = [f for f in figures if f[1] == "B2"] or figures
+    return {"bipartite": ([many_server[0]], []), "tables": ([], ["bipartite_checks", "bipartite_rates"])}
+
+
+def _bench_keys(config: dict) -> list[str]:
+    return sorted(_experiments(config))
 
 
 def _targets(config: dict) -> list[str]:
@@ -46,7 +64,7 @@ def _targets(config: dict) -> list[str]:
         "results/bipartite.parquet",
         "paper/tables/bipartite_checks.tex",
         "paper/tables/bipartite_rates.tex",
-    ] + [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in _figures(config)]
+    ] + _figures(config)
 
 
 def _report_tables(config: dict) -> list[str]:
@@ -101,4 +119,7 @@ WING = Wing(
     report_tables=_report_tables,
     claims_inputs=_claims_inputs,
     site_tables=_site_tables,
+    figures=_figures,
+    paper_contents=_paper_contents,
+    bench_keys=_bench_keys,
 )

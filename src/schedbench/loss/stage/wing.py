@@ -33,13 +33,34 @@ def _experiments(config: dict) -> list[str]:
     return sorted((config.get("loss") or {}).get("experiments") or {})
 
 
-def _targets(config: dict) -> list[str]:
+def _figure_kinds(config: dict) -> list[tuple[str, str]]:
+    """(figure stem, its kind A1-A5) per experiment: one figure each."""
     experiments = _experiments(config)
-    if not experiments:
+    return [(f"loss_{e}", config["loss"]["experiments"][e]["figure"]) for e in experiments]
+
+
+def _figures(config: dict) -> list[str]:
+    return [f"paper/figures/{stem}.pdf" for stem, _ in _figure_kinds(config)]
+
+
+def _paper_contents(config: dict) -> dict:
+    """The body shows the growing-k figure (A3: the claim k = omega(n^alpha) suffices), else the
+    first; the appendix the slopes table."""
+    figures = _figure_kinds(config)
+    if not figures:
+        return {}
+    growing_k = [f for f in figures if f[1] == "A3"] or figures
+    return {"loss": ([growing_k[0]], []), "tables": ([], ["loss_slopes"])}
+
+
+def _targets(config: dict) -> list[str]:
+    if not _experiments(config):
         return []
-    return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + [
-        f"paper/figures/loss_{e}.pdf" for e in experiments
-    ]
+    return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + _figures(config)
+
+
+def _pdf_inputs(config: dict) -> list[str]:
+    return ["paper/macros_loss.tex"] if _experiments(config) else []
 
 
 def _report_tables(config: dict) -> list[str]:
@@ -103,4 +124,8 @@ WING = Wing(
     report_tables=_report_tables,
     claims_inputs=_claims_inputs,
     site_tables=_site_tables,
+    figures=_figures,
+    paper_contents=_paper_contents,
+    bench_keys=_experiments,
+    pdf_inputs=_pdf_inputs,
 )
