@@ -10,6 +10,7 @@ min_version("9.14.8")
 # (`--config key=value` still overrides single keys of whichever config is used).
 from snakemake.exceptions import WorkflowError
 from schedbench.hall.config import ConfigError, apply_base, load_config_strict, resolve_config
+from schedbench.hall.wing import rule_files
 
 # Config files read strictly first (YAML errors and duplicate keys name the file and line), then
 # checked against the schema with a one-line message naming the key, the schema's defaults
@@ -42,8 +43,15 @@ include: "workflow/rules/offline.smk"
 include: "workflow/rules/online.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/paper.smk"
-include: "workflow/rules/loss.smk"
-include: "workflow/rules/bipartite.smk"
+
+
+# Each registered wing's own rules (Wing.rules: schedbench.WINGS, hall.wing.register), in the
+# registry's order; the scheduling wing's are the core files above and below.
+for _rules in rule_files():
+
+    include: _rules
+
+
 include: "workflow/rules/search.smk"
 include: "workflow/rules/practice.smk"
 include: "workflow/rules/site.smk"

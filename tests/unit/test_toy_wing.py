@@ -3,8 +3,10 @@ one-table model whose ``WING`` reaches the archive, ``diff``, ``merge``, the pap
 macros, captions and groups, the config check and the cost plan — with no file of the hall, the
 faces or the workflow edited for it (the registry, :mod:`schedbench.hall.wing`, is the only
 door). Its HTML report table goes through the report's own script (workflow/scripts/report_tables.py,
-run here with a stand-in for Snakemake's ``snakemake`` object). The pipeline's rules do not
-reach it yet: a wing still owns its ``.smk``, and the Snakefile includes it by name."""
+run here with a stand-in for Snakemake's ``snakemake`` object). The workflow takes its rules file
+and its targets from the registry too (the Snakefile includes :func:`rule_files`; the default
+target, the claims rule's inputs, the report tables and the explorer's tables add the wings'
+lists): the functions building those lists are checked here, the workflow's files unread."""
 
 from __future__ import annotations
 
@@ -25,7 +27,22 @@ from schedbench.hall.plan import BASE_BYTES, StageEstimate, output_stages
 from schedbench.hall.run_config import config_of_files
 from schedbench.hall.run_diff import diff
 from schedbench.hall.table_specs import known_tables, spec_of
-from schedbench.hall.wing import TableSpec, Wing, WingError, registered, wings
+from schedbench.hall.wing import (
+    TableSpec,
+    Wing,
+    WingError,
+    registered,
+    rule_files,
+    wing_bench_keys,
+    wing_claims_inputs,
+    wing_figures,
+    wing_paper_contents,
+    wing_pdf_inputs,
+    wing_report_tables,
+    wing_site_tables,
+    wing_targets,
+    wings,
+)
 
 from tests.unit.test_layout import SRC
 
@@ -45,6 +62,10 @@ def _check_toy(config: dict) -> None:
     toy = config.get("toy")
     if toy is not None and not all(isinstance(n, int) and n > 0 for n in toy.get("n", [])):
         raise ConfigError(f"toy.n: positive integers, not {toy.get('n')!r}")
+
+
+def _toy_n(config: dict) -> list[int]:
+    return (config.get("toy") or {}).get("n", [])
 
 
 def _plan_toy(config: dict) -> list[StageEstimate]:
@@ -76,6 +97,14 @@ TOY = Wing(
     check=_check_toy,
     plan=_plan_toy,
     plan_outputs=lambda config: output_stages({"tables": {"toy_table": 1}}, {"toy_table": 3.72}),
+    rules="workflow/rules/toy.smk",
+    targets=lambda config: [TOY_TABLE, "paper/figures/toy_mean.pdf", "paper/tables/toy.tex"] if _toy_n(config) else [],
+    report_tables=lambda config: ["results/report/toy_means.html"] if _toy_n(config) else [],
+    claims_inputs=lambda config: {"points": TOY_TABLE} if _toy_n(config) else {},
+    site_tables=lambda config: {"toy": TOY_TABLE} if _toy_n(config) else {},
+    figures=lambda config: ["paper/figures/toy_mean.pdf"] if _toy_n(config) else [],
+    paper_contents=lambda config: {"toy": ([("toy_mean", None)], ["toy"])} if _toy_n(config) else {},
+    bench_keys=lambda config: ["T1"] if _toy_n(config) else [],
 )
 
 
@@ -204,3 +233,88 @@ def test_the_config_check_and_the_plan_take_the_toy_section():
     assert len(table) == 1 and table[0].section == "tables" and table[0].cpu_seconds == pytest.approx(2.0)
     sections = [s.section for s in stages if s.section in ("tables", "figures", "paper")]
     assert sections == sorted(sections, key=("tables", "figures", "paper").index)
+
+
+def test_the_workflow_lists_take_the_toy_rules_and_targets_once_registered():
+    """What the Snakefile includes and what paper_common.smk and site_common.smk add for the
+    wings: the toy's, after the built-in wings', once it is registered and its section is set."""
+    config = load_config([SRC.parents[1] / "config/smoke.yaml"])
+    toy_files = [TOY_TABLE, "paper/figures/toy_mean.pdf", "paper/tables/toy.tex"]
+    before = (rule_files(), wing_targets(config), wing_report_tables(config))
+    claims_before, site_before = wing_claims_inputs(config), wing_site_tables(config)
+    paper_before = (wing_figures(config), wing_paper_contents(config), wing_bench_keys(config))
+    assert "workflow/rules/toy.smk" not in before[0] and TOY_TABLE not in before[1]
+    with registered(TOY):
+        assert rule_files() == [*before[0], "workflow/rules/toy.smk"]
+        assert wing_targets(config) == before[1]  # no toy section: none of its files
+        with_toy = config | {"toy": {"n": [10, 100]}}
+        assert wing_targets(with_toy) == [*before[1], *toy_files]
+        assert wing_report_tables(with_toy) == [*before[2], "results/report/toy_means.html"]
+        assert wing_claims_inputs(with_toy) == claims_before | {"points": TOY_TABLE}
+        assert wing_site_tables(with_toy) == site_before | {"toy": TOY_TABLE}
+        assert wing_figures(with_toy) == [*paper_before[0], "paper/figures/toy_mean.pdf"]
+        assert wing_paper_contents(with_toy) == [*paper_before[1], ("toy", [("toy_mean", None)], ["toy"])]
+        assert wing_bench_keys(with_toy) == [*paper_before[2], "T1"]
+        assert wing_pdf_inputs(with_toy) == wing_pdf_inputs(config)  # the toy's PDF reads no file of its own
+    assert rule_files() == before[0] and wing_targets(config | {"toy": {"n": [10]}}) == before[1]
+
+
+def test_two_wings_giving_one_table_name_to_the_claims_or_the_explorer_are_refused():
+    config = load_config([SRC.parents[1] / "config/smoke.yaml"]) | {"toy": {"n": [10]}}
+    loss_shadow = Wing(name="toy", claims_inputs=lambda config: {"loss_slopes": TOY_TABLE})
+    with registered(loss_shadow):
+        with pytest.raises(WingError, match="claims_inputs 'loss_slopes': given by the wings loss and toy"):
+            wing_claims_inputs(config)
+    bipartite_shadow = Wing(name="toy", site_tables=lambda config: {"bipartite": TOY_TABLE})
+    with registered(bipartite_shadow):
+        with pytest.raises(WingError, match="site_tables 'bipartite': given by the wings bipartite and toy"):
+            wing_site_tables(config)
+    with pytest.raises(WingError, match="its rules are a Snakemake file"):
+        Wing(name="toy", rules="workflow/rules/toy.py")
+
+
+def test_the_built_in_wings_give_their_rules_and_targets_and_none_without_experiments():
+    """The loss and bipartite wings' lists for the smoke config (what the workflow's dry run
+    builds its jobs from), and nothing of theirs for a config without their sections."""
+    config = load_config([SRC.parents[1] / "config/smoke.yaml"])
+    assert rule_files() == ["workflow/rules/loss.smk", "workflow/rules/bipartite.smk"]
+    assert all((SRC.parents[1] / path).is_file() for path in rule_files())
+    loss = sorted(config["loss"]["experiments"])
+    bipartite = config["bipartite"]["experiments"]
+    figures = sorted((e, f) for e in bipartite for f in bipartite[e]["figures"])
+    assert wing_targets(config) == (
+        ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"]
+        + [f"paper/figures/loss_{e}.pdf" for e in loss]
+        + ["results/bipartite.parquet", "paper/tables/bipartite_checks.tex", "paper/tables/bipartite_rates.tex"]
+        + [f"paper/figures/bipartite_{e}_{f}.pdf" for e, f in figures]
+    )
+    assert ("B1_many_server", "B2") in figures  # one experiment drawing two figures: both listed
+    assert list(wing_claims_inputs(config)) == ["loss_slopes", "bipartite_checks", "bipartite"]
+    assert set(wing_site_tables(config)) == {"loss", "loss_slopes", "bipartite", "bipartite_checks"}
+    assert len(wing_report_tables(config)) == 4
+    assert wing_figures(config) == [t for t in wing_targets(config) if t.startswith("paper/figures/")]
+    assert wing_bench_keys(config) == loss + sorted(bipartite)
+    assert wing_pdf_inputs(config) == ["paper/macros_loss.tex"]
+    # the body shows the growing-k figure (A3) and the many-server figure (B2); the appendix
+    # their tables, the loss wing's first
+    contents = wing_paper_contents(config)
+    a3 = [e for e in loss if config["loss"]["experiments"][e]["figure"] == "A3"][0]
+    assert contents == [
+        ("loss", [(f"loss_{a3}", "A3")], []),
+        ("tables", [], ["loss_slopes"]),
+        ("bipartite", [("bipartite_B1_many_server_B2", "B2")], []),
+        ("tables", [], ["bipartite_checks", "bipartite_rates"]),
+    ]
+    without_a3 = config | {
+        "loss": config["loss"] | {"experiments": {e: config["loss"]["experiments"][e] for e in loss if e != a3}}
+    }
+    first = min(without_a3["loss"]["experiments"])
+    assert wing_paper_contents(without_a3)[0] == (
+        "loss",
+        [(f"loss_{first}", without_a3["loss"]["experiments"][first]["figure"])],
+        [],
+    )
+    bare = {k: v for k, v in config.items() if k not in ("loss", "bipartite")}
+    lists = (wing_targets, wing_report_tables, wing_figures, wing_paper_contents, wing_bench_keys, wing_pdf_inputs)
+    assert [f(bare) for f in lists] == [[]] * len(lists)
+    assert (wing_claims_inputs(bare), wing_site_tables(bare)) == ({}, {})

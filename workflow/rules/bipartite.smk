@@ -1,5 +1,8 @@
-# Bipartite load balancing with heterogeneous servers: B1-B5 and the exact checks T2
-# (helpers in common.smk).
+# Bipartite load balancing with heterogeneous servers: B1-B5 and the exact checks T2. The
+# bipartite wing's own rules, included by the Snakefile through the registry
+# (schedbench.bipartite.stage.WING.rules); what the paper, the report and the explorer take of
+# them is the wing's too (its targets, figures...).
+include: "bipartite_common.smk"
 
 
 rule bipartite_groups:
@@ -99,3 +102,35 @@ rule bipartite_tables:
     localrule: True
     script:
         "../scripts/bipartite_tables.py"
+
+
+rule report_tables_bipartite:
+    input:
+        table="results/bipartite.parquet",
+        checks="results/bipartite_checks.parquet",
+        sources=sources_of("report_tables.py"),
+    output:
+        table=report(
+            "results/report/bipartite.html",
+            caption="../report/bipartite_tables.rst",
+            category="Results tables",
+            subcategory="Bipartite",
+            labels={"table": "bipartite groups"},
+        ),
+        checks=report(
+            "results/report/bipartite_checks.html",
+            caption="../report/bipartite_tables.rst",
+            category="Results tables",
+            subcategory="Bipartite",
+            labels={"table": "bipartite checks"},
+        ),
+    log:
+        "results/logs/report_tables_bipartite.log",
+    benchmark:
+        "results/benchmarks/report_tables_bipartite.tsv"
+    localrule: True
+    params:
+        wing="bipartite",
+        provenance=PROVENANCE,
+    script:
+        "../scripts/report_tables.py"

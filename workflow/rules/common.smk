@@ -8,7 +8,7 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from schedbench.hall.config import ConfigError, balanced_chunks, batches, config_hash, section_defaults
+from schedbench.hall.config import ConfigError, batches, config_hash
 from schedbench.checks import check_config, plan_config
 from schedbench.hall.plan import check_cost
 from schedbench.hall.pipeline_record import COMMAND_ENV, STARTED_ENV
@@ -25,8 +25,6 @@ from schedbench.scheduling.stage.practice_report import family_titles
 from schedbench.hall.runlock import RunLockError, hold_run_lock
 from schedbench.hall.stop import stop_on_sigterm
 from schedbench.hall.sources import script_sources
-from schedbench.bipartite.stage.experiments import expand_groups
-from schedbench.loss.stage.experiments import expand_points
 from schedbench.scheduling.registry import (
     adversary_names,
     algorithm_names,
@@ -218,51 +216,6 @@ def exp_problem(wildcards):
     from schedbench.scheduling.stage.config import experiment_problem
 
     return experiment_problem(exp_cfg(wildcards.experiment))
-
-
-# ---- loss system with adaptive multiserver jobs ----
-
-# a config without the section: its rules still read the defaults at parse time
-LOSS = config.get("loss") or section_defaults("loss", "workflow/schemas/config.schema.yaml")
-LOSS_EXPERIMENTS = sorted(LOSS.get("experiments", {}))
-
-
-def loss_chunks(experiment):
-    points = expand_points(experiment, LOSS["experiments"][experiment])
-    return balanced_chunks(points, int(LOSS["points_per_job"]), key=lambda p: (-p["n"], p["k"]))
-
-
-def loss_targets():
-    if not LOSS_EXPERIMENTS:
-        return []
-    return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + [
-        f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS
-    ]
-
-
-# ---- bipartite load balancing with heterogeneous servers ----
-
-BIP = config.get("bipartite") or section_defaults("bipartite", "workflow/schemas/config.schema.yaml")
-BIP_EXPERIMENTS = sorted(BIP.get("experiments", {}))
-
-
-def bip_chunks(experiment):
-    groups = expand_groups(experiment, BIP["experiments"][experiment])
-    return balanced_chunks(groups, int(BIP["groups_per_job"]), key=lambda g: (-g["N"], g["degree_label"], g["rho"]))
-
-
-def bip_figures():
-    return sorted((exp, fig) for exp in BIP_EXPERIMENTS for fig in BIP["experiments"][exp]["figures"])
-
-
-def bip_targets():
-    if not BIP_EXPERIMENTS:
-        return []
-    return [
-        "results/bipartite.parquet",
-        "paper/tables/bipartite_checks.tex",
-        "paper/tables/bipartite_rates.tex",
-    ] + [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in bip_figures()]
 
 
 # the practice comparison (workflow/rules/practice.smk)

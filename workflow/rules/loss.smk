@@ -1,4 +1,7 @@
-# Loss system with adaptive multiserver jobs: experiments A1-A5 (helpers in common.smk).
+# Loss system with adaptive multiserver jobs: experiments A1-A5. The loss wing's own rules,
+# included by the Snakefile through the registry (schedbench.loss.stage.WING.rules); what the
+# paper, the report and the explorer take of them is the wing's too (its targets, figures...).
+include: "loss_common.smk"
 
 
 rule loss_points:
@@ -82,3 +85,35 @@ rule loss_tables:
     localrule: True
     script:
         "../scripts/loss_tables.py"
+
+
+rule report_tables_loss:
+    input:
+        points="results/loss.parquet",
+        slopes="results/loss_slopes.parquet",
+        sources=sources_of("report_tables.py"),
+    output:
+        points=report(
+            "results/report/loss_points.html",
+            caption="../report/loss_tables.rst",
+            category="Results tables",
+            subcategory="Loss system",
+            labels={"table": "loss points"},
+        ),
+        slopes=report(
+            "results/report/loss_slopes.html",
+            caption="../report/loss_tables.rst",
+            category="Results tables",
+            subcategory="Loss system",
+            labels={"table": "loss slopes"},
+        ),
+    log:
+        "results/logs/report_tables_loss.log",
+    benchmark:
+        "results/benchmarks/report_tables_loss.tsv"
+    localrule: True
+    params:
+        wing="loss",
+        provenance=PROVENANCE,
+    script:
+        "../scripts/report_tables.py"

@@ -246,70 +246,6 @@ rule report_tables_runs:
         "../scripts/report_tables.py"
 
 
-rule report_tables_loss:
-    input:
-        points="results/loss.parquet",
-        slopes="results/loss_slopes.parquet",
-        sources=sources_of("report_tables.py"),
-    output:
-        points=report(
-            "results/report/loss_points.html",
-            caption="../report/loss_tables.rst",
-            category="Results tables",
-            subcategory="Loss system",
-            labels={"table": "loss points"},
-        ),
-        slopes=report(
-            "results/report/loss_slopes.html",
-            caption="../report/loss_tables.rst",
-            category="Results tables",
-            subcategory="Loss system",
-            labels={"table": "loss slopes"},
-        ),
-    log:
-        "results/logs/report_tables_loss.log",
-    benchmark:
-        "results/benchmarks/report_tables_loss.tsv"
-    localrule: True
-    params:
-        wing="loss",
-        provenance=PROVENANCE,
-    script:
-        "../scripts/report_tables.py"
-
-
-rule report_tables_bipartite:
-    input:
-        table="results/bipartite.parquet",
-        checks="results/bipartite_checks.parquet",
-        sources=sources_of("report_tables.py"),
-    output:
-        table=report(
-            "results/report/bipartite.html",
-            caption="../report/bipartite_tables.rst",
-            category="Results tables",
-            subcategory="Bipartite",
-            labels={"table": "bipartite groups"},
-        ),
-        checks=report(
-            "results/report/bipartite_checks.html",
-            caption="../report/bipartite_tables.rst",
-            category="Results tables",
-            subcategory="Bipartite",
-            labels={"table": "bipartite checks"},
-        ),
-    log:
-        "results/logs/report_tables_bipartite.log",
-    benchmark:
-        "results/benchmarks/report_tables_bipartite.tsv"
-    localrule: True
-    params:
-        wing="bipartite",
-        provenance=PROVENANCE,
-    script:
-        "../scripts/report_tables.py"
-
-
 rule paper_reproducibility:
     """Versions, commit and config hash (from the results table's provenance), the machine, and
     the wall time per stage from the benchmark files of every job of this config."""
@@ -331,8 +267,7 @@ rule paper_reproducibility:
         bench_root="results/benchmarks",
         # job benchmark files are <rule>/<key>[-...].tsv: those of another config's experiments are left out
         bench_keys=EXPERIMENTS
-        + LOSS_EXPERIMENTS
-        + BIP_EXPERIMENTS
+        + wing_bench_keys(config)
         + SCHED_PROBLEMS
         + SEARCH_TASKS
         + PRACTICE_FAMILIES
@@ -353,7 +288,7 @@ rule paper_pdf:
         generated=expand("paper/generated/{group}.tex", group=PAPER_GROUPS) + ["paper/generated/reproducibility.tex"],
         files=lambda wc: paper_files(),
         macros=["paper/macros.tex", "paper/macros_config.tex", "paper/macros_findings.tex", "paper/tables/methods.tex"]
-        + (["paper/macros_loss.tex"] if LOSS_EXPERIMENTS else []),
+        + wing_pdf_inputs(config),
         sources=sources_of("paper_pdf.py"),
     output:
         "paper/main.pdf",

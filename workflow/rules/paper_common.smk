@@ -3,6 +3,15 @@ import glob as _glob
 import os as _os
 
 from schedbench.hall.paper import GROUPS as PAPER_GROUPS
+from schedbench.hall.wing import (
+    wing_bench_keys,
+    wing_claims_inputs,
+    wing_figures,
+    wing_paper_contents,
+    wing_pdf_inputs,
+    wing_report_tables,
+    wing_targets,
+)
 from schedbench.scheduling.stage.appendix import KINDS as APPENDIX_KINDS
 from schedbench.scheduling.stage.appendix import figure_experiments, page_count
 
@@ -64,14 +73,9 @@ def paper_groups():
         appendix.append("eps_sweep")
     if (config.get("search") or {}).get("tasks"):  # the worst-case search stage (search.smk): its table
         groups["search"][1].append("worst_cases")
-    if LOSS_EXPERIMENTS:  # the growing-k figure: the claim k = omega(n^alpha) suffices
-        figures = [(f"loss_{e}", LOSS["experiments"][e]["figure"]) for e in LOSS_EXPERIMENTS]
-        groups["loss"][0].append(_first([f for f in figures if f[1] == "A3"] or figures, [""]))
-        appendix.append("loss_slopes")
-    if BIP_EXPERIMENTS:  # the excess over the benchmark against N: the many-server claim
-        figures = [(f"bipartite_{e}_{f}", f) for e, f in bip_figures()]
-        groups["bipartite"][0].append(_first([f for f in figures if f[1] == "B2"] or figures, [""]))
-        appendix.extend(["bipartite_checks", "bipartite_rates"])
+    for group, figures, tables in wing_paper_contents(config):  # each wing's choice (Wing.paper_contents)
+        groups[group][0].extend(figures)
+        groups[group][1].extend(tables)
     return groups
 
 
@@ -93,8 +97,7 @@ def report_figures():
     written += ["paper/figures/parameter_sweep.pdf"] if _sweeps(config["figures"]["sweep_parameters"]) else []
     written += [f"paper/figures/eps_sweep_{p}.pdf" for p in EPS_SWEEP_PROBLEMS] if EPS_SWEEP else []
     written += ["paper/figures/worst_cases.pdf"] if (config.get("search") or {}).get("tasks") else []
-    written += [f"paper/figures/loss_{e}.pdf" for e in LOSS_EXPERIMENTS]
-    written += [f"paper/figures/bipartite_{e}_{f}.pdf" for e, f in bip_figures()]
+    written += wing_figures(config)
     return sorted(set(written) - shown)
 
 
@@ -114,13 +117,9 @@ def appendix_experiments(wildcards):
 
 
 def claims_inputs(wildcards):
-    """The results tables the claims are judged on: the runs, and those this config makes."""
-    out = {"runs": "results/runs.parquet"}
-    if LOSS_EXPERIMENTS:
-        out["loss_slopes"] = "results/loss_slopes.parquet"
-    if BIP_EXPERIMENTS:
-        out["bipartite_checks"] = "results/bipartite_checks.parquet"
-        out["bipartite"] = "results/bipartite.parquet"
+    """The results tables the claims are judged on: the runs, those of the wings this config runs
+    (Wing.claims_inputs) and the scheduling stages' it makes."""
+    out = {"runs": "results/runs.parquet"} | wing_claims_inputs(config)
     if EPS_SWEEP:
         out["sweep_growth"] = "results/eps_sweep_growth.parquet"
     if PRACTICE_FAMILIES:
@@ -138,15 +137,13 @@ def paper_files():
 
 
 def report_tables():
-    return (
-        ["results/report/runs_summary.html", "results/report/methods.html"]
-        + (["results/report/loss_points.html", "results/report/loss_slopes.html"] if LOSS_EXPERIMENTS else [])
-        + (["results/report/bipartite.html", "results/report/bipartite_checks.html"] if BIP_EXPERIMENTS else [])
-    )
+    """The HTML report tables: the scheduling runs' and each wing's for this config (Wing.report_tables)."""
+    return ["results/report/runs_summary.html", "results/report/methods.html"] + wing_report_tables(config)
 
 
 def paper_targets():
-    """Everything the paper and the report are made of, the PDF excluded."""
+    """Everything the paper and the report are made of, the PDF excluded: the scheduling wing's
+    (its rules are the core files) and each registered wing's for this config (Wing.targets)."""
     return (
         ["results/runs.parquet", "paper/macros.tex", "paper/macros_config.tex", "paper/tables/methods.tex"]
         + ["results/claims.parquet", "paper/tables/claims.tex", "paper/macros_findings.tex"]
@@ -162,7 +159,6 @@ def paper_targets():
         )
         + ["results/tables/ratios.tex", "paper/tables/adversaries.tex", "paper/tables/rejections.tex"]
         + (["results/practice_pairs.parquet", "paper/tables/practice.tex"] if PRACTICE_FAMILIES else [])
-        + loss_targets()
-        + bip_targets()
+        + wing_targets(config)
         + report_tables()
     )

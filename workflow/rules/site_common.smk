@@ -1,10 +1,11 @@
 # The site's and the pipeline record's helpers: functions only, the rules are in site.smk.
 from schedbench.hall.site import asset_files
+from schedbench.hall.wing import wing_site_tables
 
 
 def site_tables():
     """The results tables the site shows, by name (hall.site reads any table it is given): the runs
-    and claims, and those this config makes."""
+    and claims, and those this config makes (each wing's: Wing.site_tables)."""
     out = {
         "runs": "results/runs.parquet",
         "claims": "results/claims.parquet",
@@ -13,10 +14,7 @@ def site_tables():
     if PRACTICE_FAMILIES:
         out["practice_pairs"] = "results/practice_pairs.parquet"
         out["practice_runs"] = "results/practice_runs.parquet"
-    if LOSS_EXPERIMENTS:
-        out.update(loss="results/loss.parquet", loss_slopes="results/loss_slopes.parquet")
-    if BIP_EXPERIMENTS:
-        out.update(bipartite="results/bipartite.parquet", bipartite_checks="results/bipartite_checks.parquet")
+    out.update(wing_site_tables(config))
     if EPS_SWEEP:
         out.update(eps_sweep="results/eps_sweep.parquet", eps_sweep_growth="results/eps_sweep_growth.parquet")
     return out

@@ -5,10 +5,12 @@ A wing is a model with its pipeline stage (docs/architecture.md). Its stage pack
 object, ``WING`` (``schedbench.<wing>.stage.WING``), describing what the shared machinery needs
 of it: its config section, its results tables as :class:`TableSpec`\\ s (what ``diff``,
 ``merge`` and ``archive`` compare), its paper macros, captions and section groups, its claims
-and findings, its report tables, its config check and cost plan. The hall (the archive and
-diff, the paper's generated source), the faces (``checks``) and the workflow's scripts
-(``paper_generated``, ``claims_table``, ``report_tables``) loop over :func:`wings` instead of
-naming them.
+and findings, its report tables, its config check and cost plan, its rules file and the files its rules make
+for a config. The hall (the archive and diff, the paper's generated source), the faces
+(``checks``), the workflow's scripts (``paper_generated``, ``claims_table``, ``report_tables``)
+and the workflow itself (the Snakefile includes :func:`rule_files`; the targets, the paper's
+sections, the claims inputs and the explorer's tables add the ``wing_*`` lists below) loop over
+:func:`wings` instead of naming them.
 
 Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbench/__init__.py``
 (the package's list, read here by name when the wings are first asked for: the package does not
@@ -33,9 +35,18 @@ __all__ = [
     "WingError",
     "register",
     "registered",
+    "rule_files",
     "section_schemas",
+    "wing_bench_keys",
+    "wing_claims_inputs",
+    "wing_figures",
     "wing_modules",
     "wing_named",
+    "wing_paper_contents",
+    "wing_pdf_inputs",
+    "wing_report_tables",
+    "wing_site_tables",
+    "wing_targets",
     "wings",
 ]
 
@@ -79,6 +90,18 @@ def _no_stages(config: dict) -> list[Any]:
     return []
 
 
+def _no_files(config: dict) -> list[str]:
+    return []
+
+
+def _no_named_files(config: dict) -> dict[str, str]:
+    return {}
+
+
+def _no_contents(config: dict) -> dict[str, tuple[list[Any], list[str]]]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Wing:
     """One wing as the hall sees it.
@@ -109,6 +132,26 @@ class Wing:
     * ``plan``: the whole config → its stages' cost estimates (:class:`~.plan.StageEstimate`).
     * ``plan_outputs``: the whole config → the cost estimates of the rules building its tables
       and figures (:func:`~.plan.output_stages`).
+    * ``rules``: its Snakemake rules file, relative to the workflow's root (the Snakefile's
+      folder), e.g. ``workflow/rules/<name>.smk``, which the Snakefile includes; None for a wing
+      whose rules are the workflow's core files.
+    * ``targets``: the whole config → the files its rules make that the paper and the report are
+      made of (results tables, figures, the paper's tables and macros): the targets of the
+      pipeline's default rule; none for a config that runs none of its experiments.
+    * ``report_tables``: the whole config → its HTML report tables (``results/report/*.html``).
+    * ``claims_inputs``: the whole config → the results tables its :attr:`claims` are judged on,
+      by the name the claims rule hands them under.
+    * ``site_tables``: the whole config → the results tables the results explorer shows, by name.
+    * ``figures``: the whole config → every figure its rules draw (``paper/figures/*.pdf``, each
+      with its PNG twin): those the paper's body does not show are the HTML report's.
+    * ``paper_contents``: the whole config → what the PDF shows of it, by section group (one of
+      the paper's groups: its own :attr:`paper_groups` or the appendix's ``tables``): the
+      figures (a stem, or a (stem, kind) pair) and the tables (stems).
+    * ``bench_keys``: the whole config → the keys its jobs' benchmark files are named by
+      (``results/benchmarks/<rule>/<key>[-...].tsv``, e.g. its experiments), read by the paper's
+      stage-time table.
+    * ``pdf_inputs``: the whole config → the files besides its figures and tables that the
+      PDF reads (e.g. a macros file its tables rule writes).
     """
 
     name: str
@@ -126,6 +169,15 @@ class Wing:
     check: Callable[[dict], None] = _no_check
     plan: Callable[[dict], list[Any]] = _no_stages
     plan_outputs: Callable[[dict], list[Any]] = _no_stages
+    rules: str | None = None
+    targets: Callable[[dict], list[str]] = _no_files
+    report_tables: Callable[[dict], list[str]] = _no_files
+    claims_inputs: Callable[[dict], Mapping[str, str]] = _no_named_files
+    site_tables: Callable[[dict], Mapping[str, str]] = _no_named_files
+    figures: Callable[[dict], list[str]] = _no_files
+    paper_contents: Callable[[dict], Mapping[str, tuple[list[Any], list[str]]]] = _no_contents
+    bench_keys: Callable[[dict], list[str]] = _no_files
+    pdf_inputs: Callable[[dict], list[str]] = _no_files
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -135,6 +187,8 @@ class Wing:
         bad = [t for t in self.tables if not (t.startswith("results/") and t.endswith(".parquet"))]
         if bad:
             raise WingError(f"wing {self.name}: tables are results/<name>.parquet, not {bad}")
+        if self.rules is not None and not self.rules.endswith(".smk"):
+            raise WingError(f"wing {self.name}: its rules are a Snakemake file (.smk), not {self.rules!r}")
         # read-only views: a frozen description whose tables cannot be edited in place either
         object.__setattr__(self, "tables", MappingProxyType(dict(self.tables)))
         object.__setattr__(self, "table_captions", MappingProxyType(dict(self.table_captions)))
@@ -146,7 +200,20 @@ class WingError(ValueError):
 
 #: the names of this module that read the registered wings: a module importing one of them depends
 #: on every registered wing's ``WING`` module (:mod:`.sources`)
-READERS = ("wings", "wing_named", "section_schemas")
+READERS = (
+    "wings",
+    "wing_named",
+    "section_schemas",
+    "rule_files",
+    "wing_targets",
+    "wing_report_tables",
+    "wing_claims_inputs",
+    "wing_site_tables",
+    "wing_figures",
+    "wing_paper_contents",
+    "wing_bench_keys",
+    "wing_pdf_inputs",
+)
 
 #: the wings registered besides the package's own (``schedbench.WINGS``): stage modules or
 #: :class:`Wing` objects handed directly, in order
@@ -211,6 +278,67 @@ def wing_named(name: str) -> Wing:
 def section_schemas() -> dict[str, Mapping[str, Any]]:
     """The config sections the registered wings describe themselves (:attr:`Wing.schema`), by name."""
     return {w.section: w.schema for w in wings() if w.schema is not None and w.section is not None}
+
+
+def rule_files() -> list[str]:
+    """The registered wings' rules files (:attr:`Wing.rules`), in registry order: what the
+    Snakefile includes besides its core files."""
+    return [w.rules for w in wings() if w.rules is not None]
+
+
+def wing_targets(config: dict) -> list[str]:
+    """Every registered wing's targets for ``config`` (:attr:`Wing.targets`), in registry order."""
+    return [path for w in wings() for path in w.targets(config)]
+
+
+def wing_report_tables(config: dict) -> list[str]:
+    """Every registered wing's HTML report tables for ``config``, in registry order."""
+    return [path for w in wings() for path in w.report_tables(config)]
+
+
+def wing_figures(config: dict) -> list[str]:
+    """Every figure the registered wings draw for ``config``, in registry order."""
+    return [path for w in wings() for path in w.figures(config)]
+
+
+def wing_paper_contents(config: dict) -> list[tuple[str, list[Any], list[str]]]:
+    """What the PDF shows of the registered wings for ``config``: (section group, figures,
+    tables), wing by wing in registry order (the appendix lists their tables in that order)."""
+    return [(group, list(f), list(t)) for w in wings() for group, (f, t) in w.paper_contents(config).items()]
+
+
+def wing_bench_keys(config: dict) -> list[str]:
+    """The benchmark file keys of the registered wings' jobs for ``config``, in registry order."""
+    return [key for w in wings() for key in w.bench_keys(config)]
+
+
+def wing_pdf_inputs(config: dict) -> list[str]:
+    """The files besides figures and tables the PDF reads of the registered wings for ``config``."""
+    return [path for w in wings() for path in w.pdf_inputs(config)]
+
+
+def _named_files(config: dict, what: str) -> dict[str, str]:
+    """The wings' ``what`` (name → path) for ``config`` in one mapping; a name two wings give is
+    an error (one would hide the other)."""
+    out: dict[str, str] = {}
+    owners: dict[str, str] = {}
+    for w in wings():
+        for name, path in getattr(w, what)(config).items():
+            if name in owners:
+                raise WingError(f"{what} {name!r}: given by the wings {owners[name]} and {w.name}")
+            owners[name] = w.name
+            out[name] = path
+    return out
+
+
+def wing_claims_inputs(config: dict) -> dict[str, str]:
+    """The results tables the registered wings' claims are judged on for ``config``, by name."""
+    return _named_files(config, "claims_inputs")
+
+
+def wing_site_tables(config: dict) -> dict[str, str]:
+    """The results tables the explorer shows of the registered wings for ``config``, by name."""
+    return _named_files(config, "site_tables")
 
 
 @contextmanager

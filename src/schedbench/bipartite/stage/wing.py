@@ -1,6 +1,6 @@
 """The bipartite wing as the hall sees it (:class:`schedbench.hall.wing.Wing`): its config
 section, its results tables as ``diff``/``merge``/``archive`` compare them, its paper text
-(:mod:`.tables`), its config check and cost plan."""
+(:mod:`.tables`), its config check and cost plan, its rules file and the files they make."""
 
 from __future__ import annotations
 
@@ -26,6 +26,63 @@ def _plan_outputs(config: dict) -> list:
     from schedbench.bipartite.stage.plan import plan_bipartite_outputs
 
     return plan_bipartite_outputs(config.get("bipartite"))
+
+
+def _experiments(config: dict) -> dict:
+    """The bipartite experiments the config runs, by name (none without the section)."""
+    return (config.get("bipartite") or {}).get("experiments") or {}
+
+
+def _experiment_figures(config: dict) -> list[tuple[str, str]]:
+    """Every (experiment, figure kind B1-B5) the config draws, sorted."""
+    experiments = _experiments(config)
+    return sorted((exp, fig) for exp in experiments for fig in experiments[exp]["figures"])
+
+
+def _figures(config: dict) -> list[str]:
+    return [f"paper/figures/bipartite_{exp}_{fig}.pdf" for exp, fig in _experiment_figures(config)]
+
+
+def _paper_contents(config: dict) -> dict:
+    """The body shows the excess over the benchmark against N (B2: the many-server claim), else
+    the first figure; the appendix the checks and rates tables."""
+    figures = [(f"bipartite_{exp}_{fig}", fig) for exp, fig in _experiment_figures(config)]
+    if not figures:
+        return {}
+    many_server = [f for f in figures if f[1] == "B2"] or figures
+    return {"bipartite": ([many_server[0]], []), "tables": ([], ["bipartite_checks", "bipartite_rates"])}
+
+
+def _bench_keys(config: dict) -> list[str]:
+    return sorted(_experiments(config))
+
+
+def _targets(config: dict) -> list[str]:
+    if not _experiments(config):
+        return []
+    return [
+        "results/bipartite.parquet",
+        "paper/tables/bipartite_checks.tex",
+        "paper/tables/bipartite_rates.tex",
+    ] + _figures(config)
+
+
+def _report_tables(config: dict) -> list[str]:
+    if not _experiments(config):
+        return []
+    return ["results/report/bipartite.html", "results/report/bipartite_checks.html"]
+
+
+def _claims_inputs(config: dict) -> dict[str, str]:
+    if not _experiments(config):
+        return {}
+    return {"bipartite_checks": "results/bipartite_checks.parquet", "bipartite": "results/bipartite.parquet"}
+
+
+def _site_tables(config: dict) -> dict[str, str]:
+    if not _experiments(config):
+        return {}
+    return {"bipartite": "results/bipartite.parquet", "bipartite_checks": "results/bipartite_checks.parquet"}
 
 
 WING = Wing(
@@ -57,4 +114,12 @@ WING = Wing(
     check=_check,
     plan=_plan,
     plan_outputs=_plan_outputs,
+    rules="workflow/rules/bipartite.smk",
+    targets=_targets,
+    report_tables=_report_tables,
+    claims_inputs=_claims_inputs,
+    site_tables=_site_tables,
+    figures=_figures,
+    paper_contents=_paper_contents,
+    bench_keys=_bench_keys,
 )

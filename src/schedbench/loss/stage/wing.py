@@ -1,6 +1,6 @@
 """The loss wing as the hall sees it (:class:`schedbench.hall.wing.Wing`): its config section,
 its results tables as ``diff``/``merge``/``archive`` compare them, its paper text
-(:mod:`.tables`), its config check and cost plan."""
+(:mod:`.tables`), its config check and cost plan, its rules file and the files they make."""
 
 from __future__ import annotations
 
@@ -26,6 +26,55 @@ def _plan_outputs(config: dict) -> list:
     from schedbench.loss.stage.plan import plan_loss_outputs
 
     return plan_loss_outputs(config.get("loss"))
+
+
+def _experiments(config: dict) -> list[str]:
+    """The loss experiments the config runs (none without the section)."""
+    return sorted((config.get("loss") or {}).get("experiments") or {})
+
+
+def _figure_kinds(config: dict) -> list[tuple[str, str]]:
+    """(figure stem, its kind A1-A5) per experiment: one figure each."""
+    experiments = _experiments(config)
+    return [(f"loss_{e}", config["loss"]["experiments"][e]["figure"]) for e in experiments]
+
+
+def _figures(config: dict) -> list[str]:
+    return [f"paper/figures/{stem}.pdf" for stem, _ in _figure_kinds(config)]
+
+
+def _paper_contents(config: dict) -> dict:
+    """The body shows the growing-k figure (A3: the claim k = omega(n^alpha) suffices), else the
+    first; the appendix the slopes table."""
+    figures = _figure_kinds(config)
+    if not figures:
+        return {}
+    growing_k = [f for f in figures if f[1] == "A3"] or figures
+    return {"loss": ([growing_k[0]], []), "tables": ([], ["loss_slopes"])}
+
+
+def _targets(config: dict) -> list[str]:
+    if not _experiments(config):
+        return []
+    return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + _figures(config)
+
+
+def _pdf_inputs(config: dict) -> list[str]:
+    return ["paper/macros_loss.tex"] if _experiments(config) else []
+
+
+def _report_tables(config: dict) -> list[str]:
+    return ["results/report/loss_points.html", "results/report/loss_slopes.html"] if _experiments(config) else []
+
+
+def _claims_inputs(config: dict) -> dict[str, str]:
+    return {"loss_slopes": "results/loss_slopes.parquet"} if _experiments(config) else {}
+
+
+def _site_tables(config: dict) -> dict[str, str]:
+    if not _experiments(config):
+        return {}
+    return {"loss": "results/loss.parquet", "loss_slopes": "results/loss_slopes.parquet"}
 
 
 WING = Wing(
@@ -70,4 +119,13 @@ WING = Wing(
     check=_check,
     plan=_plan,
     plan_outputs=_plan_outputs,
+    rules="workflow/rules/loss.smk",
+    targets=_targets,
+    report_tables=_report_tables,
+    claims_inputs=_claims_inputs,
+    site_tables=_site_tables,
+    figures=_figures,
+    paper_contents=_paper_contents,
+    bench_keys=_experiments,
+    pdf_inputs=_pdf_inputs,
 )

@@ -65,4 +65,5 @@ WING = Wing(
     check=_check,
     plan=_plan,
     plan_outputs=_plan_outputs,
+    rules=None,  # its rules are the workflow's core files (the Snakefile includes them by name)
 )
