@@ -130,7 +130,6 @@ def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     # the default config's \LossFitMinN once expanded to "$10^{3}$" inside "$n\ge ...$": the
     # paper of `make run` failed while the smoke config's (100, no math) built
     import shutil
-    import subprocess
 
     from schedbench.hall.config import load_config
 
@@ -145,17 +144,7 @@ def test_every_config_macro_typesets_in_text_and_in_math(config_file, tmp_path):
     body = "\n".join(
         f"{n}: \\{n}{{}}" + ("" if "$" in v else f" and $x = \\{n}{{}}$") + ".\\par" for n, v in values.items()
     )
-    (tmp_path / "t.tex").write_text(
-        "\\documentclass{article}\n" + tex + "\n\\begin{document}\n" + body + "\n\\end{document}\n"
-    )
-    proc = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:]
+    _typeset(tmp_path, "\\documentclass{article}\n" + tex, body)
 
 
 def test_tex_text_raises_plain_text_powers():
@@ -219,10 +208,18 @@ def test_the_bipartite_checks_table_keeps_every_cell_whole(tmp_path):
     body = bipartite_checks_tex(checks)
     assert "\\\\%" not in body and "yes (1\\%) \\\\" in body
     assert "$\\mu$ in \\{2,1\\}, $\\rho$=0.6" in body and "$\\lambda$=0.9" in body
-    (tmp_path / "t.tex").write_text(
-        "\\documentclass{article}\\usepackage{booktabs,amssymb}\\usepackage[paperwidth=50cm]{geometry}"
-        "\\begin{document}\n" + body + "\n\\end{document}\n"
+    _typeset(
+        tmp_path, "\\documentclass{article}\\usepackage{booktabs,amssymb}\\usepackage[paperwidth=50cm]{geometry}", body
     )
+    text = subprocess.run(["pdftotext", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert text.count("yes (1%)") == 2 and "{2,1}" in text
+
+
+def _typeset(tmp_path: Path, preamble: str, body: str) -> None:
+    """pdflatex on ``preamble``, then ``body`` as the document, in ``tmp_path/t.tex``: it must build."""
+    import subprocess
+
+    (tmp_path / "t.tex").write_text(preamble + "\n\\begin{document}\n" + body + "\n\\end{document}\n")
     proc = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
         cwd=tmp_path,
@@ -231,5 +228,3 @@ def test_the_bipartite_checks_table_keeps_every_cell_whole(tmp_path):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
-    text = subprocess.run(["pdftotext", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
-    assert text.count("yes (1%)") == 2 and "{2,1}" in text
