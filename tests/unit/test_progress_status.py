@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,11 @@ def _workdir(tmp_path: Path, log_text: str, pid: int | None) -> Path:
 def snakemake_like_process():
     """A live process whose command line names snakemake (as the run holding the lock would)."""
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "snakemake"])
+    # until the child has exec'd, /proc shows the forked test process's command line (a race
+    # that failed this test under load): wait for the one the run would show
+    deadline = time.monotonic() + 30
+    while b"snakemake" not in Path(f"/proc/{proc.pid}/cmdline").read_bytes() and time.monotonic() < deadline:
+        time.sleep(0.01)
     yield proc.pid
     proc.kill()
     proc.wait()
