@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from schedbench.hall.site import PAGES, SiteError, build_site, encode_table
+import schedbench.hall.site
+from schedbench.hall.site import PAGES, SiteError, SiteView, build_site, encode_table
 from tests.csv_rows import assert_csv_rows_equal
 
 
@@ -188,3 +190,69 @@ def test_a_mean_or_band_is_drawn_over_ten_instances_with_a_proven_optimum_or_not
     assert drawn["ALG/OPT"] == 1  # ε = 1/4 only
     assert drawn["Rejection"] == 2  # ε = 1/4 and 1/8 (ten instances each)
     assert any("1 runs over a bound left out" in t for t in titles), titles
+
+
+def _toy_points() -> pd.DataFrame:
+    """A wing's table the explorer's code has never heard of: two experiments, two settings of
+    ``d`` in the first (α constant), one point with a zero ``y`` (not drawable on a log axis)."""
+    rows = []
+    for exp, ds in (("T1", (1, 2)), ("T2", (3,))):
+        for d in ds:
+            for n in (10, 100, 1000):
+                rows.append(
+                    {"experiment": exp, "n": n, "d": d, "alpha": 0.5, "y": 0.0 if (d, n) == (2, 1000) else 1 / n}
+                )
+    return pd.DataFrame(rows)
+
+
+def test_a_view_naming_a_column_its_table_lacks_is_one_error_naming_it(tmp_path):
+    view = SiteView("toy_points", "Toy", x="n", y="mean", lines=(("d", "d"),))
+    with pytest.raises(SiteError, match="toy_points has no column mean"):
+        build_site(tmp_path / "site", {"runs": _runs(), "toy_points": _toy_points()}, views=[view])
+    assert not (tmp_path / "site").exists()
+    # a view of a table the run did not make is left out, not an error
+    index = build_site(tmp_path / "site", {"runs": _runs()}, views=[view])
+    assert "toy_points" not in (index.parent / "data.js").read_text()
+
+
+@pytest.mark.needs_browser
+def test_the_sweeps_page_draws_a_wings_table_from_its_view_alone(tmp_path):
+    """A table app.js never names is drawn as its wing's SiteView says: one plot per experiment,
+    one line per setting named by the columns that vary within the plot, a point with a zero y
+    left off the log axis, then the table with the view's columns."""
+    from tests.e2e.browser import Browser, chromium_executable
+
+    view = SiteView(
+        "toy_points",
+        "Toy model: y against n",
+        columns=("experiment", "n", "d", "y"),
+        x="n",
+        y="y",
+        lines=(("d", "d"), ("alpha", "α")),
+        logx=True,
+        logy=True,
+    )
+    assert "toy_points" not in (Path(schedbench.hall.site.__file__).parent / "app.js").read_text()
+    index = build_site(tmp_path / "site", {"runs": _runs(), "toy_points": _toy_points()}, views=[view])
+    browser = Browser(chromium_executable())
+    try:
+        browser.navigate((index.parent / "sweeps.html").as_uri())
+        plots = browser.evaluate(
+            "JSON.stringify([...document.querySelectorAll('figure.plot')].map((f) => [f.dataset.title,"
+            " [...f.querySelectorAll('g.series')].map((g) => [g.dataset.name, g.querySelectorAll('circle').length])]))"
+        )
+        header = browser.evaluate(
+            "JSON.stringify([...document.querySelectorAll('main table th')].map((t) => t.textContent))"
+        )
+        overview = (index.parent / "index.html").as_uri()
+        assert browser.errors() == []
+        browser.navigate(overview)
+        link = browser.evaluate("document.querySelector('main a[href=\"sweeps.html\"]').textContent")
+    finally:
+        browser.close()
+    assert json.loads(plots) == [
+        ["T1: y against n", [["d=1", 3], ["d=2", 2]]],
+        ["T2: y against n", [["all", 3]]],
+    ]
+    assert [h.strip(" ▲▼") for h in json.loads(header)] == ["experiment", "n", "d", "y"]
+    assert link == "Toy model: y against n"

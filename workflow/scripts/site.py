@@ -1,4 +1,5 @@
-# Thin: the results tables + the registry's algorithm facts + the pipeline record -> results/site/
+# Thin: the results tables + the registry's algorithm facts + the pipeline record + the wings'
+# views of their tables -> results/site/
 import inspect
 import json
 import os
@@ -8,6 +9,7 @@ import schedbench
 from schedbench.hall.io import read_parquet
 from schedbench.hall.logs import logged
 from schedbench.hall.site import build_site
+from schedbench.hall.wing import wing_site_views
 from schedbench.scheduling.registry import get_algorithm
 from schedbench.scheduling.stage.methods import method_rows
 
@@ -25,6 +27,6 @@ with logged(snakemake.log[0], "site") as log:
         row["source_href"] = Path(os.path.relpath(source, Path(snakemake.output[0]).resolve())).as_posix()
         algorithms[row["algorithm"]] = row
     record = json.loads(Path(snakemake.input.record).read_text())
-    index = build_site(snakemake.output[0], tables, {"algorithms": algorithms}, record)
+    index = build_site(snakemake.output[0], tables, {"algorithms": algorithms}, record, wing_site_views())
     size = sum(f.stat().st_size for f in index.parent.iterdir())
     log.info("%s: %d tables, %.2f MB", index, len(tables), size / 1e6)

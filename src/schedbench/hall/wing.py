@@ -30,6 +30,7 @@ from typing import Any
 
 __all__ = [
     "READERS",
+    "SiteView",
     "TableSpec",
     "Wing",
     "WingError",
@@ -46,6 +47,7 @@ __all__ = [
     "wing_pdf_inputs",
     "wing_report_tables",
     "wing_site_tables",
+    "wing_site_views",
     "wing_targets",
     "wings",
 ]
@@ -60,6 +62,43 @@ class TableSpec:
     estimates: dict[str, tuple[str, str]] = field(default_factory=dict)
     exact: tuple[str, ...] | None = None
     schema: str | None = None
+
+
+@dataclass(frozen=True)
+class SiteView:
+    """How the sweeps page shows one of a wing's tables: a section with its title, the table's
+    ``columns`` (None: all; one the table lacks is left out) and a CSV download, and — when ``x`` and ``y`` are given — one plot
+    per value of ``per`` with one line per setting: a setting is the values of the ``lines``
+    columns, each a (column, label) pair printed ``label=value`` (the value alone for an empty
+    label), a column constant within a plot left out of its names. ``lo``/``hi``: the interval
+    of ``y`` drawn at each point. On a log axis a point with a non-positive coordinate is not
+    drawn (a non-positive ``lo`` is drawn at ``y``)."""
+
+    table: str
+    title: str
+    columns: tuple[str, ...] | None = None
+    x: str | None = None
+    y: str | None = None
+    lo: str | None = None
+    hi: str | None = None
+    per: str = "experiment"
+    lines: tuple[tuple[str, str], ...] = ()
+    xlabel: str | None = None
+    ylabel: str | None = None
+    logx: bool = False
+    logy: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.x is None) != (self.y is None):
+            raise WingError(f"view of {self.table}: a plot needs both x and y")
+        if (self.lo is None) != (self.hi is None):
+            raise WingError(f"view of {self.table}: an interval needs both lo and hi")
+
+    def plotted(self) -> list[str]:
+        """The columns its plots read (a table without one of them cannot be plotted)."""
+        if self.x is None:
+            return []
+        return [c for c in (self.x, self.y, self.lo, self.hi, self.per, *(c for c, _ in self.lines)) if c is not None]
 
 
 def _no_macros(config: dict) -> dict[str, str]:
@@ -142,6 +181,8 @@ class Wing:
     * ``claims_inputs``: the whole config → the results tables its :attr:`claims` are judged on,
       by the name the claims rule hands them under.
     * ``site_tables``: the whole config → the results tables the results explorer shows, by name.
+    * ``site_views``: how the explorer's sweeps page shows those tables
+      (:class:`SiteView`\\ s, in order; a table without a view is only in the downloads).
     * ``figures``: the whole config → every figure its rules draw (``paper/figures/*.pdf``, each
       with its PNG twin): those the paper's body does not show are the HTML report's.
     * ``paper_contents``: the whole config → what the PDF shows of it, by section group (one of
@@ -174,6 +215,7 @@ class Wing:
     report_tables: Callable[[dict], list[str]] = _no_files
     claims_inputs: Callable[[dict], Mapping[str, str]] = _no_named_files
     site_tables: Callable[[dict], Mapping[str, str]] = _no_named_files
+    site_views: tuple[SiteView, ...] = ()
     figures: Callable[[dict], list[str]] = _no_files
     paper_contents: Callable[[dict], Mapping[str, tuple[list[Any], list[str]]]] = _no_contents
     bench_keys: Callable[[dict], list[str]] = _no_files
@@ -209,6 +251,7 @@ READERS = (
     "wing_report_tables",
     "wing_claims_inputs",
     "wing_site_tables",
+    "wing_site_views",
     "wing_figures",
     "wing_paper_contents",
     "wing_bench_keys",
@@ -334,6 +377,11 @@ def _named_files(config: dict, what: str) -> dict[str, str]:
 def wing_claims_inputs(config: dict) -> dict[str, str]:
     """The results tables the registered wings' claims are judged on for ``config``, by name."""
     return _named_files(config, "claims_inputs")
+
+
+def wing_site_views() -> list[SiteView]:
+    """The registered wings' :attr:`Wing.site_views`, in registry order."""
+    return [view for w in wings() for view in w.site_views]
 
 
 def wing_site_tables(config: dict) -> dict[str, str]:

@@ -5,7 +5,7 @@ section, its results tables as ``diff``/``merge``/``archive`` compare them, its 
 from __future__ import annotations
 
 from schedbench.bipartite.stage import claims, report, tables
-from schedbench.hall.wing import TableSpec, Wing
+from schedbench.hall.wing import SiteView, TableSpec, Wing
 
 __all__ = ["WING"]
 
@@ -119,6 +119,35 @@ WING = Wing(
     report_tables=_report_tables,
     claims_inputs=_claims_inputs,
     site_tables=_site_tables,
+    site_views=(
+        SiteView(
+            "bipartite",
+            "Bipartite load balancing: excess mean response over the benchmark t* against N",
+            columns=(
+                "experiment",
+                "N",
+                "rho",
+                "graph",
+                "degree_label",
+                "policy",
+                "t_star",
+                "jiq_fluid",
+                "random_exact",
+                "mean_response",
+                "mean_response_ci_lo",
+                "mean_response_ci_hi",
+                "excess_over_t_star",
+                "status",
+            ),
+            x="N",
+            y="excess_over_t_star",
+            lines=(("policy", ""), ("rho", "ρ"), ("degree_label", "")),
+            ylabel="excess over t*",
+            logx=True,
+            logy=True,
+        ),
+        SiteView("bipartite_checks", "Bipartite: the simulator against its oracles"),
+    ),
     figures=_figures,
     paper_contents=_paper_contents,
     bench_keys=_bench_keys,

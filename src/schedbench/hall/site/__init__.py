@@ -3,7 +3,9 @@
 ``build_site`` writes ``index.html`` and the pages beside it, the tables as JSON in ``data.js``,
 and the hand-written ``app.js`` and ``style.css`` of this package: every page opens from the file
 system with no server and no network. The tables are read generically (any columns); what only a
-wing knows (an algorithm's rule and bound, its source file) comes in ``meta`` from the caller."""
+wing knows (an algorithm's rule and bound, its source file) comes in ``meta`` from the caller, and
+how a wing's own tables are shown on the sweeps page in its :class:`SiteView`\\ s
+(``Wing.site_views``): app.js names none of them."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import math
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -20,8 +24,9 @@ import numpy as np
 import pandas as pd
 
 from schedbench.hall.io import ordinary_permissions
+from schedbench.hall.wing import SiteView
 
-__all__ = ["ASSETS", "PAGES", "asset_files", "encode_table", "site_data", "build_site", "SiteError"]
+__all__ = ["ASSETS", "PAGES", "SiteView", "asset_files", "encode_table", "site_data", "build_site", "SiteError"]
 
 _HERE = Path(__file__).resolve().parent
 #: the hand-written files copied into the site as they are
@@ -41,6 +46,21 @@ PAGES = {
 
 class SiteError(ValueError):
     """A table the site cannot show; the message names it."""
+
+
+def _view_data(views: Sequence[SiteView], tables: dict[str, pd.DataFrame]) -> list[dict]:
+    """The views whose table the site holds, checked against its columns, for data.js."""
+    out = []
+    for view in views:
+        if not isinstance(view, SiteView):
+            raise SiteError(f"views: a SiteView, not {view!r}")
+        if view.table not in tables:
+            continue
+        missing = [c for c in view.plotted() if c not in tables[view.table].columns]
+        if missing:
+            raise SiteError(f"view {view.title!r}: the table {view.table} has no column {', '.join(missing)}")
+        out.append(asdict(view))
+    return out
 
 
 def asset_files() -> list[str]:
@@ -106,14 +126,21 @@ def encode_table(df: pd.DataFrame, name: str = "table") -> dict:
     return {"columns": [str(c) for c in df.columns], "kinds": kinds, "data": data, "rows": len(df)}
 
 
-def site_data(tables: dict[str, pd.DataFrame], meta: dict | None = None, record: dict | None = None) -> dict:
-    """What data.js holds: every table encoded, the wing's ``meta`` and the run ``record``."""
+def site_data(
+    tables: dict[str, pd.DataFrame],
+    meta: dict | None = None,
+    record: dict | None = None,
+    views: Sequence[SiteView] = (),
+) -> dict:
+    """What data.js holds: every table encoded, the wing's ``meta``, the run ``record`` and the
+    wings' ``views`` of the tables it holds."""
     if "runs" not in tables:
         raise SiteError("tables: 'runs' (results/runs.parquet) is required")
     return {
         "tables": {name: encode_table(df, name) for name, df in tables.items()},
         "meta": meta or {},
         "record": record,
+        "views": _view_data(views, tables),
     }
 
 
@@ -139,11 +166,13 @@ def build_site(
     tables: dict[str, pd.DataFrame],
     meta: dict | None = None,
     record: dict | None = None,
+    views: Sequence[SiteView] = (),
 ) -> Path:
     """Write the site to ``out_dir``: complete or not at all (written in a temporary directory
-    beside it, then renamed over it). Returns the path of ``index.html``."""
+    beside it, then renamed over it). ``views``: how the sweeps page shows the wings' tables
+    (:class:`SiteView`). Returns the path of ``index.html``."""
     out = Path(out_dir)
-    data = site_data(tables, meta, record)
+    data = site_data(tables, meta, record, views)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
     try:

@@ -483,7 +483,7 @@ function pageIndex(app) {
     section("Algorithms", el("p", { class: "links" }, algs.map((a) => [link("algorithm", a), " "]))),
     section("Families", el("p", { class: "links" }, fams.map((a) => [link("family", a), " "]))),
     section("Experiments", el("p", { class: "links" }, exps.map((a) => [link("experiment", a), " "]))),
-    section("Sweeps", el("p", {}, el("a", { href: "sweeps.html" }, "loss system, bipartite load balancing, ε sweep and worst cases")))
+    section("Sweeps and checks", el("p", {}, el("a", { href: "sweeps.html" }, VIEWS.length ? VIEWS.map((v) => v.title).join(" · ") : "none in this run")))
   );
 }
 
@@ -671,61 +671,41 @@ function pageGroup(app, key, title) {
   }
 }
 
+const VIEWS = (window.SB.views || []).filter((v) => has(v.table));
+function viewPlots(v) {
+  // one plot per value of v.per, one line per setting (the v.lines columns): points of two
+  // settings are never joined; a column constant within a plot does not name its lines
+  const c = T[v.table].col;
+  const ok = (i) => (!v.logx || c[v.x][i] > 0) && (!v.logy || c[v.y][i] > 0) && c[v.x][i] !== null && c[v.y][i] !== null;
+  const shown = [...Array(T[v.table].rows).keys()].filter(ok);
+  const label = (col, name, i) => (name ? `${name}=${c[col][i]}` : `${c[col][i]}`);
+  return [...groupBy(shown, (i) => c[v.per][i]).entries()].map(([key, ix]) => {
+    const varying = v.lines.filter(([col]) => new Set(ix.map((i) => c[col][i])).size > 1);
+    const name = (i) => varying.map(([col, lab]) => label(col, lab, i)).join(" ") || "all";
+    return plot(
+      `${key}: ${v.ylabel || v.y} against ${v.xlabel || v.x}`,
+      [...groupBy(ix, name).entries()].map(([k, jx]) => ({
+        name: k,
+        line: true,
+        points: jx.map((i) => {
+          const q = { x: c[v.x][i], y: c[v.y][i] };
+          if (v.lo) Object.assign(q, { lo: v.logy && !(c[v.lo][i] > 0) ? q.y : c[v.lo][i], hi: c[v.hi][i] });
+          return q;
+        }),
+      })),
+      { xlabel: v.xlabel || v.x, ylabel: v.ylabel || v.y, logx: v.logx, logy: v.logy }
+    );
+  });
+}
 function pageSweeps(app) {
-  app.append(el("h1", {}, "Loss system, bipartite load balancing, ε sweep, worst cases"));
-  const all = (t) => [...Array(T[t].rows).keys()];
-  if (has("loss")) {
-    const t = T.loss.col;
-    // one plot per experiment; a line per setting (d, k rule, α, β): points of two settings are never joined
-    const plots = [...groupBy(all("loss"), (i) => t.experiment[i]).entries()].map(([exp, ix]) =>
-      plot(
-        `${exp}: blocking against n`,
-        [...groupBy(ix, (i) => `d=${t.d[i]} ${t.k_label[i]} α=${t.alpha[i]}${t.beta[i] === 1 ? "" : ` β=${t.beta[i]}`}`).entries()].map(([k, jx]) => ({
-          name: k,
-          line: true,
-          points: jx.filter((i) => t.blocking[i] > 0).map((i) => ({ x: t.n[i], y: t.blocking[i], lo: t.blocking_ci_lo[i] > 0 ? t.blocking_ci_lo[i] : t.blocking[i], hi: t.blocking_ci_hi[i] })),
-        })),
-        { xlabel: "n", ylabel: "blocking", logx: true, logy: true }
-      )
-    );
-    app.append(
-      section(
-        "Loss system: blocking against n (simulated, 95% interval; the exact oracle in the table)",
-        el("div", { class: "plots" }, ...plots),
-        plainTable("loss", all("loss"), ["experiment", "n", "d", "k_label", "k", "method", "blocking", "blocking_ci_lo", "blocking_ci_hi", "exact_blocking", "excess_response", "exact_excess", "mean_response"]),
-        csvButton("loss", all("loss"), "loss.csv")
-      )
-    );
+  // the wings' own tables, each as its wing describes it (hall.site.SiteView)
+  app.append(el("h1", {}, "Sweeps and checks"));
+  if (!VIEWS.length) return app.append(el("p", {}, "no sweep or check table in this run"));
+  for (const v of VIEWS) {
+    const all = [...Array(T[v.table].rows).keys()];
+    const body = v.x ? [el("div", { class: "plots" }, ...viewPlots(v))] : [];
+    app.append(section(v.title, ...body, plainTable(v.table, all, v.columns), csvButton(v.table, all, `${v.table}.csv`)));
   }
-  if (has("loss_slopes"))
-    app.append(section("Loss system: fitted rates", plainTable("loss_slopes", all("loss_slopes"), ["experiment", "k_label", "quantity", "points", "slope", "slope_lo", "slope_hi", "exact_slope", "claimed_slope", "claim", "consistent"])));
-  if (has("bipartite")) {
-    const t = T.bipartite.col;
-    // one plot per experiment; a line per (policy, ρ, degree rule)
-    const shown = all("bipartite").filter((i) => t.excess_over_t_star[i] > 0);
-    const plots = [...groupBy(shown, (i) => t.experiment[i]).entries()].map(([exp, ix]) =>
-      plot(
-        `${exp}: excess over t* against N`,
-        [...groupBy(ix, (i) => `${t.policy[i]} ρ=${t.rho[i]} ${t.degree_label[i]}`).entries()].map(([k, jx]) => ({
-          name: k,
-          line: true,
-          points: jx.map((i) => ({ x: t.N[i], y: t.excess_over_t_star[i] })),
-        })),
-        { xlabel: "N", ylabel: "excess over t*", logx: true, logy: true }
-      )
-    );
-    app.append(
-      section(
-        "Bipartite load balancing: excess mean response over the benchmark t* against N",
-        el("div", { class: "plots" }, ...plots),
-        plainTable("bipartite", all("bipartite"), ["experiment", "N", "rho", "graph", "degree_label", "policy", "t_star", "jiq_fluid", "random_exact", "mean_response", "mean_response_ci_lo", "mean_response_ci_hi", "excess_over_t_star", "status"]),
-        csvButton("bipartite", all("bipartite"), "bipartite.csv")
-      )
-    );
-  }
-  if (has("bipartite_checks")) app.append(section("Bipartite: the simulator against its oracles", plainTable("bipartite_checks", all("bipartite_checks"))));
-  if (has("eps_sweep_growth")) app.append(section("ε sweep: growth of the worst ratio found", plainTable("eps_sweep_growth", all("eps_sweep_growth"), ["series", "problem", "algorithm", "model", "points", "eps_min", "eps_max", "ratio_first", "ratio_last", "fit_kind", "fit_slope", "fit_lo", "fit_hi", "bound_exponent", "grows"])));
-  if (has("worst_cases")) app.append(section("Worst cases found by the search", plainTable("worst_cases", all("worst_cases"))));
 }
 
 function pageClaims(app) {

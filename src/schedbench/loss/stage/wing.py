@@ -4,7 +4,7 @@ its results tables as ``diff``/``merge``/``archive`` compare them, its paper tex
 
 from __future__ import annotations
 
-from schedbench.hall.wing import TableSpec, Wing
+from schedbench.hall.wing import SiteView, TableSpec, Wing
 from schedbench.loss.stage import claims, report, tables
 
 __all__ = ["WING"]
@@ -124,6 +124,51 @@ WING = Wing(
     report_tables=_report_tables,
     claims_inputs=_claims_inputs,
     site_tables=_site_tables,
+    site_views=(
+        SiteView(
+            "loss",
+            "Loss system: blocking against n (simulated, 95% interval; the exact oracle in the table)",
+            columns=(
+                "experiment",
+                "n",
+                "d",
+                "k_label",
+                "k",
+                "method",
+                "blocking",
+                "blocking_ci_lo",
+                "blocking_ci_hi",
+                "exact_blocking",
+                "excess_response",
+                "exact_excess",
+                "mean_response",
+            ),
+            x="n",
+            y="blocking",
+            lo="blocking_ci_lo",
+            hi="blocking_ci_hi",
+            lines=(("d", "d"), ("k_label", ""), ("alpha", "α"), ("beta", "β")),
+            logx=True,
+            logy=True,
+        ),
+        SiteView(
+            "loss_slopes",
+            "Loss system: fitted rates",
+            columns=(
+                "experiment",
+                "k_label",
+                "quantity",
+                "points",
+                "slope",
+                "slope_lo",
+                "slope_hi",
+                "exact_slope",
+                "claimed_slope",
+                "claim",
+                "consistent",
+            ),
+        ),
+    ),
     figures=_figures,
     paper_contents=_paper_contents,
     bench_keys=_experiments,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedbench.hall.wing import TableSpec, Wing
+from schedbench.hall.wing import SiteView, TableSpec, Wing
 from schedbench.scheduling.stage.tables import TABLE_CAPTIONS, figure_caption, paper_macros
 
 __all__ = ["WING"]
@@ -66,4 +66,28 @@ WING = Wing(
     plan=_plan,
     plan_outputs=_plan_outputs,
     rules=None,  # its rules are the workflow's core files (the Snakefile includes them by name)
+    site_views=(
+        SiteView(
+            "eps_sweep_growth",
+            "ε sweep: growth of the worst ratio found",
+            columns=(
+                "series",
+                "problem",
+                "algorithm",
+                "model",
+                "points",
+                "eps_min",
+                "eps_max",
+                "ratio_first",
+                "ratio_last",
+                "fit_kind",
+                "fit_slope",
+                "fit_lo",
+                "fit_hi",
+                "bound_exponent",
+                "grows",
+            ),
+        ),
+        SiteView("worst_cases", "Worst cases found by the search"),
+    ),
 )
