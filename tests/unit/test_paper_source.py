@@ -228,3 +228,98 @@ def _typeset(tmp_path: Path, preamble: str, body: str) -> None:
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def _natural_width(tmp_path: Path, table: str) -> tuple[float, float]:
+    """(the table's width, the text's width) in pt, typeset as the paper floats a table: the
+    paper's own class, geometry and packages (read from paper/main.tex) and the size and column
+    spacing of :func:`schedbench.hall.paper` 's table float (read from the float it writes)."""
+    import subprocess
+
+    from schedbench.hall.paper import _table_env
+
+    main = (ROOT / "paper/main.tex").read_text().splitlines()
+    preamble = "\n".join(line for line in main if line.startswith(("\\documentclass", "\\usepackage")))
+    setting = next(line for line in _table_env("t").splitlines() if "\\centering" in line).replace("\\centering", "")
+    (tmp_path / "t1.tex").write_text(table)
+    (tmp_path / "t.tex").write_text(
+        preamble
+        + "\n\\begin{document}\n\\newsavebox\\tb\\sbox\\tb{"
+        + setting
+        + "\\input{t1}}\n\\typeout{WIDTHS=\\the\\wd\\tb,\\the\\textwidth}\n\\end{document}\n"
+    )
+    proc = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    wd, text = re.search(r"WIDTHS=([0-9.]+)pt,([0-9.]+)pt", proc.stdout).groups()
+    return float(wd), float(text)
+
+
+def test_the_floated_tables_fit_the_text_at_their_size(tmp_path):
+    """The loss slopes and bipartite tables, with the widest cells of the default config (the
+    experiment printed once as a heading, the largest n in it), fit the text width at the float's
+    8 pt: adjustbox never shrinks them (it once shrank the loss slopes to about 6.5 pt)."""
+    import shutil
+
+    import pandas as pd
+
+    from schedbench.bipartite.stage.tables import bipartite_checks_tex, bipartite_rates_tex
+    from schedbench.loss.stage.tables import loss_slopes_tex
+
+    if not shutil.which("pdflatex"):
+        pytest.skip("pdflatex not installed (make test installs it as root)")
+    nan = float("nan")
+    base = {"experiment": "A4_small_samples", "d": 2, "alpha": 0.25, "beta": 1.0, "max_n": 316228}
+    slopes = pd.DataFrame(
+        [
+            base | {"k_label": "log c=0.5", "quantity": "excess_response", "points": 0, "slope": nan,
+                    "slope_lo": nan, "slope_hi": nan, "exact_slope": -45.0975, "claimed_slope": -0.375,
+                    "claim": "O(n^-3/8)", "value_at_max_n": 9.89e-07, "consistent": True, "judged_on": "exact"},
+            base | {"k_label": "power gamma_offset=-0.1", "quantity": "excess_response", "points": 5,
+                    "slope": -0.0211, "slope_lo": -0.2017, "slope_hi": -0.1828, "exact_slope": nan,
+                    "claimed_slope": nan, "claim": "no convergence claimed", "value_at_max_n": 0.000434,
+                    "consistent": None, "judged_on": None},
+        ]
+    )  # fmt: skip
+    rates = pd.DataFrame(
+        {
+            "experiment": ["B3_heavy_traffic_critical"] * 2,
+            "rho_label": ["rho = 1 - beta N^-0.3", "rho = 0.95"],
+            "degree_label": ["log c=5", "power gamma=0.5"],
+            "policy": ["jsq-d", "random"],
+            "points": [5, 5],
+            "slope": [-0.6215, -0.0011],
+            "slope_lo": [-0.8017, -0.0128],
+            "slope_hi": [-0.4414, 0.0107],
+            "excess_at_max_n": [0.00424, 0.488],
+            "n_max": [2000, 2000],
+        }
+    )
+    checks = pd.DataFrame(
+        {
+            "check": ["token, SLACC 10 servers, 6 tokens, rho=1", "JFSQ, mu=(2,1), index ties, CTMC"],
+            "quantity": ["blocking", "E[T]"],
+            "kind": ["exact", "exact"],
+            "reference": [0.0377685, 48.4913],
+            "simulated": [0.0380310, 48.5193],
+            "ci_lo": [0.0369273, 48.3326],
+            "ci_hi": [0.0391347, 48.7059],
+            "z": [0.50, 0.31],
+            "tolerance": ["3 SE", "3 SE"],
+            "passed": [True, True],
+            "arrivals": [2000000, 2000000],
+        }
+    )
+    for name, table in (
+        ("loss slopes", loss_slopes_tex(slopes)),
+        ("bipartite rates", bipartite_rates_tex(rates)),
+        ("bipartite checks", bipartite_checks_tex(checks)),
+    ):
+        width, text = _natural_width(tmp_path, table)
+        assert width <= text, f"{name}: {width:.0f} pt wide, the text {text:.0f} pt"
+    assert "\\textit{A4\\_small\\_samples: values at n = 316228}" in loss_slopes_tex(slopes)

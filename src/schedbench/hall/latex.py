@@ -228,6 +228,25 @@ def tabular(colspec: str, head: str, rows: list[str], generated_by: str | None =
     return "\n".join(lines) + "\n"
 
 
+def grouped_rows(groups: list[str], rows: list[str], ncols: int) -> list[str]:
+    """``rows`` under one heading row per group (``groups[k]`` is row k's, plain text; consecutive
+    rows of one group share a heading), groups apart by a rule: a column that would repeat one
+    value down many rows (an experiment's name) is printed once, above them, and the table is
+    that column narrower."""
+    if len(groups) != len(rows):
+        raise ValueError(f"grouped_rows: {len(groups)} groups for {len(rows)} rows")
+    out: list[str] = []
+    last = None
+    for group, row in zip(groups, rows):
+        if group != last:
+            out += ([] if last is None else ["\\midrule"]) + [
+                f"\\multicolumn{{{ncols}}}{{l}}{{\\textit{{{tex_text(group)}}}}} \\\\"
+            ]
+            last = group
+        out.append(row)
+    return out
+
+
 def longtable(
     colspec: str,
     caption: str,

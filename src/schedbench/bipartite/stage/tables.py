@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedbench.hall.latex import slope_cell, tabular, tex_text
+from schedbench.hall.latex import grouped_rows, slope_cell, tabular, tex_text
 from schedbench.hall.tex_values import tex_number
 
 
@@ -32,14 +32,14 @@ def bipartite_checks_tex(checks: pd.DataFrame) -> str:
                     tex_text(r["quantity"]),
                     r["kind"],
                     f"{r['reference']:.6g}",
-                    f"{r['simulated']:.6g} [{r['ci_lo']:.6g}, {r['ci_hi']:.6g}]",
+                    f"{r['simulated']:.5g} [{r['ci_lo']:.5g}, {r['ci_hi']:.5g}]",
                     f"{r['z']:.2f}",
                     ("yes" if r["passed"] else "\\textbf{no}") + f" ({tolerance})",
                 ]
             )
             + " \\\\"
         )
-    head = "check & quantity & kind & reference & simulated [95\\% CI] & $z$ & pass (tolerance)"
+    head = "check & quantity & kind & reference & simulated [95\\% CI] & $z$ & pass (tol.)"
     return tabular("llllrll", head, lines, "tables.bipartite_checks_tex")
 
 
@@ -58,26 +58,33 @@ def _rho_tex(label: str) -> str:
 
 def bipartite_rates_tex(rates: pd.DataFrame) -> str:
     """Fitted rates of E[T] − T*_N in N (its source states no rate: these are measurements)."""
-    lines = []
-    for _, r in rates.iterrows():
+    lines, groups = [], []
+    # an experiment's series all end at one N: said once, in its heading
+    one_n = rates.groupby("experiment")["n_max"].transform("nunique").eq(1)
+    for k, r in rates.iterrows():
         slope = slope_cell(r["slope_lo"], r["slope"], r["slope_hi"])
         if r["points"] < 3:
             slope = f"-- ({int(r['points'])} points $>0$)"
+        at = f"{r['excess_at_max_n']:.3g}"
+        if one_n[k]:
+            groups.append(f"{r['experiment']}: values at N = {int(r['n_max'])}")
+        else:
+            groups.append(str(r["experiment"]))
+            at += f" ($N$={int(r['n_max'])})"
         lines.append(
             " & ".join(
                 [
-                    tex_text(r["experiment"]),
                     _rho_tex(r["rho_label"]),
                     tex_text(r["degree_label"]),
                     r["policy"],
                     slope,
-                    f"{r['excess_at_max_n']:.3g} ($N$={int(r['n_max'])})",
+                    at,
                 ]
             )
             + " \\\\"
         )
-    head = "experiment & load & $D_N$ & policy & slope of $E[T]-T^*_N$ [95\\% CI] & value at max $N$"
-    return tabular("llllrr", head, lines, "tables.bipartite_rates_tex")
+    head = "load & $D_N$ & policy & slope of $E[T]-T^*_N$ [95\\% CI] & value"
+    return tabular("lllrr", head, grouped_rows(groups, lines, 5), "tables.bipartite_rates_tex")
 
 
 # -------------------------------------------------------------------------------- the paper's text

@@ -7,7 +7,7 @@ import re
 
 import pandas as pd
 
-from schedbench.hall.latex import eps_text, fmt_cell, tex_text
+from schedbench.hall.latex import eps_text, fmt_cell, grouped_rows, tex_text
 from schedbench.hall.tex_values import tex_eps_set, tex_number, tex_set
 from schedbench.hall.stats import bootstrap_ci
 from schedbench.scheduling.stage.metrics import add_labels, format_value, successful
@@ -140,13 +140,8 @@ def rejection_table_tex(df: pd.DataFrame) -> str:
         swept = data.groupby("experiment")[gcols].nunique(dropna=True).gt(1).any(axis=1)
         data = data[~data["experiment"].isin(swept[swept].index)]
     head = "algorithm & $\\varepsilon$ & rejected & by volume & max prefix & wasted & ALG/OPT \\\\"
-    lines = (
-        []
-        if not data.empty
-        else ["\\multicolumn{7}{l}{no rejection-model runs on a fixed adversary in this config} \\\\"]
-    )
+    lines, groups = [], []
     for exp, block in data.groupby("experiment", sort=True):
-        lines += ([] if not lines else ["\\midrule"]) + [f"\\multicolumn{{7}}{{l}}{{\\textit{{{tex_text(exp)}}}}} \\\\"]
         for (label, eps), rows in block.groupby(["label", "eps"], sort=True):
             cells = [
                 rows[c].mean()
@@ -158,7 +153,11 @@ def rejection_table_tex(df: pd.DataFrame) -> str:
                     "ratio",
                 )
             ]
+            groups.append(str(exp))
             lines.append(" & ".join([tex_text(label), eps_text(eps)] + [_fmt(float(c)) for c in cells]) + " \\\\")
+    lines = grouped_rows(groups, lines, 7) or [
+        "\\multicolumn{7}{l}{no rejection-model runs on a fixed adversary in this config} \\\\"
+    ]
     return longtable(
         "@{}llrrrrr@{}",
         REJECTION_CAPTION,
