@@ -9,7 +9,9 @@ adds the named plug-in's module with :func:`module_sources`. An out-of-tree plug
 loaded from a user's folder or an installed package, ``registry.use_plugins``) is a module
 outside ``src/schedbench``: its own file is declared, with the schedbench files it imports. A
 module that reads the registered wings (``from schedbench.hall.wing import wings``, or another of
-``hall.wing.READERS``) depends on every registered wing's ``WING`` module and what it imports.
+``hall.wing.READERS``) depends on every registered wing's ``WING`` module and what it imports —
+a wing loaded from a researcher's file (the config's ``wings:``, ``hall.wing.use_wings``) by
+that file and the schedbench files it imports.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from schedbench.hall.wing import READERS, wing_modules
+from schedbench.hall.wing import READERS, wing_files, wing_modules
 
 __all__ = ["script_sources", "module_sources", "module_file"]
 
@@ -75,12 +77,14 @@ def _imports(path: Path) -> frozenset[str]:
             found.update(f"{node.module}.{a.name}" for a in node.names)
             lazy = _lazy_exports(node.module)  # a package's name loaded on first use: its module
             found.update(lazy[a.name] for a in node.names if a.name in lazy)
+    foreign = {}
     if found & _WINGS_READERS:  # reads the registered wings: depends on each one's WING
+        foreign = wing_files()  # those loaded from a researcher's file: the file itself
         for wing in wing_modules():
             found.add(wing)
             found.update(m for name, m in _lazy_exports(wing).items() if name == "WING")
-    out = set()
-    for name in found:
+    out = {name for name in found if name in foreign}
+    for name in found - out:
         parts = name.split(".")
         for k in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__ too
             prefix = ".".join(parts[:k])
@@ -98,10 +102,18 @@ def _closure(module: str) -> frozenset[str]:
         if mod in seen:
             continue
         seen.add(mod)
-        f = module_file(mod)
+        f = _file(mod)
         if f is not None:
             todo.extend(_imports(f) - seen)
     return frozenset(seen)
+
+
+def _file(module: str) -> Path | None:
+    """The file of a schedbench module or of a wing module loaded from a file (else None)."""
+    found = module_file(module)
+    if found is None and module in wing_files():
+        return Path(wing_files()[module])
+    return found
 
 
 def _foreign_file(module: str) -> Path | None:
@@ -119,7 +131,7 @@ def module_sources(*modules: str) -> list[str]:
     foreign = [f for f in (_foreign_file(m) for m in modules) if f is not None]
     roots = [*modules, *(name for f in foreign for name in _imports(f))]
     mods = set().union(*(_closure(m) for m in roots)) if roots else set()
-    return sorted({str(module_file(m)) for m in mods if module_file(m) is not None} | {str(f) for f in foreign})
+    return sorted({str(_file(m)) for m in mods if _file(m) is not None} | {str(f) for f in foreign})
 
 
 def script_sources(script: str | Path, *extra_modules: str) -> list[str]:
