@@ -79,7 +79,7 @@ WING = Wing(
 '''
 
 #: its rules: the table, the figure and paper table, the report view (through the hall's script)
-TOY_RULES = '''# The toy wing's rules: included by the Snakefile from the config's `wings:` entry.
+TOY_RULES = """# The toy wing's rules: included by the Snakefile from the config's `wings:` entry.
 TOY = config.get("toy") or {}
 TOY_DIR = str(workflow.current_basedir)
 
@@ -133,9 +133,9 @@ rule report_tables_toy:
         provenance=PROVENANCE,
     script:
         f"{HALL_SCRIPTS}/report_tables.py"
-'''
+"""
 
-TOY_TABLE_SCRIPT = '''# the toy table: the mean of n uniform draws, reps times, for each n, with the run's provenance
+TOY_TABLE_SCRIPT = """# the toy table: the mean of n uniform draws, reps times, for each n, with the run's provenance
 import numpy as np
 import pandas as pd
 
@@ -149,9 +149,9 @@ for n in p.n:
     half = 1.96 * means.std(ddof=1) / np.sqrt(p.reps)
     rows.append({"n": n, "mean": means.mean(), "mean_ci_lo": means.mean() - half, "mean_ci_hi": means.mean() + half})
 write_parquet(pd.DataFrame(rows).assign(**provenance(p.config_hash)), snakemake.output[0])
-'''
+"""
 
-TOY_PAPER_SCRIPT = r'''# the toy figure (PDF and PNG) and its paper table
+TOY_PAPER_SCRIPT = r"""# the toy figure (PDF and PNG) and its paper table
 import matplotlib
 
 matplotlib.use("Agg")
@@ -169,7 +169,7 @@ fig.savefig(snakemake.output.png, dpi=80)
 rows = "".join(f"{n} & {m:.3f} \\\\\n" for n, m in zip(df["n"], df["mean"]))
 with open(snakemake.output.table, "w") as out:
     out.write("\\begin{tabular}{rr}\nToyN & ToyMean \\\\\n\\hline\n" + rows + "\\end{tabular}\n")
-'''
+"""
 
 #: the smallest scheduling experiment (tests/unit/test_toy_wing.py's)
 EXPERIMENTS = {
@@ -239,7 +239,9 @@ def test_a_toy_wing_from_a_researchers_folder_runs_through_the_pipeline_the_pape
     # the toy's jobs declare the wing's file among their sources (hall.sources): report and claims
     manifests = {p.name: p.read_text() for p in (work / "results/sources").glob("*.sha256")}
     declaring = sorted(name for name, text in manifests.items() if str((toy / "toy_wing.py").resolve()) in text)
-    assert any(n.startswith("report_tables-") for n in declaring) and any(n.startswith("claims_table-") for n in declaring)
+    assert any(n.startswith("report_tables-") for n in declaring) and any(
+        n.startswith("claims_table-") for n in declaring
+    )
     if latex_missing() is None and pdf_text_missing() is None:
         text = subprocess.run(
             ["pdftotext", str(work / "paper/main.pdf"), "-"], capture_output=True, text=True, check=True

@@ -60,13 +60,31 @@ def _lazy_exports(module: str) -> dict[str, str]:
     return {}
 
 
-@lru_cache(maxsize=None)
-def _imports(path: Path) -> frozenset[str]:
+#: the registered wings as the sources see them: the wing modules by name, and the files of those
+#: loaded from a file (module name, path); part of the caches' keys, so that a registry changed
+#: in-process (a test's wing) is never answered from the closures of another
+_WingKey = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+
+
+def _wing_key() -> _WingKey:
+    files = wing_files()
+    modules = wing_modules()
+    return modules, tuple(sorted((m, files[m]) for m in modules if m in files))
+
+
+def _imports(path: Path, wings: _WingKey | None = None) -> frozenset[str]:
     """Schedbench modules named by the imports of one file (``from a import b`` counts
     ``a.b`` when that is a module, or the module package ``a`` loads ``b`` from on first use,
-    and ``a`` itself plus the packages on the way). Cached: the
-    Snakefile asks for many closures sharing files, and every cluster job step parses it again
-    (the files do not change during one parse)."""
+    and ``a`` itself plus the packages on the way); for a file that reads the registered wings,
+    their modules too (``wings``: :func:`_wing_key`, the registry's now unless given)."""
+    return _imports_with(path, _wing_key() if wings is None else wings)
+
+
+@lru_cache(maxsize=None)
+def _parsed(path: Path) -> frozenset[str]:
+    """The module names the imports of one file name. Cached: the Snakefile asks for many
+    closures sharing files, and every cluster job step parses it again (the files do not change
+    during one parse)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -77,10 +95,16 @@ def _imports(path: Path) -> frozenset[str]:
             found.update(f"{node.module}.{a.name}" for a in node.names)
             lazy = _lazy_exports(node.module)  # a package's name loaded on first use: its module
             found.update(lazy[a.name] for a in node.names if a.name in lazy)
-    foreign = {}
+    return frozenset(found)
+
+
+@lru_cache(maxsize=None)
+def _imports_with(path: Path, wings: _WingKey) -> frozenset[str]:
+    found = set(_parsed(path))
+    modules, files = wings
+    foreign = dict(files)  # the wings loaded from a researcher's file: the file itself
     if found & _WINGS_READERS:  # reads the registered wings: depends on each one's WING
-        foreign = wing_files()  # those loaded from a researcher's file: the file itself
-        for wing in wing_modules():
+        for wing in modules:
             found.add(wing)
             found.update(m for name, m in _lazy_exports(wing).items() if name == "WING")
     out = {name for name in found if name in foreign}
@@ -94,7 +118,7 @@ def _imports(path: Path) -> frozenset[str]:
 
 
 @lru_cache(maxsize=None)
-def _closure(module: str) -> frozenset[str]:
+def _closure(module: str, wings: _WingKey) -> frozenset[str]:
     seen: set[str] = set()
     todo = [module]
     while todo:
@@ -102,17 +126,18 @@ def _closure(module: str) -> frozenset[str]:
         if mod in seen:
             continue
         seen.add(mod)
-        f = _file(mod)
+        f = _file(mod, wings)
         if f is not None:
-            todo.extend(_imports(f) - seen)
+            todo.extend(_imports_with(f, wings) - seen)
     return frozenset(seen)
 
 
-def _file(module: str) -> Path | None:
+def _file(module: str, wings: _WingKey) -> Path | None:
     """The file of a schedbench module or of a wing module loaded from a file (else None)."""
     found = module_file(module)
-    if found is None and module in wing_files():
-        return Path(wing_files()[module])
+    if found is None:
+        path = dict(wings[1]).get(module)
+        return Path(path) if path else None
     return found
 
 
@@ -128,10 +153,12 @@ def module_sources(*modules: str) -> list[str]:
     """Every schedbench file the given modules import, transitively (sorted paths); a module
     outside the package (an out-of-tree plug-in, already imported) adds its own file and the
     schedbench files it imports."""
+    wings = _wing_key()
     foreign = [f for f in (_foreign_file(m) for m in modules) if f is not None]
-    roots = [*modules, *(name for f in foreign for name in _imports(f))]
-    mods = set().union(*(_closure(m) for m in roots)) if roots else set()
-    return sorted({str(_file(m)) for m in mods if _file(m) is not None} | {str(f) for f in foreign})
+    roots = [*modules, *(name for f in foreign for name in _imports_with(f, wings))]
+    mods = set().union(*(_closure(m, wings) for m in roots)) if roots else set()
+    files = {_file(m, wings) for m in mods}
+    return sorted({str(f) for f in files if f is not None} | {str(f) for f in foreign})
 
 
 def script_sources(script: str | Path, *extra_modules: str) -> list[str]:

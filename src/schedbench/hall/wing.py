@@ -307,7 +307,9 @@ def _load_file(path: Path, source: str) -> str:
     return name
 
 
-def use_wings(paths: Sequence[str | os.PathLike] | None, source: str = "wings", base: str | os.PathLike = ".") -> list[str]:
+def use_wings(
+    paths: Sequence[str | os.PathLike] | None, source: str = "wings", base: str | os.PathLike = "."
+) -> list[str]:
     """Register the wings of the module files ``paths`` (relative to ``base``; ``source`` names
     where they were given, for errors: the config's ``wings``) and add them to :data:`WINGS_ENV`,
     so that the processes started from here register them too. A file that is missing, does not
