@@ -439,3 +439,21 @@ def test_diff_registers_the_wings_of_each_runs_config(tmp_path):
         result = diff(str(tmp_path / "a"), str(tmp_path / "b"))
         text = format_diff(result, full=True)
     assert f"{TOY_TABLE}: 3 points in both: 2 identical, 0 within the noise, 1 changed" in text
+
+
+def test_check_config_registers_the_configs_wings_relative_to_the_working_directory(tmp_path):
+    import subprocess
+    import sys
+
+    _toy_folder(tmp_path / "mine")
+    cfg = {"seed": 7, "eps": [0.5], "experiments": EXPERIMENTS, "toy": {"n": [10]}}
+    for name, wings_given, expected in (
+        ("with.yaml", ["mine/toy_wing.py"], "with.yaml: ok"),
+        ("without.yaml", None, "'toy' was unexpected"),
+        ("bad.yaml", ["mine/nope.py"], "wings[0]: mine/nope.py: no such file"),
+    ):
+        (tmp_path / name).write_text(yaml.safe_dump(cfg | ({"wings": wings_given} if wings_given else {})))
+        out = subprocess.run(
+            [sys.executable, "-m", "schedbench.cli", "check-config", name], cwd=tmp_path, capture_output=True, text=True
+        )
+        assert expected in out.stdout + out.stderr, (name, out.stdout, out.stderr)
