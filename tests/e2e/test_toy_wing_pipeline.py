@@ -108,13 +108,17 @@ rule toy_paper:
         sources=sources_of(f"{TOY_DIR}/toy_paper.py"),
     output:
         pdf="paper/figures/toy_mean.pdf",
-        png="paper/figures/toy_mean.png",
+        png=report(
+            "paper/figures/toy_mean.png", caption="toy.rst", category="Toy wing", labels={"figure": "mean"}
+        ),
         table="paper/tables/toy.tex",
     log:
         "results/logs/toy_paper.log",
     benchmark:
         "results/benchmarks/toy_paper/toy.tsv"
     localrule: True
+    params:
+        provenance=PROVENANCE,
     script:
         "toy_paper.py"
 
@@ -124,7 +128,13 @@ rule report_tables_toy:
         points="results/toy.parquet",
         sources=sources_of("report_tables.py"),
     output:
-        means="results/report/toy_means.html",
+        means=report(
+            "results/report/toy_means.html",
+            caption="toy.rst",
+            category="Results tables",
+            subcategory="Toy wing",
+            labels={"table": "toy means"},
+        ),
     log:
         "results/logs/report_tables_toy.log",
     localrule: True
@@ -171,6 +181,12 @@ with open(snakemake.output.table, "w") as out:
     out.write("\\begin{tabular}{rr}\nToyN & ToyMean \\\\\n\\hline\n" + rows + "\\end{tabular}\n")
 """
 
+#: the caption of its entries in Snakemake's HTML report (beside its rules file)
+TOY_CAPTION = """Toy wing: the mean of n uniform draws, from ``results/toy.parquet``.
+
+Produced by ``{{ snakemake.params.provenance }}``.
+"""
+
 #: the smallest scheduling experiment (tests/unit/test_toy_wing.py's)
 EXPERIMENTS = {
     "ru": {
@@ -189,6 +205,7 @@ def toy_folder(where: Path) -> Path:
     (where / "toy.smk").write_text(TOY_RULES)
     (where / "toy_table.py").write_text(TOY_TABLE_SCRIPT)
     (where / "toy_paper.py").write_text(TOY_PAPER_SCRIPT)
+    (where / "toy.rst").write_text(TOY_CAPTION)
     return where
 
 
@@ -249,6 +266,19 @@ def test_a_toy_wing_from_a_researchers_folder_runs_through_the_pipeline_the_pape
         flat = " ".join(text.split())
         assert "Toy wing: the mean of n uniform draws against n." in flat
         assert "Toy wing: the means of uniform draws." in flat and "ToyN" in flat and "ToyMean" in flat
+
+    # Snakemake's HTML report holds the toy's figure and its view, with their caption
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--configfile", configfile, "--report", "report.html"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = (work / "report.html").read_text()
+    for entry in ("results/report/toy_means.html", "paper/figures/toy_mean.png", "Toy wing: the mean of n uniform"):
+        assert entry in report, entry
 
     # schedbench diff compares the toy table: the run against a copy with one mean edited
     other = tmp_path / "wf2"
