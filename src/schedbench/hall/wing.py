@@ -223,7 +223,6 @@ READERS = (
     "wings",
     "wing_named",
     "section_schemas",
-    "use_wings",
     "rule_files",
     "wing_targets",
     "wing_report_tables",
