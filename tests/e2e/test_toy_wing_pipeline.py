@@ -267,6 +267,18 @@ def test_a_toy_wing_from_a_researchers_folder_runs_through_the_pipeline_the_pape
         assert "Toy wing: the mean of n uniform draws against n." in flat
         assert "Toy wing: the means of uniform draws." in flat and "ToyN" in flat and "ToyMean" in flat
 
+    # an edit of the wing's file reruns the jobs that read the wings, not the others
+    wing_file = toy / "toy_wing.py"
+    wing_file.write_text(TOY_WING + "\n# edited\n")
+    proc = snakemake(work, "-n", "--configfile", configfile)
+    wing_file.write_text(TOY_WING)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout + proc.stderr
+    for rerun in ("claims_table", "paper_generated", "report_tables_toy"):
+        assert re.search(rf"^{rerun}\s+1$", out, re.M), (rerun, out[-3000:])
+    for untouched in ("run_online", "make_instances", "toy_table", "toy_paper"):
+        assert not re.search(rf"^{untouched}\s+\d+$", out, re.M), (untouched, out[-3000:])
+
     # Snakemake's HTML report holds the toy's figure and its view, with their caption
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "--configfile", configfile, "--report", "report.html"],
