@@ -102,7 +102,9 @@ def use_run_wings(root: str | os.PathLike, configfiles: list[str] | None = None,
     ``wings:`` (the files ``configfiles`` given, relative to ``root``, else those its
     ``paper/macros_config.tex`` names), module files relative to ``root``, so that ``diff``,
     ``merge`` and ``archive`` know its tables. A run without them registers none; a wing file
-    that cannot be registered is an :class:`ArchiveError` naming ``arg`` and the entry."""
+    no longer there is passed over (an archive moved away from it: its tables are not compared,
+    and the run's config is not resolved, with a note), one that cannot be registered is an
+    :class:`ArchiveError` naming ``arg`` and the entry."""
     root = Path(root)
     if configfiles:
         files = [Path(f) if Path(f).is_absolute() else root / f for f in configfiles]
@@ -112,6 +114,8 @@ def use_run_wings(root: str | os.PathLike, configfiles: list[str] | None = None,
         wings_given = read_config(files).get("wings") if files and all(f.is_file() for f in files) else None
     except ConfigError:
         return []  # a config that does not read: find_config says so
+    if isinstance(wings_given, list):
+        wings_given = [w for w in wings_given if not isinstance(w, str) or (root / Path(w).expanduser()).exists()]
     try:
         return use_wings(wings_given, source="wings", base=root)
     except WingError as exc:
