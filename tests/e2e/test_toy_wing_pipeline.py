@@ -6,6 +6,7 @@ paper table and report view among its outputs, the PDF and the results explorer)
 diff`` compares the toy table, and no file of the checkout is edited for it. Without the
 ``wings:`` entry the same config is refused naming the toy's section."""
 
+import json
 import re
 import shutil
 import subprocess
@@ -292,18 +293,26 @@ def test_a_toy_wing_from_a_researchers_folder_runs_through_the_pipeline_the_pape
     for entry in ("results/report/toy_means.html", "paper/figures/toy_mean.png", "Toy wing: the mean of n uniform"):
         assert entry in report, entry
 
+    # the archive stores the toy table, and diff compares the archived run's with the current one
+    def schedbench(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "schedbench.cli", *args], cwd=work, capture_output=True, text=True)
+
+    made = schedbench("archive", "toyrun")
+    assert made.returncode == 0, made.stderr[-3000:]
+    manifest = json.loads((work / "results/archive/toyrun/manifest.json").read_text())
+    assert "results/toy.parquet" in {f["path"] for f in manifest["files"]}
+    out = schedbench("diff", "toyrun", "current")
+    assert "results/toy.parquet: no changes beyond the noise (3 points in both: 3 identical" in out.stdout, (
+        out.stdout[-3000:] + out.stderr[-3000:]
+    )
+
     # schedbench diff compares the toy table: the run against a copy with one mean edited
     other = tmp_path / "wf2"
     shutil.copytree(work, other, symlinks=True)
     edited = pd.read_parquet(other / "results/toy.parquet")
     edited.loc[edited["n"] == 1000, ["mean", "mean_ci_lo", "mean_ci_hi"]] += 0.3
     edited.to_parquet(other / "results/toy.parquet")
-    out = subprocess.run(
-        [sys.executable, "-m", "schedbench.cli", "diff", str(work), str(other), "--full"],
-        cwd=work,
-        capture_output=True,
-        text=True,
-    )
+    out = schedbench("diff", str(work), str(other), "--full")
     assert "results/toy.parquet: 3 points in both: 2 identical, 0 within the noise, 1 changed" in out.stdout, (
         out.stdout[-3000:] + out.stderr[-3000:]
     )

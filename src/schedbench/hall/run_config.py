@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from schedbench.hall.archive_checks import ArchiveError, inside, leads_outside
+from schedbench.hall.archive_checks import ArchiveError, inside, leads_outside, read_manifest
 from schedbench.hall.config import ConfigError, config_hash, load_config, load_config_strict, read_config
 from schedbench.hall.io import PLUGIN_PREFIX, SOURCES_KEY
 from schedbench.hall.wing import WingError, section_schemas, use_wings
@@ -97,10 +97,19 @@ def _named_config_files(root: Path) -> list[Path]:
     return files if all(f.is_file() for f in files) else []
 
 
+def _archived_source(root: Path, arg: str) -> list[Path]:
+    """The folder the run was archived from (its manifest's ``source``), if ``root`` is an archive."""
+    if not (root / "manifest.json").is_file():
+        return []
+    source = read_manifest(root, "manifest.json", arg).get("source")
+    return [Path(source)] if isinstance(source, str) and Path(source).is_absolute() else []
+
+
 def use_run_wings(root: str | os.PathLike, configfiles: list[str] | None = None, arg: str = "root") -> list[str]:
     """Register the wings the run in ``root`` added from a researcher's folder: its config's
     ``wings:`` (the files ``configfiles`` given, relative to ``root``, else those its
-    ``paper/macros_config.tex`` names), module files relative to ``root``, so that ``diff``,
+    ``paper/macros_config.tex`` names), module files relative to ``root`` (for an archive: to
+    the folder it was archived from, when not in the archive), so that ``diff``,
     ``merge`` and ``archive`` know its tables. A run without them registers none; a wing file
     no longer there is passed over (an archive moved away from it: its tables are not compared,
     and the run's config is not resolved, with a note), one that cannot be registered is an
@@ -114,8 +123,14 @@ def use_run_wings(root: str | os.PathLike, configfiles: list[str] | None = None,
         wings_given = read_config(files).get("wings") if files and all(f.is_file() for f in files) else None
     except ConfigError:
         return []  # a config that does not read: find_config says so
-    if isinstance(wings_given, list):
-        wings_given = [w for w in wings_given if not isinstance(w, str) or (root / Path(w).expanduser()).exists()]
+    if isinstance(wings_given, list):  # each where it is: in the run's folder, else in the archived run's
+        bases = [root, *_archived_source(root, arg)]
+        found = [
+            next((b / Path(w).expanduser() for b in bases if (b / Path(w).expanduser()).exists()), None)
+            for w in wings_given
+            if isinstance(w, str)
+        ]
+        wings_given = [str(w) for w in found if w is not None] + [w for w in wings_given if not isinstance(w, str)]
     try:
         return use_wings(wings_given, source="wings", base=root)
     except WingError as exc:
