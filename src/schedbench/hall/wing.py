@@ -278,12 +278,12 @@ def _load_file(path: Path, source: str) -> str:
     """Import the wing module file ``path`` (once) and return its module name; ``source`` names
     where it was given, for the errors (a missing file, a file that does not import, no ``WING``)."""
     resolved = path.expanduser().resolve()
-    if str(resolved) in _FILES:
-        return _FILES[str(resolved)]
-    if not resolved.exists():
+    if not resolved.exists():  # checked before the cache: a file gone since is gone
         raise WingError(f"{source}: {path}: no such file (a wing module file, .py)")
     if not resolved.is_file() or resolved.suffix != ".py":
         raise WingError(f"{source}: {path}: not a Python file (a wing module file, .py)")
+    if str(resolved) in _FILES:
+        return _FILES[str(resolved)]
     digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:10]
     name = f"schedbench_wing_{resolved.stem}_{digest}"
     spec = importlib.util.spec_from_file_location(name, resolved)
