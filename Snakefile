@@ -10,7 +10,7 @@ min_version("9.14.8")
 # (`--config key=value` still overrides single keys of whichever config is used).
 from snakemake.exceptions import WorkflowError
 from schedbench.hall.config import ConfigError, apply_base, load_config_strict, resolve_config
-from schedbench.hall.wing import rule_files
+from schedbench.hall.wing import WingError, rule_files, section_schemas, use_wings
 
 # Config files read strictly first (YAML errors and duplicate keys name the file and line), then
 # checked against the schema with a one-line message naming the key, the schema's defaults
@@ -27,12 +27,16 @@ if not workflow.overwrite_configfiles:
 
 
 # A config may build on another (`base: config.yaml`, as config/large.yaml does): merged here.
+# The wings the config adds from a researcher's folder (`wings:`, module files relative to the
+# working directory) are registered first: their sections are checked by their own schemas, and
+# every job of the run registers them too (hall.wing.use_wings, docs/architecture.md).
 try:
     _resolved = apply_base(config, [str(p) for p in workflow.overwrite_configfiles or ["config/config.yaml"]])
     config.clear()
     config.update(_resolved)
-    resolve_config(config, "workflow/schemas/config.schema.yaml")
-except ConfigError as exc:
+    use_wings(config.get("wings"), source="wings")
+    resolve_config(config, "workflow/schemas/config.schema.yaml", section_schemas())
+except (ConfigError, WingError) as exc:
     raise WorkflowError(f"config: {exc}")
 
 
@@ -45,8 +49,9 @@ include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/paper.smk"
 
 
-# Each registered wing's own rules (Wing.rules: schedbench.WINGS, hall.wing.register), in the
-# registry's order; the scheduling wing's are the core files above and below.
+# Each registered wing's own rules (Wing.rules: schedbench.WINGS, the config's `wings:`), in the
+# registry's order; the scheduling wing's are the core files above and below. A wing from a
+# researcher's folder gives its rules file there (its `script:` paths relative to that file).
 for _rules in rule_files():
 
     include: _rules

@@ -318,3 +318,148 @@ def test_the_built_in_wings_give_their_rules_and_targets_and_none_without_experi
     lists = (wing_targets, wing_report_tables, wing_figures, wing_paper_contents, wing_bench_keys, wing_pdf_inputs)
     assert [f(bare) for f in lists] == [[]] * len(lists)
     assert (wing_claims_inputs(bare), wing_site_tables(bare)) == ({}, {})
+
+
+# ----------------------------------------------------------------- a wing from a researcher's folder
+#: the toy wing as a module file of its own, outside the package (the config's ``wings:``)
+TOY_FILE = """
+from schedbench.hall.wing import TableSpec, Wing
+
+WING = Wing(
+    name="toy",
+    section="toy",
+    schema={"type": "object", "additionalProperties": False, "properties": {"n": {"type": "array"}}},
+    tables={
+        "results/toy.parquet": TableSpec(
+            identity=("experiment", "n"), estimates={"mean": ("mean_ci_lo", "mean_ci_hi")}, exact=("exact",)
+        )
+    },
+    rules="toy.smk",
+)
+"""
+
+
+def _toy_folder(where):
+    where.mkdir(parents=True)
+    (where / "toy_wing.py").write_text(TOY_FILE)
+    (where / "toy.smk").write_text("")
+    return where / "toy_wing.py"
+
+
+def test_a_wing_file_is_registered_with_its_rules_beside_it_and_declared_by_the_jobs_reading_the_wings(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from schedbench.hall.sources import script_sources
+    from schedbench.hall.wing import WINGS_ENV, use_wings, wing_named
+
+    path = _toy_folder(tmp_path / "mine")
+    scripts = SRC.parents[1] / "workflow/scripts"
+    env_before = os.environ.get(WINGS_ENV)
+    with registered():
+        files = use_wings(["mine/toy_wing.py"], base=tmp_path)  # relative to the working directory
+        assert files == [str(path.resolve())]
+        assert wing_named("toy").rules == str(path.resolve().parent / "toy.smk") == rule_files()[-1]
+        assert os.environ[WINGS_ENV].split(os.pathsep)[-1] == files[0]
+        assert use_wings([str(path)]) == files and [w.name for w in wings()].count("toy") == 1  # once
+        assert files[0] in script_sources(scripts / "report_tables.py")  # reads the wings: depends on it
+        assert files[0] not in script_sources(scripts / "loss_points.py")
+        probe = "from schedbench.hall.wing import wings; print([w.name for w in wings()])"
+        job = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+        assert "'toy'" in job.stdout  # a process started from here (a job) registers it too
+    assert "toy" not in [w.name for w in wings()] and os.environ.get(WINGS_ENV) == env_before
+    assert files[0] not in script_sources(scripts / "report_tables.py")  # no closure of the toy's registry kept
+
+
+@pytest.mark.parametrize(
+    "entries, source, message",
+    [
+        ("mine/toy_wing.py", None, "wings: a list of wing module files"),
+        ([3], None, r"wings\[0\]: the path of a wing module file \(.py\), got 3"),
+        (["mine/none.py"], None, r"wings\[0\]: .*mine/none.py: no such file"),
+        (["mine/toy.smk"], None, r"wings\[0\]: .*mine/toy.smk: not a Python file"),
+        (["mine/w.py"], "import nothing_of_that_name\n", r"wings\[0\]: .*w.py: does not import: ModuleNotFoundError"),
+        (
+            ["mine/w.py"],
+            "WING = 3\n",
+            r"wings\[0\]: .*w.py: its WING must be a schedbench.hall.wing.Wing, it exports a int",
+        ),
+        (["mine/w.py"], "X = 1\n", r"wings\[0\]: .*w.py: its WING must be .*, it exports nothing"),
+        (["mine/w.py"], TOY_FILE.replace('name="toy"', 'name="loss"'), "wings: two wings named 'loss'"),
+        (
+            ["mine/toy_wing.py", "mine/w.py"],
+            TOY_FILE.replace('name="toy"', 'name="other"').replace('section="toy"', 'section="other"'),
+            "wings: results/toy.parquet: claimed by the wings toy and other",
+        ),
+    ],
+)
+def test_a_bad_wings_entry_is_one_error_naming_it(tmp_path, entries, source, message):
+    from schedbench.hall.wing import use_wings
+
+    _toy_folder(tmp_path / "mine")
+    if source is not None:
+        (tmp_path / "mine/w.py").write_text(source)
+    names = [w.name for w in wings()]
+    with registered():
+        with pytest.raises(WingError, match=message):
+            use_wings(entries, base=tmp_path)
+        assert [w.name for w in wings()] == names  # the registry is as it was
+
+
+def test_diff_registers_the_wings_of_each_runs_config(tmp_path):
+    """A run whose config names a wing file (``wings:``, relative to the run): ``diff`` reads
+    its config, registers the wing and compares its table, with nothing registered beforehand."""
+    _toy_folder(tmp_path / "mine")
+    cfg = {"seed": 7, "eps": [0.5], "experiments": EXPERIMENTS, "toy": {"n": [10]}, "wings": ["../mine/toy_wing.py"]}
+    runs = pd.DataFrame(
+        {"experiment": ["e"], "algorithm": ["greedy"], "eps": [0.5], "status": ["ok"]}
+        | {m: [1.0] for m in ("ratio", "objective", "rejected_frac")}
+    )
+    for name, shift in (("a", 0.0), ("b", 0.5)):
+        root = tmp_path / name
+        (root / "config").mkdir(parents=True)
+        (root / "config/run.yaml").write_text(yaml.safe_dump(cfg))
+        with pytest.raises(ConfigError, match="'toy' was unexpected"):
+            load_config([root / "config/run.yaml"])  # the toy section: unknown without its wing
+        with registered():
+            run_hash = config_hash(config_of_files([root / "config/run.yaml"], root))  # registers it
+        (root / "paper").mkdir()
+        (root / "paper/macros_config.tex").write_text(
+            "\\newcommand{\\ConfigFile}{\\texttt{config/run.yaml}}\n"
+            + "\\newcommand{\\ConfigHash}{\\texttt{"
+            + run_hash
+            + "}}\n"
+        )
+        prov = provenance(run_hash)
+        for table, stem in ((runs, "runs"), (_toy_table(mean_shift=shift), "toy")):
+            write_parquet(table.assign(**prov), root / f"results/{stem}.parquet")
+    assert "toy" not in [w.name for w in wings()]
+    with registered():
+        result = diff(str(tmp_path / "a"), str(tmp_path / "b"))
+        text = format_diff(result, full=True)
+    assert f"{TOY_TABLE}: 3 points in both: 2 identical, 0 within the noise, 1 changed" in text
+    (tmp_path / "mine").rename(tmp_path / "moved")  # the runs moved away from their wing: passed over
+    with registered():
+        result = diff(str(tmp_path / "a"), str(tmp_path / "b"))
+    assert TOY_TABLE not in format_diff(result, full=True) and "no longer gives the run's config hash" in json.dumps(
+        result.to_dict()
+    )
+
+
+def test_check_config_registers_the_configs_wings_relative_to_the_working_directory(tmp_path):
+    import subprocess
+    import sys
+
+    _toy_folder(tmp_path / "mine")
+    cfg = {"seed": 7, "eps": [0.5], "experiments": EXPERIMENTS, "toy": {"n": [10]}}
+    for name, wings_given, expected in (
+        ("with.yaml", ["mine/toy_wing.py"], "with.yaml: ok"),
+        ("without.yaml", None, "'toy' was unexpected"),
+        ("bad.yaml", ["mine/nope.py"], "wings[0]: mine/nope.py: no such file"),
+    ):
+        (tmp_path / name).write_text(yaml.safe_dump(cfg | ({"wings": wings_given} if wings_given else {})))
+        out = subprocess.run(
+            [sys.executable, "-m", "schedbench.cli", "check-config", name], cwd=tmp_path, capture_output=True, text=True
+        )
+        assert expected in out.stdout + out.stderr, (name, out.stdout, out.stderr)

@@ -100,10 +100,18 @@ wildcard_constraints:
 SOURCE_SETS = {}
 
 
+# the hall's workflow scripts by absolute path: what the rules file of a wing outside the workflow
+# (the config's `wings:`) names in a `script:` of its own, e.g. f"{HALL_SCRIPTS}/report_tables.py"
+HALL_SCRIPTS = str(Path(workflow.main_snakefile).parent / "workflow" / "scripts")
+
+
 def sources_of(script, *plugins):
     """The source manifest of a job: ``results/sources/<script>-<hash>.sha256``, made by rule
     ``source_manifest`` from every src/schedbench file the workflow script imports, transitively
     (derived from the imports, never listed by hand), plus the named plug-in modules and theirs.
+    ``script``: a file of workflow/scripts, or the absolute path of a script of a wing outside the
+    workflow (its rules file's own); a wing loaded from a file is among the sources of a script
+    that reads the wings (hall.sources).
 
     One input per job instead of its 40-70 source files: Snakemake stats every input of every
     waiting job at each scheduler pass (when a job ends, and on the profile's rate-limit timer),
@@ -111,7 +119,8 @@ def sources_of(script, *plugins):
     (docs/architecture.md, "Pipeline"). An edited source reruns its manifests (their inputs), and
     so every job that declares one of them; jobs whose closure lacks it are untouched."""
     root = Path(workflow.main_snakefile).parent
-    files = script_sources(str(root / "workflow" / "scripts" / script), *plugins)
+    path = Path(script) if Path(script).is_absolute() else root / "workflow" / "scripts" / script
+    files = script_sources(str(path), *plugins)
     # named by the set of files, relative to the checkout where they are in it (a moved checkout
     # keeps its results)
     names = [str(Path(f).relative_to(root)) if Path(f).is_relative_to(root) else f for f in files]

@@ -39,13 +39,18 @@ def _checked_plan(path: str, command: str):
     """A config file checked as the Snakefile checks it (file and line of a YAML error, schema,
     cross-field rules), with its run plan and the planner's objection ('' if none)."""
     from schedbench.checks import check_config, plan_config
-    from schedbench.hall.config import load_config
+    from schedbench.hall.config import ConfigError, load_config, read_config
     from schedbench.hall.plan import check_cost
+    from schedbench.hall.wing import WingError, section_schemas, use_wings
 
     schema = CHECKOUT / "workflow" / "schemas" / "config.schema.yaml"
     if not schema.is_file():
         raise CommandError(f"the workflow's config schema is not at {schema} ({command} needs a source checkout)")
-    config = load_config([path], schema)
+    try:  # the wings the config adds from a folder (`wings:`), registered as the Snakefile does
+        use_wings(read_config([path]).get("wings"), source="wings")
+    except WingError as exc:
+        raise ConfigError(str(exc)) from None
+    config = load_config([path], schema, section_schemas())
     check_config(config)
     plan = plan_config(config)
     return plan, check_cost(plan, bool(config["accept_cost"])) or ""

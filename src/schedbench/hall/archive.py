@@ -49,6 +49,7 @@ from schedbench.hall.run_config import (
     provenance_of,
     run_hash_of,
     same_hash,
+    use_run_wings,
     values_of,
 )
 from schedbench.hall.runlock import run_active
@@ -327,6 +328,7 @@ def load_run(spec: str, root: Path, dest: str | os.PathLike, arg: str) -> Run:
     manifest = _manifest(path, arg)
     tables = {}
     digests = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
+    use_run_wings(path, arg=arg)  # the wings its config adds (`wings:`): their tables are known too
     known, table_specs = known_tables(), specs()
     for rel in known:
         if not os.path.lexists(path / rel):

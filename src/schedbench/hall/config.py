@@ -29,6 +29,7 @@ __all__ = [
     "balanced_chunks",
     "load_config",
     "load_config_strict",
+    "read_config",
     "check_schema",
     "fill_defaults",
     "resolve_config",
@@ -149,17 +150,27 @@ def load_config_file(path: str) -> dict:
     return apply_base(load_config_strict(path), [path])
 
 
-def load_config(paths, schema_path: str | os.PathLike | None = None) -> dict:
+def load_config(
+    paths, schema_path: str | os.PathLike | None = None, sections: Mapping[str, Mapping] | None = None
+) -> dict:
     """The config the pipeline runs with ``--configfile paths``: each file read strictly, merged
     in order, over the ``base:`` one of them names, checked against the schema and with every
     schema default filled in (:func:`resolve_config`). The Snakefile does the same to the config
     Snakemake read (``--config`` overrides included); ``schedbench check-config`` and ``plan``
-    and the archive's run configs load through this."""
+    and the archive's run configs load through this. ``sections``: the sections of the wings
+    the schema file does not hold (:func:`resolve_config`)."""
+    return resolve_config(read_config(paths), schema_path, sections)
+
+
+def read_config(paths) -> dict:
+    """The config files ``paths`` read strictly and merged in order over the ``base:`` one of
+    them names, *not* yet checked (what :func:`load_config` checks; its ``wings:`` name the
+    wings whose sections the check needs)."""
     strs = [str(p) for p in paths]
     cfg: dict = {}
     for p in strs:
         cfg = deep_merge(cfg, load_config_strict(p))
-    return resolve_config(apply_base(cfg, strs), schema_path)
+    return apply_base(cfg, strs)
 
 
 def resolve_config(

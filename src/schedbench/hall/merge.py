@@ -24,7 +24,7 @@ from schedbench.hall.io import (
     tied_instances,
     write_parquet,
 )
-from schedbench.hall.run_config import schema_file, values_of
+from schedbench.hall.run_config import schema_file, use_run_wings, values_of
 from schedbench.hall.table_specs import (
     cell_label,
     cell_labels,
@@ -57,6 +57,9 @@ def merge(
         raise ArchiveError("parts: give at least one part")
     out = Path(out)
     name = f"results/{table}"
+    for p in map(Path, parts):  # the wings a run's config adds (`wings:`): their tables are known too
+        if p.is_dir():
+            use_run_wings(p, arg=f"parts: {p}")
     known = known_tables()
     if name not in known:
         raise ArchiveError(

@@ -1,6 +1,8 @@
 """What produced a run, as its files and tables record it: its config and its provenance.
 
-* :func:`config_of_files` resolves a run's config files as the Snakefile does;
+* :func:`config_of_files` resolves a run's config files as the Snakefile does, the wings its
+  ``wings:`` names registered first (:func:`use_run_wings` registers those of a run directory,
+  for the commands that read its tables);
   :func:`find_config` finds the config of a run directory (the files given, those its
   ``paper/macros_config.tex`` names, else a ``config/*.yaml`` with the tables' hash) —
   a file is read only inside the run.
@@ -23,9 +25,10 @@ from typing import Any
 
 import pandas as pd
 
-from schedbench.hall.archive_checks import ArchiveError, inside, leads_outside
-from schedbench.hall.config import ConfigError, apply_base, config_hash, deep_merge, load_config, load_config_strict
+from schedbench.hall.archive_checks import ArchiveError, inside, leads_outside, read_manifest
+from schedbench.hall.config import ConfigError, config_hash, load_config, load_config_strict, read_config
 from schedbench.hall.io import PLUGIN_PREFIX, SOURCES_KEY
+from schedbench.hall.wing import WingError, section_schemas, use_wings
 
 __all__ = [
     "FoundConfig",
@@ -36,6 +39,7 @@ __all__ = [
     "run_hash_of",
     "same_hash",
     "schema_file",
+    "use_run_wings",
     "values_of",
 ]
 
@@ -65,15 +69,72 @@ def run_hash_of(df: pd.DataFrame) -> str | None:
 def config_of_files(paths: list[str | os.PathLike], root: str | os.PathLike = ".") -> dict:
     """The config a pipeline run with ``--configfile paths`` uses, defaults filled, as the
     Snakefile builds it (files in order, their ``base:``, the schema's defaults): its
-    :func:`~schedbench.hall.config.config_hash` is the tables' ``config_hash``."""
+    :func:`~schedbench.hall.config.config_hash` is the tables' ``config_hash``. The wings its
+    ``wings:`` names (module files relative to ``root``, the run's working directory) are
+    registered first, as the Snakefile does, so that their sections are checked by their schemas
+    (a bad entry is a :class:`~schedbench.hall.wing.WingError` naming it)."""
+    cfg = read_config(paths)
+    use_wings(cfg.get("wings"), source="wings", base=root)
     schema = schema_file("config.schema.yaml", Path(root))
     if schema is not None:
-        return load_config(paths, schema)
-    strs = [str(p) for p in paths]
-    cfg: dict = {}
-    for p in strs:
-        cfg = deep_merge(cfg, load_config_strict(p))
-    return apply_base(cfg, strs)
+        return load_config(paths, schema, section_schemas())
+    return cfg
+
+
+def _named_config_files(root: Path) -> list[Path]:
+    """The config files ``paper/macros_config.tex`` of the run in ``root`` names (``\\ConfigFile``),
+    those inside the run only; [] when it names none or one that is not there."""
+    macros = root / "paper" / "macros_config.tex"
+    if not macros.is_file() or leads_outside(root, macros) is not None:
+        return []
+    named = re.search(r"\\newcommand\{\\ConfigFile\}\{\\texttt\{(.*?)\}\}", macros.read_text(errors="replace"))
+    if not named:
+        return []
+    try:
+        files = [inside(root, _untex(p.strip()), "\\ConfigFile") for p in named.group(1).split(",")]
+    except ArchiveError:
+        return []
+    return files if all(f.is_file() for f in files) else []
+
+
+def _archived_source(root: Path, arg: str) -> list[Path]:
+    """The folder the run was archived from (its manifest's ``source``), if ``root`` is an archive."""
+    if not (root / "manifest.json").is_file():
+        return []
+    source = read_manifest(root, "manifest.json", arg).get("source")
+    return [Path(source)] if isinstance(source, str) and Path(source).is_absolute() else []
+
+
+def use_run_wings(root: str | os.PathLike, configfiles: list[str] | None = None, arg: str = "root") -> list[str]:
+    """Register the wings the run in ``root`` added from a researcher's folder: its config's
+    ``wings:`` (the files ``configfiles`` given, relative to ``root``, else those its
+    ``paper/macros_config.tex`` names), module files relative to ``root`` (for an archive: to
+    the folder it was archived from, when not in the archive), so that ``diff``,
+    ``merge`` and ``archive`` know its tables. A run without them registers none; a wing file
+    no longer there is passed over (an archive moved away from it: its tables are not compared,
+    and the run's config is not resolved, with a note), one that cannot be registered is an
+    :class:`ArchiveError` naming ``arg`` and the entry."""
+    root = Path(root)
+    if configfiles:
+        files = [Path(f) if Path(f).is_absolute() else root / f for f in configfiles]
+    else:
+        files = _named_config_files(root)
+    try:
+        wings_given = read_config(files).get("wings") if files and all(f.is_file() for f in files) else None
+    except ConfigError:
+        return []  # a config that does not read: find_config says so
+    if isinstance(wings_given, list):  # each where it is: in the run's folder, else in the archived run's
+        bases = [root, *_archived_source(root, arg)]
+        found = [
+            next((b / Path(w).expanduser() for b in bases if (b / Path(w).expanduser()).exists()), None)
+            for w in wings_given
+            if isinstance(w, str)
+        ]
+        wings_given = [str(w) for w in found if w is not None] + [w for w in wings_given if not isinstance(w, str)]
+    try:
+        return use_wings(wings_given, source="wings", base=root)
+    except WingError as exc:
+        raise ArchiveError(f"{arg}: the run's config: {exc}") from None
 
 
 def base_chain(path: Path) -> list[Path]:

@@ -9,7 +9,9 @@ adds the named plug-in's module with :func:`module_sources`. An out-of-tree plug
 loaded from a user's folder or an installed package, ``registry.use_plugins``) is a module
 outside ``src/schedbench``: its own file is declared, with the schedbench files it imports. A
 module that reads the registered wings (``from schedbench.hall.wing import wings``, or another of
-``hall.wing.READERS``) depends on every registered wing's ``WING`` module and what it imports.
+``hall.wing.READERS``) depends on every registered wing's ``WING`` module and what it imports —
+a wing loaded from a researcher's file (the config's ``wings:``, ``hall.wing.use_wings``) by
+that file and the schedbench files it imports.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from schedbench.hall.wing import READERS, wing_modules
+from schedbench.hall.wing import READERS, wing_files, wing_modules
 
 __all__ = ["script_sources", "module_sources", "module_file"]
 
@@ -58,13 +60,31 @@ def _lazy_exports(module: str) -> dict[str, str]:
     return {}
 
 
-@lru_cache(maxsize=None)
-def _imports(path: Path) -> frozenset[str]:
+#: the registered wings as the sources see them: the wing modules by name, and the files of those
+#: loaded from a file (module name, path); part of the caches' keys, so that a registry changed
+#: in-process (a test's wing) is never answered from the closures of another
+_WingKey = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+
+
+def _wing_key() -> _WingKey:
+    files = wing_files()
+    modules = wing_modules()
+    return modules, tuple(sorted((m, files[m]) for m in modules if m in files))
+
+
+def _imports(path: Path, wings: _WingKey | None = None) -> frozenset[str]:
     """Schedbench modules named by the imports of one file (``from a import b`` counts
     ``a.b`` when that is a module, or the module package ``a`` loads ``b`` from on first use,
-    and ``a`` itself plus the packages on the way). Cached: the
-    Snakefile asks for many closures sharing files, and every cluster job step parses it again
-    (the files do not change during one parse)."""
+    and ``a`` itself plus the packages on the way); for a file that reads the registered wings,
+    their modules too (``wings``: :func:`_wing_key`, the registry's now unless given)."""
+    return _imports_with(path, _wing_key() if wings is None else wings)
+
+
+@lru_cache(maxsize=None)
+def _parsed(path: Path) -> frozenset[str]:
+    """The module names the imports of one file name. Cached: the Snakefile asks for many
+    closures sharing files, and every cluster job step parses it again (the files do not change
+    during one parse)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -75,12 +95,20 @@ def _imports(path: Path) -> frozenset[str]:
             found.update(f"{node.module}.{a.name}" for a in node.names)
             lazy = _lazy_exports(node.module)  # a package's name loaded on first use: its module
             found.update(lazy[a.name] for a in node.names if a.name in lazy)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=None)
+def _imports_with(path: Path, wings: _WingKey) -> frozenset[str]:
+    found = set(_parsed(path))
+    modules, files = wings
+    foreign = dict(files)  # the wings loaded from a researcher's file: the file itself
     if found & _WINGS_READERS:  # reads the registered wings: depends on each one's WING
-        for wing in wing_modules():
+        for wing in modules:
             found.add(wing)
             found.update(m for name, m in _lazy_exports(wing).items() if name == "WING")
-    out = set()
-    for name in found:
+    out = {name for name in found if name in foreign}
+    for name in found - out:
         parts = name.split(".")
         for k in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__ too
             prefix = ".".join(parts[:k])
@@ -90,7 +118,7 @@ def _imports(path: Path) -> frozenset[str]:
 
 
 @lru_cache(maxsize=None)
-def _closure(module: str) -> frozenset[str]:
+def _closure(module: str, wings: _WingKey) -> frozenset[str]:
     seen: set[str] = set()
     todo = [module]
     while todo:
@@ -98,10 +126,19 @@ def _closure(module: str) -> frozenset[str]:
         if mod in seen:
             continue
         seen.add(mod)
-        f = module_file(mod)
+        f = _file(mod, wings)
         if f is not None:
-            todo.extend(_imports(f) - seen)
+            todo.extend(_imports_with(f, wings) - seen)
     return frozenset(seen)
+
+
+def _file(module: str, wings: _WingKey) -> Path | None:
+    """The file of a schedbench module or of a wing module loaded from a file (else None)."""
+    found = module_file(module)
+    if found is None:
+        path = dict(wings[1]).get(module)
+        return Path(path) if path else None
+    return found
 
 
 def _foreign_file(module: str) -> Path | None:
@@ -116,10 +153,12 @@ def module_sources(*modules: str) -> list[str]:
     """Every schedbench file the given modules import, transitively (sorted paths); a module
     outside the package (an out-of-tree plug-in, already imported) adds its own file and the
     schedbench files it imports."""
+    wings = _wing_key()
     foreign = [f for f in (_foreign_file(m) for m in modules) if f is not None]
-    roots = [*modules, *(name for f in foreign for name in _imports(f))]
-    mods = set().union(*(_closure(m) for m in roots)) if roots else set()
-    return sorted({str(module_file(m)) for m in mods if module_file(m) is not None} | {str(f) for f in foreign})
+    roots = [*modules, *(name for f in foreign for name in _imports_with(f, wings))]
+    mods = set().union(*(_closure(m, wings) for m in roots)) if roots else set()
+    files = {_file(m, wings) for m in mods}
+    return sorted({str(f) for f in files if f is not None} | {str(f) for f in foreign})
 
 
 def script_sources(script: str | Path, *extra_modules: str) -> list[str]:

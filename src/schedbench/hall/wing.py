@@ -17,20 +17,35 @@ Registering a wing is one line: its stage module in ``WINGS`` of ``src/schedbenc
 import this module, so a job that never reads the wings does not depend on it). The modules are
 imported on first use (:func:`wings`), so importing the package imports no wing. More wings
 (a test's toy wing) are added with :func:`register` or, for a ``with`` block, :func:`registered`.
+
+**A wing outside the package** (docs/architecture.md, "Adding a wing"): a module file in a
+researcher's own folder exporting ``WING``, named by the pipeline's ``wings:`` config key
+(relative to the working directory). :func:`use_wings` loads and registers each file and adds it
+to :data:`WINGS_ENV`, from which every process started from there (the pipeline's jobs) registers
+the same files when it first asks for the wings; a relative :attr:`Wing.rules` of such a wing is
+relative to its file's folder. The hall's commands that read a finished run (``diff``,
+``archive``, ``merge``) register the wings its config names (:mod:`.run_config`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import importlib
+import importlib.util
+import os
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 __all__ = [
     "READERS",
     "SiteView",
+    "WINGS_ENV",
     "TableSpec",
     "Wing",
     "WingError",
@@ -38,9 +53,11 @@ __all__ = [
     "registered",
     "rule_files",
     "section_schemas",
+    "use_wings",
     "wing_bench_keys",
     "wing_claims_inputs",
     "wing_figures",
+    "wing_files",
     "wing_modules",
     "wing_named",
     "wing_paper_contents",
@@ -173,7 +190,9 @@ class Wing:
       and figures (:func:`~.plan.output_stages`).
     * ``rules``: its Snakemake rules file, relative to the workflow's root (the Snakefile's
       folder), e.g. ``workflow/rules/<name>.smk``, which the Snakefile includes; None for a wing
-      whose rules are the workflow's core files.
+      whose rules are the workflow's core files. A wing loaded from a file (:func:`use_wings`)
+      gives it absolute or relative to that file's folder (its rules' ``script:`` paths are
+      relative to the rules file, as Snakemake reads them).
     * ``targets``: the whole config → the files its rules make that the paper and the report are
       made of (results tables, figures, the paper's tables and macros): the targets of the
       pipeline's default rule; none for a config that runs none of its experiments.
@@ -262,12 +281,30 @@ READERS = (
 #: :class:`Wing` objects handed directly, in order
 _REGISTRY: list[str | Wing] = []
 
+#: The environment variable listing the out-of-tree wing files (``os.pathsep``-separated, resolved
+#: paths): :func:`use_wings` adds to it, so that the processes started from there (the pipeline's
+#: jobs) register the same wings.
+WINGS_ENV = "SCHEDBENCH_WINGS"
+
+#: the wing files loaded so far: resolved path -> the module name it is imported under
+_FILES: dict[str, str] = {}
+#: module name of a wing file -> its WING, its relative rules file made relative to the file's folder
+_FILE_WINGS: dict[str, Wing] = {}
+
+
+def _env_files() -> list[str]:
+    return [p for p in os.environ.get(WINGS_ENV, "").split(os.pathsep) if p.strip()]
+
 
 def _entries() -> list[str | Wing]:
-    """The package's wings (its ``WINGS``, read by name), then those registered here."""
+    """The package's wings (its ``WINGS``, read by name), then the wing files of
+    :data:`WINGS_ENV`, then those registered here."""
     package = importlib.import_module(__name__.split(".")[0])
-    own = list(getattr(package, "WINGS", ()))
-    return own + [e for e in _REGISTRY if e not in own]
+    out = list(getattr(package, "WINGS", ()))
+    for entry in [_load_file(Path(p), WINGS_ENV) for p in _env_files()] + _REGISTRY:
+        if entry not in out:
+            out.append(entry)
+    return out
 
 
 def register(*entries: str | Wing) -> None:
@@ -280,14 +317,85 @@ def register(*entries: str | Wing) -> None:
             _REGISTRY.append(entry)
 
 
+def _load_file(path: Path, source: str) -> str:
+    """Import the wing module file ``path`` (once) and return its module name; ``source`` names
+    where it was given, for the errors (a missing file, a file that does not import, no ``WING``)."""
+    resolved = path.expanduser().resolve()
+    if not resolved.exists():  # checked before the cache: a file gone since is gone
+        raise WingError(f"{source}: {path}: no such file (a wing module file, .py)")
+    if not resolved.is_file() or resolved.suffix != ".py":
+        raise WingError(f"{source}: {path}: not a Python file (a wing module file, .py)")
+    if str(resolved) in _FILES:
+        return _FILES[str(resolved)]
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:10]
+    name = f"schedbench_wing_{resolved.stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as exc:  # sys.exit at import must not end the command
+        del sys.modules[name]
+        raise WingError(f"{source}: {path}: does not import: {type(exc).__name__}: {exc}") from exc
+    wing = getattr(module, "WING", None)
+    if not isinstance(wing, Wing):
+        del sys.modules[name]
+        got = "nothing" if wing is None else f"a {type(wing).__name__}"
+        raise WingError(f"{source}: {path}: its WING must be a schedbench.hall.wing.Wing, it exports {got}")
+    if wing.rules is not None and not Path(wing.rules).is_absolute():
+        wing = dataclasses.replace(wing, rules=str(resolved.parent / wing.rules))
+    _FILES[str(resolved)] = name
+    _FILE_WINGS[name] = wing
+    return name
+
+
+def use_wings(
+    paths: Sequence[str | os.PathLike] | None, source: str = "wings", base: str | os.PathLike = "."
+) -> list[str]:
+    """Register the wings of the module files ``paths`` (relative to ``base``; ``source`` names
+    where they were given, for errors: the config's ``wings``) and add them to :data:`WINGS_ENV`,
+    so that the processes started from here register them too. A file that is missing, does not
+    import or exports no :class:`Wing`, or a wing whose name or table another wing has, is a
+    :class:`WingError` naming the entry. Returns the files (resolved)."""
+    if paths is None:
+        return []
+    if isinstance(paths, (str, os.PathLike)) or not isinstance(paths, Sequence):
+        raise WingError(f"{source}: a list of wing module files (.py), got {paths!r}")
+    files, names = [], []
+    for i, p in enumerate(paths):
+        if not isinstance(p, (str, os.PathLike)) or not str(p).strip():
+            raise WingError(f"{source}[{i}]: the path of a wing module file (.py), got {p!r}")
+        path = Path(p).expanduser()
+        path = path if path.is_absolute() else Path(base) / path
+        names.append(_load_file(path, f"{source}[{i}]"))
+        files.append(str(path.resolve()))
+    before = list(_REGISTRY)
+    register(*names)
+    try:
+        wings()
+    except WingError as exc:
+        _REGISTRY[:] = before
+        raise WingError(f"{source}: {exc}") from None
+    known = _env_files()
+    os.environ[WINGS_ENV] = os.pathsep.join(known + [f for f in dict.fromkeys(files) if f not in known])
+    return files
+
+
 def wing_modules() -> tuple[str, ...]:
     """The registered wings given by module name (a job's sources come from these)."""
     return tuple(e for e in _entries() if isinstance(e, str))
 
 
+def wing_files() -> dict[str, str]:
+    """The wing modules loaded from files (:func:`use_wings`) by module name: their files."""
+    return {name: path for path, name in _FILES.items()}
+
+
 def _load(entry: str | Wing) -> Wing:
     if isinstance(entry, Wing):
         return entry
+    if entry in _FILE_WINGS:
+        return _FILE_WINGS[entry]
     wing = getattr(importlib.import_module(entry), "WING", None)
     if not isinstance(wing, Wing):
         raise WingError(f"{entry}: exports no WING (a schedbench.hall.wing.Wing)")
@@ -392,10 +500,14 @@ def wing_site_tables(config: dict) -> dict[str, str]:
 @contextmanager
 def registered(*entries: str | Wing) -> Iterator[tuple[Wing, ...]]:
     """Register ``entries`` for the duration of a ``with`` block (a test's own wing), then
-    restore the registry; yields every registered wing."""
-    before = list(_REGISTRY)
+    restore the registry (and :data:`WINGS_ENV`); yields every registered wing."""
+    before, env = list(_REGISTRY), os.environ.get(WINGS_ENV)
     try:
         register(*entries)
         yield wings()
     finally:
         _REGISTRY[:] = before
+        if env is None:
+            os.environ.pop(WINGS_ENV, None)
+        else:
+            os.environ[WINGS_ENV] = env
