@@ -309,6 +309,20 @@ def _doc_of(obj: Any) -> str:
     return own or (inspect.getmodule(obj).__doc__ if inspect.getmodule(obj) else "") or ""
 
 
+def _declares_source(cls: type, problems: tuple[str, ...], reference: str, doc: str) -> None:
+    """The declarations an algorithm and an adversary share: known ``problems``, a rule label, a
+    ``reference`` (what it should name: ``reference``) and a docstring (what it should say: ``doc``)."""
+    for p in problems:
+        if p not in PROBLEMS:
+            raise _Fail(f"problem {p!r} is not one of {', '.join(PROBLEMS)}")
+    if cls.rule_label not in ("Q", "R", "R✓"):
+        raise _Fail(f"rule_label must be Q, R or R✓, got {cls.rule_label!r}")
+    if not str(cls.reference or "").strip():
+        raise _Fail(f"no 'reference' ({reference})")
+    if not _doc_of(cls).strip():
+        raise _Fail(f"no docstring (the class's or its module's: {doc})")
+
+
 # ---------------------------------------------------------------------------------------- instances
 def small_instances(cls: type[OnlineAlgorithm]) -> list[tuple[str, Instance]]:
     """(label, instance) of the small generated instances an algorithm is checked on: the ANR
@@ -349,15 +363,12 @@ def check_algorithm(name: str) -> list[Check]:
     def contract() -> str:
         if not (isinstance(cls, type) and issubclass(cls, OnlineAlgorithm)):
             raise _Fail("the registered class does not derive from OnlineAlgorithm")
-        for p in cls.solved_problems():
-            if p not in PROBLEMS:
-                raise _Fail(f"problem {p!r} is not one of {', '.join(PROBLEMS)}")
-        if cls.rule_label not in ("Q", "R", "R✓"):
-            raise _Fail(f"rule_label must be Q, R or R✓, got {cls.rule_label!r}")
-        if not str(cls.reference or "").strip():
-            raise _Fail("no 'reference' (the paper and section it implements, or where the rule comes from)")
-        if not _doc_of(cls).strip():
-            raise _Fail("no docstring (the class's or its module's: the rule in one sentence)")
+        _declares_source(
+            cls,
+            cls.solved_problems(),
+            "the paper and section it implements, or where the rule comes from",
+            "the rule in one sentence",
+        )
         return f"problem {', '.join(cls.solved_problems())}, model {cls.model}"
 
     checks.append(_run_check(kind, name, "declares the contract", contract))
@@ -530,14 +541,7 @@ def check_adversary(name: str) -> list[Check]:
     def contract() -> str:
         if not (isinstance(adv, type) and issubclass(adv, Adversary)):
             raise _Fail("the registered class does not derive from Adversary")
-        if adv.problem not in PROBLEMS:
-            raise _Fail(f"problem {adv.problem!r} is not one of {', '.join(PROBLEMS)}")
-        if adv.rule_label not in ("Q", "R", "R✓"):
-            raise _Fail(f"rule_label must be Q, R or R✓, got {adv.rule_label!r}")
-        if not str(adv.reference or "").strip():
-            raise _Fail("no 'reference' (where the construction comes from)")
-        if not _doc_of(adv).strip():
-            raise _Fail("no docstring (the class's or its module's: the construction and its OPT)")
+        _declares_source(adv, (adv.problem,), "where the construction comes from", "the construction and its OPT")
         return f"problem {adv.problem}"
 
     checks.append(_run_check(kind, name, "declares the contract", contract))
