@@ -23,6 +23,7 @@ from schedbench.cli.common import (
     library_call,
     nonneg_int,
     numbers,
+    parsed,
     positive_int,
     real,
 )
@@ -36,10 +37,7 @@ PLUGINS = False
 
 def _ints(text: str) -> list[int]:
     """argparse type of ``--buffers``/``--tokens``: comma-separated integers >= 1."""
-    try:
-        out = [int(v) for v in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers >= 1, got {text!r}") from None
+    out = parsed(lambda t: [int(v) for v in t.split(",")], text, "comma-separated integers >= 1")
     if min(out) < 1:
         raise argparse.ArgumentTypeError(f"every value must be an integer >= 1, got {text!r}")
     return out
@@ -49,12 +47,11 @@ def _neighbors(text: str) -> str | list[list[int]]:
     """argparse type of ``--neighbors``: ``complete``, or server lists ``0,1;1,2`` (one per type)."""
     if text == "complete":
         return text
-    try:
-        return [[int(s) for s in part.split(",")] for part in text.split(";")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected 'complete' or server numbers, ',' between servers and ';' between types, got {text!r}"
-        ) from None
+    return parsed(
+        lambda t: [[int(s) for s in part.split(",")] for part in t.split(";")],
+        text,
+        "'complete' or server numbers, ',' between servers and ';' between types",
+    )
 
 
 def _add_point(p: argparse.ArgumentParser, policies: tuple[str, ...]) -> None:

@@ -15,6 +15,7 @@ from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT
 from schedbench.hall.params import ParameterError
 from schedbench.scheduling.instances.base import FamilyParameterError
 from schedbench.scheduling.model import InstanceError
+from schedbench.scheduling.problems import problem_names
 from schedbench.scheduling.registry import PluginError, UnknownNameError
 from schedbench.scheduling.scaffold import ScaffoldError
 
@@ -54,14 +55,20 @@ PLUGINS_HELP = (
 )
 
 
+def parsed(kind: Callable[[str], Any], text: str, expected: str) -> Any:
+    """``kind(text)`` (``int`` or ``float``), or the argparse error "expected <expected>, got
+    <text>" that every argparse type here gives for a value it cannot read."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+
+
 def at_least(low: int):
     """An argparse type: an integer >= ``low``."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
+        value = parsed(int, text, f"an integer >= {low}")
         if value < low:
             raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {value}")
         return value
@@ -79,10 +86,7 @@ def positive(unit: str):
     """An argparse type: a finite number of ``unit`` > 0 (``--work-limit``, ``--time-limit``)."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+        value = parsed(float, text, f"a number of {unit}")
         if not (math.isfinite(value) and value > 0):
             raise argparse.ArgumentTypeError(f"must be a finite number of {unit} > 0, got {text!r}")
         return value
@@ -98,10 +102,7 @@ def real(low: float | None = None) -> Callable[[str], float]:
     """An argparse type: a finite number, >= ``low`` if given (``--warmup``, ``--beta``)."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        value = parsed(float, text, "a number")
         if not math.isfinite(value) or (low is not None and value < low):
             bound = "" if low is None else f" >= {low:g}"
             raise argparse.ArgumentTypeError(f"must be a finite number{bound}, got {text!r}")
@@ -118,10 +119,7 @@ def numbers(what: str, allow_zero: bool = False) -> Callable[[str], list[float]]
     def parse(text: str) -> list[float]:
         out = []
         for item in text.split(","):
-            try:
-                value = float(item)
-            except ValueError:
-                raise argparse.ArgumentTypeError(f"expected comma-separated {what} {sign}, got {item!r}") from None
+            value = parsed(float, item, f"comma-separated {what} {sign}")
             if not (math.isfinite(value) and (value >= 0 if allow_zero else value > 0)):
                 raise argparse.ArgumentTypeError(f"every value must be a finite number {sign}, got {item!r}")
             out.append(value)
@@ -151,6 +149,12 @@ def library_call(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         return func(*args, **kwargs)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+
+
+def add_problem_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--problem``: one of the problems (:func:`schedbench.scheduling.problems.problem_names`),
+    default None; ``help`` says what it decides and what stands when it is not given."""
+    parser.add_argument("--problem", default=None, choices=problem_names(), help=help)
 
 
 def add_solve_limits(parser: argparse.ArgumentParser, what: str) -> None:

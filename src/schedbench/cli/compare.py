@@ -9,16 +9,17 @@ from typing import Any
 
 from schedbench.cli.common import (
     CommandError,
+    add_problem_option,
     add_solve_limits,
     nonneg_int,
     parse_params,
     parse_value,
+    parsed,
     time_limit,
     writable_output,
 )
 from schedbench.hall.grids import repeated
 from schedbench.hall.limits import PLUGIN_RUN_SECONDS
-from schedbench.scheduling.problems import problem_names
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -69,9 +70,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="family instances (default 5), or games per parameter combination against an adversary (default 1)",
     )
-    cp.add_argument(
-        "--problem", default=None, choices=problem_names(), help="the problem (default: see the description)"
-    )
+    add_problem_option(cp, "the problem (default: see the description)")
     cp.add_argument("--seed", type=nonneg_int, default=0, help="the base seed of instances and runs (default 0)")
     add_solve_limits(cp, "each OPT solve")
     cp.add_argument("--plot", default=None, metavar="FILE", help="also draw ALG/OPT vs eps to FILE (.pdf, .png, .svg)")
@@ -118,10 +117,7 @@ def _eps_list(text: str) -> list[float]:
     """argparse type of ``--eps``: comma-separated numbers in (0, 1)."""
     out = []
     for item in text.split(","):
-        try:
-            value = float(item)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected comma-separated numbers in (0, 1), got {item!r}") from None
+        value = parsed(float, item, "comma-separated numbers in (0, 1)")
         if not (math.isfinite(value) and 0 < value < 1):
             raise argparse.ArgumentTypeError(f"every value must be in (0, 1), got {item!r}")
         if value in out:

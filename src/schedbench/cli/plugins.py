@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from schedbench.scheduling.problems import problem_names
+from schedbench.cli.common import add_problem_option
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -20,12 +20,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     nw.add_argument("kind", choices=("algorithm", "adversary", "family"))
     nw.add_argument("name", help="the registry name, e.g. my-srpt (letters, digits, single - or _)")
-    nw.add_argument(
-        "--problem",
-        default=None,
-        choices=problem_names(),
-        help="algorithm or adversary: the problem it solves / builds (default load); not for a family",
-    )
+    add_problem_option(nw, "algorithm or adversary: the problem it solves / builds (default load); not for a family")
     nw.add_argument(
         "--model",
         default=None,

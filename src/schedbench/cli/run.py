@@ -9,7 +9,7 @@ import math
 import os
 from pathlib import Path
 
-from schedbench.cli.common import CommandError, add_solve_limits, nonneg_int, parse_params
+from schedbench.cli.common import CommandError, add_problem_option, add_solve_limits, nonneg_int, parse_params
 from schedbench.hall.params import ParameterError
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.problems import problem_names
@@ -24,11 +24,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--seed", type=nonneg_int, default=0)
     g.add_argument("--index", type=nonneg_int, default=0)
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
-    g.add_argument(
-        "--problem",
-        default=None,
-        choices=problem_names(),
-        help="record the problem the instance is for in its meta (schedbench opt then solves it by default)",
+    add_problem_option(
+        g, "record the problem the instance is for in its meta (schedbench opt then solves it by default)"
     )
     g.set_defaults(func=_generate)
     o = sub.add_parser(
@@ -37,11 +34,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "the output's 'problem' and 'problem_from' say which was solved and why",
     )
     o.add_argument("instance")
-    o.add_argument(
-        "--problem",
-        default=None,
-        choices=problem_names(),
-        help="the objective (schedbench.solve_opt); default: the problem the instance's meta records "
+    add_problem_option(
+        o,
+        "the objective (schedbench.solve_opt); default: the problem the instance's meta records "
         "(its 'problem', or the adversary that realised it), else load (makespan)",
     )
     add_solve_limits(o, "the solve")
@@ -52,12 +47,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--eps", type=float, default=None)
     r.add_argument("--seed", type=nonneg_int, default=0)
     r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
-    r.add_argument(
-        "--problem",
-        default=None,
-        choices=problem_names(),
-        help="the problem of the run, one the algorithm solves (default: its own)",
-    )
+    add_problem_option(r, "the problem of the run, one the algorithm solves (default: its own)")
     r.add_argument(
         "--opt", action="store_true", help="compute OPT (schedbench.solve_opt) so that 'ratio' is objective / OPT"
     )

@@ -45,7 +45,7 @@ from schedbench.hall.params import Param, ParameterError
 from schedbench.scheduling.adversaries.base import Adversary
 from schedbench.scheduling.algorithms.base import OnlineAlgorithm
 from schedbench.scheduling.instances.base import Family, FamilyError
-from schedbench.scheduling.model import AlgorithmError, Instance
+from schedbench.scheduling.model import AlgorithmError, Instance, differing_field
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.problems import PROBLEMS
 from schedbench.scheduling.registry import (
@@ -309,6 +309,33 @@ def _doc_of(obj: Any) -> str:
     return own or (inspect.getmodule(obj).__doc__ if inspect.getmodule(obj) else "") or ""
 
 
+def _declares_source(cls: type, problems: tuple[str, ...], reference: str, doc: str) -> None:
+    """The declarations an algorithm and an adversary share: known ``problems``, a rule label, a
+    ``reference`` (what it should name: ``reference``) and a docstring (what it should say: ``doc``)."""
+    for p in problems:
+        if p not in PROBLEMS:
+            raise _Fail(f"problem {p!r} is not one of {', '.join(PROBLEMS)}")
+    if cls.rule_label not in ("Q", "R", "R✓"):
+        raise _Fail(f"rule_label must be Q, R or R✓, got {cls.rule_label!r}")
+    if not str(cls.reference or "").strip():
+        raise _Fail(f"no 'reference' ({reference})")
+    if not _doc_of(cls).strip():
+        raise _Fail(f"no docstring (the class's or its module's: {doc})")
+
+
+def _small_case(label: str, owner: Any, resolve: Callable[[dict], dict], small: dict) -> str:
+    """The parameters check of an adversary or a family: its declarations, a small case (filled
+    into ``small`` for the later checks) that ``resolve`` accepts, and bad values refused."""
+    detail = _declarations(label, owner.parameters)
+    small.update(small_params(owner, owner.parameters, resolve))
+    resolve(small)
+    tried = _refusals(label, owner.parameters, resolve, small)
+    return (
+        f"{detail}; small case {small or '(defaults)'} resolves; {tried} bad values and an unknown "
+        "name refused, each naming its parameter"
+    )
+
+
 # ---------------------------------------------------------------------------------------- instances
 def small_instances(cls: type[OnlineAlgorithm]) -> list[tuple[str, Instance]]:
     """(label, instance) of the small generated instances an algorithm is checked on: the ANR
@@ -349,15 +376,12 @@ def check_algorithm(name: str) -> list[Check]:
     def contract() -> str:
         if not (isinstance(cls, type) and issubclass(cls, OnlineAlgorithm)):
             raise _Fail("the registered class does not derive from OnlineAlgorithm")
-        for p in cls.solved_problems():
-            if p not in PROBLEMS:
-                raise _Fail(f"problem {p!r} is not one of {', '.join(PROBLEMS)}")
-        if cls.rule_label not in ("Q", "R", "R✓"):
-            raise _Fail(f"rule_label must be Q, R or R✓, got {cls.rule_label!r}")
-        if not str(cls.reference or "").strip():
-            raise _Fail("no 'reference' (the paper and section it implements, or where the rule comes from)")
-        if not _doc_of(cls).strip():
-            raise _Fail("no docstring (the class's or its module's: the rule in one sentence)")
+        _declares_source(
+            cls,
+            cls.solved_problems(),
+            "the paper and section it implements, or where the rule comes from",
+            "the rule in one sentence",
+        )
         return f"problem {', '.join(cls.solved_problems())}, model {cls.model}"
 
     checks.append(_run_check(kind, name, "declares the contract", contract))
@@ -530,32 +554,14 @@ def check_adversary(name: str) -> list[Check]:
     def contract() -> str:
         if not (isinstance(adv, type) and issubclass(adv, Adversary)):
             raise _Fail("the registered class does not derive from Adversary")
-        if adv.problem not in PROBLEMS:
-            raise _Fail(f"problem {adv.problem!r} is not one of {', '.join(PROBLEMS)}")
-        if adv.rule_label not in ("Q", "R", "R✓"):
-            raise _Fail(f"rule_label must be Q, R or R✓, got {adv.rule_label!r}")
-        if not str(adv.reference or "").strip():
-            raise _Fail("no 'reference' (where the construction comes from)")
-        if not _doc_of(adv).strip():
-            raise _Fail("no docstring (the class's or its module's: the construction and its OPT)")
+        _declares_source(adv, (adv.problem,), "where the construction comes from", "the construction and its OPT")
         return f"problem {adv.problem}"
 
     checks.append(_run_check(kind, name, "declares the contract", contract))
     small: dict = {}
 
     def parameters() -> str:
-        detail = _declarations(f"adversary {name!r}", adv.parameters)
-
-        def resolve(p):
-            return adv.resolve_params(p, eps=eps)
-
-        small.update(small_params(adv, adv.parameters, resolve))
-        resolve(small)
-        tried = _refusals(f"adversary {name!r}", adv.parameters, resolve, small)
-        return (
-            f"{detail}; small case {small or '(defaults)'} resolves; {tried} bad values and an unknown "
-            "name refused, each naming its parameter"
-        )
+        return _small_case(f"adversary {name!r}", adv, lambda p: adv.resolve_params(p, eps=eps), small)
 
     checks.append(_run_check(kind, name, "parameters", parameters))
     if any(c.status == "FAIL" for c in checks):
@@ -585,13 +591,12 @@ def check_adversary(name: str) -> list[Check]:
     checks.append(_run_check(kind, name, "passes the validator", valid))
 
     def deterministic() -> str:
-        for field_name in ("release", "size", "indptr", "indices", "w_flow", "w_reject"):
-            x, y = getattr(a.instance, field_name), getattr(b.instance, field_name)
-            if x.shape != y.shape or not np.array_equal(x, y):
-                raise _Fail(
-                    f"two games with seed 5 realise different instances ({field_name} differs: "
-                    "a random choice not drawn from the adversary's seed?)"
-                )
+        field_name = differing_field(a.instance, b.instance)
+        if field_name is not None:
+            raise _Fail(
+                f"two games with seed 5 realise different instances ({field_name} differs: "
+                "a random choice not drawn from the adversary's seed?)"
+            )
         diff = _first_diff(a, b, "two games with seed 5")
         if diff:
             raise _Fail(diff)
@@ -643,14 +648,7 @@ def check_family(name: str) -> list[Check]:
     small: dict = {}
 
     def parameters() -> str:
-        detail = _declarations(f"family {name!r}", fam.parameters)
-        small.update(small_params(fam, fam.parameters, fam.resolve))
-        fam.resolve(small)
-        tried = _refusals(f"family {name!r}", fam.parameters, fam.resolve, small)
-        return (
-            f"{detail}; small case {small or '(defaults)'} resolves; {tried} bad values and an unknown "
-            "name refused, each naming its parameter"
-        )
+        return _small_case(f"family {name!r}", fam, fam.resolve, small)
 
     checks.append(_run_check(kind, name, "parameters", parameters))
     if any(c.status == "FAIL" for c in checks):
@@ -673,13 +671,12 @@ def check_family(name: str) -> list[Check]:
     a, b = built
 
     def deterministic() -> str:
-        for field_name in ("release", "size", "indptr", "indices", "w_flow", "w_reject"):
-            x, y = getattr(a, field_name), getattr(b, field_name)
-            if x.shape != y.shape or not np.array_equal(x, y):
-                raise _Fail(
-                    f"two instances with seed 7 differ ({field_name}): draw every random number from "
-                    "the generator's rng argument"
-                )
+        field_name = differing_field(a, b)
+        if field_name is not None:
+            raise _Fail(
+                f"two instances with seed 7 differ ({field_name}): draw every random number from "
+                "the generator's rng argument"
+            )
         other = fam.make_within(RUN_SECONDS, 1, 7, **small)
         same = all(
             np.array_equal(getattr(a, f), getattr(other, f)) for f in ("release", "size", "indptr", "indices")

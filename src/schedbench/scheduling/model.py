@@ -221,6 +221,16 @@ def touched_field(inst: "Instance", arrays: tuple[np.ndarray, ...]) -> str | Non
     return None
 
 
+def differing_field(a: "Instance", b: "Instance") -> str | None:
+    """The first array field (:data:`ARRAY_FIELDS` order) in which instances ``a`` and ``b``
+    differ, in shape or values; None when every array is equal."""
+    for name in ARRAY_FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        if x.shape != y.shape or not np.array_equal(x, y):
+            return name
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class Instance:
     """A restricted-assignment instance as plain numpy arrays (see module docstring).

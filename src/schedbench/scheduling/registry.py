@@ -221,7 +221,7 @@ def _file_of(obj: Any) -> str:
     if isinstance(obj, type):
         module = sys.modules.get(obj.__module__)
         return str(getattr(module, "__file__", None) or obj.__module__)
-    frame = sys._getframe(3)  # register_family <- _claim <- here
+    frame = sys._getframe(4)  # register_family <- _register <- _claim <- here
     return str(frame.f_globals.get("__file__") or frame.f_globals.get("__name__", "?"))
 
 
@@ -255,33 +255,33 @@ def _check_parameters(kind: str, name: str, parameters: dict) -> None:
             )
 
 
+def _register(kind: str, table: dict, obj: Any, check_declaration=None) -> Any:
+    """Register a plug-in object under its ``name``: a name another object already holds is an
+    error naming both files, raised before the object's own checks (``check_declaration``, then
+    its parameters), which would otherwise fail first and name one file only."""
+    name = obj.name
+    if name in table and table[name] is not obj:
+        _claim(kind, table, name, obj)  # raises, naming both files
+    if check_declaration is not None:
+        check_declaration()
+    _check_parameters(kind, name, obj.parameters)
+    _claim(kind, table, name, obj)
+    return obj
+
+
 def register_algorithm(cls: type) -> type:
     """Class decorator: make an online algorithm available under ``cls.name``."""
-    name = cls.name
-    if name in _ALGORITHMS and _ALGORITHMS[name] is not cls:
-        _claim("algorithm", _ALGORITHMS, name, cls)  # raises, naming both files
-    cls.check_declaration()
-    _check_parameters("algorithm", name, cls.parameters)
-    _claim("algorithm", _ALGORITHMS, name, cls)
-    return cls
+    return _register("algorithm", _ALGORITHMS, cls, cls.check_declaration)
 
 
 def register_adversary(cls: type) -> type:
     """Class decorator: make an adaptive adversary available under ``cls.name``."""
-    if cls.name in _ADVERSARIES and _ADVERSARIES[cls.name] is not cls:
-        _claim("adversary", _ADVERSARIES, cls.name, cls)  # raises, naming both files
-    _check_parameters("adversary", cls.name, cls.parameters)
-    _claim("adversary", _ADVERSARIES, cls.name, cls)
-    return cls
+    return _register("adversary", _ADVERSARIES, cls)
 
 
 def register_family(family: Any) -> Any:
     """Register an instance family object (see :mod:`schedbench.scheduling.instances.base`)."""
-    if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
-        _claim("family", _FAMILIES, family.name, family)  # raises, naming both files
-    _check_parameters("family", family.name, family.parameters)
-    _claim("family", _FAMILIES, family.name, family)
-    return family
+    return _register("family", _FAMILIES, family)
 
 
 def _lookup(table: dict, name: str, kind: str):

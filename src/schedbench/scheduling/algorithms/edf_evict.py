@@ -53,7 +53,6 @@ class EdfEvict(EdfReject):
         ),
     }
     summary = "edf; after an arrival, while worst w·F > θ·T: evict the most work per budget weight ahead"
-    reference = "schedbench's own practice policy, docs/models/rejection-model.md §13 (not in the source papers)"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)

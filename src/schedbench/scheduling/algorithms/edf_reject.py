@@ -20,6 +20,7 @@ no ratio bound is claimed. Step path only.
 from __future__ import annotations
 
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms._practice import PracticePolicy
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.algorithms.edf import Edf
 from schedbench.scheduling.budget import Budget
@@ -29,12 +30,10 @@ from schedbench.scheduling.registry import register_algorithm
 
 
 @register_algorithm
-class EdfReject(Edf):
+class EdfReject(PracticePolicy, Edf):
     """EDF with the running estimate T(t); reject on arrival when w·(A + p) > θ·E(t), within the budget."""
 
     name = "edf-reject"
-    model = "rejection"
-    rule_label = "R"
     parameters = {
         "theta": Param(4.0, None, "reject on arrival when w·(A + p) > θ·E(t), A the work EDF runs first; θ > 0"),
         "estimate": Param(
@@ -44,22 +43,12 @@ class EdfReject(Edf):
         ),
     }
     summary = "edf, running T = max w·p; reject on arrival when w·(A + p) > θ·E(t), within the budget"
-    bound = "none (the suite's own heuristic)"
-    cites = ""
-    section = ""
-    reference = "schedbench's own practice policy, docs/models/rejection-model.md §13 (not in the source papers)"
-
-    @classmethod
-    def check_params(cls, params):
-        cls._positive_number(params, "theta")
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        self.theta = float(self.params["theta"])
         self.ratchet = self.params["estimate"] == "ratchet"
         self.accepted_max = 0.0  # the largest projected weighted flow accepted so far (ratchet)
         self.budget = Budget(self.eps, get_problem(self.problem))
-        self.counters = {"guard_fires": 0}
 
     def on_arrival(self, job: JobView, view) -> int:
         self.observe(job)
@@ -69,10 +58,8 @@ class EdfReject(Edf):
         i = self.work.pick(job.eligible, t)
         projected = self._weight(job.size, job.w_flow) * (self.work_ahead(i, job, view) + job.size)
         estimate = max(self.T, self.accepted_max) if self.ratchet else self.T
-        if projected > self.theta * estimate:
-            if self.budget.take(w):
-                return REJECT
-            self.counters["guard_fires"] += 1
+        if self.rejects(projected, estimate, w):
+            return REJECT
         self.accepted_max = max(self.accepted_max, projected)
         self.accept(job, i, t)
         return i

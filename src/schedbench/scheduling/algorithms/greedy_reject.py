@@ -16,40 +16,29 @@ from __future__ import annotations
 import numpy as np
 
 from schedbench.hall.params import Param
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms._practice import PracticePolicy
+from schedbench.scheduling.algorithms.base import JobView
 from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
 @register_algorithm
-class GreedyReject(OnlineAlgorithm):
+class GreedyReject(PracticePolicy):
     """Greedy; reject on arrival when load + p > θ·max(p_max, Σp/m) so far, within the budget."""
 
     name = "greedy-reject"
     problem = "load"
-    model = "rejection"
-    rule_label = "R"
     parameters = {
         "theta": Param(1.5, None, "reject on arrival when load + p > θ·L(t), L(t) = max(p_max, Σp/m) so far; θ > 0"),
     }
     summary = "greedy; reject on arrival when load + p > θ·max(p_max, Σp/m) so far, within the budget"
-    bound = "none (the suite's own heuristic)"
-    cites = ""
-    section = ""
-    reference = "schedbench's own practice policy, docs/models/rejection-model.md §13 (not in the source papers)"
-
-    @classmethod
-    def check_params(cls, params):
-        cls._positive_number(params, "theta")
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        self.theta = float(self.params["theta"])
         self.load = np.zeros(self.m)
         self.total, self.pmax = 0.0, 0.0
         self.budget = Budget(self.eps)  # by count (LoadBalancing)
-        self.counters = {"guard_fires": 0}
 
     def estimate(self) -> float:
         """L(t) = max(p_max, Σp/m) over the jobs arrived so far."""
@@ -61,9 +50,7 @@ class GreedyReject(OnlineAlgorithm):
         self.pmax = max(self.pmax, float(job.size))
         loads = self.load[job.eligible]
         i = int(job.eligible[loads == loads.min()].min())
-        if self.load[i] + job.size > self.theta * self.estimate():
-            if self.budget.take():
-                return REJECT
-            self.counters["guard_fires"] += 1
+        if self.rejects(self.load[i] + job.size, self.estimate()):
+            return REJECT
         self.load[i] += job.size
         return i

@@ -64,8 +64,6 @@ LS_TENURE = 10
 #: (:meth:`Effort.step_budget`) is spent — one move may pass it (at most ~8·10⁶ operations there)
 #: — and is charged for what it did.
 LS_OPS_PER_UNIT = 2.5e7
-#: Extra CP-SAT parameters (measured: see maxflow's module docstring).
-CPSAT_PARAMS: dict = {}
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -206,53 +204,20 @@ def assignment_deadline_misses(inst, machine, deadline, rank):
 
 
 # ----------------------------------------------------------------------------- 0–1 solvers
-class _CpSat:
-    def __init__(self, inst, owner, seed):
-        from ortools.sat.python import cp_model
+class _CpSat(cm._Model):
+    """The lazy model in CP-SAT: the assignment and solve of :class:`._compact._Model`, the window
+    rows added round by round (each round re-solved with the newest hint)."""
 
-        self.cp = cp_model
-        self.inst, self.owner, self.seed = inst, owner, seed
-        self.model = cp_model.CpModel()
-        nnz = inst.indices.size
-        self.x = [self.model.new_bool_var(f"y{k}") for k in range(nnz)]
-        ip = inst.indptr
-        for j in range(inst.n):
-            self.model.add_exactly_one(self.x[ip[j] : ip[j + 1]])
+    what = "max-flow-time lazy probe"
 
     def add_rows(self, rows_ptr, cols, coef, rhs):
-        x = self.x
+        y = self.y
         wsum = self.cp.LinearExpr.weighted_sum
         cols_l, coef_l, rhs_l = cols.tolist(), coef.tolist(), rhs.tolist()
         ptr = rows_ptr.tolist()
         for r in range(len(rhs_l)):
             s, e = ptr[r], ptr[r + 1]
-            self.model.add(wsum([x[k] for k in cols_l[s:e]], coef_l[s:e]) <= rhs_l[r])
-
-    def solve(self, hint_entries, effort):
-        """True (and the chosen entries), False, or None (a limit of ``effort`` ran out)."""
-        if hint_entries is not None:
-            self.model.clear_hints()
-            chosen = np.zeros(len(self.x), dtype=bool)
-            chosen[hint_entries] = True
-            for v, c in zip(self.x, chosen.tolist()):
-                self.model.add_hint(v, c)
-        solver = self.cp.CpSolver()
-        prm = solver.parameters
-        prm.num_workers = 1
-        prm.random_seed = solver_seed(self.seed)
-        for key, val in CPSAT_PARAMS.items():
-            setattr(prm, key, val)
-        effort.limit_cpsat(prm)
-        status = solver.solve(self.model)
-        effort.charge_cpsat(solver, unknown=status == self.cp.UNKNOWN)
-        if status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
-            vals = np.fromiter((solver.boolean_value(v) for v in self.x), dtype=bool, count=len(self.x))
-            return True, np.flatnonzero(vals)
-        if status == self.cp.INFEASIBLE:
-            return False, None
-        if status == self.cp.UNKNOWN:
-            return None, None
-        raise RuntimeError(f"max-flow-time lazy probe: unexpected CP-SAT status {solver.status_name(status)}")
+            self.model.add(wsum([y[k] for k in cols_l[s:e]], coef_l[s:e]) <= rhs_l[r])
 
 
 def assignment_highs(inst, seed):
@@ -267,6 +232,35 @@ def assignment_highs(inst, seed):
         n, np.ones(n), np.ones(n), nnz, inst.indptr[:-1].astype(np.int32), np.arange(nnz, dtype=np.int32), np.ones(nnz)
     )
     return h
+
+
+def highs_probe(h, effort, what: str, on_retry=None):
+    """Solve the 0–1 feasibility model ``h`` within ``effort``: (True, the columns at 1), (False,
+    None) when infeasible (a proof), (None, None) when a limit ran out.
+
+    HiGHS 1.x can end a small feasibility MIP with "Solve error" in its presolve (e.g. 8 jobs,
+    3 machines, tests/unit/test_offline_flow.py); the same model without presolve solves: one
+    retry (``on_retry()`` called first, if given: the caller's log line), and a second failure is
+    raised."""
+    effort.limit_highs(h)
+    try:
+        status = run_checked(h, what)
+    except RuntimeError:
+        if on_retry is not None:
+            on_retry()
+        h.clearSolver()
+        h.setOptionValue("presolve", "off")
+        effort.limit_highs(h)
+        status = run_checked(h, f"{what} (no presolve)")
+    effort.charge_highs(h, status)
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return False, None
+    if status == highspy.HighsModelStatus.kOptimal:
+        x = np.asarray(h.getSolution().col_value)
+        return True, np.flatnonzero(x > 0.5)
+    if status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kSolutionLimit):
+        return None, None
+    raise RuntimeError(f"{what}: unexpected HiGHS status {h.modelStatusToString(status)}")
 
 
 class _Highs:
@@ -288,24 +282,7 @@ class _Highs:
             )
 
     def solve(self, hint_entries, effort):
-        h = self.h
-        effort.limit_highs(h)
-        try:
-            status = run_checked(h, "max-flow-time lazy probe")
-        except RuntimeError:  # HiGHS 1.x "Solve error" in presolve (see maxflow._Mip.probe): one retry
-            h.clearSolver()
-            h.setOptionValue("presolve", "off")
-            effort.limit_highs(h)
-            status = run_checked(h, "max-flow-time lazy probe (no presolve)")
-        effort.charge_highs(h, status)
-        if status == highspy.HighsModelStatus.kInfeasible:
-            return False, None
-        if status == highspy.HighsModelStatus.kOptimal:
-            x = np.asarray(h.getSolution().col_value)
-            return True, np.flatnonzero(x > 0.5)
-        if status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kSolutionLimit):
-            return None, None
-        raise RuntimeError(f"max-flow-time lazy probe: unexpected HiGHS status {h.modelStatusToString(status)}")
+        return highs_probe(self.h, effort, "max-flow-time lazy probe")
 
 
 # ----------------------------------------------------------------------------- the probe

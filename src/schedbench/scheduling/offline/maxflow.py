@@ -122,7 +122,6 @@ from scipy.sparse.csgraph import maximum_flow
 
 from schedbench.hall.effort import DEFAULT_TIME_LIMIT, DEFAULT_WORK_LIMIT, Effort, work_clock
 from schedbench.hall.jit import compiled
-from schedbench.hall.solvers import run_checked
 from schedbench.scheduling.model import Instance
 from schedbench.scheduling.offline import _lazy_windows as lw
 from schedbench.scheduling.offline import _matching as mk
@@ -945,30 +944,17 @@ class _Mip:
             )
         if effort.exhausted():
             return None, None
-        effort.limit_highs(h)
-        try:
-            status = run_checked(h, "max-flow-time MIP")
-        except RuntimeError:
-            # HiGHS 1.x can end a small feasibility MIP with "Solve error" in its presolve
-            # (e.g. 8 jobs, 3 machines, tests/unit/test_offline_flow.py); the same model
-            # without presolve solves: one retry, and a second failure is raised
-            _log.warning("max-flow-time MIP: HiGHS solve error at T = %s; retrying without presolve", T)
-            h.clearSolver()
-            h.setOptionValue("presolve", "off")
-            effort.limit_highs(h)
-            status = run_checked(h, "max-flow-time MIP (no presolve)")
-        effort.charge_highs(h, status)
-        if status == highspy.HighsModelStatus.kInfeasible:
-            return False, None
-        if status == highspy.HighsModelStatus.kOptimal:
-            x = np.asarray(h.getSolution().col_value)
-            chosen = np.flatnonzero(x > 0.5)
-            machine = np.empty(n, dtype=np.int64)
-            machine[self.owner[chosen]] = inst.indices[chosen]
-            return True, machine
-        if status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kSolutionLimit):
-            return None, None
-        raise RuntimeError(f"max-flow-time MIP: unexpected HiGHS status {h.modelStatusToString(status)}")
+        ok, chosen = lw.highs_probe(
+            h,
+            effort,
+            "max-flow-time MIP",
+            lambda: _log.warning("max-flow-time MIP: HiGHS solve error at T = %s; retrying without presolve", T),
+        )
+        if ok is not True:
+            return ok, None
+        machine = np.empty(n, dtype=np.int64)
+        machine[self.owner[chosen]] = inst.indices[chosen]
+        return True, machine
 
 
 def _opt_sized(
@@ -997,13 +983,7 @@ def _opt_sized(
     hi = dl.value(completion)
     dl.grid.check(hi)
     lo = min(dl.grid.first_at_least(_lower_bound(inst, dl, counting)), hi)
-    note = ""
-    if not migratory:
-        pass
-    elif lo < hi and int(inst.size.sum()) < _MAX_FLOW_TOTAL:
-        lo, _, note = _migratory_bisect(inst, dl, lo, hi, effort)
-    elif lo < hi:
-        note = "total size beyond int32: no max-flow bound"
+    lo, note = _lower_and_note(inst, dl, lo, hi, effort, counting, migratory)
     solver = "migratory-maxflow+list-schedule"
     if lo >= hi:
         return OptResult(float(hi), "optimal", float(hi), solver, time.perf_counter() - t0)
@@ -1038,6 +1018,8 @@ def _opt_sized(
 
 
 def _lower_and_note(inst, dl, lo, hi, effort, counting, migratory):
+    """``lo`` raised by the migratory max-flow bound (when ``migratory`` and the total size fits
+    int32) and a note of what bound it is, or why there is none."""
     note = ""
     if not migratory:
         pass

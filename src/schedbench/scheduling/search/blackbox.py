@@ -43,7 +43,7 @@ from schedbench.scheduling.offline import solve_opt
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.registry import get_adversary, get_algorithm
-from schedbench.scheduling.search.exact import check_objective, check_sizes, refused
+from schedbench.scheduling.search.exact import check_algorithm, check_objective, check_sizes, refused
 from schedbench.scheduling.search.replay import check_claims, opt_inconsistency, run_real
 from schedbench.scheduling.search.result import WorstCase
 from schedbench.scheduling.search.starts import EXACT_PROBLEMS, default_seeds, exact_problem
@@ -389,18 +389,8 @@ def check_search_worst(
     }
     if out["n"] is not None and out["min_jobs"] > out["n"]:
         raise refused("min_jobs", f"search_worst: min_jobs = {out['min_jobs']} exceeds n = {out['n']} (the most jobs)")
-    if params is not None and not isinstance(params, dict):
-        raise refused("params", f"search_worst: params must be a dict of the algorithm's parameters, got {params!r}")
-    cls = get_algorithm(algorithm)  # migratory classes run on instances only (adversary seeds are skipped)
-    params = dict(params or {})
-    try:
-        cls.resolve_params(params)
-    except ParameterError as exc:
-        raise refused("params", str(exc)) from None
-    try:
-        cls.check_eps(eps)
-    except ParameterError as exc:
-        raise refused("eps", str(exc)) from None
+    # migratory classes run on instances only (adversary seeds are skipped)
+    cls, params, _ = check_algorithm("search_worst", algorithm, params, eps)
     try:
         problem = cls.check_problem(problem) if problem is not None else exact_problem(cls)
     except ParameterError as exc:

@@ -163,18 +163,7 @@ def check_worst_case(
     workers = _arg("worst_case", "workers", workers, type=int, min=1, max=MAX_WORKERS, nullable=True)
     sizes = check_sizes("worst_case", sizes)
     mod = MODELS[algorithm]
-    cls = get_algorithm(algorithm)
-    if params is not None and not isinstance(params, dict):
-        raise refused("params", f"worst_case: params must be a dict of the algorithm's parameters, got {params!r}")
-    params = dict(params or {})
-    try:
-        resolved = cls.resolve_params(params)
-    except ParameterError as exc:
-        raise refused("params", str(exc)) from None
-    try:
-        cls.check_eps(eps)
-    except ParameterError as exc:
-        raise refused("eps", str(exc)) from None
+    cls, params, resolved = check_algorithm("worst_case", algorithm, params, eps)
     try:
         mod.check(eps, resolved)
     except ParameterError as exc:
@@ -237,6 +226,25 @@ def check_objective(func: str, objective: Any, algorithm: str, rejects: bool) ->
         raise refused("objective", f"{func}: objective must be 'ratio' or 'rejection', got {objective!r}")
     if objective == "rejection" and not rejects:
         raise refused("objective", f"{algorithm!r} rejects nothing: objective='rejection' does not apply")
+
+
+def check_algorithm(func: str, algorithm: str, params: Any, eps: Any) -> tuple[type, dict, dict]:
+    """The algorithm class of a search, a copy of ``params`` (None: none) and those parameters
+    resolved; a params that is not a dict, a refused parameter or an ``eps`` the algorithm's model
+    does not take is a ParameterError naming that argument."""
+    if params is not None and not isinstance(params, dict):
+        raise refused("params", f"{func}: params must be a dict of the algorithm's parameters, got {params!r}")
+    cls = get_algorithm(algorithm)
+    params = dict(params or {})
+    try:
+        resolved = cls.resolve_params(params)
+    except ParameterError as exc:
+        raise refused("params", str(exc)) from None
+    try:
+        cls.check_eps(eps)
+    except ParameterError as exc:
+        raise refused("eps", str(exc)) from None
+    return cls, params, resolved
 
 
 def worst_case(
