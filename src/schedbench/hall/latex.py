@@ -247,6 +247,23 @@ def grouped_rows(groups: list[str], rows: list[str], ncols: int) -> list[str]:
     return out
 
 
+def values_at_largest(groups, values, at, var: str) -> tuple[list[str], list[str]]:
+    """A fitted-rate table's last column and each row's group heading (:func:`grouped_rows`):
+    ``values[k]`` is series k's value at its largest ``var`` (``at[k]``). Where every series of
+    a group ends at one ``var``, its heading says it once (``<group>: values at n = 316228``) and
+    the cells hold the values alone; else each cell says its own."""
+    groups, values, at = list(map(str, groups)), list(values), [int(a) for a in at]
+    ends: dict[str, set[int]] = {}
+    for g, a in zip(groups, at):
+        ends.setdefault(g, set()).add(a)
+    heads, cells = [], []
+    for g, v, a in zip(groups, values, at):
+        one = len(ends[g]) == 1
+        heads.append(f"{g}: values at {var} = {a}" if one else g)
+        cells.append(f"{v:.3g}" if one else f"{v:.3g} (${var}$={a})")
+    return heads, cells
+
+
 def longtable(
     colspec: str,
     caption: str,

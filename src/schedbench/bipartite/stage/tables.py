@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedbench.hall.latex import grouped_rows, slope_cell, tabular, tex_text
+from schedbench.hall.latex import grouped_rows, slope_cell, tabular, tex_text, values_at_largest
 from schedbench.hall.tex_values import tex_number
 
 
@@ -58,19 +58,12 @@ def _rho_tex(label: str) -> str:
 
 def bipartite_rates_tex(rates: pd.DataFrame) -> str:
     """Fitted rates of E[T] − T*_N in N (its source states no rate: these are measurements)."""
-    lines, groups = [], []
-    # an experiment's series all end at one N: said once, in its heading
-    one_n = rates.groupby("experiment")["n_max"].transform("nunique").eq(1)
-    for k, r in rates.iterrows():
+    lines = []
+    groups, at = values_at_largest(rates["experiment"], rates["excess_at_max_n"], rates["n_max"], "N")
+    for k, (_, r) in enumerate(rates.iterrows()):
         slope = slope_cell(r["slope_lo"], r["slope"], r["slope_hi"])
         if r["points"] < 3:
             slope = f"-- ({int(r['points'])} points $>0$)"
-        at = f"{r['excess_at_max_n']:.3g}"
-        if one_n[k]:
-            groups.append(f"{r['experiment']}: values at N = {int(r['n_max'])}")
-        else:
-            groups.append(str(r["experiment"]))
-            at += f" ($N$={int(r['n_max'])})"
         lines.append(
             " & ".join(
                 [
@@ -78,7 +71,7 @@ def bipartite_rates_tex(rates: pd.DataFrame) -> str:
                     tex_text(r["degree_label"]),
                     r["policy"],
                     slope,
-                    at,
+                    at[k],
                 ]
             )
             + " \\\\"

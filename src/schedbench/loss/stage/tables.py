@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from schedbench.hall.latex import grouped_rows, slope_cell, tabular, tex_text
+from schedbench.hall.latex import grouped_rows, slope_cell, tabular, tex_text, values_at_largest
 from schedbench.hall.tex_values import tex_number
 
 _QUANTITY_TEX = {"blocking": "$P_B$", "excess_response": "$E[T]-1/d$"}
@@ -14,10 +14,9 @@ _QUANTITY_TEX = {"blocking": "$P_B$", "excess_response": "$E[T]-1/d$"}
 
 def loss_slopes_tex(slopes: pd.DataFrame) -> str:
     """Fitted log–log slopes (95 % CI) of each series next to the rate the loss model's source claims."""
-    lines, groups = [], []
-    # an experiment's series all end at one n: said once, in its heading
-    one_n = slopes.groupby("experiment")["max_n"].transform("nunique").eq(1)
-    for k, r in slopes.iterrows():
+    lines = []
+    groups, at = values_at_largest(slopes["experiment"], slopes["value_at_max_n"], slopes["max_n"], "n")
+    for k, (_, r) in enumerate(slopes.iterrows()):
         exact = "--" if not math.isfinite(r["exact_slope"]) else f"{r['exact_slope']:.2f}"
         claim = r["claim"] if not math.isfinite(r["claimed_slope"]) else f"{r['claimed_slope']:.3g}"
         if r["consistent"] is not None and not (isinstance(r["consistent"], float) and math.isnan(r["consistent"])):
@@ -27,12 +26,6 @@ def loss_slopes_tex(slopes: pd.DataFrame) -> str:
         slope = slope_cell(r["slope_lo"], r["slope"], r["slope_hi"])
         if r["points"] < 3:
             slope = f"-- ({int(r['points'])} points $>0$)"
-        at = f"{r['value_at_max_n']:.3g}"
-        if one_n[k]:
-            groups.append(f"{r['experiment']}: values at n = {int(r['max_n'])}")
-        else:
-            groups.append(str(r["experiment"]))
-            at += f" ($n$={int(r['max_n'])})"
         lines.append(
             " & ".join(
                 [
@@ -43,7 +36,7 @@ def loss_slopes_tex(slopes: pd.DataFrame) -> str:
                     slope,
                     exact,
                     claim.replace("α", "$\\alpha$"),
-                    at,
+                    at[k],
                 ]
             )
             + " \\\\"
