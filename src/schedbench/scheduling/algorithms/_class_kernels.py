@@ -111,21 +111,6 @@ def _ih_remove(j, size, key, job, pos):
     return size
 
 
-@compiled(_nrt=False)
-def _ih_set(j, slot, size, key, job, pos):
-    """Set job (or machine) j's slot: insert it, or move its entry; returns the new size."""
-    k = pos[j]
-    if k < 0:
-        return _ih_push(j, slot, size, key, job, pos)
-    old = key[k]
-    key[k] = slot
-    if slot < old:
-        _ih_up(k, key, job, pos)
-    elif slot > old:
-        _ih_down(k, size, key, job, pos)
-    return size
-
-
 # ---------------------------------------------------------------------- the records
 #: The instance and the rule's per-job inputs, by arrival position (``order[pos]`` is the job):
 #: ``cls`` (class index), ``limit`` (A's queue limit α·T/2^b at arrival), ``T_at`` (T after the
