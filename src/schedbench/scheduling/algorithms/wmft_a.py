@@ -117,8 +117,9 @@ class WmftA(ClassRule):
 @compiled
 def wmft_a_rule(machines, limit, pw, tie, span):
     """Algorithm A on FIFO machines grouped by class (§4.2): slot by slot in event order, the
-    arrivals (own-class least load ``group_work``, ties to the lowest index; rejected when that
-    load plus the size passes ``limit[pos]``), then every machine with an arrival or an event
+    arrivals (own-class least load ``group_work`` at the arrival's instant, ties to the lowest
+    index; rejected when that load plus the size passes ``limit[pos]``; only the chosen machine
+    is brought up to the instant), then every machine with an arrival or an event
     re-decided: its class by :func:`~._class_kernels.class_priority`, the head of that class's
     FIFO queue put first, its next event at that job's completion or the class crossing,
     whichever is first. Allocates A's state, then runs :func:`_a_loop`."""
@@ -140,7 +141,7 @@ def _a_loop(machines, limit, pw, tie, qhead, qtail, nxt, head, cal, dirty, dirty
     event per machine; ``dirty``: the machines to re-decide in this slot."""
     n = machines.n
     group, gw, size, rem, release = machines.group, machines.group_work, machines.size, machines.rem, machines.release
-    qlen, core_head = machines.qlen, machines.qhead
+    qlen, core_head, t_last = machines.qlen, machines.qhead, machines.t_last
     pos, tprev = 0, np.int64(-1)
     while True:
         t = release[pos] if pos < n else NEVER
@@ -150,16 +151,19 @@ def _a_loop(machines, limit, pw, tie, qhead, qtail, nxt, head, cal, dirty, dirty
         tprev = t
         nd = 0
         while pos < n and release[pos] == t:
-            mc.arrive(machines, pos)
             c = group[pos]
             best, best_load = -1, 0.0
             for i in mc.eligible(machines, pos):
-                load = gw[i, c]
+                load = gw[i, c]  # as of t_last[i]; the running job h alone runs until A's next event
+                h = head[i]
+                if load != 0 and h >= 0 and group[h] == c:
+                    load -= t - t_last[i]
                 if best < 0 or load < best_load:
                     best, best_load = i, load
                     if load == 0:
                         break
             if best_load + size[pos] <= limit[pos]:
+                mc.advance(machines, best, float(t))
                 mc.dispatch(machines, pos, best)
                 if qhead[best, c] < 0:
                     qhead[best, c] = pos
