@@ -11,7 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from schedbench.hall.jit import source_files
+from schedbench.hall.jit import source_files, type_files
 
 HELPER = """
 from schedbench.hall.jit import compiled
@@ -71,3 +71,30 @@ def test_the_key_holds_every_file_a_policy_reaches():
     names = {p.name for p in source_files(ll_fifo_rule.py_func)}
     assert {"ll_fifo.py", "machines.py"} <= names
     assert not any("site-packages" in str(p) for p in source_files(ll_fifo_rule.py_func))
+
+
+def test_the_key_holds_the_files_of_the_suites_own_argument_types():
+    """A function that only reads the machine core's record (no core function named) still
+    compiles again when machines.py changes: the record type's file is in its key."""
+    import numba
+    import numpy as np
+
+    from schedbench.scheduling import machines as mc
+    from schedbench.scheduling.model import Instance
+
+    inst = Instance.from_lists(2, [0, 1], [1, 2], [[0], [1]])
+    record = mc._new(
+        inst.arrival_order(),
+        inst.release,
+        inst.size,
+        inst.indptr,
+        inst.indices,
+        2,
+        1.0,
+        mc.FIFO,
+        np.zeros(1),
+        np.zeros(1, np.int64),
+        0,
+    )
+    names = {p.name for p in type_files((numba.typeof(record), numba.float64))}
+    assert names == {"machines.py"}

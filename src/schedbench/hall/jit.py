@@ -8,9 +8,11 @@ running the old helper after that file is edited, until someone clears the cache
 :func:`compiled` is ``njit`` with a cache whose key also holds a hash of every source file the
 function can reach: the files of the compiled functions it calls (by global name or as an
 attribute of a module it imports, e.g. ``machines.advance``), transitively, and of the
-modules those names live in. Edit any of them and the next call compiles again (once; the
-new code is cached under the new key). The hash is computed at the first call of a process
-(a few files read, well under a millisecond each).
+modules those names live in, and the modules of the suite's own argument types (a record such
+as the machine core's ``Machines``, whose fields compile as its module says: a function that
+only reads a record's fields reaches no function of that module). Edit any of them and the next
+call compiles again (once; the new code is cached under the new key). The hash is computed at
+the first call of a process (a few files read, well under a millisecond each).
 
 Functions compiled with plain ``njit`` (no cache) are not affected; numba's cache files stay
 in the ``__pycache__`` beside each source, or numba's per-user cache directory when that is
@@ -28,7 +30,7 @@ from numba import njit
 from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["compiled", "source_files"]
+__all__ = ["compiled", "source_files", "type_files"]
 
 
 def _module_file(name: str | None) -> Path | None:
@@ -90,8 +92,17 @@ def source_files(func) -> list[Path]:
     return sorted(files)
 
 
+def type_files(argtypes) -> list[Path]:
+    """The source files of this suite's (or a plug-in's) own types among ``argtypes`` (numba
+    types): where a record type, e.g. the machine core's ``Machines``, and its compilation are
+    defined. Sorted, each once."""
+    files = {_module_file(type(t).__module__) for t in argtypes}
+    return sorted(f.resolve() for f in files if _ours(f))
+
+
 class _SourceKeyedCache(FunctionCache):
-    """numba's function cache with the hash of :func:`source_files` in every index key."""
+    """numba's function cache with the hash of :func:`source_files` and :func:`type_files` in
+    every index key."""
 
     def __init__(self, py_func) -> None:
         super().__init__(py_func)
@@ -104,7 +115,11 @@ class _SourceKeyedCache(FunctionCache):
                 h.update(str(path).encode())
                 h.update(path.read_bytes())
             self._sources_hash = h.hexdigest()
-        return super()._index_key(sig, codegen) + (self._sources_hash,)
+        h = hashlib.sha256(self._sources_hash.encode())
+        for path in type_files(sig):
+            h.update(str(path).encode())
+            h.update(path.read_bytes())
+        return super()._index_key(sig, codegen) + (h.hexdigest(),)
 
 
 def compiled(func=None, **options):

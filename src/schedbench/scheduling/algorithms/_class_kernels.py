@@ -1,11 +1,12 @@
-"""Compiled path of the class-queue algorithms (``docs/models/rejection-model.md`` §4.1–4.3,
-§5): ``wmft-A``, ``wmft-B`` and ``gwmft``, every parameter (``class-ll-srpt`` is a policy on the
-machine core: :mod:`~schedbench.scheduling.algorithms.class_ll_srpt`).
+"""Compiled path of algorithm B (``docs/models/rejection-model.md`` §4.3, §5): ``wmft-B`` and
+``gwmft``, every parameter (A alone and ``class-ll-srpt`` are policies on the machine core:
+:mod:`~.wmft_a`, :mod:`~.class_ll_srpt`).
 
 :func:`class_kernel` is the whole run of one instance in one call. It simulates algorithm A
 exactly as :class:`~schedbench.scheduling.algorithms._classes.ClassQueues` does (per-machine
-class queues, own-class least-load dispatch, the queue limit, the class rule load·2^b/2^a
-re-decided at arrivals, completions and priority crossings), and, for B and B_gen, B on top of it as
+class queues, own-class least-load dispatch, the queue limit, the class rule
+:func:`class_priority` re-decided at arrivals, completions and priority crossings),
+untraced, and B and B_gen on top of it as
 :class:`~schedbench.scheduling.algorithms.wmft_b.WmftB` does (density override by D, the
 timeout c·T/w, the densest alive job when A's job is not alive in B; B_gen's "no hopeless
 preemption" variant; timeouts recomputed when T grows under ``prefix-lb``).
@@ -21,14 +22,17 @@ completions and timeouts, then B's choices (the machines of one step in any orde
 decision is the machine's own).
 
 The state is a handful of records (named tuples of arrays, each built once): the jobs
-(:data:`_Jobs`), A's machines (:data:`_A`), B's (:data:`_B`), two calendars (:data:`_Cal`), the
+(:data:`_Jobs`), A's machines (:data:`_A`), B's (:data:`_B`), two calendars (:data:`Calendar`), the
 timeouts (:data:`_Timeouts`) and the outcome with its trace (:data:`_Out`). The helpers of the
 loop are inlined into it (``inline="always"``) and reference-count nothing (``_nrt=False``), so
 a record costs no more than its arrays passed one by one.
 
-The trace is the processing of the algorithm the engine runs (A's for ``wmft-A``, B's for ``wmft-B`` and ``gwmft``), one row per maximal interval of one job
-on one machine. Jobs are numbered by arrival position (the engine's ids, which break the
-ties). ``tests/conformance/test_compiled_paths.py`` checks the kernel against the step path.
+The trace is B's processing, one row per maximal interval of one job on one machine. Jobs are
+numbered by arrival position (the engine's ids, which break the ties).
+``tests/conformance/test_compiled_paths.py`` checks the kernel against the step path.
+
+A's policy on the core (:mod:`~.wmft_a`) shares the calendar (:func:`new_calendar`,
+:func:`cal_set` …) and :func:`class_priority` from here.
 """
 
 from __future__ import annotations
@@ -38,16 +42,37 @@ from collections import namedtuple
 import numpy as np
 
 from schedbench.hall.jit import compiled
+from schedbench.scheduling.algorithms._classes import class_tables
 from schedbench.scheduling.compiled import CompiledRun
 from schedbench.scheduling.machines import by_machine, heap_meld, heap_pop, put_row
 
-__all__ = ["class_kernel", "run_class_rule"]
-
-NEVER = np.int64(2**62)  # a slot no event reaches
+__all__ = [
+    "NEVER",
+    "Calendar",
+    "calendar_span",
+    "new_calendar",
+    "cal_del",
+    "cal_set",
+    "cal_next",
+    "cal_take",
+    "mark",
+    "class_priority",
+    "class_kernel",
+    "run_class_rule",
+]
 
 #: B's timeouts (T fixed) go in one FIFO queue per distinct flow weight when there are at most
 #: this many weights (each slot looks at every queue's front), else in an indexed heap.
 MAX_TIMEOUT_QUEUES = 64
+
+NEVER = np.int64(2**62)  # a slot no event reaches
+
+
+def calendar_span(size) -> int:
+    """The ring size of a calendar for jobs of these integer sizes: a power of two above the
+    largest size (at most 8192, at least 32), so a completion falls in the ring."""
+    smax = int(size.max()) if size.size else 1
+    return 1 << max(4, min(smax, 4096).bit_length())
 
 
 # ---------------------------------------------------------------------- indexed heap of timeouts
@@ -84,7 +109,7 @@ def _ih_down(k, size, key, job, pos):
 
 
 @compiled(_nrt=False)
-def _ih_push(j, slot, size, key, job, pos):
+def ih_push(j, slot, size, key, job, pos):
     key[size] = slot
     job[size] = j
     pos[j] = size
@@ -93,7 +118,7 @@ def _ih_push(j, slot, size, key, job, pos):
 
 
 @compiled(_nrt=False)
-def _ih_remove(j, size, key, job, pos):
+def ih_remove(j, size, key, job, pos):
     """Remove job j if it is in the heap; returns the new size."""
     k = pos[j]
     if k < 0:
@@ -111,63 +136,14 @@ def _ih_remove(j, size, key, job, pos):
     return size
 
 
-@compiled(_nrt=False)
-def _ih_set(j, slot, size, key, job, pos):
-    """Set job (or machine) j's slot: insert it, or move its entry; returns the new size."""
-    k = pos[j]
-    if k < 0:
-        return _ih_push(j, slot, size, key, job, pos)
-    old = key[k]
-    key[k] = slot
-    if slot < old:
-        _ih_up(k, key, job, pos)
-    elif slot > old:
-        _ih_down(k, size, key, job, pos)
-    return size
-
-
-# ---------------------------------------------------------------------- the records
-#: The instance and the rule's per-job inputs, by arrival position (``order[pos]`` is the job):
-#: ``cls`` (class index), ``limit`` (A's queue limit α·T/2^b at arrival), ``T_at`` (T after the
-#: arrival: oracle T* or the prefix bound), ``wflow`` (flow weight), ``dexp`` (B's density
-#: exponent); ``prefix``: T grows (timeouts re-checked).
-_Jobs = namedtuple("_Jobs", "release size indptr indices order m cls limit T_at wflow dexp prefix")
-#: The rule: ``n_classes``, per class ``pw`` (2^{b−a}) and ``tie`` (rank of (b, −a, e), larger
-#: wins); ``mode_b`` (B on top of A), B's ``cval`` (c),
-#: ``dshift`` (density ≥ D·density' ⟺ exponent ≥ exponent' + dshift), ``no_hopeless`` (gwmft);
-#: ``tgrp``/``n_tgrp`` (per job, its flow weight's index among ≤ 64 distinct ones, T fixed; 0:
-#: the timeouts in an indexed heap); ``span``: the calendars' ring size (a power of two).
-_Rule = namedtuple("_Rule", "n_classes pw tie mode_b cval dshift no_hopeless tgrp n_tgrp span")
-#: A's machines: per (machine, class) load and FIFO queue (or an SRPT heap per machine), the
-#: class each runs (``cur``) since ``since``, its job in service (``head``), non-empty classes,
-#: the machines to re-decide in this slot (``dirty``).
-_A = namedtuple(
-    "_A",
-    "mode_b n_classes pw tie cls posk loads qhead qtail nxt rem cur since head nonempty dirty dirty_list",
-)
 #: One calendar of machines (A's next event per machine, or B's): a ring of ``mask + 1``
 #: one-slot buckets for events less than that far ahead (links ``nx``/``pv``, bucket ``head``),
 #: an indexed heap (``key``, ``mach``, ``pos``) beyond; ``n``: (ring, heap) sizes.
-_Cal = namedtuple("_Cal", "slot nx pv head key mach pos n mask")
-#: B: per job alive, machine, remaining work, deadline (density-first heap per machine, key
-#: (−density exponent, deadline, position)); per machine the job it runs since ``bsince``,
-#: whether gwmft kept a hopeless job (``kept``), the machines to re-decide (``bd``).
-_B = namedtuple(
-    "_B",
-    "cval dshift no_hopeless size release wflow dexp posk alive bmach brem neg_d deadline droot dleft dright "
-    "brun bsince kept bd bd_list",
-)
-#: B's timeouts of alive jobs: with T fixed, one FIFO queue per flow weight (``next``, ``head``,
-#: ``tail``, offset ``off`` = the timeout after release), else an indexed heap (``key``, ``job``,
-#: ``pos``).
-_Timeouts = namedtuple("_Timeouts", "fifo n_tgrp tgrp next head tail off key job pos")
-#: The outcome, by arrival position, and the trace (rows: ``ti`` machine, position; ``tf``
-#: start, end, work; ``last_row`` per machine).
-_Out = namedtuple("_Out", "machine completion late last_row ti tf")
+Calendar = namedtuple("Calendar", "slot nx pv head key mach pos n mask")
 
 
 @compiled(inline="always")
-def _mark(flag, lst, k, i):
+def mark(flag, lst, k, i):
     """Add machine i to the set ``lst[:k]`` (membership in ``flag``); returns its new size."""
     if not flag[i]:
         flag[i] = True
@@ -184,8 +160,8 @@ def _mark(flag, lst, k, i):
 # decision depends on it (A's and B's decisions of one slot are per machine, and a machine's
 # trace rows are in time order whatever the order of the machines).
 @compiled
-def _new_cal(m, span):
-    return _Cal(
+def new_calendar(m, span):
+    return Calendar(
         np.full(m, -1, np.int64),
         np.full(m, -1, np.int64),
         np.full(m, -1, np.int64),
@@ -199,14 +175,14 @@ def _new_cal(m, span):
 
 
 @compiled(inline="always")
-def _cal_del(cal, i):
+def cal_del(cal, i):
     """Remove machine i's event, if any."""
     s = cal.slot[i]
     if s < 0:
         return
     cal.slot[i] = -1
     if cal.pos[i] >= 0:
-        cal.n[1] = _ih_remove(i, cal.n[1], cal.key, cal.mach, cal.pos)
+        cal.n[1] = ih_remove(i, cal.n[1], cal.key, cal.mach, cal.pos)
         return
     p = cal.pv[i]
     x = cal.nx[i]
@@ -220,9 +196,9 @@ def _cal_del(cal, i):
 
 
 @compiled(inline="always")
-def _cal_set(cal, i, s, t):
+def cal_set(cal, i, s, t):
     """Machine i's event at slot s > t (set during slot t), replacing the one it had."""
-    _cal_del(cal, i)
+    cal_del(cal, i)
     cal.slot[i] = s
     if s - t <= cal.mask:
         b = s & cal.mask
@@ -234,11 +210,11 @@ def _cal_set(cal, i, s, t):
         cal.head[b] = i
         cal.n[0] += 1
     else:
-        cal.n[1] = _ih_push(i, s, cal.n[1], cal.key, cal.mach, cal.pos)
+        cal.n[1] = ih_push(i, s, cal.n[1], cal.key, cal.mach, cal.pos)
 
 
 @compiled(inline="always")
-def _cal_next(cal, t, tprev):
+def cal_next(cal, t, tprev):
     """The smaller of t and the calendar's first slot (the ring holds slots of (tprev, tprev + W))."""
     if cal.n[1] > 0 and cal.key[0] < t:
         t = cal.key[0]
@@ -253,9 +229,9 @@ def _cal_next(cal, t, tprev):
 
 
 @compiled(inline="always")
-def _cal_take(cal, t, flag, lst, nl):
+def cal_take(cal, t, flag, lst, nl):
     """Takes the machines whose event is at slot t out of the calendar and adds them to the set
-    ``lst[:nl]`` (:func:`_mark`); returns its new size."""
+    ``lst[:nl]`` (:func:`mark`); returns its new size."""
     b = t & cal.mask
     i = cal.head[b]
     cal.head[b] = -1
@@ -263,14 +239,79 @@ def _cal_take(cal, t, flag, lst, nl):
         x = cal.nx[i]
         cal.slot[i] = -1
         cal.n[0] -= 1
-        nl = _mark(flag, lst, nl, i)
+        nl = mark(flag, lst, nl, i)
         i = x
     while cal.n[1] > 0 and cal.key[0] <= t:
         i = cal.mach[0]
-        cal.n[1] = _ih_remove(i, cal.n[1], cal.key, cal.mach, cal.pos)
+        cal.n[1] = ih_remove(i, cal.n[1], cal.key, cal.mach, cal.pos)
         cal.slot[i] = -1
-        nl = _mark(flag, lst, nl, i)
+        nl = mark(flag, lst, nl, i)
     return nl
+
+
+# ---------------------------------------------------------------------- A's class rule
+@compiled(inline="always")
+def class_priority(loads, i, pw, tie):
+    """A's class rule on machine i (§4.2, :meth:`ClassQueues.choose`): the class c with load
+    L_c = ``loads[i, c]`` > 0 maximising L_c·2^{b−a} (``pw[c]``; ties: the larger ``tie[c]``), −1 if none, and the
+    delay k ≥ 1 after which its priority, falling by 2^{b−a} a slot while it runs, passes below
+    the best other class's (constant meanwhile; :data:`NEVER` if there is none). Exact: loads
+    are integers and priorities dyadic."""
+    best, second, bP, sP = -1, -1, -1.0, -1.0
+    for c in range(pw.shape[0]):
+        L = loads[i, c]
+        if L == 0:
+            continue
+        P = L * pw[c]
+        if P > bP or (P == bP and tie[c] > tie[best]):
+            sP, second = bP, best
+            best, bP = c, P
+        elif P > sP or (P == sP and tie[c] > tie[second]):
+            sP, second = P, c
+    if best < 0 or second < 0:
+        return best, NEVER
+    L = loads[i, best]
+    x = sP / pw[best]
+    if tie[best] > tie[second]:
+        k = np.int64(np.floor(L - x)) + 1
+    else:
+        k = np.int64(np.ceil(L - x))
+    return best, max(k, np.int64(1))
+
+
+# ---------------------------------------------------------------------- the records
+#: The instance and the rule's per-job inputs, by arrival position (``order[pos]`` is the job):
+#: ``cls`` (class index), ``limit`` (A's queue limit α·T/2^b at arrival), ``T_at`` (T after the
+#: arrival: oracle T* or the prefix bound), ``wflow`` (flow weight), ``dexp`` (B's density
+#: exponent); ``prefix``: T grows (timeouts re-checked).
+_Jobs = namedtuple("_Jobs", "release size indptr indices order m cls limit T_at wflow dexp prefix")
+#: The rule: ``n_classes``, per class ``pw`` (2^{b−a}) and ``tie`` (rank of (b, −a, e), larger
+#: wins); B's ``cval`` (c), ``dshift`` (density ≥ D·density' ⟺ exponent ≥ exponent' + dshift), ``no_hopeless`` (gwmft);
+#: ``tgrp``/``n_tgrp`` (per job, its flow weight's index among ≤ 64 distinct ones, T fixed; 0:
+#: the timeouts in an indexed heap); ``span``: the calendars' ring size (a power of two).
+_Rule = namedtuple("_Rule", "n_classes pw tie cval dshift no_hopeless tgrp n_tgrp span")
+#: A's machines: per (machine, class) load and FIFO queue, the
+#: class each runs (``cur``) since ``since``, its job in service (``head``), non-empty classes,
+#: the machines to re-decide in this slot (``dirty``).
+_A = namedtuple(
+    "_A",
+    "n_classes pw tie posk loads qhead qtail nxt rem cur since head nonempty dirty dirty_list",
+)
+#: B: per job alive, machine, remaining work, deadline (density-first heap per machine, key
+#: (−density exponent, deadline, position)); per machine the job it runs since ``bsince``,
+#: whether gwmft kept a hopeless job (``kept``), the machines to re-decide (``bd``).
+_B = namedtuple(
+    "_B",
+    "cval dshift no_hopeless size release wflow dexp posk alive bmach brem neg_d deadline droot dleft dright "
+    "brun bsince kept bd bd_list",
+)
+#: B's timeouts of alive jobs: with T fixed, one FIFO queue per flow weight (``next``, ``head``,
+#: ``tail``, offset ``off`` = the timeout after release), else an indexed heap (``key``, ``job``,
+#: ``pos``).
+_Timeouts = namedtuple("_Timeouts", "fifo n_tgrp tgrp next head tail off key job pos")
+#: The outcome, by arrival position, and the trace (rows: ``ti`` machine, position; ``tf``
+#: start, end, work; ``last_row`` per machine).
+_Out = namedtuple("_Out", "machine completion late last_row ti tf")
 
 
 # ---------------------------------------------------------------------- A
@@ -294,9 +335,9 @@ def _a_pick(A, t, c, indptr, indices, o):
 
 
 @compiled(inline="always")
-def _a_add(A, out, rows, i, j, t, c, p):
+def _a_add(A, i, j, t, c, p):
     """ClassQueues.add: advance machine i to t, then queue job j (class c, size p) on it."""
-    rows = _a_advance(A, out, rows, i, t)
+    _a_advance(A, i, t)
     if A.loads[i, c] == 0:
         A.nonempty[i] += 1
     A.loads[i, c] += p
@@ -305,38 +346,31 @@ def _a_add(A, out, rows, i, j, t, c, p):
     else:
         A.nxt[A.qtail[i, c]] = j
     A.qtail[i, c] = j
-    return rows
 
 
 @compiled(inline="always")
-def _a_advance(A, out, rows, i, t):
-    """A's processing on machine i from since[i] to slot t (ClassQueues.advance); records the trace when A is the algorithm the engine runs (not under B): at most
-    two rows (an advance never passes the head's completion, which is an event), into room the
-    caller made (:func:`put_row` refuses to write past it)."""
+def _a_advance(A, i, t):
+    """A's processing on machine i from since[i] to slot t (ClassQueues.advance), untraced (B
+    is the algorithm the engine runs). An advance never passes the head's completion, which is
+    an event."""
     dt = t - A.since[i]
     if dt <= 0:
-        return rows
-    trace = not A.mode_b
+        return
     c = A.cur[i]
     if c < 0:
         A.since[i] = t
-        return rows
+        return
     left = A.loads[i, c] - dt
     start = A.since[i]
     while dt > 0:
         h = A.qhead[i, c]
         r = A.rem[h]
         if r <= dt:
-            if trace:
-                rows = put_row(out.ti, out.tf, rows, out.last_row, i, h, float(start), float(start + r), float(r))
-                out.completion[h] = start + r
             start += r
             dt -= r
             A.rem[h] = 0
             A.qhead[i, c] = A.nxt[h]
         else:
-            if trace:
-                rows = put_row(out.ti, out.tf, rows, out.last_row, i, h, float(start), float(start + dt), float(dt))
             A.rem[h] = r - dt
             dt = 0
     if left == 0:
@@ -346,29 +380,13 @@ def _a_advance(A, out, rows, i, t):
     else:
         A.loads[i, c] = left
     A.since[i] = t
-    return rows
 
 
 @compiled(inline="always")
 def _a_choose(A, i, t):
     """A's re-decision on machine i at slot t (after advancing it): sets head/cur and returns
     the delay k ≥ 1 of its next event (0: idle, no event)."""
-    pw, tie = A.pw, A.tie
-    best = -1
-    second = -1
-    bP = -1.0
-    sP = -1.0
-    if A.nonempty[i] > 0:
-        for c in range(A.n_classes):
-            L = A.loads[i, c]
-            if L == 0:
-                continue
-            P = L * pw[c]
-            if P > bP or (P == bP and tie[c] > tie[best]):
-                sP, second = bP, best
-                best, bP = c, P
-            elif P > sP or (P == sP and tie[c] > tie[second]):
-                sP, second = P, c
+    best, k = class_priority(A.loads, i, A.pw, A.tie) if A.nonempty[i] > 0 else (-1, NEVER)
     if best < 0:
         A.cur[i] = -1
         A.head[i] = -1
@@ -377,17 +395,7 @@ def _a_choose(A, i, t):
     A.since[i] = t
     h = A.qhead[i, best]
     A.head[i] = h
-    k = A.rem[h]
-    if second >= 0:
-        L = A.loads[i, best]
-        x = sP / pw[best]
-        if tie[best] > tie[second]:
-            kc = np.int64(np.floor(L - x)) + 1
-        else:
-            kc = np.int64(np.ceil(L - x))
-        if kc < k:
-            k = kc if kc > 1 else 1
-    return k
+    return min(A.rem[h], k)
 
 
 # ---------------------------------------------------------------------- B
@@ -487,7 +495,7 @@ def _to_add(TO, j, r, x, ntos):
             TO.head[g] = j
         TO.tail[g] = j
         return ntos + 1
-    return _ih_push(j, _timeout(r, x), ntos, TO.key, TO.job, TO.pos)
+    return ih_push(j, _timeout(r, x), ntos, TO.key, TO.job, TO.pos)
 
 
 @compiled(inline="always")
@@ -522,14 +530,12 @@ _POS, _TPREV, _NTOS, _ROWS, _AREJ, _TIMEOUTS, _KEPT = 0, 1, 2, 3, 4, 5, 6
 def _new_state(J, R):
     """The records of a run (every array allocated here, once)."""
     n, m = J.size.shape[0], J.m
-    mode_b, n_tgrp = R.mode_b, R.n_tgrp
-    nb = n if mode_b else 1
+    n_tgrp = R.n_tgrp
+    nb = n
     A = _A(
-        mode_b,
         R.n_classes,
         R.pw,
         R.tie,
-        J.cls,
         np.arange(n),
         np.zeros((m, R.n_classes), np.int64),
         np.full((m, R.n_classes), -1, np.int64),
@@ -604,7 +610,7 @@ def class_kernel(J, R):
     here). Returns (machine, completion, late rejection slot, trace_int, trace_float, A's
     rejections, timeouts, hopeless jobs kept)."""
     A, B, TO, out = _new_state(J, R)
-    ca, cb = _new_cal(J.m, R.span), _new_cal(J.m, R.span)
+    ca, cb = new_calendar(J.m, R.span), new_calendar(J.m, R.span)
     st = np.zeros(7, np.int64)
     st[_TPREV] = -1
     Tv = np.full(1, J.T_at[0] if J.size.shape[0] else 1.0)
@@ -629,10 +635,10 @@ def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
     here). Returns 0 when the run is over, else the number of trace rows the arrays must hold
     before the next slot is run (the state is saved in ``st`` and ``Tv``; the call resumes).
 
-    Room: within one slot, a machine is advanced in A with dt > 0 at most once (at most two
-    rows, see :func:`_a_advance`) and synced in B with dt > 0 at most once (one row), and only
-    machines with a job or an event are touched: 3·min(m, jobs to come + events) + 16 rows."""
-    n, m, release, mode_b = J.size.shape[0], J.m, J.release, A.mode_b
+    Room: within one slot, a machine is synced in B with dt > 0 at most once (one row), and
+    only machines with a job or an event are touched: 3·min(m, jobs to come + events) + 16 rows
+    reserved."""
+    n, m, release = J.size.shape[0], J.m, J.release
     pos, ntos, rows, tprev = st[_POS], st[_NTOS], st[_ROWS], st[_TPREV]
     a_rejections, timeouts, hopeless_kept = st[_AREJ], st[_TIMEOUTS], st[_KEPT]
     T = Tv[0]
@@ -644,10 +650,9 @@ def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
         t = NEVER
         if pos < n:
             t = release[pos]
-        if mode_b:
-            t, ntos = _to_next(TO, B.alive, release, t, ntos)
-            t = _cal_next(cb, t, tprev)
-        t = _cal_next(ca, t, tprev)
+        t, ntos = _to_next(TO, B.alive, release, t, ntos)
+        t = cal_next(cb, t, tprev)
+        t = cal_next(ca, t, tprev)
         if t == NEVER:
             break
         room = 3 * min(m, (n - pos) + ca.n[0] + ca.n[1] + cb.n[0] + cb.n[1] + ntos) + 16
@@ -661,39 +666,35 @@ def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
             pos += 1
             if J.prefix and J.T_at[j] != T:
                 T = J.T_at[j]
-                if mode_b and B.no_hopeless:  # a larger T moves timeouts later (gwmft.T_changed)
+                if B.no_hopeless:  # a larger T moves timeouts later (gwmft.T_changed)
                     for i in range(m):
                         if B.kept[i]:
-                            nbd = _mark(B.bd, B.bd_list, nbd, i)
+                            nbd = mark(B.bd, B.bd_list, nbd, i)
             c = J.cls[j]
             i, best_load = _a_pick(A, t, c, J.indptr, J.indices, J.order[j])
             if best_load + J.size[j] > J.limit[j]:
                 a_rejections += 1
                 continue
-            rows = _a_add(A, out, rows, i, j, t, c, J.size[j])
+            _a_add(A, i, j, t, c, J.size[j])
             out.machine[j] = i
-            ndirty = _mark(A.dirty, A.dirty_list, ndirty, i)
-            if mode_b:
-                ntos = _to_add(TO, j, release[j], _b_add(B, j, i, T), ntos)
-                nbd = _mark(B.bd, B.bd_list, nbd, i)
+            ndirty = mark(A.dirty, A.dirty_list, ndirty, i)
+            ntos = _to_add(TO, j, release[j], _b_add(B, j, i, T), ntos)
+            nbd = mark(B.bd, B.bd_list, nbd, i)
         # ---- A: re-decide every machine with an event at t or an arrival
-        ndirty = _cal_take(ca, t, A.dirty, A.dirty_list, ndirty)
+        ndirty = cal_take(ca, t, A.dirty, A.dirty_list, ndirty)
         for q in range(ndirty):
             i = A.dirty_list[q]
             A.dirty[i] = False
-            rows = _a_advance(A, out, rows, i, t)
+            _a_advance(A, i, t)
             k = _a_choose(A, i, t)
             if k > 0:
-                _cal_set(ca, i, t + k, t)
+                cal_set(ca, i, t + k, t)
             else:
-                _cal_del(ca, i)
-            if mode_b:
-                nbd = _mark(B.bd, B.bd_list, nbd, i)
+                cal_del(ca, i)
+            nbd = mark(B.bd, B.bd_list, nbd, i)
         ndirty = 0
-        if not mode_b:
-            continue
         # ---- B: completions, timeouts, choices
-        nbd = _cal_take(cb, t, B.bd, B.bd_list, nbd)
+        nbd = cal_take(cb, t, B.bd, B.bd_list, nbd)
         if TO.fifo:
             for g in range(TO.n_tgrp):
                 while True:
@@ -707,37 +708,37 @@ def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
                     rows, done, i = _time_out(B, out, rows, j, t)
                     if i >= 0:
                         timeouts += 1
-                        nbd = _mark(B.bd, B.bd_list, nbd, i)
+                        nbd = mark(B.bd, B.bd_list, nbd, i)
                 if TO.head[g] < 0:
                     TO.tail[g] = -1
         while ntos > 0 and not TO.fifo and TO.key[0] <= t:
             j = TO.job[0]
-            ntos = _ih_remove(j, ntos, TO.key, TO.job, TO.pos)
+            ntos = ih_remove(j, ntos, TO.key, TO.job, TO.pos)
             if not B.alive[j]:
                 continue
             if J.prefix:
                 s = _timeout(release[j], B.cval * T / B.wflow[j])
                 if s > t:
-                    ntos = _ih_push(j, s, ntos, TO.key, TO.job, TO.pos)
+                    ntos = ih_push(j, s, ntos, TO.key, TO.job, TO.pos)
                     continue
             rows, done, i = _time_out(B, out, rows, j, t)
             if done >= 0:
-                ntos = _ih_remove(done, ntos, TO.key, TO.job, TO.pos)
+                ntos = ih_remove(done, ntos, TO.key, TO.job, TO.pos)
             if i >= 0:
                 timeouts += 1
-                nbd = _mark(B.bd, B.bd_list, nbd, i)
+                nbd = mark(B.bd, B.bd_list, nbd, i)
         for q in range(nbd):
             i = B.bd_list[q]
             B.bd[i] = False
             rows, done = _b_sync(B, out, rows, i, t)
             if done >= 0 and not TO.fifo:
-                ntos = _ih_remove(done, ntos, TO.key, TO.job, TO.pos)
+                ntos = ih_remove(done, ntos, TO.key, TO.job, TO.pos)
             hopeless_kept += _b_decide(B, A.head, i, t, T)
             pick = B.brun[i]
             if pick >= 0:
-                _cal_set(cb, i, t + B.brem[pick], t)
+                cal_set(cb, i, t + B.brem[pick], t)
             else:
-                _cal_del(cb, i)
+                cal_del(cb, i)
         nbd = 0
     st[_POS], st[_NTOS], st[_ROWS], st[_TPREV] = pos, ntos, rows, tprev
     st[_AREJ], st[_TIMEOUTS], st[_KEPT] = a_rejections, timeouts, hopeless_kept
@@ -746,27 +747,20 @@ def _simulate(J, A, B, ca, cb, TO, out, st, Tv):
 
 
 # ---------------------------------------------------------------------- caller
-def run_class_rule(alg, inst, order, tables) -> CompiledRun:
-    """The compiled run of ``wmft-A``, ``wmft-B`` or ``gwmft`` (``alg``, B on top of A when
-    ``runs_b``) on ``inst``, given its per-job ``tables`` (:func:`~._classes.class_tables`, which
-    the caller builds: None past :data:`~._classes.MAX_CLASS_CELLS`, the step path). Sets the
-    algorithm's counters as the step path does."""
+def run_class_rule(alg, inst, order) -> CompiledRun | None:
+    """The compiled run of ``wmft-B`` or ``gwmft`` (``alg``) on ``inst`` (None past
+    :data:`~._classes.MAX_CLASS_CELLS`: the step path). Sets the algorithm's counters as the
+    step path does."""
+    tables = class_tables(alg, inst, order)
+    if tables is None:
+        return None
     n = tables.size.size
-    mode_b = type(alg).runs_b
-    if mode_b:
-        by_reject = bool(getattr(alg, "by_reject", False))
-        dexp = ((tables.e if by_reject else tables.b) - tables.a).astype(np.int64)
-        cval, dshift = float(alg.c), int(alg.dshift)
-        no_hopeless = bool(getattr(alg, "no_hopeless", False))
-    else:
-        dexp, cval, dshift, no_hopeless = np.zeros(n, np.int64), 1.0, 0, False
+    dexp = ((tables.e if alg.by_reject else tables.b) - tables.a).astype(np.int64)
     n_tgrp, tgrp = 0, np.zeros(1, np.int64)
-    if mode_b and not alg.prefix and n:
+    if not alg.prefix and n:
         wvals, tg = np.unique(tables.wf, return_inverse=True)
         if wvals.size <= MAX_TIMEOUT_QUEUES:
             n_tgrp, tgrp = int(wvals.size), tg.reshape(-1).astype(np.int64)
-    smax = int(tables.size.max()) if n else 1
-    span = 1 << max(4, min(smax, 4096).bit_length())  # > the largest size, at most 8192
     jobs = _Jobs(
         tables.release,
         tables.size,
@@ -781,13 +775,13 @@ def run_class_rule(alg, inst, order, tables) -> CompiledRun:
         dexp,
         bool(alg.prefix),
     )
-    rule = _Rule(tables.n_classes, tables.pw, tables.tie, mode_b, cval, dshift, no_hopeless, tgrp, n_tgrp, span)
+    cval, no_hopeless, span = float(alg.c), bool(alg.no_hopeless), calendar_span(tables.size)
+    rule = _Rule(tables.n_classes, tables.pw, tables.tie, cval, int(alg.dshift), no_hopeless, tgrp, n_tgrp, span)
     machine, completion, late, ti, tf, a_rej, timeouts, kept = class_kernel(jobs, rule)
     alg.counters["a_rejections"] = int(a_rej)
-    if mode_b:
-        alg.counters["timeouts"] = int(timeouts)
-        if "hopeless_kept" in alg.counters:
-            alg.counters["hopeless_kept"] = int(kept)
+    alg.counters["timeouts"] = int(timeouts)
+    if "hopeless_kept" in alg.counters:
+        alg.counters["hopeless_kept"] = int(kept)
     if alg.prefix and n:
         alg.T = float(tables.T_at[-1])
-    return CompiledRun(machine, completion, ti, tf, late_reject_slot=late if mode_b else None)
+    return CompiledRun(machine, completion, ti, tf, late_reject_slot=late)

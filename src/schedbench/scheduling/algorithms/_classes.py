@@ -24,10 +24,10 @@ such a per-slot reference in ``tests/unit/test_weighted_algorithms.py``).
 Sizes are integers and the machines of the rejection model run at speed 1, so every
 completion and every class change falls on a slot boundary.
 
-Compiled path: :class:`ClassRule` offers ``compiled_run`` for all four algorithms, from the
-arrays of :func:`class_tables`: ``class-ll-srpt`` as a policy on the machine core
-(:mod:`~schedbench.scheduling.algorithms.class_ll_srpt`), A and B in
-:mod:`~schedbench.scheduling.algorithms._class_kernels` (one numba call).
+Compiled paths, all four from the arrays of :func:`class_tables`: ``wmft-A`` and
+``class-ll-srpt`` as policies on the machine core (:mod:`~.wmft_a`, :mod:`~.class_ll_srpt`),
+``wmft-B`` and ``gwmft`` in :mod:`~schedbench.scheduling.algorithms._class_kernels` (one numba
+call, A simulated under B).
 """
 
 from __future__ import annotations
@@ -320,14 +320,6 @@ class ClassRule(OnlineAlgorithm):
     rule_label = "R"
     queues_class = ClassQueues
     runs_b = False  # whether B (§4.3) runs on top of A: the engine then runs B's choices
-
-    def compiled_run(self, inst, order):
-        """The whole run in one call (:mod:`~schedbench.scheduling.algorithms._class_kernels`),
-        every parameter; None only past :data:`MAX_CLASS_CELLS`."""
-        from schedbench.scheduling.algorithms._class_kernels import run_class_rule
-
-        tables = class_tables(self, inst, order)
-        return None if tables is None else run_class_rule(self, inst, order, tables)
 
     @classmethod
     def check_params(cls, params):

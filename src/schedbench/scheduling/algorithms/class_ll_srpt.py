@@ -16,7 +16,7 @@ rejected: ≈ 1/3 of the jobs, ≈ 1/2 of the volume (A rejects none). No proven
 
 Compiled path: :func:`class_ll_srpt_rule`, the dispatch and the queue limit as a policy on the
 machine core's SRPT machines (:mod:`schedbench.scheduling.machines`), which keep the per-class
-loads as job groups (``group_work``).
+loads as job groups (``group_work``); its loop counts no references (``_nrt=False``).
 """
 
 from __future__ import annotations
@@ -71,7 +71,13 @@ class ClassLlSrpt(WmftA):
 def class_ll_srpt_rule(machines, limit):
     """Each arrival to its eligible machine with the least remaining work of its own class
     (the core's ``group_work``; ties to the lowest index), rejected when that load plus its size
-    passes ``limit[pos]`` = α·T/2^b (§4.2's queue limit, :meth:`ClassQueues.offer`)."""
+    passes ``limit[pos]`` = α·T/2^b (§4.2's queue limit, :meth:`ClassQueues.offer`). The loop
+    is :func:`_arrivals`, compiled without reference counting (the core's functions inlined)."""
+    _arrivals(machines, limit)
+
+
+@compiled(_nrt=False)
+def _arrivals(machines, limit):
     group, group_work, size = machines.group, machines.group_work, machines.size
     for pos in range(machines.n):
         mc.arrive(machines, pos)

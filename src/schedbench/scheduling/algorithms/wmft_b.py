@@ -68,6 +68,8 @@ class WmftB(ClassRule):
     cites = "cdgk"
     section = "§6.2"
     reference = "Roy Choudhury et al. SODA 2015 §6.2 (algorithm B); docs/models/rejection-model.md §4.3, §4.5, §10"
+    by_reject = False  # B_gen (gwmft): density by the budget weight w^r instead of the flow weight
+    no_hopeless = False  # B_gen (gwmft): no preemption of a running job for a hopeless one
 
     # ------------------------------------------------------------------ parameters
     @classmethod
@@ -100,6 +102,13 @@ class WmftB(ClassRule):
         if opt is None or not opt > 0:
             return 2.0 * c + 1.0
         return c * pow2_at_least(float(opt)) / float(opt) + 1.0
+
+    def compiled_run(self, inst, order):
+        """The whole run in one call (:func:`~._class_kernels.run_class_rule`), every
+        parameter; None only past :data:`~._classes.MAX_CLASS_CELLS`."""
+        from schedbench.scheduling.algorithms._class_kernels import run_class_rule
+
+        return run_class_rule(self, inst, order)
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
