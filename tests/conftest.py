@@ -133,3 +133,21 @@ def isolated_registry(monkeypatch):
     for table, before in zip(tables, saved):
         table.clear()
         table.update(before)
+
+
+@pytest.fixture(autouse=True)
+def _registry_environment_restored():
+    """Loading plug-ins or wings sets the variables the pipeline's jobs register them from
+    (``SCHEDBENCH_PLUGINS``, ``SCHEDBENCH_WINGS``): each test's values are undone after it, so a
+    later test's subprocess never inherits another test's plug-ins (a plug-in that loops at import
+    once failed a check-config run of the toy-wing tests in the same worker)."""
+    from schedbench.hall.wing import WINGS_ENV
+    from schedbench.scheduling.registry import PLUGIN_ENV
+
+    saved = {name: os.environ.get(name) for name in (PLUGIN_ENV, WINGS_ENV)}
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
