@@ -22,6 +22,7 @@ from schedbench.hall.run_config import config_of_files
 from schedbench.hall.wing import registered
 from tests.conftest import ROOT, latex_missing, pdf_text_missing
 from tests.e2e.conftest import copy_workflow, failure_report, snakemake
+from tests.unit.test_toy_wing import EXPERIMENTS  # the smallest scheduling experiment
 
 pytestmark = pytest.mark.e2e
 
@@ -187,16 +188,6 @@ TOY_CAPTION = """Toy wing: the mean of n uniform draws, from ``results/toy.parqu
 
 Produced by ``{{ snakemake.params.provenance }}``.
 """
-
-#: the smallest scheduling experiment (tests/unit/test_toy_wing.py's)
-EXPERIMENTS = {
-    "ru": {
-        "family": "random-restricted",
-        "params": {"m": 4, "n": 16, "d": 2, "sizes": "unit"},
-        "instances": 2,
-        "algorithms": {"greedy": None},
-    }
-}
 
 
 def toy_folder(where: Path) -> Path:

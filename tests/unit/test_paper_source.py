@@ -323,3 +323,15 @@ def test_the_floated_tables_fit_the_text_at_their_size(tmp_path):
         width, text = _natural_width(tmp_path, table)
         assert width <= text, f"{name}: {width:.0f} pt wide, the text {text:.0f} pt"
     assert "\\textit{A4\\_small\\_samples: values at n = 316228}" in loss_slopes_tex(slopes)
+
+
+def test_a_fitted_rate_table_with_no_series_is_its_head_alone():
+    """A config whose points fit no series (e.g. the cluster test's two N) hands the tables an empty
+    frame without columns: the table is its head (the grouped rows once raised KeyError there)."""
+    import pandas as pd
+
+    from schedbench.bipartite.stage.tables import bipartite_rates_tex
+    from schedbench.loss.stage.tables import loss_slopes_tex
+
+    for table in (loss_slopes_tex(pd.DataFrame()), bipartite_rates_tex(pd.DataFrame())):
+        assert "\\toprule" in table and table.split("\\midrule")[1].strip() == "\\bottomrule\n\\end{tabular}".strip()

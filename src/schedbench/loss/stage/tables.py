@@ -15,7 +15,13 @@ _QUANTITY_TEX = {"blocking": "$P_B$", "excess_response": "$E[T]-1/d$"}
 def loss_slopes_tex(slopes: pd.DataFrame) -> str:
     """Fitted log–log slopes (95 % CI) of each series next to the rate the loss model's source claims."""
     lines = []
-    groups, at = values_at_largest(slopes["experiment"], slopes["value_at_max_n"], slopes["max_n"], "n")
+    head = "$d$ & $\\alpha$ & $k(n)$ & quantity & fitted slope [95\\% CI] & exact slope & claim & value"
+    # no series fitted: an empty frame without columns, the table's head alone
+    groups, at = (
+        ([], [])
+        if slopes.empty
+        else values_at_largest(slopes["experiment"], slopes["value_at_max_n"], slopes["max_n"], "n")
+    )
     for k, (_, r) in enumerate(slopes.iterrows()):
         exact = "--" if not math.isfinite(r["exact_slope"]) else f"{r['exact_slope']:.2f}"
         claim = r["claim"] if not math.isfinite(r["claimed_slope"]) else f"{r['claimed_slope']:.3g}"
@@ -41,7 +47,6 @@ def loss_slopes_tex(slopes: pd.DataFrame) -> str:
             )
             + " \\\\"
         )
-    head = "$d$ & $\\alpha$ & $k(n)$ & quantity & fitted slope [95\\% CI] & exact slope & claim & value"
     return tabular("rrlllllr", head, grouped_rows(groups, lines, 8), "tables.loss_slopes_tex")
 
 
