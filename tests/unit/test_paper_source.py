@@ -215,8 +215,9 @@ def test_the_bipartite_checks_table_keeps_every_cell_whole(tmp_path):
     assert text.count("yes (1%)") == 2 and "{2,1}" in text
 
 
-def _typeset(tmp_path: Path, preamble: str, body: str) -> None:
-    """pdflatex on ``preamble``, then ``body`` as the document, in ``tmp_path/t.tex``: it must build."""
+def _typeset(tmp_path: Path, preamble: str, body: str) -> str:
+    """pdflatex on ``preamble``, then ``body`` as the document, in ``tmp_path/t.tex``: it must
+    build. Returns what pdflatex printed (``\\typeout`` lines included)."""
     import subprocess
 
     (tmp_path / "t.tex").write_text(preamble + "\n\\begin{document}\n" + body + "\n\\end{document}\n")
@@ -228,35 +229,22 @@ def _typeset(tmp_path: Path, preamble: str, body: str) -> None:
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
+    return proc.stdout
 
 
 def _natural_width(tmp_path: Path, table: str) -> tuple[float, float]:
     """(the table's width, the text's width) in pt, typeset as the paper floats a table: the
     paper's own class, geometry and packages (read from paper/main.tex) and the size and column
     spacing of :func:`schedbench.hall.paper` 's table float (read from the float it writes)."""
-    import subprocess
-
     from schedbench.hall.paper import _table_env
 
     main = (ROOT / "paper/main.tex").read_text().splitlines()
     preamble = "\n".join(line for line in main if line.startswith(("\\documentclass", "\\usepackage")))
     setting = next(line for line in _table_env("t").splitlines() if "\\centering" in line).replace("\\centering", "")
     (tmp_path / "t1.tex").write_text(table)
-    (tmp_path / "t.tex").write_text(
-        preamble
-        + "\n\\begin{document}\n\\newsavebox\\tb\\sbox\\tb{"
-        + setting
-        + "\\input{t1}}\n\\typeout{WIDTHS=\\the\\wd\\tb,\\the\\textwidth}\n\\end{document}\n"
-    )
-    proc = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:]
-    wd, text = re.search(r"WIDTHS=([0-9.]+)pt,([0-9.]+)pt", proc.stdout).groups()
+    body = f"\\newsavebox\\tb\\sbox\\tb{{{setting}\\input{{t1}}}}\n\\typeout{{WIDTHS=\\the\\wd\\tb,\\the\\textwidth}}"
+    printed = _typeset(tmp_path, preamble, body)
+    wd, text = re.search(r"WIDTHS=([0-9.]+)pt,([0-9.]+)pt", printed).groups()
     return float(wd), float(text)
 
 
