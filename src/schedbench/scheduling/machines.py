@@ -69,6 +69,7 @@ __all__ = [
     "Machines",
     "StepMachines",
     "run",
+    "record",
     "arrive",
     "eligible",
     "advance",
@@ -137,7 +138,9 @@ _FIELDS = [
     "grouped",
     "group",
     "group_work",
-    # the trace: (machine, position), (start, end, work)
+    # the trace: (machine, position), (start, end, work); ``traced`` False: none kept (a
+    # rule's background simulation, e.g. B's algorithm A)
+    "traced",
     "ti",
     "tf",
     "rows",
@@ -187,7 +190,7 @@ for _name in _FIELDS:
 
 
 @compiled
-def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, key, group, n_groups):
+def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, key, group, n_groups, traced):
     n = order.shape[0]
     release = np.empty(n, np.int64)
     size = np.empty(n, np.float64)
@@ -195,7 +198,7 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
         release[p] = release_by_job[order[p]]
         size[p] = size_by_job[order[p]]
     heap = rule != FIFO
-    rows = (2 * n if heap else n) + 16  # FIFO: a job runs in one piece; keyed: an arrival preempts ≤ 1 job
+    rows = ((2 * n if heap else n) if traced else 0) + 16  # FIFO: a job runs in one piece; keyed: an arrival preempts ≤ 1 job
     nh, nf = (n, 1) if heap else (1, n)  # the heap's arrays, the FIFO lists' (one entry when unused)
     order_key = (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1)
     return Machines(
@@ -227,6 +230,7 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
         n_groups > 0,
         group,
         np.zeros((m, max(n_groups, 1))),
+        traced,
         np.empty((rows, 2), np.int64),
         np.empty((rows, 3), np.float64),
         0,
@@ -269,7 +273,9 @@ def _grow_trace(mc):
 
 @compiled(inline="always")
 def _trace(mc, i, j, a, b, w):
-    """:func:`put_row` into the run's trace, which grows when full."""
+    """:func:`put_row` into the run's trace, which grows when full (nothing when not ``traced``)."""
+    if not mc.traced:
+        return
     if mc.rows == mc.ti.shape[0]:
         _grow_trace(mc)
     mc.rows = put_row(mc.ti, mc.tf, mc.rows, mc.last_row, i, j, a, b, w)
@@ -680,6 +686,7 @@ class StepMachines:
             np.zeros(1),
             np.zeros(1, np.int64),
             0,
+            True,
         )
         self.speed = float(speed)
         self.n = 0
@@ -783,12 +790,11 @@ class StepMachines:
 
 
 # ---------------------------------------------------------------------- the caller
-def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=None, groups=None) -> CompiledRun:
-    """The compiled rule ``rule_fn(machines, *args)`` on ``inst`` (jobs in arrival ``order``) at
-    ``speed``; ``order_rule`` FIFO, BY_KEY (``key[pos]``: smaller first) or SRPT; ``groups``
-    (``groups[pos]`` in 0..G−1, e.g. a class rule's classes): the core keeps each machine's work
-    left per group in ``group_work`` (m × G). Runs every machine empty after the rule returns
-    and gives the run as a :class:`CompiledRun`."""
+def record(inst, order, speed: float, order_rule: int = FIFO, key=None, groups=None, traced: bool = True) -> Machines:
+    """The :class:`Machines` record of ``inst`` (jobs in arrival ``order``) at ``speed``;
+    ``order_rule`` FIFO, BY_KEY (``key[pos]``: smaller first) or SRPT; ``groups`` (``groups[pos]``
+    in 0..G−1, e.g. a class rule's classes): the core keeps each machine's work left per group in
+    ``group_work`` (m × G); ``traced`` False: no trace (a rule's background simulation)."""
     if order_rule not in (FIFO, BY_KEY, SRPT):
         raise ValueError(f"order_rule: FIFO, BY_KEY or SRPT, not {order_rule!r}")
     if order_rule == BY_KEY:
@@ -806,7 +812,7 @@ def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=N
         if group.shape != (inst.n,):
             raise ValueError(f"groups: one group per job ({inst.n})")
         n_groups = int(group.max()) + 1 if inst.n else 1
-    mc = _new(
+    return _new(
         np.asarray(order, dtype=np.int64),
         inst.release,
         inst.size,
@@ -818,7 +824,15 @@ def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=N
         key,
         group,
         n_groups,
+        bool(traced),
     )
+
+
+def run(rule_fn, inst, order, speed: float, *args, order_rule: int = FIFO, key=None, groups=None) -> CompiledRun:
+    """The compiled rule ``rule_fn(machines, *args)`` on the :func:`record` of ``inst`` (jobs in
+    arrival ``order``) at ``speed`` (``order_rule``, ``key``, ``groups`` as there). Runs every
+    machine empty after the rule returns and gives the run as a :class:`CompiledRun`."""
+    mc = record(inst, order, speed, order_rule, key, groups)
     rule_fn(mc, *args)
     return CompiledRun(*_finish(mc))
 

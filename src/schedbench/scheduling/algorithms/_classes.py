@@ -38,8 +38,10 @@ from collections import deque, namedtuple
 
 import numpy as np
 
+from schedbench.hall.jit import compiled
 from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.event_calendar import NEVER
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.problems import get_problem
 
@@ -57,6 +59,7 @@ __all__ = [
     "MAX_CLASS_CELLS",
     "ClassTables",
     "class_tables",
+    "class_priority",
 ]
 
 REJECTED = -1  # ClassQueues.offer's answer for a job over its queue limit
@@ -79,17 +82,14 @@ def job_class(size: int, w_flow: float, w_budget: float) -> tuple[int, int, int]
     return (size_class(size), weight_class(w_flow), weight_class(w_budget))
 
 
-#: A timeout this far after the release is never reached (every time of a run is below 2^53).
-NEVER = 2**62
-
-
 def timeout_slot(release: int, x: float) -> int:
     """The first slot t with t − r ≥ x (the waiting-time timeout of §4.3 / §10.9), x > 0; a
     relative tolerance of 1e-9 keeps x = c·T/w that are integers in exact arithmetic integers.
-    An x of :data:`NEVER` or more (or infinite: c·T/w overflowing) is r + NEVER, a slot no run
-    reaches (the compiled path's int64 agrees)."""
+    An x of :data:`~schedbench.scheduling.event_calendar.NEVER` (2^62) or more (or infinite: c·T/w
+    overflowing) is r + NEVER, a slot no run reaches (every time of a run is below 2^53; the
+    compiled path's int64 agrees)."""
     if not x < NEVER:
-        return int(release) + NEVER
+        return int(release) + int(NEVER)
     return int(release) + max(0, math.ceil(x - 1e-9 * max(1.0, x)))
 
 
@@ -438,3 +438,32 @@ def class_tables(alg: ClassRule, inst, order) -> ClassTables | None:
         T_at = np.full(n, float(alg.T))
     limit = alg.alpha * np.ldexp(T_at, -b)
     return ClassTables(size, release, wf, a, b, e, cls, n_classes, pw, tie, T_at, limit)
+
+
+@compiled(inline="always")
+def class_priority(loads, i, pw, tie):
+    """A's class rule on machine i (§4.2, :meth:`ClassQueues.choose`): the class c with load
+    L_c = ``loads[i, c]`` > 0 maximising L_c·2^{b−a} (``pw[c]``; ties: the larger ``tie[c]``), −1 if none, and the
+    delay k ≥ 1 after which its priority, falling by 2^{b−a} a slot while it runs, passes below
+    the best other class's (constant meanwhile; ``NEVER`` if there is none). Exact: loads
+    are integers and priorities dyadic."""
+    best, second, bP, sP = -1, -1, -1.0, -1.0
+    for c in range(pw.shape[0]):
+        L = loads[i, c]
+        if L == 0:
+            continue
+        P = L * pw[c]
+        if P > bP or (P == bP and tie[c] > tie[best]):
+            sP, second = bP, best
+            best, bP = c, P
+        elif P > sP or (P == sP and tie[c] > tie[second]):
+            sP, second = P, c
+    if best < 0 or second < 0:
+        return best, NEVER
+    L = loads[i, best]
+    x = sP / pw[best]
+    if tie[best] > tie[second]:
+        k = np.int64(np.floor(L - x)) + 1
+    else:
+        k = np.int64(np.ceil(L - x))
+    return best, max(k, np.int64(1))

@@ -22,34 +22,35 @@ arrivals, completions, and the slot at which its running class's priority falls 
 Compiled path: :func:`wmft_a_rule`, A as a policy on the machine core
 (:mod:`schedbench.scheduling.machines`): FIFO machines whose job groups are the classes
 (``group_work``: A's loads), the dispatch and the queue limit at arrivals, and at each of A's
-events (a calendar) the class rule :func:`~._class_kernels.class_priority` putting the head of
+events (a calendar) the class rule :func:`~._classes.class_priority` putting the head of
 the chosen class's queue first. The core processes, completes, traces and drains; the event
 loop runs without reference counting (``_nrt=False``, the core's functions inlined into it).
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
 from schedbench.scheduling import machines as mc
-from schedbench.scheduling.algorithms._class_kernels import (
+from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, class_priority, class_tables
+from schedbench.scheduling.algorithms.base import JobView, SlotPlan
+from schedbench.scheduling.event_calendar import (
     NEVER,
     cal_del,
     cal_next,
     cal_set,
     cal_take,
     calendar_span,
-    class_priority,
     mark,
     new_calendar,
 )
-from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, class_tables
-from schedbench.scheduling.algorithms.base import JobView, SlotPlan
 from schedbench.scheduling.registry import register_algorithm
 
-__all__ = ["WmftA", "wmft_a_rule"]
+__all__ = ["WmftA", "wmft_a_rule", "AState", "new_a_state", "a_arrival", "a_redecide"]
 
 
 @register_algorithm
@@ -114,79 +115,114 @@ class WmftA(ClassRule):
         return run
 
 
+#: A's own state beside the core's record (FIFO machines grouped by class, ``group_work``: A's
+#: loads): ``limit`` (the queue limit α·T/2^b per arrival), per class ``pw`` (2^{b−a}) and
+#: ``tie``; A's FIFO queue per (machine, class) (``qhead``, ``qtail``; ``nxt`` per job), the job
+#: each machine runs (``head``), A's next event per machine (``cal``), the machines to re-decide
+#: in this slot (``dirty``, listed in ``dirty_list``).
+AState = namedtuple("AState", "limit pw tie qhead qtail nxt head cal dirty dirty_list")
+
+
+@compiled
+def new_a_state(machines, limit, pw, tie, span):
+    """A's state for the record ``machines`` (every array allocated here, once)."""
+    n, m = machines.n, machines.m
+    return AState(
+        limit,
+        pw,
+        tie,
+        np.full((m, pw.shape[0]), -1, np.int64),
+        np.full((m, pw.shape[0]), -1, np.int64),
+        np.full(n, -1, np.int64),
+        np.full(m, -1, np.int64),
+        new_calendar(m, span),
+        np.zeros(m, np.bool_),
+        np.empty(m, np.int64),
+    )
+
+
+@compiled(inline="always")
+def a_arrival(machines, A, pos, t, nd):
+    """Arrival ``pos`` at slot t: the eligible machine with the least own-class load
+    (``group_work`` as of ``t_last``; the running job alone runs until A's next event), ties to
+    the lowest index; rejected when that load plus the size passes ``limit[pos]``, else that
+    machine (only it brought up to t) takes the job at the end of its class's queue and is marked
+    for re-decision. Returns (the machine, −1: rejected; the count of marked machines)."""
+    group, gw, t_last, head = machines.group, machines.group_work, machines.t_last, A.head
+    c = group[pos]
+    best, best_load = -1, 0.0
+    for i in mc.eligible(machines, pos):
+        load = gw[i, c]
+        h = head[i]
+        if load != 0 and h >= 0 and group[h] == c:
+            load -= t - t_last[i]
+        if best < 0 or load < best_load:
+            best, best_load = i, load
+            if load == 0:
+                break
+    if best_load + machines.size[pos] > A.limit[pos]:
+        return -1, nd
+    mc.advance(machines, best, float(t))
+    mc.dispatch(machines, pos, best)
+    if A.qhead[best, c] < 0:
+        A.qhead[best, c] = pos
+    else:
+        A.nxt[A.qtail[best, c]] = pos
+    A.qtail[best, c] = pos
+    return best, mark(A.dirty, A.dirty_list, nd, best)
+
+
+@compiled(inline="always")
+def a_redecide(machines, A, t, nd):
+    """A's decisions at slot t, after its arrivals: every machine marked (``dirty_list[:nd]``) or
+    with an event at t, brought up to t, runs the class of :func:`~._classes.class_priority` (the
+    head of its FIFO queue put first), its next event at that job's completion or the class
+    crossing, whichever is first. Returns the count of machines re-decided (listed in
+    ``dirty_list``)."""
+    group, gw, rem, qlen, core_head = machines.group, machines.group_work, machines.rem, machines.qlen, machines.qhead
+    nd = cal_take(A.cal, t, A.dirty, A.dirty_list, nd)
+    for q in range(nd):
+        i = A.dirty_list[q]
+        A.dirty[i] = False
+        mc.advance(machines, i, float(t))
+        h = A.head[i]
+        if h >= 0 and rem[h] == 0.0:  # completed: off its class's queue
+            A.qhead[i, group[h]] = A.nxt[h]
+        c, k = class_priority(gw, i, A.pw, A.tie) if qlen[i] > 0 else (-1, NEVER)
+        if c < 0:
+            A.head[i] = -1
+            cal_del(A.cal, i)
+            continue
+        h = A.qhead[i, c]
+        A.head[i] = h
+        if core_head[i] != h:
+            mc.to_front(machines, h)
+        cal_set(A.cal, i, t + min(np.int64(rem[h]), k), t)
+    return nd
+
+
 @compiled
 def wmft_a_rule(machines, limit, pw, tie, span):
-    """Algorithm A on FIFO machines grouped by class (§4.2): slot by slot in event order, the
-    arrivals (own-class least load ``group_work`` at the arrival's instant, ties to the lowest
-    index; rejected when that load plus the size passes ``limit[pos]``; only the chosen machine
-    is brought up to the instant), then every machine with an arrival or an event
-    re-decided: its class by :func:`~._class_kernels.class_priority`, the head of that class's
-    FIFO queue put first, its next event at that job's completion or the class crossing,
-    whichever is first. Allocates A's state, then runs :func:`_a_loop`."""
-    n, m = machines.n, machines.m
-    qhead = np.full((m, pw.shape[0]), -1, np.int64)  # per (machine, class): A's FIFO queue
-    qtail = np.full((m, pw.shape[0]), -1, np.int64)
-    nxt = np.full(n, -1, np.int64)
-    head = np.full(m, -1, np.int64)  # the job each machine runs (the head of its class's queue)
-    cal = new_calendar(m, span)
-    dirty, dirty_list = np.zeros(m, np.bool_), np.empty(m, np.int64)
-    _a_loop(machines, limit, pw, tie, qhead, qtail, nxt, head, cal, dirty, dirty_list)
+    """Algorithm A on FIFO machines grouped by class (§4.2), slot by slot in event order: the
+    arrivals (:func:`a_arrival`), then the re-decisions (:func:`a_redecide`). Allocates A's
+    state, then runs :func:`_a_loop`."""
+    _a_loop(machines, new_a_state(machines, limit, pw, tie, span))
 
 
 @compiled(_nrt=False)
-def _a_loop(machines, limit, pw, tie, qhead, qtail, nxt, head, cal, dirty, dirty_list):
+def _a_loop(machines, A):
     """The event loop of :func:`wmft_a_rule`: nothing allocated or reference-counted (the core's
-    functions are inlined; the trace grows in a call of its own). ``qhead``/``qtail``/``nxt``:
-    A's FIFO queue per (machine, class); ``head``: the job each machine runs; ``cal``: A's next
-    event per machine; ``dirty``: the machines to re-decide in this slot."""
-    n = machines.n
-    group, gw, size, rem, release = machines.group, machines.group_work, machines.size, machines.rem, machines.release
-    qlen, core_head, t_last = machines.qlen, machines.qhead, machines.t_last
+    functions are inlined; the trace grows in a call of its own)."""
+    n, release = machines.n, machines.release
     pos, tprev = 0, np.int64(-1)
     while True:
         t = release[pos] if pos < n else NEVER
-        t = cal_next(cal, t, tprev)
+        t = cal_next(A.cal, t, tprev)
         if t == NEVER:
             break
         tprev = t
         nd = 0
         while pos < n and release[pos] == t:
-            c = group[pos]
-            best, best_load = -1, 0.0
-            for i in mc.eligible(machines, pos):
-                load = gw[i, c]  # as of t_last[i]; the running job h alone runs until A's next event
-                h = head[i]
-                if load != 0 and h >= 0 and group[h] == c:
-                    load -= t - t_last[i]
-                if best < 0 or load < best_load:
-                    best, best_load = i, load
-                    if load == 0:
-                        break
-            if best_load + size[pos] <= limit[pos]:
-                mc.advance(machines, best, float(t))
-                mc.dispatch(machines, pos, best)
-                if qhead[best, c] < 0:
-                    qhead[best, c] = pos
-                else:
-                    nxt[qtail[best, c]] = pos
-                qtail[best, c] = pos
-                nd = mark(dirty, dirty_list, nd, best)
+            nd = a_arrival(machines, A, pos, t, nd)[1]
             pos += 1
-        nd = cal_take(cal, t, dirty, dirty_list, nd)
-        for q in range(nd):
-            i = dirty_list[q]
-            dirty[i] = False
-            mc.advance(machines, i, float(t))
-            h = head[i]
-            if h >= 0 and rem[h] == 0.0:  # completed: off its class's queue
-                qhead[i, group[h]] = nxt[h]
-            c, k = class_priority(gw, i, pw, tie) if qlen[i] > 0 else (-1, NEVER)
-            if c < 0:
-                head[i] = -1
-                cal_del(cal, i)
-                continue
-            h = qhead[i, c]
-            head[i] = h
-            if core_head[i] != h:
-                mc.to_front(machines, h)
-            cal_set(cal, i, t + min(np.int64(rem[h]), k), t)
+        a_redecide(machines, A, t, nd)

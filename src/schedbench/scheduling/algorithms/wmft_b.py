@@ -26,16 +26,35 @@ claim for T ≥ T* with its (unknown) constants; with the defaults it is reporte
 from __future__ import annotations
 
 import heapq
+from collections import namedtuple
 
+import numpy as np
+
+from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param, ParameterError
-from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, timeout_slot
+from schedbench.scheduling import machines as mc
+from schedbench.scheduling.machines import heap_meld, heap_pop
+from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, class_tables, timeout_slot
 from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
+from schedbench.scheduling.algorithms.wmft_a import a_arrival, a_redecide, new_a_state
 from schedbench.scheduling.budget import ceil_log2_signed
+from schedbench.scheduling.event_calendar import (
+    NEVER,
+    cal_del,
+    cal_next,
+    cal_set,
+    cal_take,
+    calendar_span,
+    ih_push,
+    ih_remove,
+    mark,
+    new_calendar,
+)
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
-__all__ = ["WmftB", "C_RULES"]
+__all__ = ["WmftB", "C_RULES", "wmft_b_rule"]
 
 C_RULES = {"1/eps": 1, "1/eps2": 2, "1/eps4": 4, "1/eps6": 6}  # c = 1/ε^k
 
@@ -104,11 +123,33 @@ class WmftB(ClassRule):
         return c * pow2_at_least(float(opt)) / float(opt) + 1.0
 
     def compiled_run(self, inst, order):
-        """The whole run in one call (:func:`~._class_kernels.run_class_rule`), every
-        parameter; None only past :data:`~._classes.MAX_CLASS_CELLS`."""
-        from schedbench.scheduling.algorithms._class_kernels import run_class_rule
-
-        return run_class_rule(self, inst, order)
+        """B on the machine core (:func:`wmft_b_rule`), every parameter; None only past
+        :data:`~._classes.MAX_CLASS_CELLS` (the step path). Sets the counters as the step path."""
+        tables = class_tables(self, inst, order)
+        if tables is None:
+            return None
+        n = tables.size.size
+        dexp = ((tables.e if self.by_reject else tables.b) - tables.a).astype(np.int64)
+        n_tgrp, tgrp = 0, np.zeros(1, np.int64)
+        if not self.prefix and n:
+            wvals, tg = np.unique(tables.wf, return_inverse=True)
+            if wvals.size <= MAX_TIMEOUT_QUEUES:
+                n_tgrp, tgrp = int(wvals.size), tg.reshape(-1).astype(np.int64)
+        rule = BRule(
+            float(self.c), int(self.dshift), bool(self.no_hopeless), tables.wf, dexp, tables.T_at, bool(self.prefix), tgrp, n_tgrp
+        )
+        a_background = mc.record(inst, order, 1.0, groups=tables.cls, traced=False)
+        a_args = (tables.limit, tables.pw, tables.tie, calendar_span(tables.size))
+        counts, late = np.zeros(3, np.int64), np.full(n, -1, np.int64)
+        run = mc.run(wmft_b_rule, inst, order, 1.0, a_background, *a_args, rule, counts, late)
+        run.late_reject_slot = late
+        self.counters["a_rejections"] = int(np.count_nonzero(run.machine < 0))
+        self.counters["timeouts"] = int(counts[0])
+        if "hopeless_kept" in self.counters:
+            self.counters["hopeless_kept"] = int(counts[1])
+        if self.prefix and n:
+            self.T = float(tables.T_at[-1])
+        return run
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
@@ -251,3 +292,279 @@ class WmftB(ClassRule):
     def keep_running(self, i: int, t: int, pick: int) -> int:
         """Hook for variants that refuse some preemptions (gwmft); B runs ``pick``."""
         return pick
+
+
+# ---------------------------------------------------------------------- the compiled path
+# B on the machine core: the run's record holds B's machines (FIFO lists whose head B sets:
+# ``to_front``), a second, untraced record algorithm A (``a_background``, driven by
+# :func:`~.wmft_a.a_arrival` and :func:`~.wmft_a.a_redecide`). Slots in event order (an
+# arrival, an event of A's or B's calendar, a timeout); within a slot the step path's order:
+# the arrivals, A's re-decisions, B's timeouts, B's choices. The rejection model runs at speed 1
+# with integer sizes: every time is an integer slot and every quantity is exact.
+
+#: B's timeouts (T fixed) go in one FIFO queue per distinct flow weight when there are at most
+#: this many weights (each slot looks at every queue's front), else in an indexed heap.
+MAX_TIMEOUT_QUEUES = 64
+
+#: B's rule: ``cval`` (c), ``dshift`` (density ≥ D·density' ⟺ exponent ≥ exponent' + dshift),
+#: ``no_hopeless`` (gwmft); per arrival ``wflow`` (flow weight), ``dexp`` (density exponent),
+#: ``T_at`` (T after the arrival); ``prefix`` (T grows: timeouts re-checked); ``tgrp``/``n_tgrp``
+#: (per arrival its flow weight's index among ≤ 64 distinct ones, T fixed; 0: a heap of timeouts).
+BRule = namedtuple("BRule", "cval dshift no_hopeless wflow dexp T_at prefix tgrp n_tgrp")
+#: B's state: per job ``alive`` (dispatched, neither completed nor timed out) and its place in
+#: its machine's densest-first heap (key (−density exponent, deadline, position): ``neg_d``,
+#: ``deadline``, ``ids``; links ``left``/``right``); per machine the heap's ``root``, the job B
+#: runs (``run``), whether gwmft kept a hopeless job (``kept``), the machines to re-decide
+#: (``bd``, listed in ``bd_list``); ``late``: each job's timeout slot (−1: none).
+_BState = namedtuple("_BState", "alive neg_d deadline ids left right root run kept bd bd_list late")
+#: B's timeouts of alive jobs: with T fixed, one FIFO queue per flow weight (``next``, ``head``,
+#: ``tail``, offset ``off`` = the timeout after release), else an indexed heap (``key``, ``job``,
+#: ``pos``).
+_Timeouts = namedtuple("_Timeouts", "fifo n_tgrp tgrp next head tail off key job pos")
+
+
+@compiled(inline="always")
+def _timeout(r, x):
+    """:func:`~._classes.timeout_slot` compiled: the first slot t with t − r ≥ x (relative slack
+    1e-9); r + 2^62 (never reached) when x ≥ 2^62 or is infinite, before any float-to-int
+    conversion."""
+    if not x < 4.611686018427388e18:  # 2^62
+        return r + NEVER
+    y = np.ceil(x - 1e-9 * max(1.0, x))
+    return r + (np.int64(y) if y > 0 else 0)
+
+
+@compiled
+def _new_state(machines, rule, late):
+    """B's state and timeouts (every array allocated here, once)."""
+    n, m, n_tgrp = machines.n, machines.m, rule.n_tgrp
+    B = _BState(
+        np.zeros(n, np.bool_),
+        -rule.dexp,
+        np.zeros(n, np.float64),
+        np.arange(n),
+        np.full(n, -1, np.int64),
+        np.full(n, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.full(m, -1, np.int64),
+        np.zeros(m, np.bool_),
+        np.zeros(m, np.bool_),
+        np.empty(m, np.int64),
+        late,
+    )
+    nh = n if n_tgrp == 0 else 1
+    TO = _Timeouts(
+        n_tgrp > 0,
+        n_tgrp,
+        rule.tgrp,
+        np.full(n if n_tgrp > 0 else 1, -1, np.int64),
+        np.full(n_tgrp, -1, np.int64),
+        np.full(n_tgrp, -1, np.int64),
+        np.zeros(n_tgrp, np.int64),
+        np.empty(nh, np.int64),
+        np.empty(nh, np.int64),
+        np.full(nh, -1, np.int64),
+    )
+    if n_tgrp > 0:  # T fixed: a job's timeout is its release plus its flow weight's offset
+        T0 = rule.T_at[0] if n else 1.0
+        for j in range(n):
+            TO.off[rule.tgrp[j]] = _timeout(0, rule.cval * T0 / rule.wflow[j])
+    return B, TO
+
+
+@compiled(inline="always")
+def _sync(machines, B, TO, i, t, ntos):
+    """B's machine i brought up to slot t (only B's running job runs until B's next event, so
+    only it can complete: then it is no longer alive and leaves the timeouts' heap). Returns the
+    timeouts' count."""
+    j = B.run[i]
+    mc.advance(machines, i, float(t))
+    if j >= 0 and machines.rem[j] == 0.0:
+        B.alive[j] = False
+        B.run[i] = -1
+        if not TO.fifo:
+            ntos = ih_remove(j, ntos, TO.key, TO.job, TO.pos)
+    return ntos
+
+
+@compiled(inline="always")
+def _time_out(machines, B, TO, j, t, ntos):
+    """Job j's timeout at slot t: its machine synced first (it may have completed at the end of
+    the last slot), then, if still alive, j leaves its machine (a late rejection). Returns the
+    timeouts' count and the machine that lost j (−1: j was not alive)."""
+    i = machines.machine[j]
+    ntos = _sync(machines, B, TO, i, t, ntos)
+    if not B.alive[j]:
+        return ntos, -1
+    B.alive[j] = False
+    if B.run[i] == j:
+        B.run[i] = -1
+    B.late[j] = t
+    mc.remove(machines, j)
+    return ntos, i
+
+
+@compiled(inline="always")
+def _decide(machines, B, rule, a_head, i, t, T):
+    """B's choice on machine i at slot t, after :func:`_sync` (:meth:`WmftB.b_choose`,
+    :meth:`Gwmft.keep_running`; ``a_head``: A's jobs in service): sets ``run[i]``; returns 1 if
+    gwmft kept a hopeless job running, else 0."""
+    r = B.root[i]
+    while r >= 0 and not B.alive[r]:
+        r = heap_pop(r, B.neg_d, B.deadline, B.ids, B.left, B.right)
+    B.root[i] = r
+    ja = a_head[i]
+    pick = r
+    if ja >= 0 and r >= 0 and rule.dexp[r] < rule.dexp[ja] + rule.dshift and B.alive[ja]:
+        pick = ja
+    hk = 0
+    if rule.no_hopeless:
+        run = B.run[i]
+        B.kept[i] = False
+        rem, size = machines.rem, machines.size
+        if not (run < 0 or pick == run or pick < 0 or rem[run] == size[run]):
+            if t + np.int64(rem[pick]) > _timeout(machines.release[pick], rule.cval * T / rule.wflow[pick]):
+                hk = 1
+                B.kept[i] = True
+                pick = run
+    B.run[i] = pick
+    return hk
+
+
+@compiled(inline="always")
+def _to_add(TO, j, r, x, ntos):
+    """Job j (released at r, timeout after x) joins the timeouts; returns their count."""
+    if TO.fifo:
+        g = TO.tgrp[j]
+        if TO.tail[g] >= 0:
+            TO.next[TO.tail[g]] = j
+        else:
+            TO.head[g] = j
+        TO.tail[g] = j
+        return ntos + 1
+    return ih_push(j, _timeout(r, x), ntos, TO.key, TO.job, TO.pos)
+
+
+@compiled(inline="always")
+def _to_next(TO, alive, release, t, ntos):
+    """The smaller of t and the first pending timeout of an alive job; the FIFO queues drop the
+    jobs that completed before theirs. Returns (slot, the timeouts' count)."""
+    if not TO.fifo:
+        if ntos > 0 and TO.key[0] < t:
+            t = TO.key[0]
+        return t, ntos
+    for g in range(TO.n_tgrp):
+        f = TO.head[g]
+        while f >= 0 and not alive[f]:  # completed (or timed out) before its timeout
+            f = TO.next[f]
+            ntos -= 1
+        TO.head[g] = f
+        if f >= 0:
+            s = release[f] + TO.off[g]
+            if s < t:
+                t = s
+        else:
+            TO.tail[g] = -1
+    return t, ntos
+
+
+@compiled
+def wmft_b_rule(machines, a_background, limit, pw, tie, span, rule, counts, late):
+    """Algorithm B on the machine core (§4.3; B_gen of §5 with ``rule.no_hopeless``), A on
+    ``a_background`` (``limit``, ``pw``, ``tie``, ``span`` as :func:`~.wmft_a.wmft_a_rule`).
+    Writes each job's timeout slot into ``late`` and the counts of timeouts and hopeless jobs
+    kept into ``counts``. Allocates the state, then runs :func:`_b_loop`."""
+    A = new_a_state(a_background, limit, pw, tie, span)
+    B, TO = _new_state(machines, rule, late)
+    _b_loop(machines, a_background, A, B, TO, new_calendar(machines.m, span), rule, counts)
+
+
+@compiled(_nrt=False)
+def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
+    """The event loop of :func:`wmft_b_rule` (nothing allocated or reference-counted; the trace
+    grows in a call of its own). ``cal``: B's next event per machine (its running job's
+    completion)."""
+    n, m, release = machines.n, machines.m, machines.release
+    pos, ntos, tprev = 0, 0, np.int64(-1)
+    timeouts, hopeless_kept = 0, 0
+    T = rule.T_at[0] if n else 1.0
+    nbd = 0
+    while True:
+        t = release[pos] if pos < n else NEVER  # the next slot at which anything happens
+        t, ntos = _to_next(TO, B.alive, release, t, ntos)
+        t = cal_next(cal, t, tprev)
+        t = cal_next(A.cal, t, tprev)
+        if t == NEVER:
+            break
+        tprev = t
+        # ---- arrivals of slot t: A decides; B takes A's machine (or rejects with A)
+        nd = 0
+        while pos < n and release[pos] == t:
+            j = pos
+            pos += 1
+            if rule.prefix and rule.T_at[j] != T:
+                T = rule.T_at[j]
+                if rule.no_hopeless:  # a larger T moves timeouts later (Gwmft.T_changed)
+                    for i in range(m):
+                        if B.kept[i]:
+                            nbd = mark(B.bd, B.bd_list, nbd, i)
+            i, nd = a_arrival(a_background, A, j, t, nd)
+            if i < 0:
+                continue
+            ntos = _sync(machines, B, TO, i, t, ntos)
+            mc.dispatch(machines, j, i)
+            B.alive[j] = True
+            x = rule.cval * T / rule.wflow[j]
+            B.deadline[j] = release[j] + x
+            B.root[i] = heap_meld(B.root[i], j, B.neg_d, B.deadline, B.ids, B.left, B.right)
+            ntos = _to_add(TO, j, release[j], x, ntos)
+        # ---- A re-decides; B re-decides wherever A did
+        nd = a_redecide(a_background, A, t, nd)
+        for q in range(nd):
+            nbd = mark(B.bd, B.bd_list, nbd, A.dirty_list[q])
+        # ---- B: completions, timeouts, choices
+        nbd = cal_take(cal, t, B.bd, B.bd_list, nbd)
+        if TO.fifo:
+            for g in range(TO.n_tgrp):
+                while True:
+                    j = TO.head[g]
+                    if j < 0 or release[j] + TO.off[g] > t:
+                        break
+                    TO.head[g] = TO.next[j]
+                    ntos -= 1
+                    if not B.alive[j]:
+                        continue
+                    ntos, i = _time_out(machines, B, TO, j, t, ntos)
+                    if i >= 0:
+                        timeouts += 1
+                        nbd = mark(B.bd, B.bd_list, nbd, i)
+                if TO.head[g] < 0:
+                    TO.tail[g] = -1
+        while ntos > 0 and not TO.fifo and TO.key[0] <= t:
+            j = TO.job[0]
+            ntos = ih_remove(j, ntos, TO.key, TO.job, TO.pos)
+            if not B.alive[j]:
+                continue
+            if rule.prefix:
+                s = _timeout(release[j], rule.cval * T / rule.wflow[j])
+                if s > t:
+                    ntos = ih_push(j, s, ntos, TO.key, TO.job, TO.pos)
+                    continue
+            ntos, i = _time_out(machines, B, TO, j, t, ntos)
+            if i >= 0:
+                timeouts += 1
+                nbd = mark(B.bd, B.bd_list, nbd, i)
+        for q in range(nbd):
+            i = B.bd_list[q]
+            B.bd[i] = False
+            ntos = _sync(machines, B, TO, i, t, ntos)
+            hopeless_kept += _decide(machines, B, rule, A.head, i, t, T)
+            pick = B.run[i]
+            if pick < 0:
+                cal_del(cal, i)
+                continue
+            if machines.qhead[i] != pick:
+                mc.to_front(machines, pick)
+            cal_set(cal, i, t + np.int64(machines.rem[pick]), t)
+        nbd = 0
+    counts[0], counts[1] = timeouts, hopeless_kept
