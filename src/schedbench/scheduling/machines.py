@@ -4,7 +4,9 @@
 m non-migratory, preemptive machines, each doing ``speed`` units of work per unit of time
 along its own order of unfinished jobs: first in, first out (:data:`FIFO`), the smallest static
 key first (:data:`BY_KEY`), or the least remaining work first (:data:`SRPT`); ties by arrival
-position, the engine's job id. A job is done once its remaining work is at most
+position, the engine's job id. Or the rule names the job each machine runs (:data:`CHOSEN`,
+:func:`choose`): it runs that job alone until it completes, then idles until the rule chooses
+again (a rule that keeps its own queues and decides at every completion, as the class rules). A job is done once its remaining work is at most
 :data:`~schedbench.scheduling.model.WORK_TOL` · max(1, p) — the engine's tolerance, so at a
 fractional speed both paths end a job at the same instant.
 
@@ -20,7 +22,7 @@ through the arrivals and decides; the core does the rest:
 * :func:`shortest_queue`, :func:`least_work` — the two dispatch rules most rules use, with the
   engine's ties;
 * :func:`dispatch` — put the job on a machine (an SRPT or keyed machine preempts its running
-  job when the new one comes first); :func:`advance` — bring one machine up to an instant;
+  job when the new one comes first); :func:`choose` — the job a CHOSEN machine runs; :func:`advance` — bring one machine up to an instant;
 * :func:`remaining_work`, :func:`queue_length` — what the step path's ``view.remaining_work(i)``
   and ``len(view.queue(i))`` say, once the machine is brought up to the present (the fields
   ``work_left``, ``qlen``, ``t_last`` hold them per machine);
@@ -66,6 +68,7 @@ __all__ = [
     "FIFO",
     "BY_KEY",
     "SRPT",
+    "CHOSEN",
     "Machines",
     "StepMachines",
     "run",
@@ -74,6 +77,7 @@ __all__ = [
     "eligible",
     "advance",
     "dispatch",
+    "choose",
     "remove",
     "to_front",
     "set_order",
@@ -87,7 +91,7 @@ __all__ = [
     "static_rank",
 ]
 
-FIFO, BY_KEY, SRPT = 0, 1, 2  # the order in which a machine runs its jobs
+FIFO, BY_KEY, SRPT, CHOSEN = 0, 1, 2, 3  # the order in which a machine runs its jobs
 
 _SNAP = 2.0**20  # SRPT compares remaining work on a grid of 2^-20 units (snap_work)
 _SNAP_MAX = 2.0**32
@@ -125,6 +129,7 @@ _FIELDS = [
     "left",
     "right",
     # per machine (qhead: a FIFO machine's first job, a keyed machine's heap root; run_job: the
+    # job a CHOSEN machine runs, or
     # keyed machine's job in service, out of its heap)
     "qhead",
     "qtail",
@@ -197,9 +202,11 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
     for p in range(n):
         release[p] = release_by_job[order[p]]
         size[p] = size_by_job[order[p]]
-    heap = rule != FIFO
-    rows = ((2 * n if heap else n) if traced else 0) + 16  # FIFO: a job runs in one piece; keyed: an arrival preempts ≤ 1 job
-    nh, nf = (n, 1) if heap else (1, n)  # the heap's arrays, the FIFO lists' (one entry when unused)
+    heap = rule == BY_KEY or rule == SRPT
+    # trace rows: FIFO, a job runs in one piece; keyed, an arrival preempts ≤ 1 job; CHOSEN, room
+    # for 4 pieces a job (pages not written are never touched; grown beyond)
+    rows = ((4 * n if rule == CHOSEN else 2 * n if heap else n) if traced else 0) + 16
+    nh, nf = (n if heap else 1), (n if rule == FIFO else 1)  # the heap's, the FIFO lists' arrays (one entry when unused)
     order_key = (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1)
     return Machines(
         n,
@@ -373,7 +380,7 @@ def _head(mc, i):
     if mc.rule == FIFO:
         return mc.qhead[i]
     j = mc.run_job[i]
-    if j < 0:
+    if j < 0 and mc.rule != CHOSEN:
         j = mc.qhead[i]  # a keyed machine's heap root
         if j < 0:
             return -1
@@ -442,11 +449,14 @@ def advance(mc, i, t):
 def dispatch(mc, pos, i):
     """Job ``pos`` joins machine i (brought up to the job's instant by the caller: :func:`arrive`
     or :func:`advance`): at the end of a FIFO queue, or into a keyed machine's heap, preempting
-    the running job when the new one comes first (SRPT: by the running job's snapped remaining work)."""
+    the running job when the new one comes first (SRPT: by the running job's snapped remaining
+    work); a CHOSEN machine runs it once the rule chooses it."""
     j = pos
     mc.machine[j] = i
     mc.qlen[i] += 1
     _add_work(mc.work_left, mc.group_work, mc.group, mc.grouped, i, j, mc.rem[j])
+    if mc.rule == CHOSEN:
+        return
     if mc.rule == FIFO:
         if mc.qhead[i] < 0:
             mc.qhead[i] = j
@@ -466,6 +476,13 @@ def dispatch(mc, pos, i):
             mc.run_job[i] = -1
             mc.qhead[i] = heap_meld(mc.qhead[i], h, key, ids, ids, left, right)
     mc.qhead[i] = heap_meld(mc.qhead[i], j, key, ids, ids, left, right)
+
+
+@compiled(inline="always")
+def choose(mc, i, j):
+    """A CHOSEN machine i runs job j (one of its unfinished jobs; −1: idle) from its ``t_last``
+    (brought up to the instant by the caller) until j completes or the rule chooses again."""
+    mc.run_job[i] = j
 
 
 # ---------------------------------------------------------------------- a FIFO machine's order
@@ -495,10 +512,15 @@ def _unlink(mc, j):
 @compiled
 def remove(mc, j):
     """Job j, unfinished, leaves its machine (a late rejection; the machine brought up to the
-    instant by the caller): out of the order, its remaining work off the machine's."""
+    instant by the caller): out of the order (a CHOSEN machine running it idles), its remaining
+    work off the machine's."""
     i = mc.machine[j]
-    _unlink(mc, j)
-    mc.nxt[j] = REMOVED
+    if mc.rule == CHOSEN:
+        if mc.run_job[i] == j:
+            mc.run_job[i] = -1
+    else:
+        _unlink(mc, j)
+        mc.nxt[j] = REMOVED
     mc.qlen[i] -= 1
     _add_work(mc.work_left, mc.group_work, mc.group, mc.grouped, i, j, -mc.rem[j])
 
@@ -792,11 +814,11 @@ class StepMachines:
 # ---------------------------------------------------------------------- the caller
 def record(inst, order, speed: float, order_rule: int = FIFO, key=None, groups=None, traced: bool = True) -> Machines:
     """The :class:`Machines` record of ``inst`` (jobs in arrival ``order``) at ``speed``;
-    ``order_rule`` FIFO, BY_KEY (``key[pos]``: smaller first) or SRPT; ``groups`` (``groups[pos]``
+    ``order_rule`` FIFO, BY_KEY (``key[pos]``: smaller first), SRPT or CHOSEN; ``groups`` (``groups[pos]``
     in 0..G−1, e.g. a class rule's classes): the core keeps each machine's work left per group in
     ``group_work`` (m × G); ``traced`` False: no trace (a rule's background simulation)."""
-    if order_rule not in (FIFO, BY_KEY, SRPT):
-        raise ValueError(f"order_rule: FIFO, BY_KEY or SRPT, not {order_rule!r}")
+    if order_rule not in (FIFO, BY_KEY, SRPT, CHOSEN):
+        raise ValueError(f"order_rule: FIFO, BY_KEY, SRPT or CHOSEN, not {order_rule!r}")
     if order_rule == BY_KEY:
         if key is None or np.shape(key) != (inst.n,):
             raise ValueError(f"key: one value per job ({inst.n}) with order_rule BY_KEY")

@@ -108,7 +108,7 @@ class WmftA(ClassRule):
         if tables is None:
             return None
         args = (tables.limit, tables.pw, tables.tie, calendar_span(tables.size))
-        run = mc.run(wmft_a_rule, inst, order, 1.0, *args, groups=tables.cls)
+        run = mc.run(wmft_a_rule, inst, order, 1.0, *args, order_rule=mc.CHOSEN, groups=tables.cls)
         self.counters["a_rejections"] = int(np.count_nonzero(run.machine < 0))
         if self.prefix and inst.n:
             self.T = float(tables.T_at[-1])
@@ -176,10 +176,10 @@ def a_arrival(machines, A, pos, t, nd):
 def a_redecide(machines, A, t, nd):
     """A's decisions at slot t, after its arrivals: every machine marked (``dirty_list[:nd]``) or
     with an event at t, brought up to t, runs the class of :func:`~._classes.class_priority` (the
-    head of its FIFO queue put first), its next event at that job's completion or the class
+    head of its FIFO queue: :func:`~schedbench.scheduling.machines.choose`), its next event at that job's completion or the class
     crossing, whichever is first. Returns the count of machines re-decided (listed in
     ``dirty_list``)."""
-    group, gw, rem, qlen, core_head = machines.group, machines.group_work, machines.rem, machines.qlen, machines.qhead
+    group, gw, rem, qlen = machines.group, machines.group_work, machines.rem, machines.qlen
     nd = cal_take(A.cal, t, A.dirty, A.dirty_list, nd)
     for q in range(nd):
         i = A.dirty_list[q]
@@ -191,12 +191,12 @@ def a_redecide(machines, A, t, nd):
         c, k = class_priority(gw, i, A.pw, A.tie) if qlen[i] > 0 else (-1, NEVER)
         if c < 0:
             A.head[i] = -1
+            mc.choose(machines, i, -1)
             cal_del(A.cal, i)
             continue
         h = A.qhead[i, c]
         A.head[i] = h
-        if core_head[i] != h:
-            mc.to_front(machines, h)
+        mc.choose(machines, i, h)
         cal_set(A.cal, i, t + min(np.int64(rem[h]), k), t)
     return nd
 

@@ -138,10 +138,10 @@ class WmftB(ClassRule):
         rule = BRule(
             float(self.c), int(self.dshift), bool(self.no_hopeless), tables.wf, dexp, tables.T_at, bool(self.prefix), tgrp, n_tgrp
         )
-        a_background = mc.record(inst, order, 1.0, groups=tables.cls, traced=False)
+        a_background = mc.record(inst, order, 1.0, mc.CHOSEN, groups=tables.cls, traced=False)
         a_args = (tables.limit, tables.pw, tables.tie, calendar_span(tables.size))
         counts, late = np.zeros(3, np.int64), np.full(n, -1, np.int64)
-        run = mc.run(wmft_b_rule, inst, order, 1.0, a_background, *a_args, rule, counts, late)
+        run = mc.run(wmft_b_rule, inst, order, 1.0, a_background, *a_args, rule, counts, late, order_rule=mc.CHOSEN)
         run.late_reject_slot = late
         self.counters["a_rejections"] = int(np.count_nonzero(run.machine < 0))
         self.counters["timeouts"] = int(counts[0])
@@ -560,11 +560,10 @@ def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
             ntos = _sync(machines, B, TO, i, t, ntos)
             hopeless_kept += _decide(machines, B, rule, A.head, i, t, T)
             pick = B.run[i]
+            mc.choose(machines, i, pick)
             if pick < 0:
                 cal_del(cal, i)
                 continue
-            if machines.qhead[i] != pick:
-                mc.to_front(machines, pick)
             cal_set(cal, i, t + np.int64(machines.rem[pick]), t)
         nbd = 0
     counts[0], counts[1] = timeouts, hopeless_kept
