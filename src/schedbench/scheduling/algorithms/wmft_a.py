@@ -146,8 +146,7 @@ def a_arrival(machines, A, pos, t, nd):
     """Arrival ``pos`` at slot t: the eligible machine with the least own-class load
     (``group_work`` as of ``t_last``; the running job alone runs until A's next event), ties to
     the lowest index; rejected when that load plus the size passes ``limit[pos]``, else that
-    machine (only it brought up to t) takes the job at the end of its class's queue and is marked
-    for re-decision. Returns (the machine, −1: rejected; the count of marked machines)."""
+    machine takes the job at the end of its class's queue and is marked for re-decision. Returns (the machine, −1: rejected; the count of marked machines)."""
     group, gw, t_last, head = machines.group, machines.group_work, machines.t_last, A.head
     c = group[pos]
     best, best_load = -1, 0.0
@@ -162,8 +161,7 @@ def a_arrival(machines, A, pos, t, nd):
                 break
     if best_load + machines.size[pos] > A.limit[pos]:
         return -1, nd
-    mc.advance(machines, best, float(t))
-    mc.dispatch(machines, pos, best)
+    mc.dispatch(machines, pos, best)  # the machine is brought up to t when A re-decides it
     if A.qhead[best, c] < 0:
         A.qhead[best, c] = pos
     else:

@@ -511,8 +511,7 @@ def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
             i, nd = a_arrival(a_background, A, j, t, nd)
             if i < 0:
                 continue
-            ntos = _sync(machines, B, TO, i, t, ntos)
-            mc.dispatch(machines, j, i)
+            mc.dispatch(machines, j, i)  # B's machine i is brought up to t when B re-decides it
             B.alive[j] = True
             x = rule.cval * T / rule.wflow[j]
             B.deadline[j] = release[j] + x
