@@ -125,7 +125,10 @@ def test_the_machine_core_sits_below_the_rules_and_the_validator_imports_neither
     assert "schedbench.scheduling.machines" in _named(SRC / "scheduling" / "engine.py")
     users = {f.stem for f in _files("scheduling/algorithms") if "schedbench.scheduling.machines" in _named(f)}
     flow_rules = {"ll_fifo", "ll_fifo_drop", "mft_unit", "drop_every_k_flow", "random_two_flow", "anand_batch"}
-    assert flow_rules | {"edf", "imd", "lwf", "class_ll_srpt", "wmft_a", "_class_kernels"} <= users
+    assert flow_rules | {"edf", "imd", "lwf", "class_ll_srpt", "wmft_a", "wmft_b"} <= users
+    assert not (SRC / "scheduling" / "algorithms" / "_class_kernels.py").exists()  # B is a policy on the core
+    calendar = _named(SRC / "scheduling" / "event_calendar.py")  # the core's events: below the rules too
+    assert not {m for m in calendar if m.startswith(above)}, sorted(calendar)
     checker = _named(SRC / "scheduling" / "validate.py")
     assert not {m for m in checker if m.endswith((".machines", ".engine"))}, sorted(checker)
 

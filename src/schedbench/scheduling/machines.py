@@ -380,7 +380,7 @@ def _head(mc, i):
     if mc.rule == FIFO:
         return mc.qhead[i]
     j = mc.run_job[i]
-    if j < 0 and mc.rule != CHOSEN:
+    if j < 0:
         j = mc.qhead[i]  # a keyed machine's heap root
         if j < 0:
             return -1
@@ -411,37 +411,48 @@ def _complete(mc, i, j, t):
 
 
 @compiled(inline="always")
+def _process(mc, i, j, cur, t):
+    """Job j runs on machine i from instant ``cur`` toward t; returns the instant it stops (its
+    completion, or t)."""
+    s, rem = mc.speed, mc.rem
+    work_left, gw, group, grouped = mc.work_left, mc.group_work, mc.group, mc.grouped
+    r = rem[j]
+    tol = WORK_TOL * max(1.0, mc.size[j])
+    if r <= (t - cur) * s + tol:
+        end = min(cur + r / s, t)
+        _trace(mc, i, j, cur, end, r)
+        _add_work(work_left, gw, group, grouped, i, j, -r)
+        _complete(mc, i, j, end)
+        return end
+    w = (t - cur) * s
+    _trace(mc, i, j, cur, t, w)
+    rem[j] = r - w
+    _add_work(work_left, gw, group, grouped, i, j, -w)
+    if rem[j] <= tol:  # a float residue: the job is done
+        _add_work(work_left, gw, group, grouped, i, j, -rem[j])
+        _trace(mc, i, j, t, t, rem[j])
+        _complete(mc, i, j, t)
+    return t
+
+
+@compiled(inline="always")
 def advance(mc, i, t):
-    """Machine i processes its jobs from ``t_last[i]`` up to instant t (``Engine._advance``)."""
+    """Machine i processes its jobs from ``t_last[i]`` up to instant t (``Engine._advance``); a
+    CHOSEN machine its chosen job alone, then idles."""
     cur = mc.t_last[i]
     if t <= cur:
         return
-    s, rem, size = mc.speed, mc.rem, mc.size
-    work_left, gw, group, grouped = mc.work_left, mc.group_work, mc.group, mc.grouped
-    while cur < t:
-        j = _head(mc, i)
-        if j < 0:
-            break
-        r = rem[j]
-        tol = WORK_TOL * max(1.0, size[j])
-        if r <= (t - cur) * s + tol:
-            end = min(cur + r / s, t)
-            _trace(mc, i, j, cur, end, r)
-            _add_work(work_left, gw, group, grouped, i, j, -r)
-            _complete(mc, i, j, end)
-            cur = end
-        else:
-            w = (t - cur) * s
-            _trace(mc, i, j, cur, t, w)
-            rem[j] = r - w
-            _add_work(work_left, gw, group, grouped, i, j, -w)
-            cur = t
-            if rem[j] <= tol:  # a float residue: the job is done
-                _add_work(work_left, gw, group, grouped, i, j, -rem[j])
-                _trace(mc, i, j, t, t, rem[j])
-                _complete(mc, i, j, t)
+    if mc.rule == CHOSEN:
+        if mc.run_job[i] >= 0:
+            _process(mc, i, mc.run_job[i], cur, t)
+    else:
+        while cur < t:
+            j = _head(mc, i)
+            if j < 0:
+                break
+            cur = _process(mc, i, j, cur, t)
     if mc.qlen[i] == 0:
-        work_left[i] = 0.0
+        mc.work_left[i] = 0.0
     mc.t_last[i] = t
 
 
