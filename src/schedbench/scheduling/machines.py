@@ -22,15 +22,17 @@ through the arrivals and decides; the core does the rest:
 * :func:`shortest_queue`, :func:`least_work` — the two dispatch rules most rules use, with the
   engine's ties;
 * :func:`dispatch` — put the job on a machine (an SRPT or keyed machine preempts its running
-  job when the new one comes first); :func:`choose` — the job a CHOSEN machine runs; :func:`advance` — bring one machine up to an instant;
+  job when the new one comes first); :func:`choose` — the job a CHOSEN machine runs;
+  :func:`advance` — bring one machine up to an instant; :func:`remove` — a late rejection;
 * :func:`remaining_work`, :func:`queue_length` — what the step path's ``view.remaining_work(i)``
   and ``len(view.queue(i))`` say, once the machine is brought up to the present (the fields
   ``work_left``, ``qlen``, ``t_last`` hold them per machine);
 * job groups (``run(..., groups=)``, a class rule's classes): ``group_work[i, g]``, machine i's
   work left of group g, kept by the same processing.
 
-:func:`run` builds the record from an instance, calls the rule, runs every machine empty and
-returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator checks. The trace
+:func:`run` builds the record from an instance (:func:`record`; a rule may build a second,
+untraced one for a background simulation, as B does for A), calls the rule, runs every machine
+empty and returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator checks. The trace
 has one row per maximal interval of one job on one machine.
 
 The engine's step path (Python rules, plug-ins) drives the same record one decision at a time
@@ -45,7 +47,7 @@ recompiles what depends on it, with no cache to clear by hand.
 The hot functions (:func:`arrive`, :func:`eligible`, :func:`advance`, :func:`dispatch`,
 :func:`to_front` …) are inlined into their callers, and the record's fields compile also without
 numba's reference counting (:func:`_field_access`): a rule whose event loop reads the record at
-every event (``wmft-A``) runs that loop ``_nrt=False``, allocating beforehand, and counts nothing.
+every event (the class rules) runs that loop ``_nrt=False``, allocating beforehand, and counts nothing.
 """
 
 from __future__ import annotations
@@ -206,7 +208,10 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
     # trace rows: FIFO, a job runs in one piece; keyed, an arrival preempts ≤ 1 job; CHOSEN, room
     # for 4 pieces a job (pages not written are never touched; grown beyond)
     rows = ((4 * n if rule == CHOSEN else 2 * n if heap else n) if traced else 0) + 16
-    nh, nf = (n if heap else 1), (n if rule == FIFO else 1)  # the heap's, the FIFO lists' arrays (one entry when unused)
+    nh, nf = (
+        (n if heap else 1),
+        (n if rule == FIFO else 1),
+    )  # the heap's, the FIFO lists' arrays (one entry when unused)
     order_key = (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1)
     return Machines(
         n,

@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 #: Entries of per-machine state a run may keep per machine (the engine's lists, a kernel's
-#: arrays: ``imd`` keeps 64 class volumes per machine, the class kernel about 17 arrays, whose
+#: arrays: ``imd`` keeps 64 class volumes per machine, B's class rules about 35 arrays, whose
 #: per-class tables are bounded on their own); times m, bounded by ``hall.arguments.MAX_CELLS``
 #: (m ≤ 1.25 × 10⁶), so an instance of 2^31 − 1 machines is refused with an error naming ``m``
 #: instead of exhausting the memory.

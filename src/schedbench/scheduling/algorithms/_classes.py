@@ -24,10 +24,9 @@ such a per-slot reference in ``tests/unit/test_weighted_algorithms.py``).
 Sizes are integers and the machines of the rejection model run at speed 1, so every
 completion and every class change falls on a slot boundary.
 
-Compiled paths, all four from the arrays of :func:`class_tables`: ``wmft-A`` and
-``class-ll-srpt`` as policies on the machine core (:mod:`~.wmft_a`, :mod:`~.class_ll_srpt`),
-``wmft-B`` and ``gwmft`` in :mod:`~schedbench.scheduling.algorithms._class_kernels` (one numba
-call, A simulated under B).
+Compiled paths, all four from the arrays of :func:`class_tables`, policies on the machine core:
+``wmft-A`` and ``class-ll-srpt`` (:mod:`~.wmft_a`, :mod:`~.class_ll_srpt`), ``wmft-B`` and
+``gwmft`` (:mod:`~.wmft_b`: B on the run's machines, A's functions on a second, untraced record).
 """
 
 from __future__ import annotations

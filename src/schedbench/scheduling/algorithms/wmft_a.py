@@ -20,11 +20,13 @@ event driven (see :mod:`schedbench.scheduling.algorithms._classes`): a machine i
 arrivals, completions, and the slot at which its running class's priority falls below the next.
 
 Compiled path: :func:`wmft_a_rule`, A as a policy on the machine core
-(:mod:`schedbench.scheduling.machines`): FIFO machines whose job groups are the classes
-(``group_work``: A's loads), the dispatch and the queue limit at arrivals, and at each of A's
-events (a calendar) the class rule :func:`~._classes.class_priority` putting the head of
-the chosen class's queue first. The core processes, completes, traces and drains; the event
-loop runs without reference counting (``_nrt=False``, the core's functions inlined into it).
+(:mod:`schedbench.scheduling.machines`): CHOSEN machines whose job groups are the classes
+(``group_work``: A's loads), the dispatch and the queue limit at arrivals
+(:func:`a_arrival`), and at each of A's events (a calendar) the class rule
+:func:`~._classes.class_priority` choosing the head of the chosen class's queue
+(:func:`a_redecide`). The core processes, completes, traces and drains; the event loop runs
+without reference counting (``_nrt=False``, the core's functions inlined into it). B
+(:mod:`~.wmft_b`) drives the same two functions on a record of its own.
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ class WmftA(ClassRule):
         return run
 
 
-#: A's own state beside the core's record (FIFO machines grouped by class, ``group_work``: A's
+#: A's own state beside the core's record (CHOSEN machines grouped by class, ``group_work``: A's
 #: loads): ``limit`` (the queue limit α·T/2^b per arrival), per class ``pw`` (2^{b−a}) and
 #: ``tie``; A's FIFO queue per (machine, class) (``qhead``, ``qtail``; ``nxt`` per job), the job
 #: each machine runs (``head``), A's next event per machine (``cal``), the machines to re-decide
@@ -201,7 +203,7 @@ def a_redecide(machines, A, t, nd):
 
 @compiled
 def wmft_a_rule(machines, limit, pw, tie, span):
-    """Algorithm A on FIFO machines grouped by class (§4.2), slot by slot in event order: the
+    """Algorithm A on CHOSEN machines grouped by class (§4.2), slot by slot in event order: the
     arrivals (:func:`a_arrival`), then the re-decisions (:func:`a_redecide`). Allocates A's
     state, then runs :func:`_a_loop`."""
     _a_loop(machines, new_a_state(machines, limit, pw, tie, span))

@@ -136,7 +136,15 @@ class WmftB(ClassRule):
             if wvals.size <= MAX_TIMEOUT_QUEUES:
                 n_tgrp, tgrp = int(wvals.size), tg.reshape(-1).astype(np.int64)
         rule = BRule(
-            float(self.c), int(self.dshift), bool(self.no_hopeless), tables.wf, dexp, tables.T_at, bool(self.prefix), tgrp, n_tgrp
+            float(self.c),
+            int(self.dshift),
+            bool(self.no_hopeless),
+            tables.wf,
+            dexp,
+            tables.T_at,
+            bool(self.prefix),
+            tgrp,
+            n_tgrp,
         )
         a_background = mc.record(inst, order, 1.0, mc.CHOSEN, groups=tables.cls, traced=False)
         a_args = (tables.limit, tables.pw, tables.tie, calendar_span(tables.size))
@@ -295,8 +303,8 @@ class WmftB(ClassRule):
 
 
 # ---------------------------------------------------------------------- the compiled path
-# B on the machine core: the run's record holds B's machines (FIFO lists whose head B sets:
-# ``to_front``), a second, untraced record algorithm A (``a_background``, driven by
+# B on the machine core: the run's record holds B's machines (CHOSEN: B names the job each runs),
+# a second, untraced record algorithm A (``a_background``, CHOSEN too, driven by
 # :func:`~.wmft_a.a_arrival` and :func:`~.wmft_a.a_redecide`). Slots in event order (an
 # arrival, an event of A's or B's calendar, a timeout); within a slot the step path's order:
 # the arrivals, A's re-decisions, B's timeouts, B's choices. The rejection model runs at speed 1
