@@ -77,24 +77,10 @@ def test_the_key_holds_the_files_of_the_suites_own_argument_types():
     """A function that only reads the machine core's record (no core function named) still
     compiles again when machines.py changes: the record type's file is in its key."""
     import numba
-    import numpy as np
-
     from schedbench.scheduling import machines as mc
     from schedbench.scheduling.model import Instance
 
     inst = Instance.from_lists(2, [0, 1], [1, 2], [[0], [1]])
-    record = mc._new(
-        inst.arrival_order(),
-        inst.release,
-        inst.size,
-        inst.indptr,
-        inst.indices,
-        2,
-        1.0,
-        mc.FIFO,
-        np.zeros(1),
-        np.zeros(1, np.int64),
-        0,
-    )
+    record = mc.record(inst, inst.arrival_order(), 1.0)
     names = {p.name for p in type_files((numba.typeof(record), numba.float64))}
     assert names == {"machines.py"}

@@ -52,7 +52,7 @@ from schedbench.scheduling.event_calendar import (
 )
 from schedbench.scheduling.registry import register_algorithm
 
-__all__ = ["WmftA", "wmft_a_rule", "AState", "new_a_state", "a_arrival", "a_redecide"]
+__all__ = ["WmftA", "wmft_a_rule", "AState", "new_a_state", "a_next_slot", "a_arrival", "a_redecide"]
 
 
 @register_algorithm
@@ -144,6 +144,14 @@ def new_a_state(machines, limit, pw, tie, span):
 
 
 @compiled(inline="always")
+def a_next_slot(machines, A, pos, tprev):
+    """The next slot after ``tprev`` at which A has something to do: arrival ``pos``'s release
+    or A's next event, whichever is first (``NEVER``: none)."""
+    t = machines.release[pos] if pos < machines.n else NEVER
+    return cal_next(A.cal, t, tprev)
+
+
+@compiled(inline="always")
 def a_arrival(machines, A, pos, t, nd):
     """Arrival ``pos`` at slot t: the eligible machine with the least own-class load
     (``group_work`` as of ``t_last``; the running job alone runs until A's next event), ties to
@@ -216,8 +224,7 @@ def _a_loop(machines, A):
     n, release = machines.n, machines.release
     pos, tprev = 0, np.int64(-1)
     while True:
-        t = release[pos] if pos < n else NEVER
-        t = cal_next(A.cal, t, tprev)
+        t = a_next_slot(machines, A, pos, tprev)
         if t == NEVER:
             break
         tprev = t

@@ -37,20 +37,9 @@ from schedbench.scheduling.machines import heap_meld, heap_pop
 from schedbench.scheduling.algorithms._classes import ORACLES, ClassRule, class_tables, timeout_slot
 from schedbench.scheduling.algorithms._oracles import pow2_at_least
 from schedbench.scheduling.algorithms.base import JobView, SlotPlan
-from schedbench.scheduling.algorithms.wmft_a import a_arrival, a_redecide, new_a_state
+from schedbench.scheduling.algorithms.wmft_a import a_arrival, a_next_slot, a_redecide, new_a_state
 from schedbench.scheduling.budget import ceil_log2_signed
-from schedbench.scheduling.event_calendar import (
-    NEVER,
-    cal_del,
-    cal_next,
-    cal_set,
-    cal_take,
-    calendar_span,
-    ih_push,
-    ih_remove,
-    mark,
-    new_calendar,
-)
+from schedbench.scheduling import event_calendar as ec
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -147,7 +136,7 @@ class WmftB(ClassRule):
             n_tgrp,
         )
         a_background = mc.record(inst, order, 1.0, mc.CHOSEN, groups=tables.cls, traced=False)
-        a_args = (tables.limit, tables.pw, tables.tie, calendar_span(tables.size))
+        a_args = (tables.limit, tables.pw, tables.tie, ec.calendar_span(tables.size))
         counts, late = np.zeros(3, np.int64), np.full(n, -1, np.int64)
         run = mc.run(wmft_b_rule, inst, order, 1.0, a_background, *a_args, rule, counts, late, order_rule=mc.CHOSEN)
         run.late_reject_slot = late
@@ -337,7 +326,7 @@ def _timeout(r, x):
     1e-9); r + 2^62 (never reached) when x ≥ 2^62 or is infinite, before any float-to-int
     conversion."""
     if not x < 4.611686018427388e18:  # 2^62
-        return r + NEVER
+        return r + ec.NEVER
     y = np.ceil(x - 1e-9 * max(1.0, x))
     return r + (np.int64(y) if y > 0 else 0)
 
@@ -391,7 +380,7 @@ def _sync(machines, B, TO, i, t, ntos):
         B.alive[j] = False
         B.run[i] = -1
         if not TO.fifo:
-            ntos = ih_remove(j, ntos, TO.key, TO.job, TO.pos)
+            ntos = ec.ih_remove(j, ntos, TO.key, TO.job, TO.pos)
     return ntos
 
 
@@ -450,7 +439,7 @@ def _to_add(TO, j, r, x, ntos):
             TO.head[g] = j
         TO.tail[g] = j
         return ntos + 1
-    return ih_push(j, _timeout(r, x), ntos, TO.key, TO.job, TO.pos)
+    return ec.ih_push(j, _timeout(r, x), ntos, TO.key, TO.job, TO.pos)
 
 
 @compiled(inline="always")
@@ -484,7 +473,7 @@ def wmft_b_rule(machines, a_background, limit, pw, tie, span, rule, counts, late
     kept into ``counts``. Allocates the state, then runs :func:`_b_loop`."""
     A = new_a_state(a_background, limit, pw, tie, span)
     B, TO = _new_state(machines, rule, late)
-    _b_loop(machines, a_background, A, B, TO, new_calendar(machines.m, span), rule, counts)
+    _b_loop(machines, a_background, A, B, TO, ec.new_calendar(machines.m, span), rule, counts)
 
 
 @compiled(_nrt=False)
@@ -498,11 +487,10 @@ def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
     T = rule.T_at[0] if n else 1.0
     nbd = 0
     while True:
-        t = release[pos] if pos < n else NEVER  # the next slot at which anything happens
-        t, ntos = _to_next(TO, B.alive, release, t, ntos)
-        t = cal_next(cal, t, tprev)
-        t = cal_next(A.cal, t, tprev)
-        if t == NEVER:
+        t = a_next_slot(a_background, A, pos, tprev)  # the next slot at which anything happens:
+        t, ntos = _to_next(TO, B.alive, release, t, ntos)  # an arrival, A's event, a timeout
+        t = ec.cal_next(cal, t, tprev)  # or B's event
+        if t == ec.NEVER:
             break
         tprev = t
         # ---- arrivals of slot t: A decides; B takes A's machine (or rejects with A)
@@ -515,7 +503,7 @@ def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
                 if rule.no_hopeless:  # a larger T moves timeouts later (Gwmft.T_changed)
                     for i in range(m):
                         if B.kept[i]:
-                            nbd = mark(B.bd, B.bd_list, nbd, i)
+                            nbd = ec.mark(B.bd, B.bd_list, nbd, i)
             i, nd = a_arrival(a_background, A, j, t, nd)
             if i < 0:
                 continue
@@ -528,9 +516,9 @@ def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
         # ---- A re-decides; B re-decides wherever A did
         nd = a_redecide(a_background, A, t, nd)
         for q in range(nd):
-            nbd = mark(B.bd, B.bd_list, nbd, A.dirty_list[q])
+            nbd = ec.mark(B.bd, B.bd_list, nbd, A.dirty_list[q])
         # ---- B: completions, timeouts, choices
-        nbd = cal_take(cal, t, B.bd, B.bd_list, nbd)
+        nbd = ec.cal_take(cal, t, B.bd, B.bd_list, nbd)
         if TO.fifo:
             for g in range(TO.n_tgrp):
                 while True:
@@ -544,23 +532,23 @@ def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
                     ntos, i = _time_out(machines, B, TO, j, t, ntos)
                     if i >= 0:
                         timeouts += 1
-                        nbd = mark(B.bd, B.bd_list, nbd, i)
+                        nbd = ec.mark(B.bd, B.bd_list, nbd, i)
                 if TO.head[g] < 0:
                     TO.tail[g] = -1
         while ntos > 0 and not TO.fifo and TO.key[0] <= t:
             j = TO.job[0]
-            ntos = ih_remove(j, ntos, TO.key, TO.job, TO.pos)
+            ntos = ec.ih_remove(j, ntos, TO.key, TO.job, TO.pos)
             if not B.alive[j]:
                 continue
             if rule.prefix:
                 s = _timeout(release[j], rule.cval * T / rule.wflow[j])
                 if s > t:
-                    ntos = ih_push(j, s, ntos, TO.key, TO.job, TO.pos)
+                    ntos = ec.ih_push(j, s, ntos, TO.key, TO.job, TO.pos)
                     continue
             ntos, i = _time_out(machines, B, TO, j, t, ntos)
             if i >= 0:
                 timeouts += 1
-                nbd = mark(B.bd, B.bd_list, nbd, i)
+                nbd = ec.mark(B.bd, B.bd_list, nbd, i)
         for q in range(nbd):
             i = B.bd_list[q]
             B.bd[i] = False
@@ -569,8 +557,8 @@ def _b_loop(machines, a_background, A, B, TO, cal, rule, counts):
             pick = B.run[i]
             mc.choose(machines, i, pick)
             if pick < 0:
-                cal_del(cal, i)
+                ec.cal_del(cal, i)
                 continue
-            cal_set(cal, i, t + np.int64(machines.rem[pick]), t)
+            ec.cal_set(cal, i, t + np.int64(machines.rem[pick]), t)
         nbd = 0
     counts[0], counts[1] = timeouts, hopeless_kept
