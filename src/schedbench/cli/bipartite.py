@@ -83,15 +83,20 @@ def _add_point(p: argparse.ArgumentParser, policies: tuple[str, ...]) -> None:
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``bipartite simulate`` and ``bipartite exact``."""
-    cmds = point_commands(
+    s, e = point_commands(
         sub,
         "bipartite",
         "one point of load balancing on a bipartite graph (JFSQ, JFIQ, ...): simulated, or its exact "
         "value (docs/models/bipartite.md)",
-    )
-    s = cmds.add_parser(
-        "simulate",
-        help="simulate one point (schedbench.bipartite.simulate_bipartite): E[T] and blocking with 95%% CIs",
+        simulate=(
+            _simulate,
+            "simulate one point (schedbench.bipartite.simulate_bipartite): E[T] and blocking with 95%% CIs",
+        ),
+        exact=(
+            _exact,
+            "the exact E[T] (and blocking) of one point: random, random-mu (any N), token-oldest (product form), "
+            "jsq, jfsq, jfiq with --jfiq-fallback jfsq (index ties, N <= 4: a truncated CTMC)",
+        ),
     )
     _add_point(s, POLICIES)
     add_simulation_options(s, warmup=20.0, warmup_unit="time units")
@@ -109,12 +114,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--jfiq-fallback", choices=("random", "jfsq"), default="random", help="jfiq with no idle server: random or jfsq"
     )
-    s.set_defaults(func=_simulate)
-    e = cmds.add_parser(
-        "exact",
-        help="the exact E[T] (and blocking) of one point: random, random-mu (any N), token-oldest (product form), "
-        "jsq, jfsq, jfiq with --jfiq-fallback jfsq (index ties, N <= 4: a truncated CTMC)",
-    )
     _add_point(e, ("random", "random-mu", "jsq", "jfsq", "jfiq", "token-oldest"))
     e.add_argument(
         "--jfiq-fallback",
@@ -125,7 +124,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     e.add_argument(
         "--truncation", type=positive_int, default=30, help="jsq, jfsq, jfiq: queue lengths cut at this (default 30)"
     )
-    e.set_defaults(func=_exact)
 
 
 def _simulate(args: argparse.Namespace) -> int:

@@ -157,11 +157,24 @@ def print_row(row: dict[str, Any]) -> None:
     print(json.dumps(json_ready(row), ensure_ascii=False))
 
 
-def point_commands(sub: argparse._SubParsersAction, model: str, help: str) -> argparse._SubParsersAction:
-    """The ``<model>`` command of one point of a queueing model: the sub-parsers its ``simulate``
-    and ``exact`` are added to."""
-    group = sub.add_parser(model, help=help)
-    return group.add_subparsers(dest=f"{model}_command", required=True, metavar="{simulate,exact}")
+def point_commands(
+    sub: argparse._SubParsersAction,
+    model: str,
+    help: str,
+    simulate: tuple[Callable[[argparse.Namespace], int], str],
+    exact: tuple[Callable[[argparse.Namespace], int], str],
+) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """The ``<model> simulate`` and ``<model> exact`` commands of one point of a queueing model,
+    each running its (function, help): their parsers, for the options."""
+    cmds = sub.add_parser(model, help=help).add_subparsers(
+        dest=f"{model}_command", required=True, metavar="{simulate,exact}"
+    )
+    parsers = []
+    for name, (func, text) in (("simulate", simulate), ("exact", exact)):
+        parser = cmds.add_parser(name, help=text)
+        parser.set_defaults(func=func)
+        parsers.append(parser)
+    return parsers[0], parsers[1]
 
 
 def add_simulation_options(parser: argparse.ArgumentParser, warmup: float, warmup_unit: str) -> None:

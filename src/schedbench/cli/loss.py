@@ -51,15 +51,20 @@ def _add_point(p: argparse.ArgumentParser) -> None:
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``loss simulate`` and ``loss exact``."""
-    cmds = point_commands(
+    s, e = point_commands(
         sub,
         "loss",
         "one point of the loss system with adaptive multiserver jobs: simulated, or its exact value "
         "(docs/models/loss-system.md)",
-    )
-    s = cmds.add_parser(
-        "simulate",
-        help="simulate one point (schedbench.loss.simulate_loss): blocking, E[T], split fractions with 95%% CIs",
+        simulate=(
+            _simulate,
+            "simulate one point (schedbench.loss.simulate_loss): blocking, E[T], split fractions with 95%% CIs",
+        ),
+        exact=(
+            _exact,
+            "the exact value of one point (schedbench.loss.solve_loss_exact, the CTMC oracle): blocking, E[T], "
+            "split fractions, for small n",
+        ),
     )
     _add_point(s)
     add_simulation_options(s, warmup=10.0, warmup_unit="time units 1/μ")
@@ -78,12 +83,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--service", choices=("exp", "det"), default="exp", help="job sizes: exp (default) or det (event method only)"
     )
-    s.set_defaults(func=_simulate)
-    e = cmds.add_parser(
-        "exact",
-        help="the exact value of one point (schedbench.loss.solve_loss_exact, the CTMC oracle): blocking, E[T], "
-        "split fractions, for small n",
-    )
     _add_point(e)
     e.add_argument(
         "--max-states",
@@ -91,7 +90,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         default=200_000,
         help="refuse a chain with more states (default 200000, at most 2000000): use simulate",
     )
-    e.set_defaults(func=_exact)
 
 
 def _load(args: argparse.Namespace) -> dict:
