@@ -15,17 +15,16 @@ oracles' limits hold (states, servers, stability)."""
 from __future__ import annotations
 
 import argparse
-import json
 
 from schedbench.cli.common import (
     CommandError,
-    json_ready,
+    add_simulation_options,
     library_call,
-    nonneg_int,
     numbers,
     parsed,
+    point_commands,
     positive_int,
-    real,
+    print_row,
 )
 
 POLICIES = ("random", "random-mu", "jsq", "jfsq", "jiq", "jfiq", "jsq-d", "token-oldest")
@@ -84,21 +83,23 @@ def _add_point(p: argparse.ArgumentParser, policies: tuple[str, ...]) -> None:
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``bipartite simulate`` and ``bipartite exact``."""
-    group = sub.add_parser(
+    s, e = point_commands(
+        sub,
         "bipartite",
-        help="one point of load balancing on a bipartite graph (JFSQ, JFIQ, ...): simulated, or its exact "
+        "one point of load balancing on a bipartite graph (JFSQ, JFIQ, ...): simulated, or its exact "
         "value (docs/models/bipartite.md)",
-    )
-    cmds = group.add_subparsers(dest="bipartite_command", required=True, metavar="{simulate,exact}")
-    s = cmds.add_parser(
-        "simulate",
-        help="simulate one point (schedbench.bipartite.simulate_bipartite): E[T] and blocking with 95%% CIs",
+        simulate=(
+            _simulate,
+            "simulate one point (schedbench.bipartite.simulate_bipartite): E[T] and blocking with 95%% CIs",
+        ),
+        exact=(
+            _exact,
+            "the exact E[T] (and blocking) of one point: random, random-mu (any N), token-oldest (product form), "
+            "jsq, jfsq, jfiq with --jfiq-fallback jfsq (index ties, N <= 4: a truncated CTMC)",
+        ),
     )
     _add_point(s, POLICIES)
-    s.add_argument("--arrivals", type=positive_int, required=True, help="post-warm-up arrivals (>= --batches)")
-    s.add_argument("--batches", type=positive_int, default=20, help="batch means (default 20)")
-    s.add_argument("--warmup", type=real(low=0.0), default=20.0, help="warm-up in time units (default 20)")
-    s.add_argument("--seed", type=nonneg_int, default=0, help="the seed (default 0)")
+    add_simulation_options(s, warmup=20.0, warmup_unit="time units")
     s.add_argument("--d", type=positive_int, default=None, help="jsq-d: servers sampled per arrival")
     s.add_argument(
         "--buffers",
@@ -113,12 +114,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--jfiq-fallback", choices=("random", "jfsq"), default="random", help="jfiq with no idle server: random or jfsq"
     )
-    s.set_defaults(func=_simulate)
-    e = cmds.add_parser(
-        "exact",
-        help="the exact E[T] (and blocking) of one point: random, random-mu (any N), token-oldest (product form), "
-        "jsq, jfsq, jfiq with --jfiq-fallback jfsq (index ties, N <= 4: a truncated CTMC)",
-    )
     _add_point(e, ("random", "random-mu", "jsq", "jfsq", "jfiq", "token-oldest"))
     e.add_argument(
         "--jfiq-fallback",
@@ -129,7 +124,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     e.add_argument(
         "--truncation", type=positive_int, default=30, help="jsq, jfsq, jfiq: queue lengths cut at this (default 30)"
     )
-    e.set_defaults(func=_exact)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -155,7 +149,7 @@ def _simulate(args: argparse.Namespace) -> int:
     row = {k: getattr(res, k) for k in ("policy", "N", "M", "load", "mean_response", "mean_response_ci")}
     row.update({k: getattr(res, k) for k in ("blocking", "blocking_ci", "mean_jobs", "busy_fraction", "server_jobs")})
     row.update({k: getattr(res, k) for k in ("arrivals", "events", "seconds", "unstable", "note")})
-    print(json.dumps(json_ready({**row, "seed": args.seed, "ties": args.ties}), ensure_ascii=False))
+    print_row({**row, "seed": args.seed, "ties": args.ties})
     return 0
 
 
@@ -205,5 +199,5 @@ def _exact(args: argparse.Namespace) -> int:
         )
         row.update(method="policy_ctmc", mean_response=value, truncated_mass=mass, ties="index")
         row.update(truncation=args.truncation)
-    print(json.dumps(json_ready(row), ensure_ascii=False))
+    print_row(row)
     return 0

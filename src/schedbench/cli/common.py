@@ -5,6 +5,7 @@ exit code 2), the argparse types of numbers and seeds, ``--work-limit``/``--time
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 from pathlib import Path
@@ -149,6 +150,42 @@ def library_call(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         return func(*args, **kwargs)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+
+
+def print_row(row: dict[str, Any]) -> None:
+    """Print one result as one line of strict JSON (:func:`json_ready`)."""
+    print(json.dumps(json_ready(row), ensure_ascii=False))
+
+
+def point_commands(
+    sub: argparse._SubParsersAction,
+    model: str,
+    help: str,
+    simulate: tuple[Callable[[argparse.Namespace], int], str],
+    exact: tuple[Callable[[argparse.Namespace], int], str],
+) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """The ``<model> simulate`` and ``<model> exact`` commands of one point of a queueing model,
+    each running its (function, help): their parsers, for the options."""
+    cmds = sub.add_parser(model, help=help).add_subparsers(
+        dest=f"{model}_command", required=True, metavar="{simulate,exact}"
+    )
+    parsers = []
+    for name, (func, text) in (("simulate", simulate), ("exact", exact)):
+        parser = cmds.add_parser(name, help=text)
+        parser.set_defaults(func=func)
+        parsers.append(parser)
+    return parsers[0], parsers[1]
+
+
+def add_simulation_options(parser: argparse.ArgumentParser, warmup: float, warmup_unit: str) -> None:
+    """``--arrivals``, ``--batches``, ``--warmup`` (default ``warmup``, in ``warmup_unit``) and
+    ``--seed`` of a ``simulate`` command."""
+    parser.add_argument("--arrivals", type=positive_int, required=True, help="post-warm-up arrivals (>= --batches)")
+    parser.add_argument("--batches", type=positive_int, default=20, help="batch means (default 20)")
+    parser.add_argument(
+        "--warmup", type=real(low=0.0), default=warmup, help=f"warm-up in {warmup_unit} (default {warmup:g})"
+    )
+    parser.add_argument("--seed", type=nonneg_int, default=0, help="the seed (default 0)")
 
 
 def add_problem_option(parser: argparse.ArgumentParser, help: str) -> None:

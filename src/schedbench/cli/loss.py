@@ -12,15 +12,15 @@ runs (numba, scipy: ``schedbench --help`` should not wait for them)."""
 from __future__ import annotations
 
 import argparse
-import json
 
 from schedbench.cli.common import (
     CommandError,
-    json_ready,
+    add_simulation_options,
     library_call,
-    nonneg_int,
+    point_commands,
     positive,
     positive_int,
+    print_row,
     real,
 )
 
@@ -51,21 +51,23 @@ def _add_point(p: argparse.ArgumentParser) -> None:
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``loss simulate`` and ``loss exact``."""
-    group = sub.add_parser(
+    s, e = point_commands(
+        sub,
         "loss",
-        help="one point of the loss system with adaptive multiserver jobs: simulated, or its exact value "
+        "one point of the loss system with adaptive multiserver jobs: simulated, or its exact value "
         "(docs/models/loss-system.md)",
-    )
-    cmds = group.add_subparsers(dest="loss_command", required=True, metavar="{simulate,exact}")
-    s = cmds.add_parser(
-        "simulate",
-        help="simulate one point (schedbench.loss.simulate_loss): blocking, E[T], split fractions with 95%% CIs",
+        simulate=(
+            _simulate,
+            "simulate one point (schedbench.loss.simulate_loss): blocking, E[T], split fractions with 95%% CIs",
+        ),
+        exact=(
+            _exact,
+            "the exact value of one point (schedbench.loss.solve_loss_exact, the CTMC oracle): blocking, E[T], "
+            "split fractions, for small n",
+        ),
     )
     _add_point(s)
-    s.add_argument("--arrivals", type=positive_int, required=True, help="post-warm-up arrivals (>= --batches)")
-    s.add_argument("--batches", type=positive_int, default=20, help="batch means (default 20)")
-    s.add_argument("--warmup", type=real(low=0.0), default=10.0, help="warm-up in time units 1/μ (default 10)")
-    s.add_argument("--seed", type=nonneg_int, default=0, help="the seed (default 0)")
+    add_simulation_options(s, warmup=10.0, warmup_unit="time units 1/μ")
     s.add_argument(
         "--method",
         choices=("aggregated", "event"),
@@ -81,12 +83,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--service", choices=("exp", "det"), default="exp", help="job sizes: exp (default) or det (event method only)"
     )
-    s.set_defaults(func=_simulate)
-    e = cmds.add_parser(
-        "exact",
-        help="the exact value of one point (schedbench.loss.solve_loss_exact, the CTMC oracle): blocking, E[T], "
-        "split fractions, for small n",
-    )
     _add_point(e)
     e.add_argument(
         "--max-states",
@@ -94,7 +90,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         default=200_000,
         help="refuse a chain with more states (default 200000, at most 2000000): use simulate",
     )
-    e.set_defaults(func=_exact)
 
 
 def _load(args: argparse.Namespace) -> dict:
@@ -132,7 +127,7 @@ def _simulate(args: argparse.Namespace) -> int:
         mu=args.mu,
         service=args.service,
     )
-    print(json.dumps(json_ready({**res.as_row(), "seed": args.seed}), ensure_ascii=False))
+    print_row({**res.as_row(), "seed": args.seed})
     return 0
 
 
@@ -159,5 +154,5 @@ def _exact(args: argparse.Namespace) -> int:
         mean_jobs=res.mean_jobs,
         n_states=res.n_states,
     )
-    print(json.dumps(json_ready(row), ensure_ascii=False))
+    print_row(row)
     return 0

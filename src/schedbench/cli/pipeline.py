@@ -12,20 +12,23 @@ from schedbench.cli.common import CHECKOUT, CommandError
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``check-config``, ``plan`` and ``status``."""
-    c = sub.add_parser(
-        "check-config",
-        help="check a pipeline config file as the workflow does (file and "
-        "line of a YAML error, the failing key of a schema or cross-field error)",
-    )
-    c.add_argument("config")
-    c.set_defaults(func=_check_config)
-    pl = sub.add_parser(
-        "plan",
-        help="estimate a pipeline config's cost before running it: per experiment and stage the jobs, "
-        "runs, work, CPU time on this machine and the largest job's memory (docs/run-planner.md)",
-    )
-    pl.add_argument("config")
-    pl.set_defaults(func=_plan)
+    for name, func, help in (  # the commands of one config file
+        (
+            "check-config",
+            _check_config,
+            "check a pipeline config file as the workflow does (file and "
+            "line of a YAML error, the failing key of a schema or cross-field error)",
+        ),
+        (
+            "plan",
+            _plan,
+            "estimate a pipeline config's cost before running it: per experiment and stage the jobs, "
+            "runs, work, CPU time on this machine and the largest job's memory (docs/run-planner.md)",
+        ),
+    ):
+        p = sub.add_parser(name, help=help)
+        p.add_argument("config")
+        p.set_defaults(func=func)
     st = sub.add_parser(
         "status",
         help="a running or finished pipeline: jobs done, running (with progress), failed, and the slowest rules",

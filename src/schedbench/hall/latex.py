@@ -247,12 +247,17 @@ def grouped_rows(groups: list[str], rows: list[str], ncols: int) -> list[str]:
     return out
 
 
-def values_at_largest(groups, values, at, var: str) -> tuple[list[str], list[str]]:
+def values_at_largest(series, value: str, at: str, var: str) -> tuple[list[str], list[str]]:
     """A fitted-rate table's last column and each row's group heading (:func:`grouped_rows`):
-    ``values[k]`` is series k's value at its largest ``var`` (``at[k]``). Where every series of
-    a group ends at one ``var``, its heading says it once (``<group>: values at n = 316228``) and
-    the cells hold the values alone; else each cell says its own."""
-    groups, values, at = list(map(str, groups)), list(values), [int(a) for a in at]
+    series k (row k of the frame ``series``, grouped by its ``experiment``) has the value of
+    column ``value`` at its largest ``var`` (column ``at``). Where every series of a group ends
+    at one ``var``, its heading says it once (``<group>: values at n = 316228``) and the cells
+    hold the values alone; else each cell says its own. No series fitted (an empty frame, which
+    may lack the columns): none."""
+    if series.empty:
+        return [], []
+    groups, values = list(map(str, series["experiment"])), list(series[value])
+    at = [int(a) for a in series[at]]
     ends: dict[str, set[int]] = {}
     for g, a in zip(groups, at):
         ends.setdefault(g, set()).add(a)
@@ -329,7 +334,11 @@ def tex_text(s: str) -> str:
     return "".join(out) + _tex_chars(s[pos:])
 
 
-def slope_cell(lo: float, mid: float, hi: float) -> str:
+def slope_cell(lo: float, mid: float, hi: float, points: int) -> str:
+    """A fitted slope and its 95 % CI; ``--`` where it is not finite, and with the count where
+    fewer than three points (values > 0) were fitted."""
+    if points < 3:
+        return f"-- ({int(points)} points $>0$)"
     if not math.isfinite(mid):
         return "--"
     return f"{mid:.2f} [{lo:.2f}, {hi:.2f}]"

@@ -23,10 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from schedbench.hall.config import ConfigError
+from schedbench.hall.config import ConfigError, balanced_chunks
 
 __all__ = [
     "StageEstimate",
+    "chunked_stage",
     "Plan",
     "calibration",
     "machine_memory_bytes",
@@ -62,6 +63,25 @@ class StageEstimate:
     cpu_seconds: float  # on the reference machine, job start-up included
     peak_bytes: float  # of the largest job of the stage
     note: str = ""
+
+
+def chunked_stage(
+    section: str, stage: str, items: list, per_job: int, work: float, seconds_per_work: float, unit: str
+) -> StageEstimate:
+    """The estimate of a stage running ``items`` (a wing's points or groups) in balanced chunks of
+    ``per_job`` a job (:func:`~.config.balanced_chunks`), ``work`` units of ``unit`` in all at
+    ``seconds_per_work`` each, with each job's start-up."""
+    jobs = len(balanced_chunks(items, per_job, key=lambda item: 0))
+    return StageEstimate(
+        section,
+        stage,
+        jobs,
+        len(items),
+        float(work),
+        jobs * JOB_STARTUP_SECONDS + work * seconds_per_work,
+        BASE_BYTES,
+        f"{work:.3g} {unit}",
+    )
 
 
 #: The machine the output rules' costs were measured on (:func:`output_stages`) calibrates at

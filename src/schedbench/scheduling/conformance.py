@@ -57,6 +57,7 @@ from schedbench.scheduling.registry import (
     get_algorithm,
     get_family,
     origin,
+    plugin_files_of,
     use_plugins,
 )
 
@@ -729,16 +730,12 @@ def registered_by(files: list[str]) -> list[tuple[str, str]]:
 def plugin_paths(path: str | Path) -> list[Path]:
     """The plug-in files of a path (the file, or a folder's ``*.py`` files not starting with
     ``_``); a missing path or a file that is not ``.py`` is a :class:`PluginError` naming it."""
-    p = Path(path).expanduser()
-    if p.is_dir():
-        return sorted(q for q in p.glob("*.py") if not q.name.startswith("_"))
-    if p.is_file():
-        if p.suffix != ".py":
-            raise PluginError(f"{path}: not a .py file (give a plug-in file or a folder of them)")
-        return [p]
-    if p.exists():  # a FIFO, a device or a socket: never opened (a FIFO would block)
-        raise PluginError(f"{path}: not a regular file (a FIFO, a device or a socket)")
-    raise PluginError(f"{path}: no such file or folder")
+    return plugin_files_of(
+        Path(path).expanduser(),
+        str(path),
+        skip=("_",),
+        not_py="not a .py file (give a plug-in file or a folder of them)",
+    )
 
 
 def check_path(path: str | Path) -> Report:

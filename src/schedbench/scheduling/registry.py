@@ -49,6 +49,7 @@ __all__ = [
     "PluginError",
     "use_plugins",
     "plugin_files",
+    "plugin_files_of",
     "origin",
     "is_builtin",
     "PLUGIN_ENV",
@@ -109,19 +110,23 @@ def _env_paths() -> list[Path]:
     return [Path(p) for p in os.environ.get(PLUGIN_ENV, "").split(os.pathsep) if p.strip()]
 
 
-def _files_of(path: Path, source: str) -> list[Path]:
+def plugin_files_of(
+    path: Path, where: str, skip: tuple[str, ...] = ("_", "test_"), not_py: str = "not a .py file"
+) -> list[Path]:
     """The plug-in files a path names: the file itself, or a folder's ``*.py`` files (not
-    starting with ``_`` or ``test_``) in name order."""
+    starting with one of ``skip``; by default not ``_`` nor the folder's tests, ``test_``) in name
+    order. A path that is not a ``.py`` file or a folder is a :class:`PluginError` starting with
+    ``where`` (``not_py`` for a file that is not ``.py``)."""
     if path.is_dir():
         # not the folder's tests (``schedbench new`` writes test_<name>.py next to the plug-in)
-        return sorted(p for p in path.glob("*.py") if not p.name.startswith(("_", "test_")))
+        return sorted(p for p in path.glob("*.py") if not p.name.startswith(skip))
     if path.is_file():
         if path.suffix != ".py":
-            raise PluginError(f"plug-in {path} (from {source}): not a .py file")
+            raise PluginError(f"{where}: {not_py}")
         return [path]
     if path.exists():  # a FIFO, a device or a socket: never opened (a FIFO would block)
-        raise PluginError(f"plug-in {path} (from {source}): not a regular file (a FIFO, a device or a socket)")
-    raise PluginError(f"plug-in {path} (from {source}): no such file or folder")
+        raise PluginError(f"{where}: not a regular file (a FIFO, a device or a socket)")
+    raise PluginError(f"{where}: no such file or folder")
 
 
 def _where(exc: BaseException, path: str) -> str:
@@ -136,7 +141,7 @@ def _where(exc: BaseException, path: str) -> str:
 
 
 def _load_path(path: Path, source: str = PLUGIN_ENV) -> None:
-    for file in _files_of(path, source):
+    for file in plugin_files_of(path, f"plug-in {path} (from {source})"):
         resolved = str(file.resolve())
         if resolved in _PLUGIN_FILES:
             continue  # named twice (a folder and one of its files, or env and config): loaded once
@@ -198,7 +203,7 @@ def use_plugins(paths: list[str | Path], source: str = "plugins") -> list[str]:
                 f"plug-in {given} (from {source}): a symlink to {os.readlink(given)}, which does not exist"
             )
         path = given.resolve()
-        files += [str(f.resolve()) for f in _files_of(path, source)]
+        files += [str(f.resolve()) for f in plugin_files_of(path, f"plug-in {path} (from {source})")]
         known = [q for q in os.environ.get(PLUGIN_ENV, "").split(os.pathsep) if q.strip()]
         if str(path) not in known:
             os.environ[PLUGIN_ENV] = os.pathsep.join(known + [str(path)])

@@ -6,8 +6,7 @@ the default config's ``make run`` measured (benchmarks/README.md: 6.35·10⁸ ar
 from __future__ import annotations
 
 from schedbench.bipartite.stage.experiments import expand_groups, group_arrivals
-from schedbench.hall.config import balanced_chunks
-from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate, output_stages
+from schedbench.hall.plan import StageEstimate, chunked_stage, output_stages
 
 __all__ = ["plan_bipartite", "plan_bipartite_outputs", "SECONDS_PER_ARRIVAL_POLICY", "OUTPUT_SECONDS_MEASURED"]
 
@@ -22,18 +21,16 @@ def plan_bipartite(section: dict | None) -> list[StageEstimate]:
     for name in sorted(section.get("experiments") or {}):
         exp = section["experiments"][name]
         groups = expand_groups(name, exp)
-        jobs = len(balanced_chunks(groups, int(section["groups_per_job"]), key=lambda g: 0))
         work = sum(group_arrivals(g, section) for g in groups) * len(exp["policies"])
         out.append(
-            StageEstimate(
+            chunked_stage(
                 f"bipartite.experiments.{name}",
                 "bipartite_groups",
-                jobs,
-                len(groups),
-                float(work),
-                jobs * JOB_STARTUP_SECONDS + work * SECONDS_PER_ARRIVAL_POLICY,
-                BASE_BYTES,
-                f"{work:.3g} arrival-policies",
+                groups,
+                int(section["groups_per_job"]),
+                work,
+                SECONDS_PER_ARRIVAL_POLICY,
+                "arrival-policies",
             )
         )
     return out

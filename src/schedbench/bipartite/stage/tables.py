@@ -60,16 +60,9 @@ def bipartite_rates_tex(rates: pd.DataFrame) -> str:
     """Fitted rates of E[T] − T*_N in N (its source states no rate: these are measurements)."""
     lines = []
     head = "load & $D_N$ & policy & slope of $E[T]-T^*_N$ [95\\% CI] & value"
-    # no series fitted: an empty frame without columns, the table's head alone
-    groups, at = (
-        ([], [])
-        if rates.empty
-        else values_at_largest(rates["experiment"], rates["excess_at_max_n"], rates["n_max"], "N")
-    )
+    groups, at = values_at_largest(rates, "excess_at_max_n", "n_max", "N")
     for k, (_, r) in enumerate(rates.iterrows()):
-        slope = slope_cell(r["slope_lo"], r["slope"], r["slope_hi"])
-        if r["points"] < 3:
-            slope = f"-- ({int(r['points'])} points $>0$)"
+        slope = slope_cell(r["slope_lo"], r["slope"], r["slope_hi"], r["points"])
         lines.append(
             " & ".join(
                 [

@@ -5,8 +5,7 @@ points in 458 s of job time, warm-up, batches and job start-up included)."""
 
 from __future__ import annotations
 
-from schedbench.hall.config import balanced_chunks
-from schedbench.hall.plan import BASE_BYTES, JOB_STARTUP_SECONDS, StageEstimate, output_stages
+from schedbench.hall.plan import StageEstimate, chunked_stage, output_stages
 from schedbench.loss.stage.experiments import expand_points, point_arrivals
 
 __all__ = ["plan_loss", "plan_loss_outputs", "SECONDS_PER_ARRIVAL", "OUTPUT_SECONDS_MEASURED"]
@@ -21,18 +20,16 @@ def plan_loss(section: dict | None) -> list[StageEstimate]:
     out = []
     for name in sorted(section.get("experiments") or {}):
         points = expand_points(name, section["experiments"][name])
-        jobs = len(balanced_chunks(points, int(section["points_per_job"]), key=lambda p: 0))
         arrivals = sum(point_arrivals(p, section) for p in points)
         out.append(
-            StageEstimate(
+            chunked_stage(
                 f"loss.experiments.{name}",
                 "loss_points",
-                jobs,
-                len(points),
-                float(arrivals),
-                jobs * JOB_STARTUP_SECONDS + arrivals * SECONDS_PER_ARRIVAL,
-                BASE_BYTES,
-                f"{arrivals:.3g} arrivals",
+                points,
+                int(section["points_per_job"]),
+                arrivals,
+                SECONDS_PER_ARRIVAL,
+                "arrivals",
             )
         )
     return out

@@ -16,12 +16,7 @@ def loss_slopes_tex(slopes: pd.DataFrame) -> str:
     """Fitted log–log slopes (95 % CI) of each series next to the rate the loss model's source claims."""
     lines = []
     head = "$d$ & $\\alpha$ & $k(n)$ & quantity & fitted slope [95\\% CI] & exact slope & claim & value"
-    # no series fitted: an empty frame without columns, the table's head alone
-    groups, at = (
-        ([], [])
-        if slopes.empty
-        else values_at_largest(slopes["experiment"], slopes["value_at_max_n"], slopes["max_n"], "n")
-    )
+    groups, at = values_at_largest(slopes, "value_at_max_n", "max_n", "n")
     for k, (_, r) in enumerate(slopes.iterrows()):
         exact = "--" if not math.isfinite(r["exact_slope"]) else f"{r['exact_slope']:.2f}"
         claim = r["claim"] if not math.isfinite(r["claimed_slope"]) else f"{r['claimed_slope']:.3g}"
@@ -29,9 +24,7 @@ def loss_slopes_tex(slopes: pd.DataFrame) -> str:
             claim += " \\checkmark" if r["consistent"] else " $\\times$"
             if r["judged_on"] == "exact":
                 claim += " (exact)"
-        slope = slope_cell(r["slope_lo"], r["slope"], r["slope_hi"])
-        if r["points"] < 3:
-            slope = f"-- ({int(r['points'])} points $>0$)"
+        slope = slope_cell(r["slope_lo"], r["slope"], r["slope_hi"], r["points"])
         lines.append(
             " & ".join(
                 [

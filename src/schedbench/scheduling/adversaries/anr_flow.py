@@ -67,13 +67,10 @@ from __future__ import annotations
 import math
 
 from schedbench.hall.params import Param, ParameterError
-from schedbench.scheduling.adversaries.base import Adversary, power_of_two
+from schedbench.scheduling.adversaries.base import MAX_JOBS, Adversary, power_of_two
 from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
-
-#: The largest instance (job count) the adversary agrees to build.
-MAX_JOBS = 2_000_000
 
 
 @register_adversary

@@ -30,7 +30,10 @@ from typing import Any, Callable, ClassVar
 
 from schedbench.hall.params import Param, ParameterError, resolve
 
-__all__ = ["Adversary", "power_of_two", "Param", "ParameterError"]
+__all__ = ["Adversary", "MAX_JOBS", "power_of_two", "Param", "ParameterError"]
+
+#: The largest instance (job count) an adversary agrees to build.
+MAX_JOBS = 2_000_000
 
 
 def power_of_two(least: int = 1) -> Callable[[int], str | None]:

@@ -52,13 +52,11 @@ from __future__ import annotations
 import math
 
 from schedbench.hall.params import Derived, Param, ParameterError
+from schedbench.scheduling.adversaries.base import MAX_JOBS
 from schedbench.scheduling.adversaries._pairing import PairingRounds
 from schedbench.scheduling.budget import ceil_log2
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
-
-#: The largest instance (job count) the adversary agrees to build.
-MAX_JOBS = 2_000_000
 
 
 @register_adversary

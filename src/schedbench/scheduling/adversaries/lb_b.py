@@ -52,12 +52,10 @@ K = 7 gives 349 569. The seed is not used.
 from __future__ import annotations
 
 from schedbench.hall.params import Param, ParameterError
+from schedbench.scheduling.adversaries.base import MAX_JOBS
 from schedbench.scheduling.adversaries._pairing import PairingRounds
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
-
-#: The largest instance (job count) the adversary agrees to build.
-MAX_JOBS = 2_000_000
 
 
 def job_count(K: int, g: int, n1: int, final_job: bool = True) -> int:

@@ -58,13 +58,10 @@ from __future__ import annotations
 
 import math
 from schedbench.hall.params import Param, ParameterError
-from schedbench.scheduling.adversaries.base import Adversary
+from schedbench.scheduling.adversaries.base import MAX_JOBS, Adversary
 from schedbench.scheduling.adversaries.lb_a import LbA
 from schedbench.scheduling.adversaries.lb_b import LbB, job_count
 from schedbench.scheduling.registry import register_adversary
-
-#: The largest instance (job count) the adversary agrees to build.
-MAX_JOBS = 2_000_000
 
 #: Which problem each instantiation builds.
 PROBLEM_OF = {"sizes": "wtdmaxflow", "weights": "genwtd"}

@@ -56,13 +56,10 @@ from __future__ import annotations
 
 from schedbench.hall.params import Derived, Param, ParameterError
 from schedbench.scheduling.adversaries.anr_flow import AnrFlow
-from schedbench.scheduling.adversaries.base import Adversary, power_of_two
+from schedbench.scheduling.adversaries.base import MAX_JOBS, Adversary, power_of_two
 from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.model import JobSpec
 from schedbench.scheduling.registry import register_adversary
-
-#: The largest instance (job count) the adversary agrees to build.
-MAX_JOBS = 2_000_000
 
 
 def job_count(m: int, T: int, horizon: int) -> int:
