@@ -137,7 +137,7 @@ class WmftB(ClassRule):
         )
         a_background = mc.record(inst, order, 1.0, mc.CHOSEN, groups=tables.cls, traced=False)
         a_args = (tables.limit, tables.pw, tables.tie, ec.calendar_span(tables.size))
-        counts, late = np.zeros(3, np.int64), np.full(n, -1, np.int64)
+        counts, late = np.zeros(2, np.int64), np.full(n, -1, np.int64)
         run = mc.run(wmft_b_rule, inst, order, 1.0, a_background, *a_args, rule, counts, late, order_rule=mc.CHOSEN)
         run.late_reject_slot = late
         self.counters["a_rejections"] = int(np.count_nonzero(run.machine < 0))
