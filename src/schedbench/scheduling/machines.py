@@ -6,9 +6,10 @@ along its own order of unfinished jobs: first in, first out (:data:`FIFO`), the 
 key first (:data:`BY_KEY`), or the least remaining work first (:data:`SRPT`); ties by arrival
 position, the engine's job id. Or the rule names the job each machine runs (:data:`CHOSEN`,
 :func:`choose`): it runs that job alone until it completes, then idles until the rule chooses
-again (a rule that keeps its own queues and decides at every completion, as the class rules). A job is done once its remaining work is at most
-:data:`~schedbench.scheduling.model.WORK_TOL` · max(1, p) — the engine's tolerance, so at a
-fractional speed both paths end a job at the same instant.
+again (a rule that keeps its own queues and decides at every completion, as the class rules).
+A job is done once its remaining work is at most :data:`~schedbench.scheduling.model.WORK_TOL`
+· max(1, p) — the engine's tolerance, so at a fractional speed both paths end a job at the
+same instant.
 
 The state of a run is one :class:`Machines` record (a numba structref: every compiled function
 takes the record, never a list of its arrays). Jobs are numbered by **arrival position**
@@ -32,8 +33,8 @@ through the arrivals and decides; the core does the rest:
 
 :func:`run` builds the record from an instance (:func:`record`; a rule may build a second,
 untraced one for a background simulation, as B does for A), calls the rule, runs every machine
-empty and returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator checks. The trace
-has one row per maximal interval of one job on one machine.
+empty and returns the :class:`~schedbench.scheduling.compiled.CompiledRun` the validator
+checks. The trace has one row per maximal interval of one job on one machine.
 
 The engine's step path (Python rules, plug-ins) drives the same record one decision at a time
 through :class:`StepMachines`: jobs added as they are released, FIFO machines whose order (a
@@ -47,7 +48,8 @@ recompiles what depends on it, with no cache to clear by hand.
 The hot functions (:func:`arrive`, :func:`eligible`, :func:`advance`, :func:`dispatch`,
 :func:`to_front` …) are inlined into their callers, and the record's fields compile also without
 numba's reference counting (:func:`_field_access`): a rule whose event loop reads the record at
-every event (the class rules) runs that loop ``_nrt=False``, allocating beforehand, and counts nothing.
+every event (the class rules) runs that loop ``_nrt=False``, allocating beforehand, and counts
+nothing.
 """
 
 from __future__ import annotations
@@ -131,8 +133,7 @@ _FIELDS = [
     "left",
     "right",
     # per machine (qhead: a FIFO machine's first job, a keyed machine's heap root; run_job: the
-    # job a CHOSEN machine runs, or
-    # keyed machine's job in service, out of its heap)
+    # job a CHOSEN machine runs, or a keyed machine's job in service, out of its heap)
     "qhead",
     "qtail",
     "qlen",
@@ -208,10 +209,8 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
     # trace rows: FIFO, a job runs in one piece; keyed, an arrival preempts ≤ 1 job; CHOSEN, room
     # for 4 pieces a job (pages not written are never touched; grown beyond)
     rows = ((4 * n if rule == CHOSEN else 2 * n if heap else n) if traced else 0) + 16
-    nh, nf = (
-        (n if heap else 1),
-        (n if rule == FIFO else 1),
-    )  # the heap's, the FIFO lists' arrays (one entry when unused)
+    nh = n if heap else 1  # the heap's arrays (one entry when unused)
+    nf = n if rule == FIFO else 1  # the FIFO lists' arrays
     order_key = (size.copy() if rule == SRPT else key.astype(np.float64)) if heap else np.zeros(1)
     return Machines(
         n,
