@@ -781,19 +781,30 @@ def test_fault_stretch_objective_is_rederived():
     assert v.status == "invalid" and "objective: the engine claims 5.0" in v.errors[0]
 
 
-def test_fault_overlap_in_a_compiled_trace_sorted_by_machine():
-    """A compiled run's trace comes machine by machine (the validator checks the order instead
-    of sorting): an overlap planted there is still found."""
-    inst = Instance.from_lists(2, [0, 0, 0], [2, 2, 1], [[0], [0], [1]])
+def test_fault_overlap_in_a_compiled_trace_with_machines_interleaved():
+    """A compiled run's trace comes in the order written: each machine's rows in time order, the
+    machines interleaved (the validator checks each machine's consecutive rows in its one pass,
+    no sort). An overlap planted there is found; one that also breaks a machine's start order
+    is found by the sorting fallback; a row on no machine is reported, not indexed."""
+    inst = Instance.from_lists(2, [0, 0, 1, 3], [2, 2, 1, 1], [[0], [0], [1], [1]])
     played = execute(get_algorithm("ll-fifo"), inst, eps=0.0)
     out = played.outcome
     assert out.path == "compiled" and played.status == "ok"
-    assert list(out.trace_machine) == sorted(out.trace_machine)
+    assert list(out.trace_machine) != sorted(out.trace_machine)  # m1's rows between m0's
     r = row_of(out, 1)  # job 1 on m0 in [2, 4); start it at 1, while job 0 runs [0, 2)
-    bad = planted(out, trace_start=(r, 1.0))
-    v = check_flow(inst, bad, eps=0.0, model="speed", late_reject=False)
+    v = check_flow(inst, planted(out, trace_start=(r, 1.0)), eps=0.0, model="speed", late_reject=False)
     assert_fault(v, "machine 0: two jobs at once around 1")
     assert len(v.errors) == 1
+    # job 1's row moved before job 0's (start order broken): the sorted check finds the overlap
+    swap = np.arange(out.trace_job.size)
+    swap[[row_of(out, 0), r]] = swap[[r, row_of(out, 0)]]
+    moved = planted(out, trace_start=(r, 1.0))
+    for name in ("trace_machine", "trace_job", "trace_start", "trace_end", "trace_work"):
+        setattr(moved, name, getattr(moved, name)[swap])
+    v = check_flow(inst, moved, eps=0.0, model="speed", late_reject=False)
+    assert_fault(v, "machine 0: two jobs at once around 1")
+    v = check_flow(inst, planted(out, trace_machine=(r, 7)), eps=0.0, model="speed", late_reject=False)
+    assert_fault(v, "job 1: processed on machine 7")
 
 
 @settings(max_examples=200, deadline=None)

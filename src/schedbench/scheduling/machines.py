@@ -292,29 +292,6 @@ def _trace(mc, i, j, a, b, w):
     mc.rows = put_row(mc.ti, mc.tf, mc.rows, mc.last_row, i, j, a, b, w)
 
 
-@compiled
-def by_machine(ti, tf, rows, m):
-    """The first ``rows`` trace rows grouped by machine (a stable counting sort): each machine's
-    rows are written in time order, so the result is in (machine, start) order, which the
-    validator checks in one pass."""
-    count = np.zeros(m + 1, np.int64)
-    for r in range(rows):
-        count[ti[r, 0] + 1] += 1
-    for i in range(m):
-        count[i + 1] += count[i]
-    gi = np.empty((rows, 2), np.int64)
-    gf = np.empty((rows, 3), np.float64)
-    for r in range(rows):
-        k = count[ti[r, 0]]
-        count[ti[r, 0]] = k + 1
-        gi[k, 0] = ti[r, 0]
-        gi[k, 1] = ti[r, 1]
-        gf[k, 0] = tf[r, 0]
-        gf[k, 1] = tf[r, 1]
-        gf[k, 2] = tf[r, 2]
-    return gi, gf
-
-
 # ---------------------------------------------------------------------- skew heaps of jobs
 # Jobs linked by ``left``/``right`` (−1: none), the smallest (k1, k2, k3) at the root: a keyed
 # machine's waiting jobs (key, id, id), A's SRPT queues and B's density heaps of the class rules.
@@ -641,10 +618,10 @@ def drain(mc):
 
 @compiled
 def _finish(mc):
-    """:func:`drain`; returns the machines, completions and trace (grouped by machine) of the run."""
+    """:func:`drain`; returns the machines, completions and trace of the run (the rows as
+    written: each machine's in time order, the machines interleaved as they ran)."""
     drain(mc)
-    ti, tf = by_machine(mc.ti, mc.tf, mc.rows, mc.m)
-    return mc.machine, mc.completion, ti, tf
+    return mc.machine, mc.completion, mc.ti[: mc.rows], mc.tf[: mc.rows]
 
 
 # ---------------------------------------------------------------------- the step path

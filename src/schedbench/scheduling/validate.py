@@ -31,8 +31,9 @@ Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
   nor on the step or compiled path).
 
 The per-row trace rules (machine, speed, release or dispatch, rejection, overlap on a machine)
-run in one compiled pass over the trace (:func:`_trace_rows`, numba): a 10⁶-job replay costs about
-a fifth of a second. mutmut does not mutate a compiled function, so each of its rules was also
+run in one compiled pass over the trace (:func:`_trace_rows`, numba), rows in the order written
+(the overlap rule on each machine's consecutive rows; a sort only when a machine's rows are not
+in start order): a 10⁶-job validation costs about a tenth of a second. mutmut does not mutate a compiled function, so each of its rules was also
 removed by hand and the planted-fault tests fail without it (docs/mutation-testing.md).
 
 Structural errors make an outcome ``invalid``; a budget overrun alone makes it
@@ -308,7 +309,7 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
             return work, ["trace: a row names no job or has a non-finite time or work"]
         row = lambda mask: int(np.flatnonzero(mask)[0])  # noqa: E731
         # the per-row rules in one compiled pass (the first offending row of each, in trace
-        # order), the work and last end per job, and whether rows are in (machine, start) order
+        # order), the work and last end per job, and whether each machine's rows come in start order
         dispatch_time = np.where(machine >= 0, step_time[np.maximum(dstep, 0)], 0.0)
         reject_time = np.where(rejected, step_time[np.maximum(rstep, 0)], np.inf)
         # what a row needs of its job, one row of three per job (one cache line per lookup)
@@ -316,7 +317,7 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
         job_rows[:, 0] = np.maximum(inst.release, dispatch_time)  # work starts no earlier
         job_rows[:, 1] = reject_time
         job_rows[:, 2] = machine
-        first, done, in_order = _trace_rows(tm, tj, ts, te, tw, job_rows, float(speed), WORK_TOL)
+        first, done, in_order = _trace_rows(tm, tj, ts, te, tw, job_rows, inst.m, float(speed), WORK_TOL)
         work, last_end = done[:, 0], done[:, 1]
         if eligible_keys is None:
             r = first[4]
@@ -366,16 +367,16 @@ def _check_trace(inst, out, machine, dstep, rstep, step_time, completion, reject
         r = first[2]
         if r >= 0:
             errors.append(f"job {tj[r]}: processed until {te[r]:g}, after its rejection at slot {reject_time[tj[r]]:g}")
-        if in_order:  # compiled runs emit their trace machine by machine
+        if in_order:  # each machine's rows in time order (both paths write them so): checked in the pass
             r, sm, ss = first[3], tm, ts
         else:
             by_machine = _grouped_by_start(tm, ts)
             sm, ss, se = tm[by_machine], ts[by_machine], te[by_machine]
             overlap = (sm[1:] == sm[:-1]) & (ss[1:] < se[:-1] - _tol(se[:-1]))
-            r = row(overlap) if overlap.any() else -1
+            r = row(overlap) + 1 if overlap.any() else -1
         if r >= 0:
             errors.append(
-                f"machine {sm[r]}: two jobs at once around {ss[r + 1]:g} (more than speed {speed:g} units in a slot)"
+                f"machine {sm[r]}: two jobs at once around {ss[r]:g} (more than speed {speed:g} units in a slot)"
             )
     else:
         last_end = np.full(n, -np.inf)
@@ -411,20 +412,24 @@ def _bad_trace_row(tj, ts, te, tw, n):
 
 
 @compiled
-def _trace_rows(tm, tj, ts, te, tw, job_rows, speed, work_tol):
+def _trace_rows(tm, tj, ts, te, tw, job_rows, m, speed, work_tol):
     """One pass over the trace rows (jobs in range, times finite: checked before); ``job_rows``
     holds per job (earliest start: release and dispatch, rejection time or inf, machine).
     Returns the first offending row of each rule, −1 if none — [0] more work than the speed
     allows in the interval (or a negative one), [1] work before the job's release or dispatch,
-    [2] work after its rejection, [3] two rows of one machine overlapping (row r and r + 1; only
-    meaningful when the rows are in (machine, start) order), [4] work on another machine than
-    the job's (or on an undispatched job) — the work and last end per job, and whether the rows
-    are in (machine, start) order. Tolerance: work_tol·max(1, |x|)."""
+    [2] work after its rejection, [3] a row that starts before the end of its machine's row
+    before it (only meaningful when each machine's rows come in start order), [4] work on
+    another machine than the job's (or on an undispatched job) — the work and last end per job,
+    and whether each machine's rows (machines 0..m−1) come in start order, in whatever order
+    the machines interleave: then consecutive rows of a machine are what a sort by (machine,
+    start) would put side by side, so [3] is the sorted check without the sort. Tolerance:
+    work_tol·max(1, |x|)."""
     n = job_rows.shape[0]
     first = np.full(5, -1, np.int64)
     done = np.empty((n, 2))
     done[:, 0] = 0.0
     done[:, 1] = -np.inf
+    prev = np.full(m, -1, np.int64)  # each machine's row before, −1: none yet
     in_order = True
     for r in range(tj.shape[0]):
         j = tj[r]
@@ -438,11 +443,17 @@ def _trace_rows(tm, tj, ts, te, tw, job_rows, speed, work_tol):
             first[1] = r
         if first[2] < 0 and rt < np.inf and e > rt + work_tol * max(1.0, abs(rt)):
             first[2] = r
-        if r > 0:
-            if tm[r] < tm[r - 1] or (tm[r] == tm[r - 1] and s < ts[r - 1]):
-                in_order = False
-            elif first[3] < 0 and tm[r] == tm[r - 1] and s < te[r - 1] - work_tol * max(1.0, abs(te[r - 1])):
-                first[3] = r - 1
+        i = tm[r]
+        if i < 0 or i >= m:  # no such machine (reported by [4] or the eligibility check)
+            in_order = False
+        elif in_order:
+            p = prev[i]
+            if p >= 0:
+                if s < ts[p]:
+                    in_order = False
+                elif first[3] < 0 and s < te[p] - work_tol * max(1.0, abs(te[p])):
+                    first[3] = r
+            prev[i] = r
         done[j, 0] += w
         if e > done[j, 1]:
             done[j, 1] = e
