@@ -41,15 +41,21 @@ def calendar_span(size) -> int:
 # top; ``pos[x]`` is item x's place (−1: not in the heap), so an item leaves at once (a job that
 # completes before its timeout; a machine whose event moves).
 @compiled(inline="always")
+def _ih_swap(a, b, key, job, pos):
+    """Entries a and b of the heap change places."""
+    key[a], key[b] = key[b], key[a]
+    job[a], job[b] = job[b], job[a]
+    pos[job[a]] = a
+    pos[job[b]] = b
+
+
+@compiled(inline="always")
 def _ih_up(k, key, job, pos):
     while k > 0:
         p = (k - 1) >> 1
         if key[p] <= key[k]:
             break
-        key[p], key[k] = key[k], key[p]
-        job[p], job[k] = job[k], job[p]
-        pos[job[p]] = p
-        pos[job[k]] = k
+        _ih_swap(p, k, key, job, pos)
         k = p
 
 
@@ -62,10 +68,7 @@ def _ih_down(k, size, key, job, pos):
         c = a + 1 if (a + 1 < size and key[a + 1] < key[a]) else a
         if key[c] >= key[k]:
             break
-        key[c], key[k] = key[k], key[c]
-        job[c], job[k] = job[k], job[c]
-        pos[job[c]] = c
-        pos[job[k]] = k
+        _ih_swap(c, k, key, job, pos)
         k = c
 
 
