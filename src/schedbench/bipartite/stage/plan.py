@@ -5,7 +5,6 @@ the default config's ``make run`` measured (benchmarks/README.md: 6.35·10⁸ ar
 
 from __future__ import annotations
 
-from schedbench.bipartite.stage.experiments import expand_groups, group_arrivals
 from schedbench.hall.plan import StageEstimate, chunked_stage, output_stages
 
 __all__ = ["plan_bipartite", "plan_bipartite_outputs", "SECONDS_PER_ARRIVAL_POLICY", "OUTPUT_SECONDS_MEASURED"]
@@ -15,7 +14,10 @@ SECONDS_PER_ARRIVAL_POLICY = 4.3e-7
 
 
 def plan_bipartite(section: dict | None) -> list[StageEstimate]:
-    """One row per bipartite experiment of a checked config."""
+    """One row per bipartite experiment of a checked config. Its experiments (and their compiled
+    simulator) are imported here, not when the wing is read."""
+    from schedbench.bipartite.stage.experiments import expand_groups, group_arrivals
+
     section = section or {}
     out = []
     for name in sorted(section.get("experiments") or {}):

@@ -6,7 +6,6 @@ points in 458 s of job time, warm-up, batches and job start-up included)."""
 from __future__ import annotations
 
 from schedbench.hall.plan import StageEstimate, chunked_stage, output_stages
-from schedbench.loss.stage.experiments import expand_points, point_arrivals
 
 __all__ = ["plan_loss", "plan_loss_outputs", "SECONDS_PER_ARRIVAL", "OUTPUT_SECONDS_MEASURED"]
 
@@ -15,7 +14,10 @@ SECONDS_PER_ARRIVAL = 1.3e-7
 
 
 def plan_loss(section: dict | None) -> list[StageEstimate]:
-    """One row per loss experiment of a checked config."""
+    """One row per loss experiment of a checked config. Its experiments (and their compiled
+    simulator) are imported here, not when the wing is read."""
+    from schedbench.loss.stage.experiments import expand_points, point_arrivals
+
     section = section or {}
     out = []
     for name in sorted(section.get("experiments") or {}):
