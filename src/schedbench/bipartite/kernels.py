@@ -66,6 +66,18 @@ def _uniform_in(a, b):
     return a + int(np.random.random() * (b - a))
 
 
+@compiled(inline="always")
+def _count_arrival(acc, batch, in_batch, blocked, clock, warmup_time, batch_arrivals):
+    """Count an arrival, and whether it was blocked, in its batch (none in the warm-up), then
+    move on (:func:`next_batch`). Returns (batch, arrivals in batch)."""
+    if batch >= 0:
+        acc[batch, B_ARRIVALS] += 1.0
+        if blocked:
+            acc[batch, B_BLOCKED] += 1.0
+        in_batch += 1
+    return next_batch(batch, in_batch, clock, warmup_time, batch_arrivals)
+
+
 @compiled
 def _shortest_of_sample(pool, lo, hi, d, Q):
     """JSQ(d): min(d, hi − lo) distinct servers of pool[lo:hi] drawn uniformly (by rejection,
@@ -293,12 +305,7 @@ def queue_kernel(
                     return acc, events, OVERFLOW
                 _move_up(s, cls[s], Q, order, pos, first)
                 jobs += 1
-            if batch >= 0:
-                acc[batch, B_ARRIVALS] += 1.0
-                if blocked:
-                    acc[batch, B_BLOCKED] += 1.0
-                in_batch += 1
-            batch, in_batch = next_batch(batch, in_batch, clock, warmup_time, batch_arrivals)
+            batch, in_batch = _count_arrival(acc, batch, in_batch, blocked, clock, warmup_time, batch_arrivals)
             if batch == n_batches:
                 return acc, events, 0
         else:
@@ -391,12 +398,7 @@ def token_kernel(mu, tokens, lam_tot, lam_cum, compat, warmup_time, n_batches, b
                 held[held_start[i] + n_held[i]] = t
                 n_held[i] += 1
                 jobs += 1
-            if batch >= 0:
-                acc[batch, B_ARRIVALS] += 1.0
-                if blocked:
-                    acc[batch, B_BLOCKED] += 1.0
-                in_batch += 1
-            batch, in_batch = next_batch(batch, in_batch, clock, warmup_time, batch_arrivals)
+            batch, in_batch = _count_arrival(acc, batch, in_batch, blocked, clock, warmup_time, batch_arrivals)
             if batch == n_batches:
                 return acc, events
         else:

@@ -18,6 +18,7 @@ import math
 import os
 import platform
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from schedbench.hall.config import ConfigError, balanced_chunks
 __all__ = [
     "StageEstimate",
     "chunked_stage",
+    "experiment_stages",
     "Plan",
     "calibration",
     "machine_memory_bytes",
@@ -82,6 +84,30 @@ def chunked_stage(
         BASE_BYTES,
         f"{work:.3g} {unit}",
     )
+
+
+def experiment_stages(
+    wing: str,
+    section: dict | None,
+    stage: str,
+    per_job: str,
+    split: Callable[[str, dict], tuple[list, float]],
+    seconds_per_work: float,
+    unit: str,
+) -> list[StageEstimate]:
+    """One :func:`chunked_stage` of the rule ``stage`` per experiment of a wing's checked
+    ``section`` (none without it), by name: ``split(name, experiment)`` gives its items and their
+    work, run ``section[per_job]`` items a job."""
+    section = section or {}
+    out = []
+    for name in sorted(section.get("experiments") or {}):
+        items, work = split(name, section["experiments"][name])
+        out.append(
+            chunked_stage(
+                f"{wing}.experiments.{name}", stage, items, int(section[per_job]), work, seconds_per_work, unit
+            )
+        )
+    return out
 
 
 #: The machine the output rules' costs were measured on (:func:`output_stages`) calibrates at

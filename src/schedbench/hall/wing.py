@@ -52,6 +52,7 @@ __all__ = [
     "register",
     "registered",
     "rule_files",
+    "section_hook",
     "section_schemas",
     "use_wings",
     "wing_bench_keys",
@@ -253,6 +254,12 @@ class Wing:
         # read-only views: a frozen description whose tables cannot be edited in place either
         object.__setattr__(self, "tables", MappingProxyType(dict(self.tables)))
         object.__setattr__(self, "table_captions", MappingProxyType(dict(self.table_captions)))
+
+
+def section_hook(section: str, hook: Callable[[dict | None], Any]) -> Callable[[dict], Any]:
+    """A :class:`Wing` hook of the whole config (``check``, ``plan``, ``plan_outputs``) that hands
+    ``hook`` the wing's own ``section`` of it (None when the config has none)."""
+    return lambda config: hook(config.get(section))
 
 
 class WingError(ValueError):

@@ -5,8 +5,7 @@ the default config's ``make run`` measured (benchmarks/README.md: 6.35·10⁸ ar
 
 from __future__ import annotations
 
-from schedbench.bipartite.stage.experiments import expand_groups, group_arrivals
-from schedbench.hall.plan import StageEstimate, chunked_stage, output_stages
+from schedbench.hall.plan import StageEstimate, experiment_stages, output_stages
 
 __all__ = ["plan_bipartite", "plan_bipartite_outputs", "SECONDS_PER_ARRIVAL_POLICY", "OUTPUT_SECONDS_MEASURED"]
 
@@ -15,25 +14,24 @@ SECONDS_PER_ARRIVAL_POLICY = 4.3e-7
 
 
 def plan_bipartite(section: dict | None) -> list[StageEstimate]:
-    """One row per bipartite experiment of a checked config."""
-    section = section or {}
-    out = []
-    for name in sorted(section.get("experiments") or {}):
-        exp = section["experiments"][name]
+    """One row per bipartite experiment of a checked config: its groups, their arrivals ×
+    policies. Its experiments (and their compiled simulator) are imported here, not when the
+    wing is read."""
+    from schedbench.bipartite.stage.experiments import expand_groups, group_arrivals
+
+    def groups_and_work(name: str, exp: dict) -> tuple[list, float]:
         groups = expand_groups(name, exp)
-        work = sum(group_arrivals(g, section) for g in groups) * len(exp["policies"])
-        out.append(
-            chunked_stage(
-                f"bipartite.experiments.{name}",
-                "bipartite_groups",
-                groups,
-                int(section["groups_per_job"]),
-                work,
-                SECONDS_PER_ARRIVAL_POLICY,
-                "arrival-policies",
-            )
-        )
-    return out
+        return groups, sum(group_arrivals(g, section) for g in groups) * len(exp["policies"])
+
+    return experiment_stages(
+        "bipartite",
+        section,
+        "bipartite_groups",
+        "groups_per_job",
+        groups_and_work,
+        SECONDS_PER_ARRIVAL_POLICY,
+        "arrival-policies",
+    )
 
 
 #: CPU seconds of one job of each rule that builds the bipartite wing's tables and figures,

@@ -5,27 +5,11 @@ section, its results tables as ``diff``/``merge``/``archive`` compare them, its 
 from __future__ import annotations
 
 from schedbench.bipartite.stage import claims, report, tables
-from schedbench.hall.wing import SiteView, TableSpec, Wing
+from schedbench.bipartite.stage.config import check_bipartite
+from schedbench.bipartite.stage.plan import plan_bipartite, plan_bipartite_outputs
+from schedbench.hall.wing import SiteView, TableSpec, Wing, section_hook
 
 __all__ = ["WING"]
-
-
-def _check(config: dict) -> None:
-    from schedbench.bipartite.stage.config import check_bipartite
-
-    check_bipartite(config.get("bipartite"))
-
-
-def _plan(config: dict) -> list:
-    from schedbench.bipartite.stage.plan import plan_bipartite
-
-    return plan_bipartite(config.get("bipartite"))
-
-
-def _plan_outputs(config: dict) -> list:
-    from schedbench.bipartite.stage.plan import plan_bipartite_outputs
-
-    return plan_bipartite_outputs(config.get("bipartite"))
 
 
 def _experiments(config: dict) -> dict:
@@ -111,9 +95,9 @@ WING = Wing(
     claims=claims.judged_claims,
     findings=claims.findings_lines,
     report_views=report.report_views,
-    check=_check,
-    plan=_plan,
-    plan_outputs=_plan_outputs,
+    check=section_hook("bipartite", check_bipartite),
+    plan=section_hook("bipartite", plan_bipartite),
+    plan_outputs=section_hook("bipartite", plan_bipartite_outputs),
     rules="workflow/rules/bipartite.smk",
     targets=_targets,
     report_tables=_report_tables,

@@ -5,8 +5,7 @@ points in 458 s of job time, warm-up, batches and job start-up included)."""
 
 from __future__ import annotations
 
-from schedbench.hall.plan import StageEstimate, chunked_stage, output_stages
-from schedbench.loss.stage.experiments import expand_points, point_arrivals
+from schedbench.hall.plan import StageEstimate, experiment_stages, output_stages
 
 __all__ = ["plan_loss", "plan_loss_outputs", "SECONDS_PER_ARRIVAL", "OUTPUT_SECONDS_MEASURED"]
 
@@ -15,24 +14,18 @@ SECONDS_PER_ARRIVAL = 1.3e-7
 
 
 def plan_loss(section: dict | None) -> list[StageEstimate]:
-    """One row per loss experiment of a checked config."""
-    section = section or {}
-    out = []
-    for name in sorted(section.get("experiments") or {}):
-        points = expand_points(name, section["experiments"][name])
-        arrivals = sum(point_arrivals(p, section) for p in points)
-        out.append(
-            chunked_stage(
-                f"loss.experiments.{name}",
-                "loss_points",
-                points,
-                int(section["points_per_job"]),
-                arrivals,
-                SECONDS_PER_ARRIVAL,
-                "arrivals",
-            )
-        )
-    return out
+    """One row per loss experiment of a checked config: its points, their post-warm-up
+    arrivals. Its experiments (and their compiled simulator) are imported here, not when the
+    wing is read."""
+    from schedbench.loss.stage.experiments import expand_points, point_arrivals
+
+    def points_and_arrivals(name: str, exp: dict) -> tuple[list, float]:
+        points = expand_points(name, exp)
+        return points, sum(point_arrivals(p, section) for p in points)
+
+    return experiment_stages(
+        "loss", section, "loss_points", "points_per_job", points_and_arrivals, SECONDS_PER_ARRIVAL, "arrivals"
+    )
 
 
 #: CPU seconds of one job of each rule that builds the loss wing's tables and figures, measured

@@ -4,28 +4,12 @@ its results tables as ``diff``/``merge``/``archive`` compare them, its paper tex
 
 from __future__ import annotations
 
-from schedbench.hall.wing import SiteView, TableSpec, Wing
+from schedbench.hall.wing import SiteView, TableSpec, Wing, section_hook
 from schedbench.loss.stage import claims, report, tables
+from schedbench.loss.stage.config import check_loss
+from schedbench.loss.stage.plan import plan_loss, plan_loss_outputs
 
 __all__ = ["WING"]
-
-
-def _check(config: dict) -> None:
-    from schedbench.loss.stage.config import check_loss
-
-    check_loss(config.get("loss"))
-
-
-def _plan(config: dict) -> list:
-    from schedbench.loss.stage.plan import plan_loss
-
-    return plan_loss(config.get("loss"))
-
-
-def _plan_outputs(config: dict) -> list:
-    from schedbench.loss.stage.plan import plan_loss_outputs
-
-    return plan_loss_outputs(config.get("loss"))
 
 
 def _experiments(config: dict) -> list[str]:
@@ -116,9 +100,9 @@ WING = Wing(
     claims=claims.judged_claims,
     findings=claims.findings_lines,
     report_views=report.report_views,
-    check=_check,
-    plan=_plan,
-    plan_outputs=_plan_outputs,
+    check=section_hook("loss", check_loss),
+    plan=section_hook("loss", plan_loss),
+    plan_outputs=section_hook("loss", plan_loss_outputs),
     rules="workflow/rules/loss.smk",
     targets=_targets,
     report_tables=_report_tables,
