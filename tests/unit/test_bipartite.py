@@ -143,6 +143,18 @@ def test_token_policy_slacc_scenario_by_simulation():
     assert close(r.mean_response, r.mean_response_ci, exact.mean_response)
 
 
+def test_tokens_may_be_one_number_for_every_server_as_buffers_may():
+    """The docstring's "one per server or one for all" holds for tokens too: a number is that
+    many tokens at every server, the same run as the list (same seed)."""
+    mu, lam = [1.0, 2.0, 0.5], [1.2]
+    one = simulate_bipartite(mu, lam, "complete", "token-oldest", arrivals=20_000, seed=4, tokens=2)
+    each = simulate_bipartite(mu, lam, "complete", "token-oldest", arrivals=20_000, seed=4, tokens=[2, 2, 2])
+    assert one.blocking == each.blocking and one.mean_response == each.mean_response
+    assert 0 < one.blocking < 1
+    with pytest.raises(ValueError, match="tokens"):
+        simulate_bipartite(mu, lam, "complete", "token-oldest", arrivals=20_000, seed=4, tokens=0)
+
+
 def _jfsq_index(mu, nbrs):
     """JFSQ with deterministic ties: shortest queue, then fastest, then lowest index."""
 

@@ -191,7 +191,7 @@ def simulate_bipartite(
     batches: int = 20,
     ties: str = "random",
     jfiq_fallback: str = "random",
-    tokens: Sequence[int] | None = None,
+    tokens: Sequence[int] | int | None = None,
     fast_complete: bool = True,
 ) -> BipartiteResult:
     """Simulate ``policy`` (see the module table); ``arrivals`` post-warm-up arrivals in
@@ -262,7 +262,9 @@ def simulate_bipartite(
         tok = (
             np.ones(N, dtype=np.int64)
             if tokens is None
-            else arg.integer_vector(func, "tokens", tokens, low=1, size=N, size_note="one per server: the length of mu")
+            else arg.integer_vector(
+                func, "tokens", tokens, low=1, size=N, scalar_ok=True, size_note="one per server: the length of mu"
+            )
         )
         arg.check_sizes(func, "tokens", float(tok.sum()), f"{int(tok.sum())} tokens")
         arg.check_sizes(func, "neighbors", float(M) * N, f"the M x N compatibility table (M = {M}, N = {N})")
