@@ -143,6 +143,27 @@ def test_token_policy_slacc_scenario_by_simulation():
     assert close(r.mean_response, r.mean_response_ci, exact.mean_response)
 
 
+def test_jiq_fluid_against_its_closed_form_at_every_magnitude():
+    """Two servers μ = (2, 1), Λ = 1: c₀ solves 2c² + c − 2 = 0, E[T] = c/(2 + c) + c/(1 + c).
+    Rates scaled by k give E[T]/k exactly as the model says, from 1e-300 to 1e300, with no
+    numpy warning; rates 600 orders apart give each term's limit (the fast server idle, the
+    slow one busy). Before the solve was scale-free, (1e300, 1e300) at Λ = 1e300 answered 0."""
+    import warnings
+
+    c = (-1 + math.sqrt(17)) / 4
+    exact = c / (2 + c) + c / (1 + c)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for k in (1e-300, 1e-10, 1.0, 3.0, 1e10, 1e300):
+            assert jiq_fluid([2.0 * k, 1.0 * k], 1.0 * k) * k == pytest.approx(exact, rel=1e-14)
+        assert jiq_fluid([1e300, 1e300], 1e300) == pytest.approx(1e-300, rel=1e-14)
+        y = (math.sqrt(5) - 1) / 2  # y/(1 + y) + y = 1: the slow server's share
+        assert jiq_fluid([1e-300, 1e300], 1e-300) == pytest.approx(y / (1 + y) * 1e300, rel=1e-14)
+        assert jiq_fluid([1e-300, 1.0], 0.5) == pytest.approx(3.0, rel=1e-14)  # c₀ = 1: x = (1, 1/2)
+    with pytest.raises(ValueError, match="unstable"):
+        jiq_fluid([1.0, 1.0], 2.0)
+
+
 def test_tokens_may_be_one_number_for_every_server_as_buffers_may():
     """The docstring's "one per server or one for all" holds for tokens too: a number is that
     many tokens at every server, the same run as the list (same seed)."""

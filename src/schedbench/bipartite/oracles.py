@@ -129,13 +129,24 @@ def t_star_graph(mu: Sequence[float], lam: Sequence[float], indptr: np.ndarray, 
 def jiq_fluid(mu: Sequence[float], lam_tot: float) -> float:
     """Many-server limit of JIQ/JSQ with speed classes (complete graph): the busy fraction of a
     class of speed μ_c is x_c = c₀/(μ_c + c₀) with Σ_n μ_n c₀/(μ_n + c₀) = Λ; E[T] = Σ_n x_n / Λ.
-    Λ >= Σμ is a ValueError (unstable)."""
+    Λ >= Σμ is a ValueError (unstable).
+
+    Solved for y = c₀/Λ, which is of order one whatever the rates' magnitudes: Σ_n y/(1 + y·Λ/μ_n)
+    = 1 (no product to overflow or underflow; a ratio Λ/μ_n past the float range gives the
+    term's limit, y or 0) in the bracket y ∈ [1/(2N), 2·max μ/(Σμ − Λ)] (the sum is at most N·y
+    and at least Σμ·y/(max μ + Λ·y)), to a relative 1e-15; then E[T] = Σ_n y/(μ_n + Λ·y)."""
     mu = arg.rate_vector("jiq_fluid", "mu", mu)
     lam_tot = arg.rate("jiq_fluid", "lam_tot", lam_tot)
     if lam_tot >= mu.sum():
         raise ValueError(f"jiq_fluid: Λ = lam_tot = {lam_tot} >= Σμ = {mu.sum()} (mu): unstable")
-    c0 = brentq(lambda c: float(np.sum(mu * c / (mu + c))) - lam_tot, 1e-12, 1e12, xtol=1e-14, rtol=1e-14)
-    return float(np.sum(c0 / (mu + c0))) / lam_tot
+    with np.errstate(over="ignore", divide="ignore"):
+        q = lam_tot / mu
+    lo, hi = 0.5 / mu.size, 2.0 * float(mu.max()) / (float(mu.sum()) - lam_tot)
+    try:
+        y = brentq(lambda y: float(np.sum(y / (1.0 + y * q))) - 1.0, lo, hi, xtol=1e-15 * lo, rtol=1e-15)
+    except ValueError:  # the bracket's ends rounded to one sign: Λ within rounding of Σμ
+        raise ValueError(f"jiq_fluid: Λ = lam_tot = {lam_tot} is within rounding of Σμ = {mu.sum()} (mu)") from None
+    return float(np.sum(y / (mu + lam_tot * y)))
 
 
 def random_exact(
