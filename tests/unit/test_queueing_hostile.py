@@ -222,6 +222,32 @@ def test_solve_full_access_hostile_arguments(data):
     )
 
 
+@pytest.mark.parametrize("call", ["loss_exact", "loss_exact_independent", "full_access", "full_access_r"])
+def test_exact_chains_at_extreme_rates_answer_or_refuse_without_a_warning(call):
+    """Every pair of rates from 5e-324 to 1e308: a finite result, or one ValueError naming the
+    rates — never scipy's singular-matrix warning or numpy's invalid-divide on the way (the
+    generator's overflow and the singular solve are refused where they happen)."""
+    import warnings
+
+    run = {
+        "loss_exact": lambda lam, mu: solve_loss_exact(6, 3, 2, lam, mu),
+        "loss_exact_independent": lambda lam, mu: solve_loss_exact(6, 3, 2, lam, mu, independent=True),
+        "full_access": lambda lam, mu: solve_full_access(24, 2, lam, mu),
+        "full_access_r": lambda lam, mu: solve_full_access(25, 3, lam, mu),
+    }[call]
+    rates = [5e-324, 1e-300, 1e-20, 0.5, 1.0, 1e20, 1e300, 1e308]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for lam in rates:
+            for mu in rates:
+                try:
+                    r = run(lam, mu)
+                except ValueError as exc:
+                    assert _names_in(str(exc), ["lam", "mu"]), (lam, mu, str(exc))
+                    continue
+                assert finite(r.blocking, r.mean_response) and 0 <= r.blocking <= 1, (lam, mu, r)
+
+
 @HOSTILE
 @given(data=st.data())
 def test_loss_formulas_hostile_arguments(data):

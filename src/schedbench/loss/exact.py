@@ -11,11 +11,13 @@ one balance equation replaced by Σπ = 1.
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.linalg import spsolve
+from scipy.sparse.linalg import MatrixRankWarning, spsolve
 from scipy.stats import hypergeom
 
 from schedbench.hall import arguments as arg
@@ -48,18 +50,34 @@ class LossExact:
     n_states: int
 
 
-def _stationary(rates: sp.csr_matrix, ref: int = 0) -> np.ndarray:
+def _stationary(rates: sp.csr_matrix, func: str, ref: int = 0) -> np.ndarray:
     """π with πQ = 0, Σπ = 1, for the generator with off-diagonal ``rates``: fix π_ref = 1 and solve
     the other balance equations (keeps the matrix sparse and banded). ``ref`` must be recurrent;
-    choose a likely state so that no other π overflows relative to it."""
+    choose a likely state so that no other π overflows relative to it. Rates that overflow, or
+    so far apart that the equations are singular or π is not finite in floats, are a ValueError
+    naming ``func`` and its rates (never a numpy or scipy warning and a NaN)."""
+    if not np.all(np.isfinite(rates.data)):
+        raise ValueError(f"{func}: a transition rate of the chain overflows (n, d, lam, mu): rescale the rates")
     Q = rates - sp.diags(np.asarray(rates.sum(axis=1)).ravel())
     At = Q.T.tocsc()
     keep = np.flatnonzero(np.arange(Q.shape[0]) != ref)
     pi = np.ones(Q.shape[0])
     if keep.size:
-        pi[keep] = spsolve(At[keep][:, keep], -At[keep][:, [ref]].toarray().ravel())
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", MatrixRankWarning)
+            try:
+                pi[keep] = spsolve(At[keep][:, keep], -At[keep][:, [ref]].toarray().ravel())
+            except MatrixRankWarning:
+                raise ValueError(
+                    f"{func}: the chain's balance equations are singular in floats (lam, mu): the rates are too far apart"
+                ) from None
     pi = np.maximum(pi, 0.0)
-    return pi / pi.sum()
+    total = float(pi.sum())
+    if not (math.isfinite(total) and total > 0):
+        raise ValueError(
+            f"{func}: the stationary distribution is not finite in floats (lam, mu): the rates are too far apart"
+        )
+    return pi / total
 
 
 def loss_state_count(n: int, d: int, independent: bool, cap: int) -> int:
@@ -174,7 +192,7 @@ def solve_loss_exact(
                 rows.append(i)
                 cols.append(index[tuple(t)])
                 vals.append(rate)
-    pi = _stationary(sp.csr_matrix((vals, (rows, cols)), shape=(S, S)))
+    pi = _stationary(sp.csr_matrix((vals, (rows, cols)), shape=(S, S)), func)
     blocking = float(pi @ split[idle_of, 0])
     accepted = pi @ split[idle_of, 1:]
     f = accepted / accepted.sum()
@@ -247,7 +265,7 @@ def solve_full_access(n: int, d: int, lam: float, mu: float = 1.0) -> FullAccess
                 vals.append(r * mu)
     mode = lam_tot / (d * mu)
     likely = idx(min(N, int(mode)) if mode < N else N, 0)  # near the mode: x_d ≈ nλ/(dμ)
-    pi = _stationary(sp.csr_matrix((vals, (rows, cols)), shape=(S, S)), ref=likely)
+    pi = _stationary(sp.csr_matrix((vals, (rows, cols)), shape=(S, S)), func, ref=likely)
     blocked = pi[idx(N, 0)] if r == 0 else pi[idx(N, 1)]
     r_rate = pi[idx(N, 0)] if r else 0.0  # arrival rate into r-jobs / (nλ)
     accepted = 1.0 - blocked
