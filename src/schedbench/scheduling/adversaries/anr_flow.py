@@ -141,14 +141,6 @@ class AnrFlow(Adversary):
         #: survivors after each round, for inspection
         self.history: list[list[int]] = []
 
-    @property
-    def m(self) -> int:
-        return self.params["m"]
-
-    @property
-    def opt(self) -> float:
-        return float(self.params["T"])
-
     def _slot(self) -> int:
         """Release time of the current round (and what follows it)."""
         return self.round - 1 if self.params["streams"] else 0

@@ -61,10 +61,6 @@ class AnrTree(Adversary):
         self.done = False
 
     @property
-    def m(self) -> int:
-        return self.params["m"]
-
-    @property
     def opt(self) -> float:
         return 1.0
 

@@ -14,9 +14,10 @@ implements:
 * :meth:`observe` — called after the batch was released, with the jobs' ids;
 * :meth:`size` (a classmethod, optional) — (the most jobs a game of these parameters can
   release, machines), so that a run can be costed before it is played;
-* :attr:`m` — the number of machines, and :attr:`opt` — the optimum it constructs (known
-  before the game: the adversary builds its instance around it, so algorithms that assume T*
-  receive it). The offline solver must agree on the realised instance (tests, pipeline).
+* :attr:`m` — the number of machines (default: the parameter ``m``), and :attr:`opt` — the
+  optimum it constructs (default: the parameter ``T``), known before the game: the adversary
+  builds its instance around it, so algorithms that assume T* receive it. The offline solver
+  must agree on the realised instance (tests, pipeline).
 
 Timing: batches released at the same time as earlier ones are arrivals of the same slot, so an
 algorithm's slot hook has not run between them (it runs once the clock moves past the slot).
@@ -91,11 +92,18 @@ class Adversary:
 
     @property
     def m(self) -> int:
-        raise NotImplementedError
+        """The number of machines: the parameter ``m`` (a construction that derives it overrides this)."""
+        if "m" not in self.params:
+            raise NotImplementedError
+        return self.params["m"]
 
     @property
     def opt(self) -> float:
-        raise NotImplementedError
+        """The optimum the construction builds: the parameter ``T`` (a construction that builds
+        another overrides this)."""
+        if "T" not in self.params:
+            raise NotImplementedError
+        return float(self.params["T"])
 
     def next_jobs(self, view) -> list | None:
         raise NotImplementedError

@@ -117,10 +117,6 @@ class LbA(PairingRounds):
         return 2 ** self.params["K"]
 
     @property
-    def opt(self) -> float:
-        return float(self.params["T"])
-
-    @property
     def rounds(self) -> int:
         return self.params["K"]
 

@@ -135,14 +135,6 @@ class PairingStreams(Adversary):
         #: survivors after each round, for inspection
         self.history: list[list[int]] = []
 
-    @property
-    def m(self) -> int:
-        return self.params["m"]
-
-    @property
-    def opt(self) -> float:
-        return float(self.params["T"])
-
     def next_jobs(self, view):
         self.pairs = []
         while True:

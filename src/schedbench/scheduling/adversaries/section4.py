@@ -92,10 +92,6 @@ class Section4(Adversary):
         self.t = -1  # the last slot released
 
     @property
-    def m(self) -> int:
-        return self.params["m"]
-
-    @property
     def opt(self) -> float:
         return 2.0
 

@@ -111,6 +111,11 @@ class SlotPlan:
     wake_at: int | None = None
 
 
+#: the flow problems weighted other than by count: a rule that solves MaxFlowTime by a weight-blind
+#: dispatch, or by deadlines r + T/w with the problem's flow weight, declares them in ``problems``
+WEIGHTED_FLOW_PROBLEMS: tuple[str, ...] = ("wtdmaxflow", "genwtd", "stretch")
+
+
 class OnlineAlgorithm:
     """Base class of every online algorithm (see the module docstring for the contract)."""
 

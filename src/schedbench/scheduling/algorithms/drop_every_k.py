@@ -12,36 +12,28 @@ from __future__ import annotations
 import numpy as np
 
 from schedbench.hall.jit import compiled
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms._drop_every_k import DropEveryKRule
+from schedbench.scheduling.algorithms.base import JobView
 from schedbench.scheduling.algorithms.greedy import least_loaded
-from schedbench.scheduling.budget import drop_period
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
 @register_algorithm
-class DropEveryK(OnlineAlgorithm):
+class DropEveryK(DropEveryKRule):
     name = "drop-every-k"
     problem = "load"
-    model = "rejection"
-    rule_label = "Q"
     summary = "greedy; each machine rejects every k-th job routed to it, k = ⌈1/ε⌉"
-    bound = "none proven (budget holds by construction)"
-    cites = "cdgk"
-    section = "overview"
     reference = "Roy Choudhury et al. SODA 2015, overview; docs/models/rejection-model.md §7 B8"
 
     def __init__(self, m: int, **kwargs) -> None:
         super().__init__(m, **kwargs)
-        self.k = drop_period(self.eps)  # ⌈1/ε⌉ (budget.py)
         self.load = np.zeros(self.m)
-        self.routed = np.zeros(self.m, dtype=np.int64)
 
     def on_arrival(self, job: JobView, view) -> int:
         loads = self.load[job.eligible]
         i = int(job.eligible[loads == loads.min()].min())
-        self.routed[i] += 1
-        if self.routed[i] % self.k == 0:
+        if self.drops(i):
             return REJECT
         self.load[i] += job.size
         return i

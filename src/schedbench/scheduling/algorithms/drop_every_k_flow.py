@@ -14,35 +14,24 @@ import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.scheduling import machines as mc
+from schedbench.scheduling.algorithms._drop_every_k import DropEveryKRule
 from schedbench.scheduling.algorithms._flow_rules import shortest_queue
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
-from schedbench.scheduling.budget import drop_period
+from schedbench.scheduling.algorithms.base import JobView
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
 @register_algorithm
-class DropEveryKFlow(OnlineAlgorithm):
+class DropEveryKFlow(DropEveryKRule):
     name = "drop-every-k-flow"
     problem = "maxflow"
     problems = ("stretch",)  # budget by count, as for maxflow
-    model = "rejection"
-    rule_label = "Q"
     summary = "shortest queue, FIFO; each machine rejects every k-th job routed to it"
-    bound = "none proven (budget holds by construction)"
-    cites = "cdgk"
-    section = "overview"
     reference = "Roy Choudhury et al. SODA 2015, overview; docs/models/rejection-model.md §7 B8 on B3"
-
-    def __init__(self, m: int, **kwargs) -> None:
-        super().__init__(m, **kwargs)
-        self.k = drop_period(self.eps)  # ⌈1/ε⌉ (budget.py)
-        self.routed = np.zeros(self.m, dtype=np.int64)
 
     def on_arrival(self, job: JobView, view) -> int:
         i = shortest_queue(view, job.eligible)
-        self.routed[i] += 1
-        return REJECT if self.routed[i] % self.k == 0 else i
+        return REJECT if self.drops(i) else i
 
     def compiled_run(self, inst, order):
         return mc.run(drop_every_k_flow_rule, inst, order, 1.0, self.k)

@@ -33,7 +33,7 @@ import numpy as np
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
 from schedbench.scheduling import machines as mc
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
+from schedbench.scheduling.algorithms.base import WEIGHTED_FLOW_PROBLEMS, JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
 
@@ -72,7 +72,7 @@ class Edf(OnlineAlgorithm):
 
     name = "edf"
     problem = "maxflow"
-    problems = ("wtdmaxflow", "genwtd", "stretch")  # deadlines r + T/w with the problem's flow weight
+    problems = WEIGHTED_FLOW_PROBLEMS  # deadlines r + T/w with the problem's flow weight
     model = "speed"
     rule_label = "R"
     parameters = {

@@ -29,7 +29,7 @@ import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param, ParameterError
-from schedbench.scheduling.algorithms.base import OnlineAlgorithm
+from schedbench.scheduling.algorithms.base import WEIGHTED_FLOW_PROBLEMS, OnlineAlgorithm
 from schedbench.scheduling.model import WORK_TOL, Instance, Outcome
 from schedbench.scheduling.problems import get_problem
 from schedbench.scheduling.registry import register_algorithm
@@ -197,7 +197,7 @@ def global_edf_kernel(release, size, indptr, indices, order, rank, m, s):
 class GlobalEdf(OnlineAlgorithm):
     name = "global-edf"
     problem = "maxflow"
-    problems = ("wtdmaxflow", "genwtd", "stretch")  # deadlines r + T/w with the problem's flow weight
+    problems = WEIGHTED_FLOW_PROBLEMS  # deadlines r + T/w with the problem's flow weight
     model = "speed"
     rule_label = "R"
     migratory = True

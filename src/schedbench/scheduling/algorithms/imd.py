@@ -28,7 +28,7 @@ import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.scheduling import machines as mc
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm, SlotPlan
+from schedbench.scheduling.algorithms.base import WEIGHTED_FLOW_PROBLEMS, JobView, OnlineAlgorithm, SlotPlan
 from schedbench.scheduling.budget import floor_log2
 from schedbench.scheduling.registry import register_algorithm
 
@@ -41,7 +41,7 @@ class Imd(OnlineAlgorithm):
 
     name = "imd"
     problem = "maxflow"
-    problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
+    problems = WEIGHTED_FLOW_PROBLEMS  # weight-blind: the same baseline for every flow problem
     model = "speed"
     rule_label = "R"
     summary = "least cumulative class volume (class ⌊log₂ p⌋); SRPT per machine"

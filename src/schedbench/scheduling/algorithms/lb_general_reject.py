@@ -31,6 +31,7 @@ from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound, pow2_at_least_nb
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms.lb_unit_reject import GUARD
 from schedbench.scheduling.budget import Budget, allows_nb, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
@@ -67,7 +68,7 @@ class LbGeneralReject(OnlineAlgorithm):
         "alpha": Param(None, doc="explicit α > 0 (overrides alpha_rule; null: the rule)"),
         "beta": Param(None, doc="explicit β > 0 (overrides beta_rule; null: the rule)"),
         "oracle": Param("opt", ("opt", "trivial-lb"), "opt: T = 2T*; trivial-lb: prefix bound, phases"),
-        "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
+        "guard": GUARD,
     }
     summary = "sizes rounded to powers of two; per size class the unit rule with cap β·T"
     bound = "O(log² 1/ε)"

@@ -40,6 +40,10 @@ from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
 
+#: ``guard`` of the rejection rules with a cap (this one and its per-size-class form, lb-general-reject)
+GUARD = Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)")
+
+
 def alpha_for(eps: float, alpha_rule: str) -> int:
     """α of rejection-model.md §2.1 for ε in (0, 1): ⌈log₂(1/ε)⌉ (paper) or twice that (safe); at least 1."""
     alpha = max(1, ceil_log2(1.0 / eps))
@@ -61,7 +65,7 @@ class LbUnitReject(OnlineAlgorithm):
             ("opt", "phases", "doubling"),
             "opt: T = T* [Q]; phases: T = 2^⌈log₂ OPT(prefix)⌉ [R✓]; doubling: on failure [R]",
         ),
-        "guard": Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)"),
+        "guard": GUARD,
     }
     summary = "least-loaded machine of S_j; reject when it already carries α·T"
     bound = "O(log 1/ε): α·T*"

@@ -15,7 +15,7 @@ from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
 from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import least_work, shortest_queue
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms.base import WEIGHTED_FLOW_PROBLEMS, JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
 
 
@@ -23,7 +23,7 @@ from schedbench.scheduling.registry import register_algorithm
 class LlFifo(OnlineAlgorithm):
     name = "ll-fifo"
     problem = "maxflow"
-    problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
+    problems = WEIGHTED_FLOW_PROBLEMS  # weight-blind: the same baseline for every flow problem
     model = "speed"
     rule_label = "R"
     parameters = {"dispatch": Param("queue", ("queue", "work"), "least queue length or least remaining work")}

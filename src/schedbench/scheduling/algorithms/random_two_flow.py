@@ -15,7 +15,7 @@ import numpy as np
 from schedbench.hall.jit import compiled
 from schedbench.scheduling import machines as mc
 from schedbench.scheduling.algorithms._flow_rules import two_shortest_queues
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms.base import WEIGHTED_FLOW_PROBLEMS, JobView, OnlineAlgorithm
 from schedbench.scheduling.registry import register_algorithm
 
 
@@ -23,7 +23,7 @@ from schedbench.scheduling.registry import register_algorithm
 class RandomTwoFlow(OnlineAlgorithm):
     name = "random-two-flow"
     problem = "maxflow"
-    problems = ("wtdmaxflow", "genwtd", "stretch")  # weight-blind: the same baseline for every flow problem
+    problems = WEIGHTED_FLOW_PROBLEMS  # weight-blind: the same baseline for every flow problem
     model = "plain"
     rule_label = "R"
     summary = "a random one of the two shortest queues of S_j; FIFO"
