@@ -159,7 +159,9 @@ def mean_response_given_split(j: np.ndarray | int, mu: float = 1.0, independent:
     if independent and np.any(j > LOOP_MAX_N):
         raise ValueError(f"{func}: j must be <= {LOOP_MAX_N} with independent sub-jobs, got {j.max()!r}")
     j = j.astype(np.float64)
-    if not np.all(np.isfinite(j * mu)):
+    with np.errstate(over="ignore"):  # the overflow is the error raised here, not a warning
+        overflows = not np.all(np.isfinite(j * mu))
+    if overflows:
         raise ValueError(f"{func}: mu = {mu!r} is too large (j·mu overflows)")
     if not independent:
         return 1.0 / (j * mu)

@@ -115,6 +115,10 @@ class SlotPlan:
 #: dispatch, or by deadlines r + T/w with the problem's flow weight, declares them in ``problems``
 WEIGHTED_FLOW_PROBLEMS: tuple[str, ...] = ("wtdmaxflow", "genwtd", "stretch")
 
+#: ``guard`` of the rejection rules with a cap (lb-unit-reject and its per-size-class form,
+#: lb-general-reject): declared here, so that neither rule's file imports the other's
+GUARD = Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)")
+
 
 class OnlineAlgorithm:
     """Base class of every online algorithm (see the module docstring for the contract)."""

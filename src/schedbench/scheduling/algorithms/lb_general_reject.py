@@ -30,8 +30,7 @@ import numpy as np
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound, pow2_at_least_nb
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
-from schedbench.scheduling.algorithms.lb_unit_reject import GUARD
+from schedbench.scheduling.algorithms.base import GUARD, JobView, OnlineAlgorithm
 from schedbench.scheduling.budget import Budget, allows_nb, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm

@@ -32,16 +32,12 @@ import numpy as np
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
 from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt, prefix_unit_opt_pow2
-from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
+from schedbench.scheduling.algorithms.base import GUARD, JobView, OnlineAlgorithm
 from schedbench.scheduling.algorithms.greedy import least_loaded_with_cap
 from schedbench.scheduling.algorithms.greedy_cap import greedy_cap_kernel
 from schedbench.scheduling.budget import Budget, allows_nb, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
-
-
-#: ``guard`` of the rejection rules with a cap (this one and its per-size-class form, lb-general-reject)
-GUARD = Param("off", ("off", "on"), "on: accept instead of rejecting past the budget (counted)")
 
 
 def alpha_for(eps: float, alpha_rule: str) -> int:
