@@ -33,8 +33,9 @@ Rules, each with a planted-fault test in ``tests/unit/test_validate.py``:
 The per-row trace rules (machine, speed, release or dispatch, rejection, overlap on a machine)
 run in one compiled pass over the trace (:func:`_trace_rows`, numba), rows in the order written
 (the overlap rule on each machine's consecutive rows; a sort only when a machine's rows are not
-in start order): a 10⁶-job validation costs about a tenth of a second. mutmut does not mutate a compiled function, so each of its rules was also
-removed by hand and the planted-fault tests fail without it (docs/mutation-testing.md).
+in start order): a 10⁶-job validation costs about a tenth of a second. mutmut does not mutate a
+compiled function, so each of its rules was also removed by hand and the planted-fault tests
+fail without it (docs/mutation-testing.md).
 
 Structural errors make an outcome ``invalid``; a budget overrun alone makes it
 ``budget_violated``. Either way ``valid`` is False and the run is not counted as a success.
