@@ -139,7 +139,7 @@ def jiq_fluid(mu: Sequence[float], lam_tot: float) -> float:
     lam_tot = arg.rate("jiq_fluid", "lam_tot", lam_tot)
     if lam_tot >= mu.sum():
         raise ValueError(f"jiq_fluid: Λ = lam_tot = {lam_tot} >= Σμ = {mu.sum()} (mu): unstable")
-    with np.errstate(over="ignore", divide="ignore"):
+    with np.errstate(over="ignore"):  # a ratio past the float range: inf, the term's limit
         q = lam_tot / mu
     lo, hi = 0.5 / mu.size, 2.0 * float(mu.max()) / (float(mu.sum()) - lam_tot)
     try:
