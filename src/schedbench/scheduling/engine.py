@@ -92,8 +92,7 @@ class Engine:
             r = int(spec.release)
             if r < self.now:
                 raise ValueError(f"job released at {r}, but the engine is already at slot {self.now}")
-            if r > self.now:
-                self.run_until(r)
+            self.run_until(r)  # no event is ever due before now: at r = now, nothing to do
             ids.append(self._arrive(spec))
         return ids
 
@@ -346,25 +345,12 @@ class Engine:
 
     def instance(self, meta: dict | None = None) -> Instance:
         """The jobs released so far, in arrival order, as an instance."""
-        counts = [len(e) for e in self.elig]
-        indptr = np.zeros(len(counts) + 1, dtype=np.int64)
-        indptr[1:] = np.cumsum(counts)
-        indices = np.concatenate(self.elig) if self.elig else np.zeros(0, np.int64)
-        return Instance(
-            self.m,
-            np.asarray(self.release_, dtype=np.int64),
-            np.asarray(self.size_, dtype=np.int64),
-            indptr,
-            indices,
-            np.asarray(self.w_flow),
-            np.asarray(self.w_reject),
-            meta=meta or {},
-        )
+        elig = [e.tolist() for e in self.elig]
+        return Instance.from_lists(self.m, self.release_, self.size_, elig, self.w_flow, self.w_reject, meta)
 
     def _outcome(self) -> Outcome:
         i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
-        f64 = lambda x: np.asarray(x, dtype=np.float64)  # noqa: E731
-        tm, tj, ts, te, tw = self.core.trace()
+        tm, tj, ts, te, tw = self.core.trace()  # int64 and float64 arrays
         return Outcome(
             algorithm=self.name,
             problem=self.problem.name,
@@ -374,12 +360,12 @@ class Engine:
             dispatch_step=i64(self.dispatch_step),
             reject_step=i64(self.reject_step),
             completion=self.core.completion[: self.core.n].copy(),
-            step_time=f64(self.step_time),
-            trace_machine=i64(tm),
-            trace_job=i64(tj),
-            trace_start=f64(ts),
-            trace_end=f64(te),
-            trace_work=f64(tw),
+            step_time=np.asarray(self.step_time, dtype=np.float64),
+            trace_machine=tm,
+            trace_job=tj,
+            trace_start=ts,
+            trace_end=te,
+            trace_work=tw,
             claimed_objective=self.claimed_objective(),
         )
 

@@ -87,16 +87,13 @@ def ih_remove(j, size, key, job, pos):
     k = pos[j]
     if k < 0:
         return size
-    pos[j] = -1
     size -= 1
-    if k == size:
-        return size
-    x = job[size]  # the last entry fills the hole, then finds its place
-    key[k] = key[size]
-    job[k] = x
-    pos[x] = k
-    _ih_up(k, key, job, pos)
-    _ih_down(pos[x], size, key, job, pos)
+    if k < size:  # the last entry fills the hole, then finds its place
+        _ih_swap(k, size, key, job, pos)
+        x = job[k]
+        _ih_up(k, key, job, pos)
+        _ih_down(pos[x], size, key, job, pos)
+    pos[j] = -1
     return size
 
 

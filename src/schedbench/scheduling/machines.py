@@ -14,22 +14,16 @@ same instant.
 The state of a run is one :class:`Machines` record (a numba structref: every compiled function
 takes the record, never a list of its arrays). Jobs are numbered by **arrival position**
 (``order[pos]`` is the instance's job). A compiled rule is a function of the record that goes
-through the arrivals and decides; the core does the rest:
-
-* :func:`arrive` — the instant of arrival ``pos``, with its eligible machines brought up to it
-  (processed lazily: a machine is only touched when asked about or given a job, so the cost of
-  a run grows with jobs and events, never with m × horizon);
-* :func:`eligible` — the arrival's eligible machines (a view, no copy);
-* :func:`shortest_queue`, :func:`least_work` — the two dispatch rules most rules use, with the
-  engine's ties;
-* :func:`dispatch` — put the job on a machine (an SRPT or keyed machine preempts its running
-  job when the new one comes first); :func:`choose` — the job a CHOSEN machine runs;
-  :func:`advance` — bring one machine up to an instant; :func:`remove` — a late rejection;
-* :func:`remaining_work`, :func:`queue_length` — what the step path's ``view.remaining_work(i)``
-  and ``len(view.queue(i))`` say, once the machine is brought up to the present (the fields
-  ``work_left``, ``qlen``, ``t_last`` hold them per machine);
-* job groups (``run(..., groups=)``, a class rule's classes): ``group_work[i, g]``, machine i's
-  work left of group g, kept by the same processing.
+through the arrivals and decides; the core does the rest. It offers :func:`arrive` (the instant
+of arrival ``pos``, its eligible machines brought up to it: machines are processed lazily, only
+when asked about or given a job, so a run costs jobs and events, never m × horizon),
+:func:`eligible` (a view), the dispatch rules most rules use with the engine's ties
+(:func:`shortest_queue`, :func:`least_work`), :func:`dispatch` (a keyed machine preempts its
+running job when the new one comes first), :func:`choose`, :func:`advance`, :func:`remove` (a
+late rejection), and what the step path's ``view.remaining_work(i)`` and ``len(view.queue(i))``
+say once the machine is brought up to the present (:func:`remaining_work`,
+:func:`queue_length`). With job groups (``run(..., groups=)``, a class rule's classes) the same
+processing keeps ``group_work[i, g]``, machine i's work left of group g.
 
 :func:`run` builds the record from an instance (:func:`record`; a rule may build a second,
 untraced one for a background simulation, as B does for A), calls the rule, runs every machine
@@ -111,48 +105,26 @@ class Machines(structref.StructRefProxy):
     """A run's machines and jobs (see the module docstring); built by :func:`run`."""
 
 
-_FIELDS = [
-    # the instance, jobs by arrival position
-    "n",
-    "m",
-    "speed",
-    "rule",
-    "order",
-    "release",
-    "size",
-    "indptr",
-    "indices",
-    # per job
-    "rem",
-    "completion",
-    "machine",
-    "key",  # BY_KEY / SRPT: the order key (SRPT: snapped remaining work)
-    "ids",  # BY_KEY / SRPT: 0..n−1, the ties of the heap
-    "nxt",
-    "prv",  # FIFO: the job before in its machine's order (stale at the head), for moves and removals
-    "left",
-    "right",
-    # per machine (qhead: a FIFO machine's first job, a keyed machine's heap root; run_job: the
-    # job a CHOSEN machine runs, or a keyed machine's job in service, out of its heap)
-    "qhead",
-    "qtail",
-    "qlen",
-    "run_job",
-    "t_last",
-    "work_left",
-    "last_row",
-    # job groups (a class rule's classes): per job its group, per (machine, group) the work left
-    # as of ``t_last``; ``grouped`` False: not kept (one column, never written)
-    "grouped",
-    "group",
-    "group_work",
-    # the trace: (machine, position), (start, end, work); ``traced`` False: none kept (a
-    # rule's background simulation, e.g. B's algorithm A)
-    "traced",
-    "ti",
-    "tf",
-    "rows",
-]
+# The record's fields, a group a line (the order of ``_new``'s arguments):
+# - the instance, jobs by arrival position;
+# - per job: remaining work, completion instant, machine; ``key`` (BY_KEY / SRPT: the order key;
+#   SRPT: snapped remaining work) and ``ids`` (0..n−1, the heap's ties); a FIFO machine's list
+#   (``nxt``, and ``prv``: the job before, stale at the head, for moves and removals); a keyed
+#   machine's heap links (``left``, ``right``);
+# - per machine: ``qhead`` (a FIFO machine's first job, a keyed machine's heap root), ``qtail``,
+#   ``qlen``, ``run_job`` (the job a CHOSEN machine runs, or a keyed machine's job in service, out
+#   of its heap), ``t_last`` (the instant it is brought up to), ``work_left``, ``last_row``;
+# - job groups (a class rule's classes): per job its group, per (machine, group) the work left as
+#   of ``t_last``; ``grouped`` False: not kept (one column, never written);
+# - the trace: ``ti`` (machine, job), ``tf`` (start, end, work), ``rows`` written; ``traced``
+#   False: none kept (a rule's background simulation, e.g. B's algorithm A).
+_FIELDS = (
+    "n m speed rule order release size indptr indices "
+    "rem completion machine key ids nxt prv left right "
+    "qhead qtail qlen run_job t_last work_left last_row "
+    "grouped group group_work "
+    "traced ti tf rows"
+).split()
 structref.define_proxy(Machines, MachinesType, _FIELDS)
 
 
@@ -200,11 +172,8 @@ for _name in _FIELDS:
 @compiled
 def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, key, group, n_groups, traced):
     n = order.shape[0]
-    release = np.empty(n, np.int64)
-    size = np.empty(n, np.float64)
-    for p in range(n):
-        release[p] = release_by_job[order[p]]
-        size[p] = size_by_job[order[p]]
+    release = release_by_job[order].astype(np.int64)
+    size = size_by_job[order].astype(np.float64)
     heap = rule == BY_KEY or rule == SRPT
     # trace rows: FIFO, a job runs in one piece; keyed, an arrival preempts ≤ 1 job; CHOSEN, room
     # for 4 pieces a job (pages not written are never touched; grown beyond)
@@ -249,28 +218,6 @@ def _new(order, release_by_job, size_by_job, indptr, indices, m, speed, rule, ke
 
 
 # ---------------------------------------------------------------------- trace rows
-@compiled(inline="always")
-def put_row(ti, tf, rows, last_row, i, j, a, b, w):
-    """Work ``w`` of job j on machine i in [a, b] into the trace arrays ``ti`` (machine,
-    position) and ``tf`` (start, end, work) holding ``rows`` rows: extends the machine's last row
-    (``last_row[i]``) when the same job simply continues, as the engine's ``_trace``; else a new
-    row (an error if there is no room: the caller reserves it). Returns the row count."""
-    k = last_row[i]
-    if k >= 0 and ti[k, 1] == j and tf[k, 1] == a:
-        tf[k, 1] = b
-        tf[k, 2] += w
-        return rows
-    if rows >= ti.shape[0]:
-        raise RuntimeError("compiled run: more trace rows than reserved")
-    last_row[i] = rows
-    ti[rows, 0] = i
-    ti[rows, 1] = j
-    tf[rows, 0] = a
-    tf[rows, 1] = b
-    tf[rows, 2] = w
-    return rows + 1
-
-
 @compiled(_nrt=True)  # with reference counting also when called from a loop without
 def _grow_trace(mc):
     """Twice the room in the run's trace (a call of its own: the inlined hot paths allocate nothing)."""
@@ -284,12 +231,28 @@ def _grow_trace(mc):
 
 @compiled(inline="always")
 def _trace(mc, i, j, a, b, w):
-    """:func:`put_row` into the run's trace, which grows when full (nothing when not ``traced``)."""
+    """Work ``w`` of job j on machine i in [a, b] into the run's trace (nothing when not
+    ``traced``): ``ti`` (machine, job) and ``tf`` (start, end, work). Extends the machine's last
+    row (``last_row[i]``) when the same job simply continues (a row is a maximal interval); else
+    a new row (the trace grows when full)."""
     if not mc.traced:
         return
-    if mc.rows == mc.ti.shape[0]:
+    ti, tf, k = mc.ti, mc.tf, mc.last_row[i]
+    if k >= 0 and ti[k, 1] == j and tf[k, 1] == a:
+        tf[k, 1] = b
+        tf[k, 2] += w
+        return
+    k = mc.rows
+    if k == ti.shape[0]:
         _grow_trace(mc)
-    mc.rows = put_row(mc.ti, mc.tf, mc.rows, mc.last_row, i, j, a, b, w)
+        ti, tf = mc.ti, mc.tf
+    mc.last_row[i] = k
+    ti[k, 0] = i
+    ti[k, 1] = j
+    tf[k, 0] = a
+    tf[k, 1] = b
+    tf[k, 2] = w
+    mc.rows = k + 1
 
 
 # ---------------------------------------------------------------------- skew heaps of jobs
@@ -336,22 +299,17 @@ def heap_pop(root, k1, k2, k3, left, right):
     return new
 
 
-@compiled
-def snap(x):
-    """Remaining work as SRPT compares it (:func:`snap_work`, compiled)."""
-    if abs(x) < _SNAP_MAX:
-        return np.round(x * _SNAP) / _SNAP
-    return x
-
-
 def snap_work(x: float) -> float:
     """Remaining work rounded to the nearest multiple of 2^-20 (below 2^32 units). At speed 1 + ε
     a remaining work is an integer minus a multiple of s, so two values equal in exact arithmetic
     can differ in the last bits of their floats; rounding makes them the tie they are (then
-    broken by job id) on the step path and the compiled path alike."""
+    broken by job id) on the step path and the compiled path alike (:func:`snap`)."""
     if abs(x) < _SNAP_MAX:
         return round(x * _SNAP) / _SNAP
     return x
+
+
+snap = compiled(snap_work)  # the same rounding in compiled rules
 
 
 # ---------------------------------------------------------------------- processing
@@ -653,13 +611,10 @@ def _join(mc, j, i, t):
 
 @compiled
 def _step_arrays(mc):
-    """The arrays :class:`StepMachines` reads from Python (the record's own, not copies)."""
-    return (mc.size, mc.rem, mc.completion, mc.machine, mc.nxt), (mc.qhead, mc.qlen, mc.t_last, mc.work_left)
-
-
-@compiled
-def _trace_arrays(mc):
-    return mc.rows, mc.ti, mc.tf
+    """The arrays :class:`StepMachines` reads from Python (the record's own, not copies): per
+    job, per machine, and the trace (rows written, ``ti``, ``tf``)."""
+    per_job = (mc.size, mc.rem, mc.completion, mc.machine, mc.nxt)
+    return per_job, (mc.qhead, mc.qlen, mc.t_last, mc.work_left), (mc.rows, mc.ti, mc.tf)
 
 
 _entry_points: dict = {}
@@ -714,7 +669,7 @@ class StepMachines:
         self._queue_of = _direct(queue_of, rec, i64)
 
     def _arrays(self) -> None:
-        per_job, per_machine = _step_arrays(self.mc)
+        per_job, per_machine, _ = _step_arrays(self.mc)
         self.size, self.rem, self.completion, self.machine, self.nxt = per_job
         self.qhead, self.qlen, self.t_last, self.work_left = per_machine
 
@@ -797,7 +752,7 @@ class StepMachines:
 
     def trace(self) -> tuple[np.ndarray, ...]:
         """The trace rows in the order written: machine, job, start, end, work."""
-        rows, ti, tf = _trace_arrays(self.mc)
+        rows, ti, tf = _step_arrays(self.mc)[2]
         return tuple(
             np.ascontiguousarray(a) for a in (ti[:rows, 0], ti[:rows, 1], tf[:rows, 0], tf[:rows, 1], tf[:rows, 2])
         )
