@@ -11,6 +11,7 @@ lists): the functions building those lists are checked here, the workflow's file
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -31,8 +32,10 @@ from schedbench.hall.wing import (
     TableSpec,
     Wing,
     WingError,
+    experiment_files,
     registered,
     rule_files,
+    stage_fields,
     wing_bench_keys,
     wing_claims_inputs,
     wing_figures,
@@ -344,6 +347,31 @@ def _toy_folder(where):
     (where / "toy_wing.py").write_text(TOY_FILE)
     (where / "toy.smk").write_text("")
     return where / "toy_wing.py"
+
+
+def test_experiment_files_and_stage_fields_build_a_wings_hooks():
+    """``experiment_files`` gives a fresh copy of its files (a list or a mapping) for a config
+    running experiments of its section and an empty one of the same kind otherwise;
+    ``stage_fields`` binds a stage package's usual modules and hands each hook its section."""
+    hook = experiment_files("toy", {"toy": TOY_TABLE})
+    running = {"toy": {"experiments": {"a": {}}}}
+    got = hook(running)
+    got["other"] = "results/other.parquet"
+    assert hook(running) == {"toy": TOY_TABLE}
+    assert [hook(c) for c in ({}, {"toy": None}, {"toy": {"experiments": {}}})] == [{}, {}, {}]
+    assert experiment_files("toy", ["a.html"])({"toy": {}}) == []
+    assert experiment_files("toy", ["a.html"])(running) == ["a.html"]
+    tables = SimpleNamespace(paper_macros=lambda config: {}, figure_caption=lambda stem, kind: None, TABLE_CAPTIONS={})
+    claims = SimpleNamespace(judged_claims=lambda tables, present: [], findings_lines=lambda t, f, p: [])
+    report = SimpleNamespace(report_views=lambda tables: {})
+    seen = []
+    wing = Wing(name="toy", **stage_fields("toy", tables, claims, report, seen.append, seen.append, seen.append))
+    assert (wing.section, wing.paper_groups, wing.rules) == ("toy", ("toy",), "workflow/rules/toy.smk")
+    assert wing.claims is claims.judged_claims and wing.report_views is report.report_views
+    wing.check({"toy": 1})
+    wing.plan({"toy": 2})
+    wing.plan_outputs({})
+    assert seen == [1, 2, None]
 
 
 def test_a_wing_file_is_registered_with_its_rules_beside_it_and_declared_by_the_jobs_reading_the_wings(tmp_path):

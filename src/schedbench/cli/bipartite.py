@@ -19,6 +19,7 @@ import argparse
 from schedbench.cli.common import (
     CommandError,
     add_simulation_options,
+    fields,
     library_call,
     numbers,
     parsed,
@@ -137,18 +138,12 @@ def _simulate(args: argparse.Namespace) -> int:
         args.neighbors,
         args.policy,
         args.arrivals,
-        seed=args.seed,
-        warmup=args.warmup,
-        d=args.d,
         buffers=buffers,
-        batches=args.batches,
-        ties=args.ties,
-        jfiq_fallback=args.jfiq_fallback,
-        tokens=args.tokens,
+        **fields(args, "seed", "warmup", "d", "batches", "ties", "jfiq_fallback", "tokens"),
     )
-    row = {k: getattr(res, k) for k in ("policy", "N", "M", "load", "mean_response", "mean_response_ci")}
-    row.update({k: getattr(res, k) for k in ("blocking", "blocking_ci", "mean_jobs", "busy_fraction", "server_jobs")})
-    row.update({k: getattr(res, k) for k in ("arrivals", "events", "seconds", "unstable", "note")})
+    row = fields(res, "policy", "N", "M", "load", "mean_response", "mean_response_ci")
+    row.update(fields(res, "blocking", "blocking_ci", "mean_jobs", "busy_fraction", "server_jobs"))
+    row.update(fields(res, "arrivals", "events", "seconds", "unstable", "note"))
     print_row({**row, "seed": args.seed, "ties": args.ties})
     return 0
 

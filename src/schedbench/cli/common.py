@@ -152,6 +152,12 @@ def library_call(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         raise CommandError(str(exc)) from None
 
 
+def fields(obj: Any, *names: str) -> dict[str, Any]:
+    """``obj``'s attributes ``names``, by name and in that order: a command's options handed on as
+    its library function's keywords of the same names, or a result's values for its printed row."""
+    return {name: getattr(obj, name) for name in names}
+
+
 def print_row(row: dict[str, Any]) -> None:
     """Print one result as one line of strict JSON (:func:`json_ready`)."""
     print(json.dumps(json_ready(row), ensure_ascii=False))

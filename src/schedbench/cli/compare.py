@@ -11,6 +11,7 @@ from schedbench.cli.common import (
     CommandError,
     add_problem_option,
     add_solve_limits,
+    fields,
     nonneg_int,
     parse_params,
     parse_value,
@@ -146,16 +147,19 @@ def _compare(args: argparse.Namespace) -> int:
     comparison = plan(
         algorithms,
         args.eps,
-        family=args.family,
-        adversary=args.adversary,
         params=parse_params(args.param, option="-p"),
-        instances=args.instances,
-        problem=args.problem,
-        seed=args.seed,
-        time_limit=args.time_limit,
-        work_limit=args.work_limit,
-        accept_cost=args.accept_cost,
-        plugin_time_limit=args.plugin_time_limit,
+        **fields(
+            args,
+            "family",
+            "adversary",
+            "instances",
+            "problem",
+            "seed",
+            "time_limit",
+            "work_limit",
+            "accept_cost",
+            "plugin_time_limit",
+        ),
     )
     table, text = run_and_format(comparison, plot=args.plot)
     print(text)

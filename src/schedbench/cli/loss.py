@@ -12,10 +12,12 @@ runs (numba, scipy: ``schedbench --help`` should not wait for them)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any, Callable
 
 from schedbench.cli.common import (
     CommandError,
     add_simulation_options,
+    fields,
     library_call,
     point_commands,
     positive,
@@ -107,25 +109,22 @@ def _load(args: argparse.Namespace) -> dict:
     return {"lam": library_call(lam_of_n, args.n, args.beta, args.alpha), "beta": args.beta, "alpha": args.alpha}
 
 
+def _at_point(func: Callable[..., Any], args: argparse.Namespace, load: Any, *more: Any, **options: Any) -> Any:
+    """``func`` (simulate_loss or solve_loss_exact) at the point's n, k, d and ``load``, with its
+    --mu and --independent, then ``more`` and ``options``: a refusal of the library's names the option."""
+    return library_call(func, args.n, args.k, args.d, load, *more, mu=args.mu, independent=args.independent, **options)
+
+
 def _simulate(args: argparse.Namespace) -> int:
     load = _load(args)
     from schedbench.loss import simulate_loss
 
-    res = library_call(
+    res = _at_point(
         simulate_loss,
-        args.n,
-        args.k,
-        args.d,
+        args,
         {"beta": args.beta, "alpha": args.alpha} if "beta" in load else load["lam"],
         args.arrivals,
-        seed=args.seed,
-        warmup=args.warmup,
-        method=args.method,
-        batches=args.batches,
-        estimator=args.estimator,
-        independent=args.independent,
-        mu=args.mu,
-        service=args.service,
+        **fields(args, "seed", "warmup", "method", "batches", "estimator", "service"),
     )
     print_row({**res.as_row(), "seed": args.seed})
     return 0
@@ -135,24 +134,8 @@ def _exact(args: argparse.Namespace) -> int:
     load = _load(args)
     from schedbench.loss import solve_loss_exact
 
-    res = library_call(
-        solve_loss_exact,
-        args.n,
-        args.k,
-        args.d,
-        load["lam"],
-        mu=args.mu,
-        independent=args.independent,
-        max_states=args.max_states,
-    )
+    res = _at_point(solve_loss_exact, args, load["lam"], max_states=args.max_states)
     row = {"n": args.n, "k": args.k, "d": args.d, **load, "mu": args.mu, "independent": args.independent}
-    row.update(
-        blocking=res.blocking,
-        mean_response=res.mean_response,
-        split_fractions=res.split_fractions,
-        mean_busy=res.mean_busy,
-        mean_jobs=res.mean_jobs,
-        n_states=res.n_states,
-    )
+    row.update(fields(res, "blocking", "mean_response", "split_fractions", "mean_busy", "mean_jobs", "n_states"))
     print_row(row)
     return 0

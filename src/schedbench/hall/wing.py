@@ -49,11 +49,13 @@ __all__ = [
     "TableSpec",
     "Wing",
     "WingError",
+    "experiment_files",
     "register",
     "registered",
     "rule_files",
     "section_hook",
     "section_schemas",
+    "stage_fields",
     "use_wings",
     "wing_bench_keys",
     "wing_claims_inputs",
@@ -260,6 +262,45 @@ def section_hook(section: str, hook: Callable[[dict | None], Any]) -> Callable[[
     """A :class:`Wing` hook of the whole config (``check``, ``plan``, ``plan_outputs``) that hands
     ``hook`` the wing's own ``section`` of it (None when the config has none)."""
     return lambda config: hook(config.get(section))
+
+
+def experiment_files(section: str, files: list[str] | dict[str, str]) -> Callable[[dict], Any]:
+    """A :class:`Wing` hook of the whole config (``report_tables``, ``claims_inputs``,
+    ``site_tables``, ``pdf_inputs``) giving (a copy of) ``files``, a list or paths by name, when the
+    config runs experiments of the wing's ``section``, and none of them when it runs none."""
+    return lambda config: type(files)(files) if (config.get(section) or {}).get("experiments") else type(files)()
+
+
+def stage_fields(
+    section: str,
+    tables: Any,
+    claims: Any,
+    report: Any,
+    check: Callable[[dict | None], None],
+    plan: Callable[[dict | None], list[Any]],
+    plan_outputs: Callable[[dict | None], list[Any]],
+) -> dict[str, Any]:
+    """The :class:`Wing` fields of a wing whose stage package has the usual modules, its config
+    ``section``, paper section group and rules file (``workflow/rules/<section>.smk``) named
+    after the section: its paper text from its ``tables`` module (``paper_macros``,
+    ``figure_caption``, ``TABLE_CAPTIONS``), its claims and findings from its ``claims`` module
+    (``judged_claims``, ``findings_lines``), its report tables from its ``report`` module
+    (``report_views``), and its config ``check`` and cost ``plan`` and ``plan_outputs``, each
+    handed its section (:func:`section_hook`)."""
+    return {
+        "section": section,
+        "paper_macros": tables.paper_macros,
+        "figure_caption": tables.figure_caption,
+        "table_captions": tables.TABLE_CAPTIONS,
+        "paper_groups": (section,),
+        "claims": claims.judged_claims,
+        "findings": claims.findings_lines,
+        "report_views": report.report_views,
+        "check": section_hook(section, check),
+        "plan": section_hook(section, plan),
+        "plan_outputs": section_hook(section, plan_outputs),
+        "rules": f"workflow/rules/{section}.smk",
+    }
 
 
 class WingError(ValueError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from schedbench.bipartite.stage import claims, report, tables
 from schedbench.bipartite.stage.config import check_bipartite
 from schedbench.bipartite.stage.plan import plan_bipartite, plan_bipartite_outputs
-from schedbench.hall.wing import SiteView, TableSpec, Wing, section_hook
+from schedbench.hall.wing import SiteView, TableSpec, Wing, experiment_files, stage_fields
 
 __all__ = ["WING"]
 
@@ -51,27 +51,8 @@ def _targets(config: dict) -> list[str]:
     ] + _figures(config)
 
 
-def _report_tables(config: dict) -> list[str]:
-    if not _experiments(config):
-        return []
-    return ["results/report/bipartite.html", "results/report/bipartite_checks.html"]
-
-
-def _claims_inputs(config: dict) -> dict[str, str]:
-    if not _experiments(config):
-        return {}
-    return {"bipartite_checks": "results/bipartite_checks.parquet", "bipartite": "results/bipartite.parquet"}
-
-
-def _site_tables(config: dict) -> dict[str, str]:
-    if not _experiments(config):
-        return {}
-    return {"bipartite": "results/bipartite.parquet", "bipartite_checks": "results/bipartite_checks.parquet"}
-
-
 WING = Wing(
     name="bipartite",
-    section="bipartite",
     tables={
         "results/bipartite.parquet": TableSpec(
             identity=("experiment", "N", "M", "rho", "alpha", "beta", "graph", "degree_label", "degree", "policy", "d"),
@@ -88,21 +69,19 @@ WING = Wing(
             exact=("reference", "tolerance", "arrivals"),
         ),
     },
-    paper_macros=tables.paper_macros,
-    figure_caption=tables.figure_caption,
-    table_captions=tables.TABLE_CAPTIONS,
-    paper_groups=("bipartite",),
-    claims=claims.judged_claims,
-    findings=claims.findings_lines,
-    report_views=report.report_views,
-    check=section_hook("bipartite", check_bipartite),
-    plan=section_hook("bipartite", plan_bipartite),
-    plan_outputs=section_hook("bipartite", plan_bipartite_outputs),
-    rules="workflow/rules/bipartite.smk",
+    **stage_fields("bipartite", tables, claims, report, check_bipartite, plan_bipartite, plan_bipartite_outputs),
     targets=_targets,
-    report_tables=_report_tables,
-    claims_inputs=_claims_inputs,
-    site_tables=_site_tables,
+    report_tables=experiment_files(
+        "bipartite", ["results/report/bipartite.html", "results/report/bipartite_checks.html"]
+    ),
+    claims_inputs=experiment_files(
+        "bipartite",
+        {"bipartite_checks": "results/bipartite_checks.parquet", "bipartite": "results/bipartite.parquet"},
+    ),
+    site_tables=experiment_files(
+        "bipartite",
+        {"bipartite": "results/bipartite.parquet", "bipartite_checks": "results/bipartite_checks.parquet"},
+    ),
     site_views=(
         SiteView(
             "bipartite",

@@ -4,7 +4,7 @@ its results tables as ``diff``/``merge``/``archive`` compare them, its paper tex
 
 from __future__ import annotations
 
-from schedbench.hall.wing import SiteView, TableSpec, Wing, section_hook
+from schedbench.hall.wing import SiteView, TableSpec, Wing, experiment_files, stage_fields
 from schedbench.loss.stage import claims, report, tables
 from schedbench.loss.stage.config import check_loss
 from schedbench.loss.stage.plan import plan_loss, plan_loss_outputs
@@ -43,27 +43,8 @@ def _targets(config: dict) -> list[str]:
     return ["results/loss.parquet", "paper/tables/loss_slopes.tex", "paper/macros_loss.tex"] + _figures(config)
 
 
-def _pdf_inputs(config: dict) -> list[str]:
-    return ["paper/macros_loss.tex"] if _experiments(config) else []
-
-
-def _report_tables(config: dict) -> list[str]:
-    return ["results/report/loss_points.html", "results/report/loss_slopes.html"] if _experiments(config) else []
-
-
-def _claims_inputs(config: dict) -> dict[str, str]:
-    return {"loss_slopes": "results/loss_slopes.parquet"} if _experiments(config) else {}
-
-
-def _site_tables(config: dict) -> dict[str, str]:
-    if not _experiments(config):
-        return {}
-    return {"loss": "results/loss.parquet", "loss_slopes": "results/loss_slopes.parquet"}
-
-
 WING = Wing(
     name="loss",
-    section="loss",
     tables={
         "results/loss.parquet": TableSpec(
             identity=(
@@ -93,21 +74,13 @@ WING = Wing(
             exact=("exact_slope", "claimed_slope", "claim", "max_n"),
         ),
     },
-    paper_macros=tables.paper_macros,
-    figure_caption=tables.figure_caption,
-    table_captions=tables.TABLE_CAPTIONS,
-    paper_groups=("loss",),
-    claims=claims.judged_claims,
-    findings=claims.findings_lines,
-    report_views=report.report_views,
-    check=section_hook("loss", check_loss),
-    plan=section_hook("loss", plan_loss),
-    plan_outputs=section_hook("loss", plan_loss_outputs),
-    rules="workflow/rules/loss.smk",
+    **stage_fields("loss", tables, claims, report, check_loss, plan_loss, plan_loss_outputs),
     targets=_targets,
-    report_tables=_report_tables,
-    claims_inputs=_claims_inputs,
-    site_tables=_site_tables,
+    report_tables=experiment_files("loss", ["results/report/loss_points.html", "results/report/loss_slopes.html"]),
+    claims_inputs=experiment_files("loss", {"loss_slopes": "results/loss_slopes.parquet"}),
+    site_tables=experiment_files(
+        "loss", {"loss": "results/loss.parquet", "loss_slopes": "results/loss_slopes.parquet"}
+    ),
     site_views=(
         SiteView(
             "loss",
@@ -156,5 +129,5 @@ WING = Wing(
     figures=_figures,
     paper_contents=_paper_contents,
     bench_keys=_experiments,
-    pdf_inputs=_pdf_inputs,
+    pdf_inputs=experiment_files("loss", ["paper/macros_loss.tex"]),
 )
