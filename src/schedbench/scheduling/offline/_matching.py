@@ -54,6 +54,14 @@ def _heap_less(a, b, deadline, rank):
     return deadline[a] < deadline[b] or (deadline[a] == deadline[b] and rank[a] < rank[b])
 
 
+@compiled(inline="always")
+def _heap_swap(heap, a, b):
+    """Entries a and b of the heap change places (sift up and sift down alike)."""
+    tmp = heap[a]
+    heap[a] = heap[b]
+    heap[b] = tmp
+
+
 @compiled
 def edf_completion(ptr, jobs, release, size, deadline, rank):
     """Preemptive EDF on each machine: ``jobs[ptr[i]:ptr[i+1]]`` are machine i's jobs sorted
@@ -81,9 +89,7 @@ def edf_completion(ptr, jobs, release, size, deadline, rank):
                 while c > 0:
                     par = (c - 1) // 2
                     if _heap_less(heap[c], heap[par], deadline, rank):
-                        tmp = heap[c]
-                        heap[c] = heap[par]
-                        heap[par] = tmp
+                        _heap_swap(heap, c, par)
                         c = par
                     else:
                         break
@@ -107,9 +113,7 @@ def edf_completion(ptr, jobs, release, size, deadline, rank):
                     if lft + 1 < hs and _heap_less(heap[lft + 1], heap[lft], deadline, rank):
                         best = lft + 1
                     if _heap_less(heap[best], heap[c], deadline, rank):
-                        tmp = heap[c]
-                        heap[c] = heap[best]
-                        heap[best] = tmp
+                        _heap_swap(heap, c, best)
                         c = best
                     else:
                         break

@@ -55,6 +55,7 @@ import pandas as pd
 
 from schedbench.hall.seeds import derived_seed
 from schedbench.scheduling.budget import ceil_log2, ceil_over_eps
+from schedbench.scheduling.stage.section_checks import check_eps_values, check_known_keys, is_eps
 
 __all__ = [
     "SWEEP_KEYS",
@@ -131,9 +132,7 @@ def check_eps_sweep(section: Any) -> None:
         return
     if not isinstance(section, dict):
         raise EpsSweepConfigError(f"{_where()}: a mapping with the key 'problems', got {section!r}")
-    unknown = sorted(set(section) - set(SWEEP_KEYS))
-    if unknown:
-        raise EpsSweepConfigError(f"{_where(unknown[0])}: unknown key (keys: {', '.join(SWEEP_KEYS)})")
+    check_known_keys(section, SWEEP_KEYS, _where(), EpsSweepConfigError)
     v = section.get("seed")
     if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
         raise EpsSweepConfigError(f"{_where('seed')}: an integer >= 0, got {v!r}")
@@ -214,7 +213,7 @@ def _check_series(series: dict, name: str | None) -> None:
             raise EpsSweepConfigError(
                 f"{_where('eps', name)}: an m series (m a list) gives its one ε here, a number in (0, 1)"
             )
-        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps) or not 0 < eps < 1:
+        if not is_eps(eps):
             raise EpsSweepConfigError(
                 f"{where('eps')}: an m series (m a list) runs at one ε, a number in (0, 1), got {eps!r}"
             )
@@ -225,11 +224,7 @@ def _check_series(series: dict, name: str | None) -> None:
             )
         if not isinstance(eps, list) or len(eps) < 2:
             raise EpsSweepConfigError(f"{where('eps')}: a list of at least two ε values in (0, 1), got {eps!r}")
-        for e in eps:
-            if isinstance(e, bool) or not isinstance(e, (int, float)) or not math.isfinite(e) or not 0 < e < 1:
-                raise EpsSweepConfigError(f"{where('eps')}: every ε must be a number in (0, 1), got {e!r}")
-        if len(set(eps)) != len(eps):
-            raise EpsSweepConfigError(f"{where('eps')}: a value is listed twice: {eps!r}")
+        check_eps_values(eps, where("eps"), EpsSweepConfigError)
     for key in ("n", "jobs_per_inverse_eps", "min_jobs_per_inverse_eps", "max_evals"):
         if not _int_or_none(series.get(key)):
             raise EpsSweepConfigError(f"{where(key)}: a positive integer, got {series.get(key)!r}")

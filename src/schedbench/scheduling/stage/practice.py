@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import time
 from typing import Any, NamedTuple, Sequence
 
@@ -60,6 +59,7 @@ import pandas as pd
 from schedbench.hall.grids import algorithm_grid, repeated
 from schedbench.hall.params import ParameterError
 from schedbench.hall.seeds import derived_seed
+from schedbench.scheduling.stage.section_checks import check_eps_values, check_known_keys
 
 __all__ = [
     "PRACTICE_KEYS",
@@ -137,11 +137,7 @@ def _count(value: Any, where: str, minimum: int = 1, maximum: int = MAX_INSTANCE
 def _eps_list(value: Any, where: str) -> list[float]:
     if not isinstance(value, list) or not value:
         raise PracticeConfigError(f"{where}: a non-empty list of ε values in (0, 1), got {value!r}")
-    for e in value:
-        if isinstance(e, bool) or not isinstance(e, (int, float)) or not math.isfinite(e) or not 0 < e < 1:
-            raise PracticeConfigError(f"{where}: every ε must be a number in (0, 1), got {e!r}")
-    if len(set(value)) != len(value):
-        raise PracticeConfigError(f"{where}: a value is listed twice: {value!r}")
+    check_eps_values(value, where, PracticeConfigError)
     return [float(e) for e in value]
 
 
@@ -182,9 +178,7 @@ def _check_entry(where: str, entry: Any, role: str, problem: str) -> None:
 
     if not isinstance(entry, dict) or "algorithm" not in entry:
         raise PracticeConfigError(f"{where}: a mapping with 'algorithm' (and 'params', 'tune', 'label'), got {entry!r}")
-    unknown = sorted(set(entry) - set(ENTRY_KEYS))
-    if unknown:
-        raise PracticeConfigError(f"{where}.{unknown[0]}: unknown key (keys: {', '.join(ENTRY_KEYS)})")
+    check_known_keys(entry, ENTRY_KEYS, where, PracticeConfigError)
     try:
         cls = get_algorithm(entry["algorithm"])
     except UnknownNameError as exc:
@@ -246,9 +240,7 @@ def check_practice(section: Any) -> None:
 
     if not isinstance(section, dict):
         raise PracticeConfigError(f"practice: a mapping with the key 'families', got {section!r}")
-    unknown = sorted(set(section) - set(PRACTICE_KEYS))
-    if unknown:
-        raise PracticeConfigError(f"{_where(unknown[0])}: unknown key (keys: {', '.join(PRACTICE_KEYS)})")
+    check_known_keys(section, PRACTICE_KEYS, _where(), PracticeConfigError)
     _eps_list(section.get("eps", DEFAULT_EPS), _where("eps"))
     for key in ("train_instances", "test_instances", "n_boot"):
         if key in section:
@@ -272,9 +264,7 @@ def check_practice(section: Any) -> None:
             raise PracticeConfigError(f"{where}: a name of letters, digits and '_'")
         if not isinstance(fam, dict):
             raise PracticeConfigError(f"{where}: a mapping, got {fam!r}")
-        unknown = sorted(set(fam) - set(FAMILY_KEYS))
-        if unknown:
-            raise PracticeConfigError(f"{where}.{unknown[0]}: unknown key (keys: {', '.join(FAMILY_KEYS)})")
+        check_known_keys(fam, FAMILY_KEYS, where, PracticeConfigError)
         problem = family_problem(fam)
         if fam.get("params") is not None and not isinstance(fam["params"], dict):
             raise PracticeConfigError(f"{where}.params: a mapping of the family's parameters, got {fam['params']!r}")

@@ -283,6 +283,12 @@ def _bound_note() -> str:
     )
 
 
+def _per_problem_title(prefix: str, stem: str) -> str | None:
+    """The problem's title when ``stem`` names the per-problem figure ``<prefix>_<problem>``, else None."""
+    m = re.fullmatch(rf"{prefix}_([a-z]+)", stem)
+    return PROBLEM_TITLE.get(m.group(1), m.group(1)) if m else None
+
+
 def figure_caption(stem: str, kind: str | None) -> str | None:
     """The LaTeX caption of one of this wing's figures, None for another's."""
     from schedbench.hall.figure_style import MAX_LINES_PER_PANEL
@@ -315,9 +321,8 @@ def figure_caption(stem: str, kind: str | None) -> str | None:
             f"with fewer than ten instances a panel shows each instance's ratio, one row per setting, and no ECDF). "
             f"{layout} {bound_note}"
         )
-    m = re.fullmatch(r"headline_([a-z]+)", stem)
-    if m:
-        title = PROBLEM_TITLE.get(m.group(1), m.group(1))
+    title = _per_problem_title("headline", stem)
+    if title is not None:
         return (
             f"{title}, the comparison at a glance: per experiment, the mean ALG/OPT against "
             "$\\varepsilon$ (each instance's curve where the experiment has fewer than ten) of the rejection-model "
@@ -354,9 +359,8 @@ def figure_caption(stem: str, kind: str | None) -> str | None:
         )
     if stem == "worst_cases":
         return "The worst ALG/OPT each search task found, against the proven bound where there is one."
-    m = re.fullmatch(r"eps_sweep_([a-z]+)", stem)
-    if m:
-        title = PROBLEM_TITLE.get(m.group(1), m.group(1))
+    title = _per_problem_title("eps_sweep", stem)
+    if title is not None:
         return (
             f"{title}: the worst ALG/OPT the black-box search found, a row per series of the sweep "
             "(Section~\\ref{sec:eps_sweep}): against $1/\\varepsilon$ at the series' machines, or against $m$ "
