@@ -160,6 +160,29 @@ def test_lb_b_parameter_errors_name_the_parameter():
         adv(T=2)
 
 
+def test_refuse_too_many_jobs_counts_only_up_to_k_40_and_names_the_adversary():
+    """Adversary.refuse_too_many_jobs: size() is asked only for K <= 40; above MAX_JOBS (or K > 40,
+    count None) the message is the adversary's name then message(count)."""
+    from schedbench.scheduling.adversaries.base import MAX_JOBS, Adversary
+
+    asked = []
+
+    class Sized(Adversary):
+        name = "test-sized"
+
+        @classmethod
+        def size(cls, params):
+            asked.append(params["K"])
+            return params["jobs"], 2 ** params["K"]
+
+    Sized.refuse_too_many_jobs({"K": 3, "jobs": MAX_JOBS}, 3, lambda jobs: "unused")  # at the limit: allowed
+    with pytest.raises(ParameterError, match=r"^adversary 'test-sized': got 2000001$"):
+        Sized.refuse_too_many_jobs({"K": 3, "jobs": MAX_JOBS + 1}, 3, lambda jobs: f"got {jobs}")
+    with pytest.raises(ParameterError, match=r"^adversary 'test-sized': got None$"):
+        Sized.refuse_too_many_jobs({"K": 41, "jobs": 1}, 41, lambda jobs: f"got {jobs}")
+    assert asked == [3, 3]
+
+
 # --------------------------------------------------------------------------- judged after the round
 class _LateRejectOnPair01(OnlineAlgorithm):
     """Lowest-index least loaded; after each arrival, late-rejects the earliest accepted job

@@ -179,12 +179,32 @@ def test_every_rejecting_algorithm_uses_the_owner(name):
 
 
 def test_kernels_use_the_compiled_twin():
-    # greedy_cap_kernel, lb_general_kernel (2), lb_unit_online_kernel (2), each in its rule's file
-    counts = {
-        f: _code(SRC / "algorithms" / f).count("allows_nb (")
-        for f in ("greedy_cap.py", "lb_general_reject.py", "lb_unit_reject.py")
+    # the budget guard of greedy_cap_kernel, lb_general_kernel (2) and lb_unit_online_kernel:
+    # guarded_reject (algorithms/_guard.py), on the twin; lb_unit_online_kernel's doubling test:
+    # the twin itself, in its rule's file
+    files = ("_guard.py", "greedy_cap.py", "lb_general_reject.py", "lb_unit_reject.py")
+    codes = {f: _code(SRC / "algorithms" / f) for f in files}
+    assert {f: code.count("allows_nb (") for f, code in codes.items()} == {
+        "_guard.py": 1,
+        "greedy_cap.py": 0,
+        "lb_general_reject.py": 0,
+        "lb_unit_reject.py": 1,
     }
-    assert counts == {"greedy_cap.py": 1, "lb_general_reject.py": 2, "lb_unit_reject.py": 2}
+    assert {f: code.count("guarded_reject (") for f, code in codes.items()} == {
+        "_guard.py": 1,  # its definition
+        "greedy_cap.py": 1,
+        "lb_general_reject.py": 2,
+        "lb_unit_reject.py": 1,
+    }
+
+
+def test_guarded_reject_counts_the_outcome():
+    from schedbench.scheduling.algorithms._guard import guarded_reject
+
+    # (guard, rejected, fires, pos, eps): pos + 1 arrivals, one more rejection of weight 1
+    assert guarded_reject(False, 5, 2, 9, 0.1) == (True, 6, 2)  # no guard: past the budget all the same
+    assert guarded_reject(True, 0, 2, 9, 0.1) == (True, 1, 2)  # 1 <= 0.1·10
+    assert guarded_reject(True, 1, 2, 9, 0.1) == (False, 1, 3)  # 2 > 0.1·10: kept, a guard fire
 
 
 def test_validator_keeps_its_own_check():

@@ -80,6 +80,15 @@ class Adversary:
         return None
 
     @classmethod
+    def refuse_too_many_jobs(cls, params: dict[str, Any], K: int, message: Callable[[int | None], str]) -> None:
+        """Refuse a game on 2^K machines that :meth:`size` puts above :data:`MAX_JOBS` jobs, or
+        any with K > 40 (2**K is then neither computed nor put in a message): ParameterError
+        naming the adversary, then ``message(jobs)`` (jobs the count, None when K > 40)."""
+        jobs = None if K > 40 else cls.size(params)[0]
+        if jobs is None or jobs > MAX_JOBS:
+            raise ParameterError(f"adversary {cls.name!r}: {message(jobs)}")
+
+    @classmethod
     def problem_for(cls, params: dict[str, Any]) -> str:
         """The problem the instances built with these parameters belong to (default: ``problem``;
         an adversary with several instantiations overrides it and sets ``self.problem``)."""

@@ -81,14 +81,14 @@ class LbA(PairingRounds):
         T, K = params["T"], params["K"]
         if K is None:
             return  # derived from eps when the adversary is built
-        # (never 2**K itself when K is huge: it is the message too)
-        jobs = None if K > 40 else cls.size(params)[0]
-        if jobs is None or jobs > MAX_JOBS:
-            jobs = "more than 2^40" if jobs is None else str(jobs)
-            raise ParameterError(
-                f"adversary {cls.name!r}: parameters 'K'={K} and 'T'={T} give up to "
-                f"T·2^K = {jobs} jobs, more than {MAX_JOBS}"
-            )
+        cls.refuse_too_many_jobs(
+            params,
+            K,
+            lambda jobs: (
+                f"parameters 'K'={K} and 'T'={T} give up to "
+                f"T·2^K = {'more than 2^40' if jobs is None else jobs} jobs, more than {MAX_JOBS}"
+            ),
+        )
 
     @classmethod
     def size(cls, params):

@@ -86,13 +86,15 @@ class LbB(PairingRounds):
                 f"adversary {cls.name!r}: parameter 'final_job' may be False only with n1 = 1 "
                 f"(otherwise OPT may be below S), got n1 = {n1}"
             )
-        jobs = None if K > 40 else cls.size(params)[0]
-        if jobs is None or jobs > MAX_JOBS:
-            n = "more than 2^40 machines" if jobs is None else f"{jobs} jobs"
-            raise ParameterError(
-                f"adversary {cls.name!r}: parameters 'K'={K}, 'g'={g}, 'n1'={n1} give {n} "
+        cls.refuse_too_many_jobs(
+            params,
+            K,
+            lambda jobs: (
+                f"parameters 'K'={K}, 'g'={g}, 'n1'={n1} give "
+                f"{'more than 2^40 machines' if jobs is None else f'{jobs} jobs'} "
                 f"(N = n1·sum_r 2^(K-r)·g^(r-1) must be <= {MAX_JOBS})"
-            )
+            ),
+        )
 
     @classmethod
     def size(cls, params):

@@ -110,13 +110,14 @@ class LbC(Adversary):
                 f"{inst!r} (leave it at {cls.parameters[other].default})"
             )
         K, g = params["K"], params["g"]
-        n = None if K > 40 else cls.size(params)[0]
-        if n is None or n > MAX_JOBS:
-            what = "more than 2^40 machines" if n is None else f"up to {n} jobs"
-            raise ParameterError(
-                f"adversary {cls.name!r}: parameter 'K'={K} (with g={g}, n1={params['n1']}, "
-                f"T={params['T']}) gives {what}, more than {MAX_JOBS}"
-            )
+        cls.refuse_too_many_jobs(
+            params,
+            K,
+            lambda jobs: (
+                f"parameter 'K'={K} (with g={g}, n1={params['n1']}, T={params['T']}) gives "
+                f"{'more than 2^40 machines' if jobs is None else f'up to {jobs} jobs'}, more than {MAX_JOBS}"
+            ),
+        )
         if inst == "weights":
             try:
                 top = float(g) ** K

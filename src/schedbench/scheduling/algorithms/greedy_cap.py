@@ -15,10 +15,11 @@ import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms._guard import guarded_reject
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound
 from schedbench.scheduling.algorithms.base import JobView, OnlineAlgorithm
 from schedbench.scheduling.algorithms.greedy import least_loaded
-from schedbench.scheduling.budget import Budget, allows_nb
+from schedbench.scheduling.budget import Budget
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -88,11 +89,10 @@ def greedy_cap_kernel(size, indptr, indices, order, m, cap, eps, guard):
         j = order[pos]
         i = least_loaded(load, indices, indptr[j], indptr[j + 1])
         if load[i] + size[j] > cap:
-            if not guard or allows_nb(rejected, 1, pos + 1, eps):
+            reject, rejected, fires = guarded_reject(guard, rejected, fires, pos, eps)
+            if reject:
                 machine[j] = -1
-                rejected += 1
                 continue
-            fires += 1
         machine[j] = i
         load[i] += size[j]
     return machine, fires

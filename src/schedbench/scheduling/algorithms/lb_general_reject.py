@@ -29,9 +29,10 @@ import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms._guard import guarded_reject
 from schedbench.scheduling.algorithms._oracles import TrivialPrefixBound, pow2_at_least_nb
 from schedbench.scheduling.algorithms.base import GUARD, JobView, OnlineAlgorithm
-from schedbench.scheduling.budget import Budget, allows_nb, ceil_log2
+from schedbench.scheduling.budget import Budget, ceil_log2
 from schedbench.scheduling.model import REJECT
 from schedbench.scheduling.registry import register_algorithm
 
@@ -218,11 +219,10 @@ def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, ep
             if V[c, k] < V[i, k] or (V[c, k] == V[i, k] and c < i):
                 i = c
         if V[i, k] + ph > alpha * T:
-            if not guard or allows_nb(rejected, 1, pos + 1, eps):
+            reject, rejected, fires = guarded_reject(guard, rejected, fires, pos, eps)
+            if reject:
                 machine[j] = -1
-                rejected += 1
                 continue
-            fires += 1
         machine[j] = i
         V[i, k] += ph
         R[i] += ph
@@ -232,12 +232,11 @@ def lb_general_kernel(size, indptr, indices, order, m, alpha, beta, t_oracle, ep
             kk = K - 1
             while kk >= 0 and head[i, kk] < 0:
                 kk -= 1
-            if guard and not allows_nb(rejected, 1, pos + 1, eps):
-                fires += 1
+            reject, rejected, fires = guarded_reject(guard, rejected, fires, pos, eps)
+            if not reject:
                 break
             jj = head[i, kk]
             head[i, kk] = prev[jj]
             reject_pos[jj] = pos
             R[i] -= float(1 << kk)
-            rejected += 1
     return machine, reject_pos, fires

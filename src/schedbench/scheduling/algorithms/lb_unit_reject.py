@@ -31,6 +31,7 @@ import numpy as np
 
 from schedbench.hall.jit import compiled
 from schedbench.hall.params import Param
+from schedbench.scheduling.algorithms._guard import guarded_reject
 from schedbench.scheduling.algorithms._oracles import PrefixUnitOpt, prefix_unit_opt_pow2
 from schedbench.scheduling.algorithms.base import GUARD, JobView, OnlineAlgorithm
 from schedbench.scheduling.algorithms.greedy import least_loaded_with_cap
@@ -185,10 +186,9 @@ def lb_unit_online_kernel(size, indptr, indices, order, m, alpha, eps, guard, mo
                 ph_rejected = 0
                 phases += 1
                 continue
-            if guard and not allows_nb(rejected, 1, pos + 1, eps):
-                fires += 1
+            reject, rejected, fires = guarded_reject(guard, rejected, fires, pos, eps)
+            if not reject:
                 break
-            rejected += 1
             ph_rejected += 1
             i = -1
             break

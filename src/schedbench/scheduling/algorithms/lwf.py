@@ -150,9 +150,7 @@ def _push(h, size, a, b, c):
             break
         h[k] = h[p]
         k = p
-    h[k, 0] = a
-    h[k, 1] = b
-    h[k, 2] = c
+    _place(h, k, a, b, c)
     return h, size + 1
 
 
@@ -174,10 +172,16 @@ def _pop(h, size):
             break
         h[k] = h[c]
         k = c
-    h[k, 0] = x0
-    h[k, 1] = x1
-    h[k, 2] = x2
+    _place(h, k, x0, x1, x2)
     return size
+
+
+@compiled(inline="always")
+def _place(h, k, a, b, c):
+    """Write the row (a, b, c) at h[k]: where a sift of :func:`_push` or :func:`_pop` ends."""
+    h[k, 0] = a
+    h[k, 1] = b
+    h[k, 2] = c
 
 
 @compiled
