@@ -898,3 +898,18 @@ def test_whole_float_sizes_that_used_to_work_still_work():
     assert k_schedule(100, "const", k=7.0) == 7
     assert make_graph("G2", 4, 4, np.random.default_rng(0), degree=2.0)[1].size == 8
     assert simulate_bipartite([1.0, 1.0], [0.5, 0.5], "complete", "jsq-d", d=2.0, arrivals=2000).arrivals > 0
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("mu, lam_tot", [([1e300, 1.0], 1e-300), ([1e200, 1e200], 1e-10)])
+def test_token_single_type_refuses_rates_too_far_apart_without_a_warning(mu, lam_tot):
+    # (μ_i/Λ)^y overflows: one ValueError naming the rates, not numpy's overflow warning first
+    with pytest.raises(ValueError, match=r"token_single_type: .*\(mu, lam_tot\)"):
+        token_single_type(mu, lam_tot, [2, 2])
+
+
+@pytest.mark.filterwarnings("error")
+def test_token_single_type_with_rates_near_each_other_is_unchanged():
+    # one server, one token: a loss system M/M/1/1 with rate mu/lam_tot, blocking 1/(1 + mu/lam_tot)
+    res = token_single_type([3.0], 1.5, [1])
+    assert math.isclose(res.blocking, 1 / (1 + 3.0 / 1.5), rel_tol=1e-12)

@@ -351,15 +351,17 @@ def token_single_type(mu: Sequence[float], lam_tot: float, tokens: Sequence[int]
         fact = np.array([math.factorial(s) for s in range(prod.size)], dtype=float)
         return float(prod @ fact)
 
-    base = [poly(i) for i in range(N)]
-    Z = total(base)
-    mean_y = np.empty(N)
-    idle = np.empty(N)
-    for i in range(N):
-        others = base[:i] + base[i + 1 :]
-        mean_y[i] = total(others + [poly(i, lambda y: y.astype(float))]) / Z
-        idle[i] = total(others + [poly(i, lambda y, li=ell[i]: (y == li).astype(float))]) / Z
-    blocking = 1.0 / Z  # only y = 0 blocks
+    # rates far apart overflow the powers (μ_i/Λ)^y: the result is then not finite, refused below
+    with np.errstate(over="ignore", invalid="ignore"):
+        base = [poly(i) for i in range(N)]
+        Z = total(base)
+        mean_y = np.empty(N)
+        idle = np.empty(N)
+        for i in range(N):
+            others = base[:i] + base[i + 1 :]
+            mean_y[i] = total(others + [poly(i, lambda y: y.astype(float))]) / Z
+            idle[i] = total(others + [poly(i, lambda y, li=ell[i]: (y == li).astype(float))]) / Z
+        blocking = 1.0 / Z  # only y = 0 blocks
     arg.finite_result(func, "the solution", "mu, lam_tot", Z, mean_y, idle, blocking)
     L = ell - mean_y
     with np.errstate(divide="ignore", invalid="ignore"):
