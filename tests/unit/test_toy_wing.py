@@ -351,16 +351,17 @@ def _toy_folder(where):
 
 def test_experiment_files_and_stage_fields_build_a_wings_hooks():
     """``experiment_files`` gives a fresh copy of its files (a list or a mapping) for a config
-    running experiments of its section and an empty one of the same kind otherwise;
+    the wing's rule says runs experiments and an empty one of the same kind otherwise;
     ``stage_fields`` binds a stage package's usual modules and hands each hook its section."""
-    hook = experiment_files("toy", {"toy": TOY_TABLE})
+    runs = lambda config: (config.get("toy") or {}).get("experiments")  # noqa: E731
+    hook = experiment_files(runs, {"toy": TOY_TABLE})
     running = {"toy": {"experiments": {"a": {}}}}
     got = hook(running)
     got["other"] = "results/other.parquet"
     assert hook(running) == {"toy": TOY_TABLE}
     assert [hook(c) for c in ({}, {"toy": None}, {"toy": {"experiments": {}}})] == [{}, {}, {}]
-    assert experiment_files("toy", ["a.html"])({"toy": {}}) == []
-    assert experiment_files("toy", ["a.html"])(running) == ["a.html"]
+    assert experiment_files(runs, ["a.html"])({"toy": {}}) == []
+    assert experiment_files(runs, ["a.html"])(running) == ["a.html"]
     tables = SimpleNamespace(paper_macros=lambda config: {}, figure_caption=lambda stem, kind: None, TABLE_CAPTIONS={})
     claims = SimpleNamespace(judged_claims=lambda tables, present: [], findings_lines=lambda t, f, p: [])
     report = SimpleNamespace(report_views=lambda tables: {})

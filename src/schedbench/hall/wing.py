@@ -264,11 +264,12 @@ def section_hook(section: str, hook: Callable[[dict | None], Any]) -> Callable[[
     return lambda config: hook(config.get(section))
 
 
-def experiment_files(section: str, files: list[str] | dict[str, str]) -> Callable[[dict], Any]:
+def experiment_files(runs: Callable[[dict], Any], files: list[str] | dict[str, str]) -> Callable[[dict], Any]:
     """A :class:`Wing` hook of the whole config (``report_tables``, ``claims_inputs``,
-    ``site_tables``, ``pdf_inputs``) giving (a copy of) ``files``, a list or paths by name, when the
-    config runs experiments of the wing's ``section``, and none of them when it runs none."""
-    return lambda config: type(files)(files) if (config.get(section) or {}).get("experiments") else type(files)()
+    ``site_tables``, ``pdf_inputs``) giving (a copy of) ``files``, a list or paths by name, when
+    ``runs(config)`` (the wing's own "experiments this config runs") is not empty, and none of
+    them when it is."""
+    return lambda config: type(files)(files) if runs(config) else type(files)()
 
 
 def stage_fields(

@@ -72,14 +72,14 @@ WING = Wing(
     **stage_fields("bipartite", tables, claims, report, check_bipartite, plan_bipartite, plan_bipartite_outputs),
     targets=_targets,
     report_tables=experiment_files(
-        "bipartite", ["results/report/bipartite.html", "results/report/bipartite_checks.html"]
+        _experiments, ["results/report/bipartite.html", "results/report/bipartite_checks.html"]
     ),
     claims_inputs=experiment_files(
-        "bipartite",
+        _experiments,
         {"bipartite_checks": "results/bipartite_checks.parquet", "bipartite": "results/bipartite.parquet"},
     ),
     site_tables=experiment_files(
-        "bipartite",
+        _experiments,
         {"bipartite": "results/bipartite.parquet", "bipartite_checks": "results/bipartite_checks.parquet"},
     ),
     site_views=(

@@ -76,10 +76,12 @@ WING = Wing(
     },
     **stage_fields("loss", tables, claims, report, check_loss, plan_loss, plan_loss_outputs),
     targets=_targets,
-    report_tables=experiment_files("loss", ["results/report/loss_points.html", "results/report/loss_slopes.html"]),
-    claims_inputs=experiment_files("loss", {"loss_slopes": "results/loss_slopes.parquet"}),
+    report_tables=experiment_files(
+        _experiments, ["results/report/loss_points.html", "results/report/loss_slopes.html"]
+    ),
+    claims_inputs=experiment_files(_experiments, {"loss_slopes": "results/loss_slopes.parquet"}),
     site_tables=experiment_files(
-        "loss", {"loss": "results/loss.parquet", "loss_slopes": "results/loss_slopes.parquet"}
+        _experiments, {"loss": "results/loss.parquet", "loss_slopes": "results/loss_slopes.parquet"}
     ),
     site_views=(
         SiteView(
@@ -129,5 +131,5 @@ WING = Wing(
     figures=_figures,
     paper_contents=_paper_contents,
     bench_keys=_experiments,
-    pdf_inputs=experiment_files("loss", ["paper/macros_loss.tex"]),
+    pdf_inputs=experiment_files(_experiments, ["paper/macros_loss.tex"]),
 )
