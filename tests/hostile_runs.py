@@ -36,7 +36,7 @@ def make_run(root: Path) -> Path:
     from schedbench.hall.config import config_hash
     from schedbench.hall.io import provenance, write_parquet
     from schedbench.hall.run_config import config_of_files
-    from schedbench.scheduling.stage.experiment import make_instances, run_online, solve_offline
+    from schedbench.scheduling.stage.experiment import make_instances, run_online_batch, solve_offline
     from schedbench.scheduling.stage.results import assemble
 
     family = {"family": "random-restricted", "params": {"m": 3, "n": 8, "d": 2, "sizes": "unit"}, "instances": 2}
@@ -46,7 +46,7 @@ def make_run(root: Path) -> Path:
     h = config_hash(config_of_files([root / "config/run.yaml"], root))
     paths = make_instances("ru", family, 7, range(2), root / "work/instances")
     opt = solve_offline(paths, "load", 10.0, 7)
-    runs = run_online(paths, opt, "greedy", None, cfg["eps"], 7)
+    runs = run_online_batch(paths, opt, {"greedy": None}, cfg["eps"], 7)
     write_parquet(assemble([runs], [opt], provenance(h)), root / RUNS)
     shutil.rmtree(root / "work")
     archive("a1", root=root)

@@ -22,7 +22,7 @@ from schedbench.hall.io import check_results, provenance, write_parquet
 from schedbench.hall.merge import merge
 from schedbench.hall.run_config import config_of_files
 from schedbench.hall.run_diff import diff
-from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online, solve_offline
+from schedbench.scheduling.stage.experiment import make_instances, run_adversary, run_online_batch, solve_offline
 from schedbench.scheduling.stage.results import assemble
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,9 +46,9 @@ def parts(tmp_path_factory):
     paths = make_instances("ru", FAMILY, 7, range(4), tmp / "ru")
     opt = solve_offline(paths, "load", 10.0, 7)
     out = {"opt": [opt]}
-    out["greedy"] = run_online(paths, opt, "greedy", None, cfg["eps"], 7)
+    out["greedy"] = run_online_batch(paths, opt, {"greedy": None}, cfg["eps"], 7)
     for rule in ("paper", "safe"):
-        out[rule] = run_online(paths, opt, "lb-unit-reject", {"alpha_rule": rule}, cfg["eps"], 7)
+        out[rule] = run_online_batch(paths, opt, {"lb-unit-reject": {"alpha_rule": rule}}, cfg["eps"], 7)
     adv = run_adversary("adv", ADVERSARY, "greedy", None, cfg["eps"], 7, tmp / "adv")
     out["adv"] = adv
     out["adv_opt"] = solve_offline(sorted((tmp / "adv").glob("*.npz")), "load", 10.0, 7)

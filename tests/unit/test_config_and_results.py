@@ -21,7 +21,6 @@ from schedbench.checks import check_config
 from schedbench.scheduling.stage.experiment import (
     make_instances,
     run_adversary,
-    run_online,
     run_online_batch,
     solve_offline,
 )
@@ -189,7 +188,7 @@ def runs(tmp_path_factory):
         opt = solve_offline(paths, "load", 10.0, 7)
         opts.append(opt)
         for alg, grid in cfg["algorithms"].items():
-            parts.append(run_online(paths, opt, alg, grid, SMOKE["eps"], 7))
+            parts.append(run_online_batch(paths, opt, {alg: grid}, SMOKE["eps"], 7))
     cfg = SMOKE["experiments"]["anr_adaptive"]
     for alg, grid in cfg["algorithms"].items():
         parts.append(run_adversary("anr_adaptive", cfg, alg, grid, SMOKE["eps"], 7, tmp / "anr_adaptive" / alg))
@@ -211,7 +210,7 @@ def test_results_are_independent_of_batching(runs, tmp_path):
     for idx in range(cfg["instances"]):
         paths = make_instances("random_unit", cfg, 7, [idx], tmp_path / str(idx))
         opt = solve_offline(paths, "load", 10.0, 7)
-        one_by_one.append(assemble([run_online(paths, opt, "greedy", None, SMOKE["eps"], 7)], [opt], {}))
+        one_by_one.append(assemble([run_online_batch(paths, opt, {"greedy": None}, SMOKE["eps"], 7)], [opt], {}))
     alone = pd.concat(one_by_one)
     batched = runs[(runs["experiment"] == "random_unit") & (runs["algorithm"] == "greedy")]
     cols = ["instance", "seed", "objective", "opt", "ratio"]

@@ -114,3 +114,15 @@ def test_scheduling_figures_keep_legends_short(runs, monkeypatch):  # noqa: F811
     for fig in figs:
         for entries in _legends(fig):
             assert 1 <= len(entries) <= MAX_LINES_PER_PANEL, entries
+
+
+def test_plot_vs_eps_writes_what_it_is_asked_for_and_refuses_the_rest(runs, tmp_path):  # noqa: F811
+    from schedbench.scheduling.stage.figures import _legend_lines, plot_vs_eps, rejection_vs_eps_figures
+
+    path = tmp_path / "rejection.pdf"
+    entries = plot_vs_eps(runs, path, "rejection", n_boot=20)
+    assert path.stat().st_size > 0
+    assert entries == _legend_lines(rejection_vs_eps_figures(runs, n_boot=20))
+    with pytest.raises(ValueError, match="what: 'speed'"):
+        plot_vs_eps(runs, tmp_path / "speed.pdf", "speed")
+    assert not (tmp_path / "speed.pdf").exists()

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from schedbench.api import RunResult, run
-from schedbench.scheduling.stage.experiment import INSTANCE_COLUMNS, run_online, solve_offline
+from schedbench.scheduling.stage.experiment import INSTANCE_COLUMNS, run_online_batch, solve_offline
 from schedbench.hall.io import PROVENANCE_COLUMNS
 from schedbench.scheduling.stage.results import OPT_COLUMNS
 from schedbench.scheduling.model import Instance
@@ -89,7 +89,7 @@ def test_pipeline_rows_are_the_instance_columns_then_the_record_row(tmp_path):
         inst.meta.update({"experiment": "e", "family": "f", "instance": f"e/{k:04d}", "index": k})
         paths.append(tmp_path / f"{k:04d}.npz")
         inst.save(paths[-1])
-    table = run_online(paths, solve_offline(paths, "load", 10.0, 7), "lb-unit-reject", None, [0.25], 7)
+    table = run_online_batch(paths, solve_offline(paths, "load", 10.0, 7), {"lb-unit-reject": None}, [0.25], 7)
     assert list(table["status"]) == ["error", "ok"]
     good = execute(get_algorithm("lb-unit-reject"), unit_instance(), eps=0.25, params={}, oracle=2.0)
 

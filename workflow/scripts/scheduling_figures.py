@@ -1,7 +1,7 @@
 # Thin: runs.parquet -> one problem's figures: paper/figures/{headline,ratio_vs_eps,rejection_vs_eps,ecdf}_{problem}.pdf (+ .png)
 from schedbench.hall.io import read_parquet
 from schedbench.hall.logs import logged
-from schedbench.scheduling.stage.figures import plot_ecdf, plot_ratio_vs_eps, plot_rejection_vs_eps
+from schedbench.scheduling.stage.figures import plot_ecdf, plot_vs_eps
 from schedbench.scheduling.stage.headline import plot_headline
 
 with logged(snakemake.log[0], "scheduling_figures") as log:
@@ -10,16 +10,10 @@ with logged(snakemake.log[0], "scheduling_figures") as log:
     drawn = snakemake.params.experiments  # per paged figure, its experiments (one row each)
     n_boot = int(snakemake.params.n_boot)
     log.info("headline panels: %s", plot_headline(runs, problem, out.headline))
-    log.info(
-        "ALG/OPT legends: %s",
-        plot_ratio_vs_eps(
-            runs, out.ratio_vs_eps, n_boot=n_boot, problem=problem, experiments=list(drawn["ratio_vs_eps"])
-        ),
-    )
-    log.info(
-        "rejected-fraction legends: %s",
-        plot_rejection_vs_eps(
-            runs, out.rejection_vs_eps, n_boot=n_boot, problem=problem, experiments=list(drawn["rejection_vs_eps"])
-        ),
-    )
+    for what, legends in (("ratio", "ALG/OPT"), ("rejection", "rejected-fraction")):
+        name = f"{what}_vs_eps"
+        entries = plot_vs_eps(
+            runs, getattr(out, name), what, n_boot=n_boot, problem=problem, experiments=list(drawn[name])
+        )
+        log.info("%s legends: %s", legends, entries)
     plot_ecdf(runs, out.ecdf, problem=problem, experiments=list(drawn["ecdf"]))

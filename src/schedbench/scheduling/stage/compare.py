@@ -378,7 +378,7 @@ def run_and_format(comparison: Comparison, plot: str | Path | None = None) -> tu
     rows = summary(table)
     text = format_summary(rows, comparison, seconds=time.perf_counter() - t0)
     if plot is not None:
-        from schedbench.scheduling.stage.figures import plot_ratio_vs_eps
+        from schedbench.scheduling.stage.figures import plot_vs_eps
 
-        plot_ratio_vs_eps(table, plot, problem=comparison.problem)
+        plot_vs_eps(table, plot, "ratio", problem=comparison.problem)
     return table, text

@@ -3,8 +3,8 @@
 1. :func:`make_instances` — generate a batch of a family's instances, one ``.npz`` each
    (:mod:`~schedbench.scheduling.stage.prepare`, with :func:`solve_offline`);
 2. :func:`run_online_batch` — every algorithm of an experiment, all their parameter
-   combinations and all ε, on a batch (joblib over instances; :func:`run_online` is the same for
-   one algorithm); :func:`run_adversary` — one algorithm against an adaptive
+   combinations and all ε, on a batch (joblib over instances; one algorithm is a batch of one:
+   ``{name: grid}``); :func:`run_adversary` — one algorithm against an adaptive
    adversary, every combination and replication, saving each realised instance;
 3. :func:`solve_offline` — OPT (or a bound) of each instance file, for the experiment's problem
    (:mod:`~schedbench.scheduling.stage.prepare`);
@@ -42,7 +42,6 @@ from schedbench.scheduling.stage.results import parameter_columns
 __all__ = [
     "make_instances",
     "solve_offline",
-    "run_online",
     "run_online_batch",
     "run_adversary",
     "instance_id",
@@ -81,23 +80,6 @@ def proven_opt(row: dict[str, Any] | None) -> float | None:
     return float(row["opt"])
 
 
-def run_online(
-    paths: Iterable[str | Path],
-    opt_table: pd.DataFrame | None,
-    algorithm: str,
-    grid: dict[str, Any] | None,
-    eps_values: list[float],
-    base_seed: int,
-    n_jobs: int = 1,
-    problem: str | None = None,
-    run_seconds: float | None = None,
-) -> pd.DataFrame:
-    """Run ``algorithm`` with every combination of ``grid`` and every ε it takes on each
-    instance file, for ``problem`` (default: the algorithm's). ``opt_table`` supplies T* to
-    algorithms that assume it."""
-    return run_online_batch(paths, opt_table, {algorithm: grid}, eps_values, base_seed, n_jobs, problem, run_seconds)
-
-
 def run_online_batch(
     paths: Iterable[str | Path],
     opt_table: pd.DataFrame | None,
@@ -111,8 +93,8 @@ def run_online_batch(
     """Every algorithm of ``algorithms`` (name → parameter grid) on each instance file: one
     pipeline job per batch of an experiment (the fixed cost of a job — interpreter, imports,
     compiled-code cache loads — is paid once for all its algorithms). Each instance is loaded
-    once; the rows are those :func:`run_online` gives per algorithm (the seeds are keyed by
-    instance and algorithm, so the batching does not change them). A run of a plug-in past
+    once; an algorithm's rows do not depend on the batch it runs in (the seeds are keyed by
+    instance and algorithm). A run of a plug-in past
     ``run_seconds`` (default :data:`~schedbench.scheduling.play.PLUGIN_RUN_SECONDS`) stops the
     batch with a :class:`~schedbench.scheduling.play.RunTimeLimitError` naming it and the instance."""
     plan = []

@@ -28,9 +28,9 @@ __all__ = [
     "algorithm_colours",
     "label_colours",
     "ratio_vs_eps_figures",
-    "plot_ratio_vs_eps",
+    "plot_vs_eps",
+    "VS_EPS_FIGURES",
     "rejection_vs_eps_figures",
-    "plot_rejection_vs_eps",
     "rounds_figure",
     "plot_rounds",
     "sweep_figure",
@@ -373,30 +373,25 @@ def _save_paged(figs, path, experiments) -> list[str]:
     return lines
 
 
-def plot_ratio_vs_eps(
+#: The paged figures over ε, by what they plot: ALG/OPT or the rejected fraction.
+VS_EPS_FIGURES = {"ratio": ratio_vs_eps_figures, "rejection": rejection_vs_eps_figures}
+
+
+def plot_vs_eps(
     df,
     path: str | os.PathLike,
+    what: str,
     n_boot: int = 1000,
     seed: int = 0,
     problem: str | None = None,
     experiments: list[str] | None = None,
 ) -> list[str]:
-    """Write the paged ratio figure (of ``problem``'s experiments) to ``path`` atomically, a PDF
-    page per page; return the legend entries."""
-    figs = ratio_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments)
-    return _save_paged(figs, path, experiments)
-
-
-def plot_rejection_vs_eps(
-    df,
-    path: str | os.PathLike,
-    n_boot: int = 1000,
-    seed: int = 0,
-    problem: str | None = None,
-    experiments: list[str] | None = None,
-) -> list[str]:
-    """Write the paged rejected-fraction figure to ``path`` atomically; return the legend entries."""
-    figs = rejection_vs_eps_figures(df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments)
+    """Write the paged ALG/OPT (``what="ratio"``) or rejected-fraction (``"rejection"``) figure of
+    ``problem``'s experiments to ``path`` atomically, a PDF page per page; return the legend
+    entries."""
+    if what not in VS_EPS_FIGURES:
+        raise ValueError(f"what: {what!r} is not one of {sorted(VS_EPS_FIGURES)}")
+    figs = VS_EPS_FIGURES[what](df, n_boot=n_boot, seed=seed, problem=problem, experiments=experiments)
     return _save_paged(figs, path, experiments)
 
 
