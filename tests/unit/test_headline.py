@@ -102,19 +102,79 @@ def test_the_finding_counts_the_experiments_where_rejection_is_at_or_below_its_r
     assert "\\newcommand{\\FindingMaxflow}{" in tex and "\\newcommand{\\FindingStretch}{" in tex and "ε" not in tex
 
 
-def test_the_rounds_figure_reads_at_print_size_two_panels_a_row_legends_below():
+@pytest.mark.parametrize("instances", [3, 10])
+def test_the_rounds_figure_reads_at_print_size_two_panels_a_row_legends_below(instances):
     from schedbench.hall.figure_style import MAX_LINES_PER_PANEL, PANEL_WIDTH
     from schedbench.scheduling.stage.figures import rounds_figure
 
     rows = [
-        {"experiment": exp, "algorithm": a, "model": mod, "eps": e, "ratio": 1.0 + K / 4, "status": "ok", "g_K": K}
+        {
+            "experiment": exp,
+            "instance": f"{exp}-{i}",
+            "algorithm": a,
+            "model": mod,
+            "eps": e,
+            "ratio": 1.0 + K / 4 + i / 100,
+            "status": "ok",
+            "g_K": K,
+        }
         for exp in ("lb_a", "lb_b", "lbc")
         for a, mod, e in (("greedy", "plain", float("nan")), ("lb-unit-reject", "rejection", 0.25))
         for K in (2, 3, 4)
+        for i in range(instances)
     ]
     fig = rounds_figure(pd.DataFrame(rows), "K", n_boot=20)
     panels = [ax for ax in fig.axes if ax.get_title()]
-    assert [ax.get_title() for ax in panels] == ["lb_a", "lb_b", "lbc"]
+    few = " (n = 3 < 10: each instance)" if instances < 10 else ""
+    assert [ax.get_title() for ax in panels] == [f"lb_a{few}", f"lb_b{few}", f"lbc{few}"]
     assert fig.get_size_inches()[0] == pytest.approx(2 * PANEL_WIDTH)  # two columns: no shrinking in the PDF
     for ax in panels:
         assert 1 <= len(ax.get_legend().get_texts()) <= MAX_LINES_PER_PANEL
+        drawn = [line for line in ax.get_lines() if len(line.get_xdata()) == 3]  # the curves over K = 2, 3, 4
+        if instances < 10:  # each instance its own curve, no mean, no band
+            assert len(drawn) == 2 * instances and not ax.collections
+        else:  # a mean per line with its bootstrap band
+            assert len(drawn) == 2 and len(ax.collections) == 2
+
+
+@pytest.mark.parametrize("instances", [3, 10])
+def test_plain_only_and_sweep_figures_draw_no_mean_or_interval_under_ten_instances(instances):
+    from schedbench.scheduling.stage.figures import ratio_vs_eps_figures, sweep_figure
+
+    base = {"experiment": "e", "problem": "load", "status": "ok", "rejected_frac": 0.0, "wasted_work_frac": 0.0}
+    plain = pd.DataFrame(
+        [
+            {**base, "instance": f"i{i}", "algorithm": a, "model": "plain", "eps": float("nan"), "ratio": 1 + i / 10}
+            for a in ("greedy", "random-two")
+            for i in range(instances)
+        ]
+    )
+    (fig,) = ratio_vs_eps_figures(plain, n_boot=20)
+    (ax,) = [ax for ax in fig.axes if ax.get_title()]
+    if instances < 10:  # each instance a dot, no point estimate, no error bar
+        assert ax.get_title() == "e (n = 3 < 10: each instance)" and not ax.get_lines()
+        assert sum(len(c.get_offsets()) for c in ax.collections) == 2 * instances
+    else:  # a mean per algorithm with its interval
+        assert ax.get_title() == "e" and len(ax.get_lines()) >= 2
+    swept = pd.DataFrame(
+        [
+            {
+                **base,
+                "instance": f"i{i}",
+                "algorithm": "lb-unit-reject",
+                "model": "rejection",
+                "eps": e,
+                "p_alpha_rule": rule,
+                "ratio": 1 + i / 10,
+            }
+            for e in (0.25, 0.5)
+            for rule in ("paper", "safe")
+            for i in range(instances)
+        ]
+    )
+    top = sweep_figure(swept, ["alpha_rule"], n_boot=20).axes[0]
+    assert top.get_title() == ("e (n = 3 < 10: each instance)" if instances < 10 else "e")
+    assert len([line for line in top.get_lines() if len(line.get_xdata()) == 2]) == 2 * (
+        instances if instances < 10 else 1
+    )
+    assert bool(top.collections) == (instances >= 10)  # bands only over ten or more

@@ -119,18 +119,22 @@ def ratio_title(title: str, rows: pd.DataFrame) -> str:
     return title + BOUND_FLAG if unproven else title
 
 
+def _summary(rows, by: list[str], n_boot: int, seed: int) -> tuple[dict, int]:
+    """Seaborn's summary arguments for lines over the points ``by``, and the fewest instances at a
+    point: a mean with its 95 % bootstrap CI, or, with fewer than :data:`MIN_SUMMARY_N` instances
+    at some point, each instance's own line (no mean, no band)."""
+    fewest = int(rows.groupby(by, dropna=False)["instance"].nunique().min())
+    if fewest < MIN_SUMMARY_N:
+        return {"units": "instance", "estimator": None}, fewest
+    return {"errorbar": ("ci", 95), "n_boot": n_boot, "seed": seed}, fewest
+
+
 def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
     """The drawing of one paged panel against ε (see :func:`~schedbench.scheduling.stage.appendix.paged_figures`)."""
 
     def draw(ax, rows, styles, title):
         lines = sorted(rows["line"].unique())
-        # fewer than MIN_SUMMARY_N instances at a point: each instance's value, no mean, no band
-        few = int(rows.groupby(["line", "eps"], dropna=False)["instance"].nunique().min()) < MIN_SUMMARY_N
-        summary = (
-            {"units": "instance", "estimator": None}
-            if few
-            else {"errorbar": ("ci", 95), "n_boot": n_boot, "seed": seed}
-        )
+        summary, fewest = _summary(rows, ["line", "eps"], n_boot, seed)
         sns.lineplot(
             data=rows,
             x="eps",
@@ -146,8 +150,8 @@ def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
             legend=False,
             **summary,
         )
-        if few:
-            title += few_note(int(rows.groupby(["line", "eps"], dropna=False)["instance"].nunique().min()))
+        if fewest < MIN_SUMMARY_N:
+            title += few_note(fewest)
         ax.set_xscale("log", base=2)
         if log_y:
             ax.set_yscale("log", base=2)  # bounds (up to 2β) and ratios near 1 in one panel
@@ -191,13 +195,13 @@ def ratio_vs_eps_figures(
         rows = _without_swept_adversaries(rows)
     else:
         rows = rows[rows["experiment"].isin(experiments)]
-    data = broadcast_over_eps(speed_one_as_reference(add_labels(rows)))
+    data = speed_one_as_reference(add_labels(rows))
     if data["eps"].dropna().empty and not data.empty:  # only plain algorithms: a point per algorithm
         return [
             _no_eps_figure(data[data["experiment"].isin(page)], n_boot, seed).figure
             for page in pages(_experiments(data, experiments))
         ]
-    data = _eps_lines(data)
+    data = _eps_lines(broadcast_over_eps(data))
     draw_ratio = _eps_panel("ratio", n_boot, seed, log_y=True)
 
     def draw(ax, rows, styles, title):
@@ -219,20 +223,20 @@ def ratio_vs_eps_figures(
 
 
 def _no_eps_figure(data, n_boot: int, seed: int):
-    """Only ε-free (plain) algorithms in the config: ALG/OPT per algorithm, one panel per experiment."""
+    """Only ε-free (plain) algorithms in the config: ALG/OPT per algorithm (a mean with its 95 % CI,
+    or each instance under :data:`MIN_SUMMARY_N`), one panel per experiment."""
     if data.empty:
         return _Placeholder("no validated runs in this config")
     data = data.astype({"label": object, "experiment": object})
     apply_style()
+    summary, fewest = _summary(data, ["experiment", "label"], n_boot, seed)
+    few = fewest < MIN_SUMMARY_N  # each instance a dot: no mean, no interval
     grid = sns.catplot(
         data=data,
         x="label",
         y="ratio",
         col="experiment",
-        kind="point",
-        errorbar=("ci", 95),
-        n_boot=n_boot,
-        seed=seed,
+        **({"kind": "strip"} if few else {"kind": "point", **summary}),
         sharey=False,
         height=3.0,
         aspect=1.2,
@@ -240,7 +244,7 @@ def _no_eps_figure(data, n_boot: int, seed: int):
         order=sorted(data["label"].unique()),
     )
     grid.set_axis_labels("algorithm (no ε in this config)", "ALG / OPT")
-    grid.legend = None
+    grid.set_titles("{col_name}" + (few_note(fewest) if few else ""))
     return grid
 
 
@@ -324,6 +328,7 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
             for line, mod in zip(rows["line"], rows["model"])
         }
         order = sorted(rows["line"].unique())
+        summary, fewest = _summary(rows, ["line", col], n_boot, seed)
         sns.lineplot(
             data=rows,
             x=col,
@@ -334,15 +339,13 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
             style_order=order,
             dashes=line_dash,
             markers=True,
-            errorbar=("ci", 95),
-            n_boot=n_boot,
-            seed=seed,
             ax=ax,
             palette=line_colour,
+            **summary,
         )
         if name == "m":
             ax.set_xscale("log", base=2)
-        ax.set_title(exp)
+        ax.set_title(exp + (few_note(fewest) if fewest < MIN_SUMMARY_N else ""))
         ax.set_xlabel(
             f"adversary parameter {name}" + (" (rounds)" if name == "K" else " (machines)" if name == "m" else "")
         )
@@ -428,6 +431,7 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
         order = [v for v in dict.fromkeys(rows[col].tolist())]  # the config's order
         rows["x"] = rows[col].map({v: i for i, v in enumerate(order)})
         rows["ε"] = rows["eps"].map(lambda e: f"{e:g}")
+        summary, fewest = _summary(rows, ["ε", "x"], n_boot, seed)
         for r, (y, label) in enumerate(metrics):
             ax = axes[r, k]
             sns.lineplot(
@@ -436,9 +440,7 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
                 y=y,
                 hue="ε",
                 marker="o",
-                errorbar=("ci", 95),
-                n_boot=n_boot,
-                seed=seed,
+                **summary,
                 ax=ax,
                 palette=palette(rows["ε"].nunique()),
                 hue_order=sorted(rows["ε"].unique(), key=float),
@@ -447,7 +449,7 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
             ax.set_ylabel(label)
             ax.set_xlabel(f"{alg}: {name}")
             if r == 0:
-                ax.set_title(exp)
+                ax.set_title(exp + (few_note(fewest) if fewest < MIN_SUMMARY_N else ""))
             if r or k:
                 legend = ax.get_legend()
                 if legend is not None:

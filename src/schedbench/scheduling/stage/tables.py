@@ -214,6 +214,7 @@ def paper_macros(config: dict) -> dict[str, str]:
     experiments, and the ε sweep's and the practice comparison's with their defaults applied
     (:func:`.eps_sweep.sweep_summary`, :func:`.practice.practice_summary`)."""
     from schedbench.hall.effort import HIGHS_NODES_PER_UNIT
+    from schedbench.hall.figure_style import MIN_SUMMARY_N
     from schedbench.scheduling.stage.eps_sweep import sweep_summary
     from schedbench.scheduling.stage.practice import practice_summary
 
@@ -233,6 +234,7 @@ def paper_macros(config: dict) -> dict[str, str]:
         "BaseSeed": str(cfg["seed"]),
         "EpsGrid": tex_eps_set(cfg["eps"]),
         "NBoot": tex_number(cfg["figures"]["n_boot"]),
+        "MinSummaryN": str(MIN_SUMMARY_N),
         "OptTimeLimit": tex_number(cfg["opt"]["time_limit"]),
         "OptWorkLimit": tex_number(cfg["opt"]["work_limit"]),
         "HighsNodesPerUnit": tex_number(HIGHS_NODES_PER_UNIT),
