@@ -181,3 +181,25 @@ def test_a_config_whose_plugin_fails_is_refused_by_check_config(tmp_path):
     out = _cli("check-config", str(cfg))
     assert out.returncode == 2
     assert "plugins:" in out.stderr and f"{bad.resolve()}:2" in out.stderr and "ZeroDivisionError" in out.stderr
+
+
+def test_the_registry_is_read_by_kind_and_refuses_an_unknown_kind():
+    from schedbench.scheduling import registry
+
+    assert registry.KINDS == ("algorithm", "adversary", "family")
+    by_kind = {
+        "algorithm": (registry.algorithm_names, registry.get_algorithm),
+        "adversary": (registry.adversary_names, registry.get_adversary),
+        "family": (registry.family_names, registry.get_family),
+    }
+    for kind, (names_of, get_one) in by_kind.items():
+        listed = registry.names(kind)
+        assert listed == names_of() == sorted(listed) and listed
+        assert all(registry.get(kind, name) is get_one(name) for name in listed)
+    with pytest.raises(registry.UnknownNameError, match="unknown instance family 'greedy'"):
+        registry.get("family", "greedy")  # an algorithm's name is not a family's
+    for bad in ("algorithms", "", None, ["family"]):
+        with pytest.raises(ValueError, match="kind: "):
+            registry.names(bad)
+        with pytest.raises(ValueError, match="kind: "):
+            registry.get(bad, "greedy")

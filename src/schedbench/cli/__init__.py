@@ -40,10 +40,10 @@ import sys
 from schedbench.cli import archive, bipartite, compare, describe, docs, loss, pipeline, plugins, run
 from schedbench.cli.common import PLUGINS_HELP, USER_ERRORS, CommandError, user_errors
 from schedbench.cli.docs import docs_tables
-from schedbench.cli.introspect import DOCS, declared_params, names, param_info, plugin_info
+from schedbench.cli.introspect import DOCS, declared_params, param_info, plugin_info
 from schedbench.cli.run import instance_problem
 from schedbench.scheduling.engine import AlgorithmError
-from schedbench.scheduling.registry import use_plugins
+from schedbench.scheduling.registry import names, use_plugins
 
 __all__ = [
     "main",

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from schedbench.cli.introspect import KINDS, compact_params, names, plugin_info
+from schedbench.cli.introspect import compact_params, plugin_info
+from schedbench.scheduling.registry import KINDS, names
 from schedbench.hall.params import did_you_mean
 from schedbench.scheduling.registry import (
     UnknownNameError,

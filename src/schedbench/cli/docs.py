@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from schedbench.cli.common import CHECKOUT, CommandError
-from schedbench.cli.introspect import builtin_names, compact_params, names, plugin_info
+from schedbench.cli.introspect import builtin_names, compact_params, plugin_info
+from schedbench.scheduling.registry import names
 from schedbench.scheduling.registry import get_algorithm
 
 

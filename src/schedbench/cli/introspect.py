@@ -9,15 +9,7 @@ import re
 import sys
 from typing import Any
 
-from schedbench.scheduling.registry import (
-    adversary_names,
-    algorithm_names,
-    family_names,
-    get_adversary,
-    get_algorithm,
-    get_family,
-    is_builtin,
-)
+from schedbench.scheduling.registry import get, is_builtin, names
 
 #: where each kind of plug-in is documented when its own docstrings do not say
 DOCS = {
@@ -25,7 +17,6 @@ DOCS = {
     "adversary": "docs/models/rejection-model.md §6",
     "family": "docs/models/rejection-model.md §11",
 }
-KINDS = ("algorithm", "adversary", "family")
 
 
 def declared_params(obj: Any) -> dict[str, Any]:
@@ -43,8 +34,8 @@ def declared_params(obj: Any) -> dict[str, Any]:
 
 def _type_name(kind: Any) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {bool: "bool", int: "int", float: "number", str: "string"}
-    return "/".join(names.get(k, getattr(k, "__name__", str(k))) for k in kinds)
+    words = {bool: "bool", int: "int", float: "number", str: "string"}
+    return "/".join(words.get(k, getattr(k, "__name__", str(k))) for k in kinds)
 
 
 def _fmt(value: Any) -> str:
@@ -163,7 +154,7 @@ def _docs_link(*texts: str | None, kind: str) -> str:
 def plugin_info(kind: str, name: str) -> dict[str, Any]:
     """What `schedbench describe` shows of one registered algorithm, adversary or family."""
     if kind == "family":
-        fam = get_family(name)
+        fam = get(kind, name)
         mod = sys.modules.get(getattr(getattr(fam, "generator", None), "__module__", ""), None)
         doc = getattr(fam, "doc", "") or getattr(mod, "__doc__", "")
         return {
@@ -177,7 +168,7 @@ def plugin_info(kind: str, name: str) -> dict[str, Any]:
             "docs": DOCS[kind],
             "parameters": [param_info(k, p) for k, p in declared_params(fam).items()],
         }
-    cls = get_algorithm(name) if kind == "algorithm" else get_adversary(name)
+    cls = get(kind, name)
     reference = str(getattr(cls, "reference", "") or "")
     doc = _own_doc(cls)
     if kind == "algorithm":
@@ -214,10 +205,6 @@ def plugin_info(kind: str, name: str) -> dict[str, Any]:
             param_info(k, p, "required" if kind == "adversary" else "none") for k, p in declared_params(cls).items()
         ],
     }
-
-
-def names(kind: str) -> list[str]:
-    return {"algorithm": algorithm_names, "adversary": adversary_names, "family": family_names}[kind]()
 
 
 def builtin_names(kind: str) -> list[str]:

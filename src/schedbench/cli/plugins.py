@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from schedbench.cli.common import add_problem_option
+from schedbench.scheduling.registry import KINDS
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +19,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "adversary: a pairing trap with OPT = 1; a family: random restricted assignment) and "
         "DIR/test_<name>.py. Never overwrites a file; refuses a name already registered as that kind.",
     )
-    nw.add_argument("kind", choices=("algorithm", "adversary", "family"))
+    nw.add_argument("kind", choices=KINDS)
     nw.add_argument("name", help="the registry name, e.g. my-srpt (letters, digits, single - or _)")
     add_problem_option(nw, "algorithm or adversary: the problem it solves / builds (default load); not for a family")
     nw.add_argument(

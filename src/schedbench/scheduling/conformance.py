@@ -49,13 +49,13 @@ from schedbench.scheduling.model import AlgorithmError, Instance, differing_fiel
 from schedbench.scheduling.play import execute
 from schedbench.scheduling.problems import PROBLEMS
 from schedbench.scheduling.registry import (
+    KINDS,
     PluginError,
-    adversary_names,
     algorithm_names,
-    family_names,
     get_adversary,
     get_algorithm,
     get_family,
+    names,
     origin,
     plugin_files_of,
     use_plugins,
@@ -94,7 +94,6 @@ def _slow_run() -> str:
     return f"no answer within {RUN_SECONDS:g} s on a small instance (a decision that never returns?)"
 
 
-_KINDS = ("algorithm", "adversary", "family")
 
 
 @dataclass
@@ -711,7 +710,6 @@ def check_family(name: str) -> list[Check]:
 
 # ---------------------------------------------------------------------------------------- entry points
 _CHECKERS = {"algorithm": check_algorithm, "adversary": check_adversary, "family": check_family}
-_NAMES = {"algorithm": algorithm_names, "adversary": adversary_names, "family": family_names}
 
 
 def check_name(kind: str, name: str) -> list[Check]:
@@ -723,7 +721,7 @@ def registered_by(files: list[str]) -> list[tuple[str, str]]:
     """(kind, name) of everything the plug-in ``files`` registered, in kind and name order."""
     wanted = {str(Path(f).resolve()) for f in files}
     return [
-        (kind, name) for kind in _KINDS for name in _NAMES[kind]() if str(Path(origin(kind, name)).resolve()) in wanted
+        (kind, name) for kind in KINDS for name in names(kind) if str(Path(origin(kind, name)).resolve()) in wanted
     ]
 
 

@@ -45,6 +45,9 @@ __all__ = [
     "algorithm_names",
     "family_names",
     "adversary_names",
+    "KINDS",
+    "names",
+    "get",
     "UnknownNameError",
     "PluginError",
     "use_plugins",
@@ -66,6 +69,14 @@ ENTRY_POINT_GROUP = "schedbench.plugins"
 _ALGORITHMS: dict[str, type] = {}
 _FAMILIES: dict[str, Any] = {}
 _ADVERSARIES: dict[str, type] = {}
+#: The kinds of plug-in, in the order listings show them, and each kind's table and its name in
+#: an error message.
+KINDS = ("algorithm", "adversary", "family")
+_TABLES = {
+    "algorithm": (_ALGORITHMS, "algorithm"),
+    "adversary": (_ADVERSARIES, "adversary"),
+    "family": (_FAMILIES, "instance family"),
+}
 _LOADED = False
 #: (kind, name) -> the file that registered it
 _ORIGIN: dict[tuple[str, str], str] = {}
@@ -300,28 +311,44 @@ def _lookup(table: dict, name: str, kind: str):
         raise UnknownNameError(f"unknown {kind} {name!r}{did_you_mean(name, table)} Registered: {known}") from None
 
 
+def _table(kind: str) -> tuple[dict, str]:
+    if not isinstance(kind, str) or kind not in _TABLES:
+        raise ValueError(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
+    return _TABLES[kind]
+
+
+def get(kind: str, name: str) -> Any:
+    """The algorithm class, adversary class or family registered as ``name`` (``kind``)."""
+    table, label = _table(kind)
+    return _lookup(table, name, label)
+
+
+def names(kind: str) -> list[str]:
+    """The names registered as ``kind`` (algorithm, adversary or family), sorted."""
+    table, _ = _table(kind)
+    _load_plugins()
+    return sorted(table)
+
+
 def get_algorithm(name: str) -> type:
-    return _lookup(_ALGORITHMS, name, "algorithm")
+    return get("algorithm", name)
 
 
 def get_family(name: str) -> Any:
-    return _lookup(_FAMILIES, name, "instance family")
+    return get("family", name)
 
 
 def get_adversary(name: str) -> type:
-    return _lookup(_ADVERSARIES, name, "adversary")
+    return get("adversary", name)
 
 
 def adversary_names() -> list[str]:
-    _load_plugins()
-    return sorted(_ADVERSARIES)
+    return names("adversary")
 
 
 def algorithm_names() -> list[str]:
-    _load_plugins()
-    return sorted(_ALGORITHMS)
+    return names("algorithm")
 
 
 def family_names() -> list[str]:
-    _load_plugins()
-    return sorted(_FAMILIES)
+    return names("family")

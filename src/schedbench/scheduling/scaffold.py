@@ -22,11 +22,10 @@ import re
 from pathlib import Path
 
 from schedbench.scheduling.problems import PROBLEMS, problem_names
-from schedbench.scheduling.registry import adversary_names, algorithm_names, family_names, origin
+from schedbench.scheduling.registry import KINDS, names, origin
 
-__all__ = ["ScaffoldError", "new_plugin", "KINDS", "MODELS", "file_stem"]
+__all__ = ["ScaffoldError", "new_plugin", "MODELS", "file_stem"]
 
-KINDS = ("algorithm", "adversary", "family")
 MODELS = ("plain", "rejection", "speed")
 #: the longest plug-in name (its file name, with .py and test_, stays well under file-system limits)
 MAX_NAME = 64
@@ -60,8 +59,7 @@ def check_name(kind: str, name: str) -> None:
     stem = file_stem(name)
     if keyword.iskeyword(stem) or stem.startswith("test"):
         raise ScaffoldError(f"NAME {name!r}: its file name {stem}.py would not load as a plug-in (pick another)")
-    names = {"algorithm": algorithm_names, "adversary": adversary_names, "family": family_names}[kind]()
-    if name in names:
+    if name in names(kind):
         article = "an" if kind[0] in "aeiou" else "a"
         raise ScaffoldError(
             f"NAME {name!r}: already registered as {article} {kind}, by {origin(kind, name)} (pick another)"
