@@ -94,8 +94,6 @@ def _slow_run() -> str:
     return f"no answer within {RUN_SECONDS:g} s on a small instance (a decision that never returns?)"
 
 
-
-
 @dataclass
 class Check:
     """One check of one plug-in: ``status`` PASS, FAIL or SKIP, ``detail`` in plain words."""
@@ -720,9 +718,7 @@ def check_name(kind: str, name: str) -> list[Check]:
 def registered_by(files: list[str]) -> list[tuple[str, str]]:
     """(kind, name) of everything the plug-in ``files`` registered, in kind and name order."""
     wanted = {str(Path(f).resolve()) for f in files}
-    return [
-        (kind, name) for kind in KINDS for name in names(kind) if str(Path(origin(kind, name)).resolve()) in wanted
-    ]
+    return [(kind, name) for kind in KINDS for name in names(kind) if str(Path(origin(kind, name)).resolve()) in wanted]
 
 
 def plugin_paths(path: str | Path) -> list[Path]:
