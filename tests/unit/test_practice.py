@@ -691,3 +691,29 @@ def test_the_planner_counts_a_twins_training_once():
     (without,) = _practice_stages(alone)
     eps, test = len(FLOOR_SECTION["eps"]), FLOOR_SECTION["test_instances"]
     assert with_twin.runs - without.runs == eps * test
+
+
+@pytest.mark.parametrize("n", [4, 12])
+def test_practice_figure_draws_a_mean_and_band_only_over_ten_instances(n):
+    from schedbench.scheduling.stage.practice_report import instance_ratios, practice_figure
+
+    runs = _planted(0.6, ties=False, n=n)
+    pairs = paired_table(runs, n_boot=200)
+    ratios = instance_ratios(runs)
+    assert len(ratios) == n and np.allclose(ratios["ratio"], 0.9)  # the planted ratio, test instances only
+    assert sorted(ratios["instance_index"]) == list(range(3, 3 + n))
+    if n < 10:
+        with pytest.raises(ValueError, match="ratios: "):
+            practice_figure(pairs)
+    (ax,) = [ax for ax in practice_figure(pairs, ratios=ratios).axes if ax.get_visible()]
+    means = [line for line in ax.get_lines() if line.get_marker() == "o" and line.get_linestyle() != "None"]
+    dots = [line for line in ax.get_lines() if line.get_marker() == "."]
+    if n < 10:  # no mean, no band: each instance's ratio, and the title says so
+        assert "(n < 10 at some ε: each instance)" in ax.get_title()
+        assert all(np.isnan(np.asarray(line.get_ydata(), dtype=float)).all() for line in means)
+        assert sum(len(line.get_ydata()) for line in dots) == n
+        assert not any(len(c.get_paths()) for c in ax.collections)  # no band
+    else:
+        assert "each instance" not in ax.get_title() and not dots
+        assert np.allclose([line.get_ydata() for line in means], 0.9)
+        assert any(len(c.get_paths()) for c in ax.collections)  # the band

@@ -5,7 +5,12 @@ import pandas as pd
 from schedbench.hall.figure_style import save_figure
 from schedbench.hall.io import atomic_write_text, write_parquet
 from schedbench.hall.logs import logged
-from schedbench.scheduling.stage.practice_report import paired_table, practice_figure, practice_table_tex
+from schedbench.scheduling.stage.practice_report import (
+    instance_ratios,
+    paired_table,
+    practice_figure,
+    practice_table_tex,
+)
 
 with logged(snakemake.log[0], "practice_table") as log:
     runs = pd.concat([pd.read_parquet(p) for p in snakemake.input.families], ignore_index=True)
@@ -19,5 +24,5 @@ with logged(snakemake.log[0], "practice_table") as log:
     write_parquet(pairs, snakemake.output.pairs)
     titles = dict(snakemake.params.titles)
     atomic_write_text(snakemake.output.tex, practice_table_tex(pairs, titles))
-    save_figure(practice_figure(pairs, titles), snakemake.output.figure)
+    save_figure(practice_figure(pairs, titles, instance_ratios(runs)), snakemake.output.figure)
     log.info("%d runs, %d pairs, %d in the headline", len(runs), len(pairs), int(pairs["headline"].sum()))

@@ -13,6 +13,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from schedbench.hall.stats import MIN_SUMMARY_N  # noqa: E402
+
 __all__ = [
     "PALETTE",
     "FONT_SCALE",
@@ -22,7 +24,6 @@ __all__ = [
     "BOUND_FLAG",
     "MAX_LINES_PER_PANEL",
     "ROWS_PER_PAGE",
-    "MIN_SUMMARY_N",
     "few_note",
     "split_lines",
     "RC",
@@ -50,9 +51,6 @@ MAX_LINES_PER_PANEL = 6
 #: the most rows of panels on one page of a paged figure (the appendix's full per-problem figures:
 #: one row per experiment, a PDF page per this many, each page a figure of the paper)
 ROWS_PER_PAGE = 3
-#: the fewest instances a mean, a confidence band or an ECDF is drawn over; with fewer, a figure
-#: draws each instance's value instead and its title says so (:func:`few_note`)
-MIN_SUMMARY_N = 10
 
 
 def few_note(n: int) -> str:

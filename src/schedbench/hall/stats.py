@@ -11,7 +11,12 @@ import math
 
 import numpy as np
 
-__all__ = ["bootstrap_ci", "batch_ci", "fit_loglog"]
+__all__ = ["MIN_SUMMARY_N", "bootstrap_ci", "batch_ci", "fit_loglog"]
+
+#: the fewest instances a mean, a confidence band or an ECDF is drawn over, and a practice
+#: comparison is a headline over; with fewer, a figure draws each instance's value instead and
+#: its title says so (:func:`schedbench.hall.figure_style.few_note`)
+MIN_SUMMARY_N = 10
 
 
 def bootstrap_ci(values, level: float = 0.95, n_boot: int = 2000, seed: int = 0) -> tuple[float, float, float]:

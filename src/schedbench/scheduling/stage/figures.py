@@ -15,7 +15,8 @@ import seaborn as sns  # noqa: E402
 
 from schedbench.scheduling.stage.appendix import page_count, paged_figures, pages  # noqa: E402
 from schedbench.scheduling.stage.metrics import add_labels, broadcast_over_eps, successful  # noqa: E402
-from schedbench.hall.figure_style import BOUND_FLAG, MIN_SUMMARY_N, few_note, save_figure  # noqa: E402
+from schedbench.hall.figure_style import BOUND_FLAG, few_note, save_figure  # noqa: E402
+from schedbench.hall.stats import MIN_SUMMARY_N  # noqa: E402
 from schedbench.hall.figure_style import (  # noqa: E402
     PANEL_HEIGHT,
     PANEL_WIDTH,

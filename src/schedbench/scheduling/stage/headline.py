@@ -23,13 +23,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from schedbench.hall.figure_style import (  # noqa: E402
-    MIN_SUMMARY_N,
     PANEL_HEIGHT,
     PANEL_WIDTH,
     apply_style,
     few_note,
     save_figure,
 )
+from schedbench.hall.stats import MIN_SUMMARY_N  # noqa: E402
 from schedbench.scheduling.stage.figures import algorithm_colours, ratio_title  # noqa: E402
 from schedbench.scheduling.stage.metrics import add_labels, successful  # noqa: E402
 

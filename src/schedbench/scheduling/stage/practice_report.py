@@ -13,6 +13,7 @@ import pandas as pd
 
 from schedbench.hall.latex import eps_text, fmt_cell, longtable, tex_text
 from schedbench.hall.seeds import derived_seed
+from schedbench.hall.stats import MIN_SUMMARY_N
 from schedbench.scheduling.stage.practice import DEFAULTS, TIE, family_problem
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "spending_twins",
     "practice_tally",
     "practice_figure",
+    "instance_ratios",
     "family_titles",
     "TABLE_CAPTION",
 ]
@@ -79,18 +81,11 @@ def _training_flags(runs: pd.DataFrame, min_budget_used: float) -> dict[tuple[st
     return flags
 
 
-def paired_table(
-    runs: pd.DataFrame,
-    n_boot: int = DEFAULTS["n_boot"],
-    min_budget_used: float = DEFAULTS["min_budget_used"],
-    seed: int = 0,
-) -> pd.DataFrame:
-    """One row per (family, ε, policy, baseline) over the test instances both ran valid: the
-    geometric-mean ratio ALG_rejection / ALG_speed with its 95 % bootstrap interval, the win rate
-    with its Wilson interval, the policy's budget use; the flags (decided on the training runs),
-    the selected pair (by training score) and the headline mark (module doc)."""
+def _test_pairs(runs: pd.DataFrame):
+    """Each (family, ε, policy, baseline) of the test runs: the family, ε, its block of runs, (the
+    policy's label, rows, rows by instance), (the baseline's label, rows), the instances both ran,
+    those both ran valid (:func:`_usable`) and the policy/baseline ratio on each of those."""
     test = runs[runs["split"] == "test"]
-    out = []
     for (fam, eps), block in test.groupby(["practice_family", "eps"], sort=True):
         pol = block[block["role"] == "policies"]
         base = block[block["role"] == "baselines"]
@@ -101,45 +96,73 @@ def paired_table(
                 both = sorted(set(a.index) & set(b.index))
                 ok = [i for i in both if _usable(a, b, i)]
                 ratio = np.array([a.at[i, "objective"] / b.at[i, "objective"] for i in ok], dtype=float)
-                ties = np.abs(ratio - 1.0) <= TIE
-                wins = float(np.sum((ratio < 1.0) & ~ties) + 0.5 * np.sum(ties))
-                boot_seed = derived_seed(seed, "pairs", fam, eps, p_label, b_label)
-                g, lo, hi = _geo_ci(np.log(ratio), n_boot, boot_seed) if len(ok) else (math.nan,) * 3
-                w_lo, w_hi = wilson_interval(wins, len(ok))
-                used = a.loc[ok, "budget_used"].astype(float) if ok else pd.Series(dtype=float)
-                out.append(
-                    {
-                        "practice_family": fam,
-                        "family": str(block["family"].iloc[0]),
-                        "problem": str(block["problem"].iloc[0]),
-                        "eps": float(eps),
-                        "policy": p_label,
-                        "baseline": b_label,
-                        "policy_algorithm": str(p_rows["algorithm"].iloc[0]),
-                        "baseline_algorithm": str(b_rows["algorithm"].iloc[0]),
-                        "policy_params": str(p_rows["tuned"].iloc[0]),
-                        "baseline_params": str(b_rows["tuned"].iloc[0]),
-                        "instances": len(ok),
-                        "invalid": len(both) - len(ok),
-                        "geo_ratio": g,
-                        "geo_ratio_lo": lo,
-                        "geo_ratio_hi": hi,
-                        "win_rate": wins / len(ok) if ok else math.nan,
-                        "win_rate_lo": w_lo,
-                        "win_rate_hi": w_hi,
-                        "ties": int(ties.sum()),
-                        "budget_used": float(used.mean()) if len(used) else math.nan,
-                        "budget_used_min": float(used.min()) if len(used) else math.nan,
-                        "prefix_budget_used_max": float(a.loc[ok, "prefix_budget_used"].max()) if ok else math.nan,
-                        "rejected_frac": float(a.loc[ok, "rejected_frac"].mean()) if ok else math.nan,
-                        "policy_spend": _spend(p_rows),
-                        "policy_floor_met": bool(p_rows["floor_met"].iloc[0]) if "floor_met" in p_rows else True,
-                        "policy_train_score": float(p_rows["train_score"].iloc[0]),
-                        "baseline_train_score": float(b_rows["train_score"].iloc[0]),
-                        "policy_order": int(p_rows["entry_order"].iloc[0]),
-                        "baseline_order": int(b_rows["entry_order"].iloc[0]),
-                    }
-                )
+                yield fam, eps, block, (p_label, p_rows, a), (b_label, b_rows), both, ok, ratio
+
+
+def instance_ratios(runs: pd.DataFrame) -> pd.DataFrame:
+    """The ratio ALG_rejection / ALG_speed of each pair on each test instance both ran valid
+    (columns practice_family, eps, policy, baseline, instance_index, ratio): what
+    :func:`paired_table` summarises, and what :func:`practice_figure` draws point by point where
+    fewer than :data:`~schedbench.hall.stats.MIN_SUMMARY_N` instances stand."""
+    rows = [
+        {"practice_family": fam, "eps": float(eps), "policy": p[0], "baseline": b[0], "instance_index": i, "ratio": r}
+        for fam, eps, _, p, b, _, ok, ratio in _test_pairs(runs)
+        for i, r in zip(ok, ratio)
+    ]
+    return pd.DataFrame(rows, columns=["practice_family", "eps", "policy", "baseline", "instance_index", "ratio"])
+
+
+def paired_table(
+    runs: pd.DataFrame,
+    n_boot: int = DEFAULTS["n_boot"],
+    min_budget_used: float = DEFAULTS["min_budget_used"],
+    seed: int = 0,
+) -> pd.DataFrame:
+    """One row per (family, ε, policy, baseline) over the test instances both ran valid: the
+    geometric-mean ratio ALG_rejection / ALG_speed with its 95 % bootstrap interval, the win rate
+    with its Wilson interval, the policy's budget use; the flags (decided on the training runs),
+    the selected pair (by training score) and the headline mark (module doc)."""
+    out = []
+    for fam, eps, block, (p_label, p_rows, a), (b_label, b_rows), both, ok, ratio in _test_pairs(runs):
+        ties = np.abs(ratio - 1.0) <= TIE
+        wins = float(np.sum((ratio < 1.0) & ~ties) + 0.5 * np.sum(ties))
+        boot_seed = derived_seed(seed, "pairs", fam, eps, p_label, b_label)
+        g, lo, hi = _geo_ci(np.log(ratio), n_boot, boot_seed) if len(ok) else (math.nan,) * 3
+        w_lo, w_hi = wilson_interval(wins, len(ok))
+        used = a.loc[ok, "budget_used"].astype(float) if ok else pd.Series(dtype=float)
+        out.append(
+            {
+                "practice_family": fam,
+                "family": str(block["family"].iloc[0]),
+                "problem": str(block["problem"].iloc[0]),
+                "eps": float(eps),
+                "policy": p_label,
+                "baseline": b_label,
+                "policy_algorithm": str(p_rows["algorithm"].iloc[0]),
+                "baseline_algorithm": str(b_rows["algorithm"].iloc[0]),
+                "policy_params": str(p_rows["tuned"].iloc[0]),
+                "baseline_params": str(b_rows["tuned"].iloc[0]),
+                "instances": len(ok),
+                "invalid": len(both) - len(ok),
+                "geo_ratio": g,
+                "geo_ratio_lo": lo,
+                "geo_ratio_hi": hi,
+                "win_rate": wins / len(ok) if ok else math.nan,
+                "win_rate_lo": w_lo,
+                "win_rate_hi": w_hi,
+                "ties": int(ties.sum()),
+                "budget_used": float(used.mean()) if len(used) else math.nan,
+                "budget_used_min": float(used.min()) if len(used) else math.nan,
+                "prefix_budget_used_max": float(a.loc[ok, "prefix_budget_used"].max()) if ok else math.nan,
+                "rejected_frac": float(a.loc[ok, "rejected_frac"].mean()) if ok else math.nan,
+                "policy_spend": _spend(p_rows),
+                "policy_floor_met": bool(p_rows["floor_met"].iloc[0]) if "floor_met" in p_rows else True,
+                "policy_train_score": float(p_rows["train_score"].iloc[0]),
+                "baseline_train_score": float(b_rows["train_score"].iloc[0]),
+                "policy_order": int(p_rows["entry_order"].iloc[0]),
+                "baseline_order": int(b_rows["entry_order"].iloc[0]),
+            }
+        )
     table = pd.DataFrame(out)
     if table.empty:
         return table
@@ -159,7 +182,7 @@ def paired_table(
         pol = block.sort_values(["policy_train_score", "policy_order"]).iloc[0]["policy"]
         base = block.sort_values(["baseline_train_score", "baseline_order"]).iloc[0]["baseline"]
         table.loc[block.index[(block["policy"] == pol) & (block["baseline"] == base)], "selected"] = True
-    table["headline"] = table["selected"] & (table["flag"] == "") & (table["instances"] >= 10)
+    table["headline"] = table["selected"] & (table["flag"] == "") & (table["instances"] >= MIN_SUMMARY_N)
     return table
 
 
@@ -229,7 +252,9 @@ def practice_table_tex(pairs: pd.DataFrame, titles: dict[str, str] | None = None
                         f"{fmt_cell(r['win_rate'], '.2f')} [{fmt_cell(r['win_rate_lo'], '.2f')}, {fmt_cell(r['win_rate_hi'], '.2f')}]",
                         fmt_cell(r["budget_used"], ".2f"),
                         fmt_cell(r["prefix_budget_used_max"], ".2f"),
-                        tex_text(r["flag"]) if r["flag"] else ("" if r["instances"] >= 10 else "n < 10"),
+                        tex_text(r["flag"])
+                        if r["flag"]
+                        else ("" if r["instances"] >= MIN_SUMMARY_N else f"n < {MIN_SUMMARY_N}"),
                     ]
                 )
                 + " \\\\"
@@ -384,10 +409,12 @@ def _panels(head: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     return [(title, rows) for title, rows in panels if not rows.empty]
 
 
-def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
+def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None, ratios: pd.DataFrame | None = None):
     """The headline comparisons: per family (a line, named by ``titles``), the geometric-mean ratio
     of the policy to the speed baseline with the best training scores at each ε, with its 95 %
-    interval (a band from ten instances on), against ε; a panel per problem class and workload
+    interval as a band, against ε; where fewer than :data:`MIN_SUMMARY_N` instances stand at an
+    ε, each instance's ratio (``ratios``, :func:`instance_ratios`: required then) as a small dot
+    instead of the mean and the band (the panel's title says so). A panel per problem class and workload
     (:func:`_panels`, at most six lines each: a larger one is split), the dashed line a tie,
     hollow markers a flagged (family, ε), log axes where the ratios span more than a factor 3."""
     import matplotlib.pyplot as plt
@@ -398,6 +425,10 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
     apply_style()
     titles = titles or {}
     head = pairs[pairs["selected"].astype(bool)] if not pairs.empty else pairs
+    if ratios is None and not head.empty and (head["instances"] < MIN_SUMMARY_N).any():
+        raise ValueError(
+            f"ratios: a selected pair has fewer than {MIN_SUMMARY_N} instances; give instance_ratios(runs)"
+        )
     panels = []
     for title, rows in _panels(head) if not head.empty else []:
         fams = list(dict.fromkeys(rows["practice_family"]))
@@ -416,17 +447,32 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
     for ax, (title, rows) in zip(axes.flat, panels):
         fams = list(dict.fromkeys(rows["practice_family"]))
         colour = dict(zip(fams, palette(len(fams))))
+        few = False
         for fam in fams:
             line = rows[rows["practice_family"] == fam].sort_values("eps")
-            x, y = line["eps"].to_numpy(), line["geo_ratio"].to_numpy()
+            wide = line["instances"].to_numpy() >= MIN_SUMMARY_N
+            x, y = line["eps"].to_numpy(), np.where(wide, line["geo_ratio"], np.nan)
             # a long family title on two lines: a panel's legend stays under its own panel
             label = "\n".join(textwrap.wrap(titles.get(fam, fam), LEGEND_CHARS))
             ax.plot(x, y, marker="o", color=colour[fam], label=label, lw=1.2, ms=3.5)
-            wide = line["instances"].to_numpy() >= 10
-            lo = np.where(wide, line["geo_ratio_lo"], y)
-            hi = np.where(wide, line["geo_ratio_hi"], y)
-            ax.fill_between(x, lo, hi, color=colour[fam], alpha=0.2, lw=0)
-            flagged = line["flag"].to_numpy() != ""
+            ax.fill_between(
+                x,
+                line["geo_ratio_lo"].where(wide),
+                line["geo_ratio_hi"].where(wide),
+                color=colour[fam],
+                alpha=0.2,
+                lw=0,
+            )
+            for _, point in line[~wide].iterrows():  # too few for a mean: each instance
+                dots = ratios[
+                    (ratios["practice_family"] == fam)
+                    & (ratios["eps"] == point["eps"])
+                    & (ratios["policy"] == point["policy"])
+                    & (ratios["baseline"] == point["baseline"])
+                ]
+                ax.plot(np.full(len(dots), point["eps"]), dots["ratio"], ls="none", marker=".", color=colour[fam], ms=3)
+                few = True
+            flagged = (line["flag"].to_numpy() != "") & wide
             if flagged.any():
                 ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour[fam], ms=5)
         ax.axhline(1.0, color="0.4", ls="--", lw=0.8)
@@ -441,7 +487,7 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None):
         ax.xaxis.set_major_locator(FixedLocator(eps))
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xticklabels([eps_text(e) for e in eps])
-        ax.set_title(title)
+        ax.set_title(title + (f" (n < {MIN_SUMMARY_N} at some ε: each instance)" if few else ""))
         ax.set_xlabel("ε")
         ax.set_ylabel("ALG rejecting / ALG at speed")
         short = max(len(titles.get(f, f)) for f in fams) <= 18  # two legend columns fit under the panel

@@ -9,7 +9,7 @@ import pandas as pd
 
 from schedbench.hall.latex import eps_text, fmt_cell, grouped_rows, tex_text
 from schedbench.hall.tex_values import tex_eps_set, tex_number, tex_set
-from schedbench.hall.stats import bootstrap_ci
+from schedbench.hall.stats import MIN_SUMMARY_N, bootstrap_ci
 from schedbench.scheduling.stage.metrics import add_labels, format_value, successful
 
 __all__ = ["ratio_table_tex", "adversary_table_tex", "rejection_table_tex", "macros_tex"]
@@ -214,7 +214,6 @@ def paper_macros(config: dict) -> dict[str, str]:
     experiments, and the ε sweep's and the practice comparison's with their defaults applied
     (:func:`.eps_sweep.sweep_summary`, :func:`.practice.practice_summary`)."""
     from schedbench.hall.effort import HIGHS_NODES_PER_UNIT
-    from schedbench.hall.figure_style import MIN_SUMMARY_N
     from schedbench.scheduling.stage.eps_sweep import sweep_summary
     from schedbench.scheduling.stage.practice import practice_summary
 
