@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import schedbench as sb
 from schedbench import Instance
 from schedbench.cli import main
+from schedbench.scheduling import registry
 from schedbench.scheduling.registry import UnknownNameError
 from schedbench.scheduling.search.exact import SearchFailed
 from tests import hostile_families, hostile_files, hostile_plugins, hostile_runs
@@ -102,6 +103,8 @@ CALLS = {
     "get_algorithm": (sb.get_algorithm, dict(name="greedy")),
     "get_adversary": (sb.get_adversary, dict(name="anr-tree")),
     "get_family": (sb.get_family, dict(name="random-restricted")),
+    "registry.get": (registry.get, dict(kind="family", name="random-restricted")),
+    "registry.names": (registry.names, dict(kind="adversary")),
     "Instance.from_lists": (Instance.from_lists, dict(m=2, release=[0, 0], size=[1, 1], eligible=[[0], [1]])),
 }
 CASES = [(name, arg) for name, (_, good) in CALLS.items() for arg in good]

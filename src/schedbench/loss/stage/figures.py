@@ -2,7 +2,9 @@
 
 Each reads only the tidy loss table (one row per point: estimate, 95 % batch-means CI, exact
 value where known) and draws log–log axes where the claim is a rate, with a dotted reference
-line of the claimed slope.
+line of the claimed slope. A panel draws at most :data:`MAX_LINES_PER_PANEL` colours (values of
+d, c or k(n)); a grid with more is split over further panels, titled "(k of n)", each with its
+legend.
 """
 
 from __future__ import annotations
@@ -15,7 +17,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from schedbench.hall.figure_style import save_figure  # noqa: E402
-from schedbench.hall.figure_style import PANEL_HEIGHT, PANEL_WIDTH, TEXT_WIDTH, apply_style, palette  # noqa: E402
+from schedbench.hall.figure_style import (  # noqa: E402
+    MAX_LINES_PER_PANEL,
+    PANEL_HEIGHT,
+    PANEL_WIDTH,
+    TEXT_WIDTH,
+    apply_style,
+    palette,
+)
 
 #: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
 FLOOR = 1e-12
@@ -62,18 +71,33 @@ def _grid(ncols, nrows=1, w=PANEL_WIDTH, h=PANEL_HEIGHT):
     return fig, axes
 
 
+def _sorted(values) -> list:
+    return sorted(values, key=lambda v: (str(type(v)), v))
+
+
 def _palette(values):
-    values = sorted(values, key=lambda v: (str(type(v)), v))
+    values = _sorted(values)
     return dict(zip(values, palette(len(values))))
 
 
+def _hue_chunks(values) -> list[tuple[str, list]]:
+    """The colours of a panel, sorted, in chunks of at most :data:`MAX_LINES_PER_PANEL`, each with
+    its title suffix (" (k of n)" when split, else "")."""
+    values = _sorted(values)
+    chunks = [values[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(values), MAX_LINES_PER_PANEL)]
+    return [(f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else "", c) for k, c in enumerate(chunks)]
+
+
 def _by_hue_panels(df, panel_col, hue_col, quantity, path, title, ref_slope=None, exact=None, legend_title=None):
-    panels = sorted(df[panel_col].unique())
+    panels = [
+        (p, part, chunk) for p in _sorted(df[panel_col].unique()) for part, chunk in _hue_chunks(df[hue_col].unique())
+    ]
     fig, axes = _grid(len(panels))
     colors = _palette(df[hue_col].unique())
-    for ax, p in zip(axes[0], panels):
-        sub = df[df[panel_col] == p]
-        for h in sorted(sub[hue_col].unique(), key=lambda v: (str(type(v)), v)):
+    split = len(panels) > len(df[panel_col].unique())
+    for ax, (p, part, chunk) in zip(axes[0], panels):
+        sub = df[(df[panel_col] == p) & df[hue_col].isin(chunk)]
+        for h in _sorted(sub[hue_col].unique()):
             _series(ax, sub[sub[hue_col] == h], "n", quantity, f"{h}", colors[h], exact)
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -83,10 +107,13 @@ def _by_hue_panels(df, panel_col, hue_col, quantity, path, title, ref_slope=None
         pos = sub[sub[quantity] > 0]
         if slope is not None and not pos.empty:
             _reference(ax, sub["n"], slope, pos[quantity].max(), f"slope {slope:g}")
-        ax.set_title(f"{panel_col} = {p}")
+        ax.set_title(f"{panel_col} = {p}{part}")
         ax.set_xlabel("n (servers)")
         ax.set_ylabel(QUANTITY[quantity])
-    axes[0][-1].legend(title=legend_title or hue_col, fontsize="small")
+        if split:  # each panel its own colours
+            ax.legend(title=legend_title or hue_col, fontsize="small")
+    if not split:
+        axes[0][-1].legend(title=legend_title or hue_col, fontsize="small")
     fig.suptitle(title, fontsize=9)
     save_figure(fig, path)
 
@@ -121,39 +148,51 @@ def plot_a2(df, path):
 
 def plot_a3(df, path):
     """A3: P_B and E[T] − 1/d vs n for k = ⌈c n^α ln n⌉, colours = c, panels = α × quantity."""
-    fig, axes = _grid(len(sorted(df["alpha"].unique())), nrows=2)
+    columns = [
+        (alpha, part, chunk)
+        for alpha in _sorted(df["alpha"].unique())
+        for part, chunk in _hue_chunks(df["k_param"].unique())
+    ]
+    fig, axes = _grid(len(columns), nrows=2)
     colors = _palette(df["k_param"].unique())
-    for col, alpha in enumerate(sorted(df["alpha"].unique())):
-        sub = df[df["alpha"] == alpha]
+    split = len(columns) > df["alpha"].nunique()
+    for col, (alpha, part, chunk) in enumerate(columns):
+        sub = df[(df["alpha"] == alpha) & df["k_param"].isin(chunk)]
         for row, q in enumerate(("blocking", "excess_response")):
             ax = axes[row][col]
-            for c in sorted(sub["k_param"].unique()):
+            for c in _sorted(sub["k_param"].unique()):
                 _series(ax, sub[sub["k_param"] == c], "n", q, f"c = {c:g}", colors[c])
             ax.set_xscale("log")
             ax.set_yscale("log")
             pos = sub[sub[q] > 0]
             if not pos.empty:
                 _reference(ax, sub["n"], -(1 - alpha) / 2, pos[q].max(), f"slope −(1−α)/2 = {-(1 - alpha) / 2:g}")
-            ax.set_title(f"α = {alpha:g}")
+            ax.set_title(f"α = {alpha:g}{part}")
             ax.set_xlabel("n (servers)")
             ax.set_ylabel(QUANTITY[q])
-    axes[0][-1].legend(fontsize="small")
+        if split:  # each column its own colours
+            axes[0][col].legend(fontsize="small")
+    if not split:
+        axes[0][-1].legend(fontsize="small")
     fig.suptitle("A3: k = ⌈c n^α ln n⌉", fontsize=9)
     save_figure(fig, path)
 
 
 def plot_a4(df, path):
     """A4: P_B and E[T] − 1/d vs n for small samples: k = ⌈n^γ⌉ (γ around α) and constant k."""
-    fig, axes = _grid(2)
+    chunks = _hue_chunks(df["k_label"].unique())
+    fig, axes = _grid(2 * len(chunks))
     colors = _palette(df["k_label"].unique())
-    for ax, q in zip(axes[0], ("blocking", "excess_response")):
-        for lab in sorted(df["k_label"].unique()):
-            _series(ax, df[df["k_label"] == lab], "n", q, lab, colors[lab])
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("n (servers)")
-        ax.set_ylabel(QUANTITY[q])
-    axes[0][-1].legend(fontsize="small", title="k(n)")
+    for k, (part, chunk) in enumerate(chunks):  # a pair of panels per chunk of k(n)
+        for ax, q in zip(axes[0][2 * k : 2 * k + 2], ("blocking", "excess_response")):
+            for lab in chunk:
+                _series(ax, df[df["k_label"] == lab], "n", q, lab, colors[lab])
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("n (servers)")
+            ax.set_ylabel(QUANTITY[q])
+            ax.set_title(part.strip(" ()"))
+        axes[0][2 * k + 1].legend(fontsize="small", title="k(n)")
     alphas = ", ".join(f"{a:g}" for a in sorted(df["alpha"].unique()))
     fig.suptitle(f"A4: sample size below n^α (α = {alphas}; power: k = ⌈n^(α+offset)⌉)", fontsize=9)
     save_figure(fig, path)
@@ -161,16 +200,19 @@ def plot_a4(df, path):
 
 def plot_a5(df, path):
     """A5: P_B and E[T] vs k/n at fixed n, one colour per d (the trade-off curve)."""
-    fig, axes = _grid(2)
     data = df.assign(k_over_n=df["k"] / df["n"])
+    chunks = _hue_chunks(data["d"].unique())
+    fig, axes = _grid(2 * len(chunks))
     colors = _palette(data["d"].unique())
-    for ax, q in zip(axes[0], ("blocking", "mean_response")):
-        for d in sorted(data["d"].unique()):
-            _series(ax, data[data["d"] == d], "k_over_n", q, f"d = {d}", colors[d])
-        ax.set_xscale("log")
-        ax.set_xlabel("k / n")
-        ax.set_ylabel(QUANTITY[q])
-    axes[0][-1].legend(fontsize="small")
+    for k, (part, chunk) in enumerate(chunks):  # a pair of panels per chunk of d
+        for ax, q in zip(axes[0][2 * k : 2 * k + 2], ("blocking", "mean_response")):
+            for d in chunk:
+                _series(ax, data[data["d"] == d], "k_over_n", q, f"d = {d}", colors[d])
+            ax.set_xscale("log")
+            ax.set_xlabel("k / n")
+            ax.set_ylabel(QUANTITY[q])
+            ax.set_title(part.strip(" ()"))
+        axes[0][2 * k + 1].legend(fontsize="small")
     ns = ", ".join(str(v) for v in sorted(data["n"].unique()))
     fig.suptitle(f"A5: sample size trade-off (n = {ns})", fontsize=9)
     save_figure(fig, path)

@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
@@ -23,6 +24,7 @@ from schedbench.hall.figure_style import (  # noqa: E402
     apply_style,
     palette,
     save_pages,
+    split_lines,
 )
 
 __all__ = [
@@ -120,11 +122,23 @@ def ratio_title(title: str, rows: pd.DataFrame) -> str:
     return title + BOUND_FLAG if unproven else title
 
 
-def _summary(rows, by: list[str], n_boot: int, seed: int) -> tuple[dict, int]:
-    """Seaborn's summary arguments for lines over the points ``by``, and the fewest instances at a
-    point: a mean with its 95 % bootstrap CI, or, with fewer than :data:`MIN_SUMMARY_N` instances
-    at some point, each instance's own line (no mean, no band)."""
-    fewest = int(rows.groupby(by, dropna=False)["instance"].nunique().min())
+def fewest_instances(rows, by: list[str], y: str | list[str] = "ratio") -> int:
+    """The fewest instances at a point ``by`` of ``rows`` whose ``y`` (each of them) is finite: a
+    run the validator passed whose ratio is undefined (a bound of 0) is drawn by no one, so it
+    does not count towards :data:`MIN_SUMMARY_N`; 0 for no rows."""
+    if rows.empty:
+        return 0
+    ys = [y] if isinstance(y, str) else list(y)
+    drawn = np.isfinite(rows[ys].to_numpy(dtype=float)).all(axis=1)
+    counted = rows.assign(_drawn=rows["instance"].where(drawn))
+    return int(counted.groupby(by, dropna=False)["_drawn"].nunique().min())
+
+
+def _summary(rows, by: list[str], n_boot: int, seed: int, y: str | list[str] = "ratio") -> tuple[dict, int]:
+    """Seaborn's summary arguments for lines of ``y`` over the points ``by``, and the fewest
+    instances at a point (:func:`fewest_instances`): a mean with its 95 % bootstrap CI, or, with
+    fewer than :data:`MIN_SUMMARY_N` at some point, each instance's own line (no mean, no band)."""
+    fewest = fewest_instances(rows, by, y)
     if fewest < MIN_SUMMARY_N:
         return {"units": "instance", "estimator": None}, fewest
     return {"errorbar": ("ci", 95), "n_boot": n_boot, "seed": seed}, fewest
@@ -135,7 +149,7 @@ def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
 
     def draw(ax, rows, styles, title):
         lines = sorted(rows["line"].unique())
-        summary, fewest = _summary(rows, ["line", "eps"], n_boot, seed)
+        summary, fewest = _summary(rows, ["line", "eps"], n_boot, seed, y)
         sns.lineplot(
             data=rows,
             x="eps",
@@ -245,7 +259,8 @@ def _no_eps_figure(data, n_boot: int, seed: int):
         order=sorted(data["label"].unique()),
     )
     grid.set_axis_labels("algorithm (no ε in this config)", "ALG / OPT")
-    grid.set_titles("{col_name}" + (few_note(fewest) if few else ""))
+    for exp, ax in grid.axes_dict.items():
+        ax.set_title(ratio_title(exp + (few_note(fewest) if few else ""), data[data["experiment"] == exp]))
     return grid
 
 
@@ -283,19 +298,36 @@ def _swept_parameter(rows, parameters: list[str]) -> str | None:
     return None
 
 
+def _rounds_lines(rows, col: str, eps: float):
+    """An adversary experiment's rows at one ε (the one closest to ``eps``; plain algorithms and a
+    speed-model algorithm's speed-1 row too), each with its line: the setting and its ε."""
+    grid = rows.loc[rows["eps"].fillna(0) > 0, "eps"].unique()
+    chosen = grid[abs(grid - eps).argmin()] if grid.size else None
+    rows = rows[rows["eps"].isna() | (rows["eps"] == chosen) | ((rows["model"] == "speed") & (rows["eps"] == 0))]
+    rows = rows.assign(
+        line=[
+            lab + (SPEED_ONE if (mod == "speed" and e == 0) else (f", ε={e:g}" if e == e else ""))
+            for lab, e, mod in zip(rows["label"], rows["eps"], rows["model"])
+        ]
+    )
+    return rows.astype({"line": object, col: float})
+
+
 def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int = 0, eps: float = 0.25) -> plt.Figure:
     """ALG/OPT against a swept adversary parameter (column ``g_<parameter>``: the rounds K of
     LB-B, the machines m of the immediate-dispatch tree), one panel per adversary experiment
-    that sweeps one of ``parameter`` (a name or a list, first match per experiment), one line
-    per algorithm at one ε: the one closest to ``eps`` (plain algorithms have none; a
-    speed-model algorithm's speed-1 row is drawn too)."""
+    that sweeps one of ``parameter`` (a name or a list, first match per experiment; split into
+    panels of at most :data:`MAX_LINES_PER_PANEL` lines), one line per algorithm at one ε: the
+    one closest to ``eps`` (plain algorithms have none; a speed-model algorithm's speed-1 row is
+    drawn too)."""
     parameters = [parameter] if isinstance(parameter, str) else list(parameter)
     data = successful(df)
-    panels = []
+    panels = []  # (experiment, swept parameter, its rows, panel title, the panel's lines)
     for exp, rows in data.groupby("experiment", sort=True):
         name = _swept_parameter(rows, parameters)
         if name is not None:
-            panels.append((exp, name))
+            rows = _rounds_lines(add_labels(rows), f"g_{name}", eps)
+            panels += [(exp, name, rows, t, lines) for t, lines in split_lines(exp, sorted(rows["line"].unique()))]
     if not panels:
         return _Placeholder(
             f"no adversary experiment sweeps {' or '.join(map(repr, parameters))} in this "
@@ -309,26 +341,15 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
     )
     for ax in axes.flat[len(panels) :]:
         ax.axis("off")
-    for (exp, name), ax in zip(panels, axes.flat):
+    for (exp, name, all_rows, title, order), ax in zip(panels, axes.flat):
         col = f"g_{name}"
-        rows = add_labels(data[data["experiment"] == exp])
-        grid = rows.loc[rows["eps"].fillna(0) > 0, "eps"].unique()
-        chosen = grid[abs(grid - eps).argmin()] if grid.size else None
-        rows = rows[rows["eps"].isna() | (rows["eps"] == chosen) | ((rows["model"] == "speed") & (rows["eps"] == 0))]
-        rows = rows.assign(
-            line=[
-                lab + (SPEED_ONE if (mod == "speed" and e == 0) else (f", ε={e:g}" if e == e else ""))
-                for lab, e, mod in zip(rows["label"], rows["eps"], rows["model"])
-            ]
-        )
-        rows = rows.astype({"line": object, col: float})
-        colour = label_colours(rows)
+        colour = label_colours(all_rows)  # one colour per setting across the experiment's panels
+        rows = all_rows[all_rows["line"].isin(order)]
         line_colour = {line: colour[lab] for line, lab in zip(rows["line"], rows["label"])}
         line_dash = {
             line: MODEL_DASHES["reference" if line.endswith(SPEED_ONE) else mod]
             for line, mod in zip(rows["line"], rows["model"])
         }
-        order = sorted(rows["line"].unique())
         summary, fewest = _summary(rows, ["line", col], n_boot, seed)
         sns.lineplot(
             data=rows,
@@ -346,7 +367,7 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
         )
         if name == "m":
             ax.set_xscale("log", base=2)
-        ax.set_title(exp + (few_note(fewest) if fewest < MIN_SUMMARY_N else ""))
+        ax.set_title(ratio_title(title + (few_note(fewest) if fewest < MIN_SUMMARY_N else ""), rows))
         ax.set_xlabel(
             f"adversary parameter {name}" + (" (rounds)" if name == "K" else " (machines)" if name == "m" else "")
         )
@@ -408,31 +429,37 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
     column ``p_<name>``: e.g. the timeout constant of the weighted rejection algorithms) takes
     more than one value: ALG/OPT, the rejected fraction (by the problem's budget weight) and the
     wasted work (work spent on jobs rejected later, over the total size) against it, one line
-    per ε; one column of panels each. Validated runs only."""
+    per ε (at most :data:`MAX_LINES_PER_PANEL` a column: more ε split over columns); one column
+    of panels each, its legend on top, an ε the same colour in every column. Validated runs
+    only."""
     data = successful(df)
-    panels = []
+    panels = []  # (experiment, algorithm, parameter, column title, the column's ε)
     for (exp, alg), rows in data.groupby(["experiment", "algorithm"], sort=True):
         for name in parameters:
             col = f"p_{name}"
             if col in rows.columns and rows[col].nunique(dropna=True) > 1:
-                panels.append((exp, alg, name))
+                eps = [f"{e:g}" for e in sorted(rows["eps"].unique())]
+                panels += [(exp, alg, name, title, chunk) for title, chunk in split_lines(exp, eps)]
                 break
     if not panels:
         return _Placeholder(f"no experiment sweeps {' or '.join(map(repr, parameters))} in this config").figure
     apply_style()
+    every_eps = sorted({e for *_, chunk in panels for e in chunk}, key=float)
+    colour = dict(zip(every_eps, palette(len(every_eps))))
     fig, axes = plt.subplots(3, len(panels), figsize=(4.2 * len(panels), 8.0), squeeze=False, sharex="col")
     metrics = (
         ("ratio", "ALG / OPT"),
         ("rejected_frac", "rejected fraction (budget weight)"),
         ("wasted_work_frac", "wasted work / total size"),
     )
-    for k, (exp, alg, name) in enumerate(panels):
+    for k, (exp, alg, name, title, chunk) in enumerate(panels):
         col = f"p_{name}"
         rows = data[(data["experiment"] == exp) & (data["algorithm"] == alg)].copy()
         order = [v for v in dict.fromkeys(rows[col].tolist())]  # the config's order
         rows["x"] = rows[col].map({v: i for i, v in enumerate(order)})
         rows["ε"] = rows["eps"].map(lambda e: f"{e:g}")
-        summary, fewest = _summary(rows, ["ε", "x"], n_boot, seed)
+        rows = rows[rows["ε"].isin(chunk)]
+        summary, fewest = _summary(rows, ["ε", "x"], n_boot, seed, [y for y, _ in metrics])
         for r, (y, label) in enumerate(metrics):
             ax = axes[r, k]
             sns.lineplot(
@@ -443,18 +470,16 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
                 marker="o",
                 **summary,
                 ax=ax,
-                palette=palette(rows["ε"].nunique()),
-                hue_order=sorted(rows["ε"].unique(), key=float),
+                palette=colour,
+                hue_order=chunk,
             )
             ax.set_xticks(range(len(order)), [str(v) for v in order])
             ax.set_ylabel(label)
             ax.set_xlabel(f"{alg}: {name}")
-            if r == 0:
-                ax.set_title(exp + (few_note(fewest) if fewest < MIN_SUMMARY_N else ""))
-            if r or k:
-                legend = ax.get_legend()
-                if legend is not None:
-                    legend.remove()
+            if r == 0:  # the ALG/OPT row, with the column's legend
+                ax.set_title(ratio_title(title + (few_note(fewest) if fewest < MIN_SUMMARY_N else ""), rows))
+            elif ax.get_legend() is not None:
+                ax.get_legend().remove()
     return fig
 
 
@@ -500,20 +525,20 @@ def ecdf_figures(
         message = "no validated runs on instance families for this problem in this config"
         return [_Placeholder(message).figure for _ in pages(_experiments(data, experiments))]
     data = add_labels(data)
-    parts, note = [], {}
+    parts, at_eps = [], {}
     for exp, rows in data.groupby("experiment", sort=True):
         rows, chosen = _at_one_eps(rows, eps)
         parts.append(rows)
-        n = rows["instance"].nunique()
-        few = f" < {MIN_SUMMARY_N}: each instance, no ECDF" if n < MIN_SUMMARY_N else ""
-        note[exp] = f"n = {n}{few}" + (f", ε = {chosen:g}" if chosen is not None else "")
+        at_eps[exp] = f", ε = {chosen:g}" if chosen is not None else ""
     data = pd.concat(parts, ignore_index=True)
 
     def draw(ax, rows, styles, title):
         lines = sorted(rows["line"].unique())
-        n = rows["instance"].nunique()
+        n = fewest_instances(rows, ["line"])  # the line with the fewest instances decides
+        few = f" < {MIN_SUMMARY_N}: each instance, no ECDF" if n < MIN_SUMMARY_N else ""
         for k, line in enumerate(lines):
             ratios = rows.loc[rows["line"] == line, "ratio"].to_numpy(dtype=float)
+            ratios = ratios[np.isfinite(ratios)]
             dash = styles[line]["dashes"]
             if n < MIN_SUMMARY_N:  # too few for an ECDF: each instance's ratio, one row per line
                 ax.plot(
@@ -525,7 +550,9 @@ def ecdf_figures(
                 )
             else:
                 sns.ecdfplot(x=ratios, ax=ax, color=styles[line]["color"], lw=1.2, linestyle=(0, dash) if dash else "-")
-        ax.set_xlim(left=min(1.0, float(rows["ratio"].min())) - 0.02)
+        drawn = rows["ratio"].to_numpy(dtype=float)
+        drawn = drawn[np.isfinite(drawn)]
+        ax.set_xlim(left=min(1.0, float(drawn.min()) if drawn.size else 1.0) - 0.02)
         ax.set_xlabel(ECDF_XLABEL)
         if n < MIN_SUMMARY_N:
             ax.set_yticks(range(len(lines)), [""] * len(lines))
@@ -533,7 +560,7 @@ def ecdf_figures(
             ax.set_ylabel("setting (legend order)")
         else:
             ax.set_ylabel(ECDF_YLABEL)
-        ax.set_title(ratio_title(f"{title} ({note[rows['experiment'].iloc[0]]})", rows))
+        ax.set_title(ratio_title(f"{title} (n = {n}{few}{at_eps[rows['experiment'].iloc[0]]})", rows))
 
     return paged_figures(
         data,

@@ -30,7 +30,7 @@ from schedbench.hall.figure_style import (  # noqa: E402
     save_figure,
 )
 from schedbench.hall.stats import MIN_SUMMARY_N  # noqa: E402
-from schedbench.scheduling.stage.figures import algorithm_colours, ratio_title  # noqa: E402
+from schedbench.scheduling.stage.figures import algorithm_colours, fewest_instances, ratio_title  # noqa: E402
 from schedbench.scheduling.stage.metrics import add_labels, successful  # noqa: E402
 
 __all__ = [
@@ -123,7 +123,9 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
         rows = data[data["experiment"] == exp]
         grid = sorted(rows.loc[rows["eps"] > 0, "eps"].unique())
         lines = panels[exp]
-        n = rows["instance"].nunique()
+        drawn = rows[rows["label"].isin([label for label, _ in lines.values()])]
+        # the fewest instances of a drawn line at one of its points (a plain line: all its runs)
+        n = fewest_instances(drawn.assign(point=drawn["eps"].where(drawn["model"] != "plain", 0.0)), ["label", "point"])
         few = n < MIN_SUMMARY_N
         for role, _, style, prefix in ROLES:
             if role not in lines:
@@ -163,7 +165,7 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
     for ax in axes.flat[len(experiments) :]:
         ax.axis("off")
     for ax in axes[:, 0]:
-        ax.set_ylabel("ALG / OPT (mean from 10 instances)")
+        ax.set_ylabel("ALG / OPT (mean over instances)")
     return fig
 
 

@@ -104,8 +104,9 @@ def separation_figure(runs) -> plt.Figure:
                 ax.set_title(f"ε = {eps_text(eps)}")
             if r == len(experiments) - 1:
                 ax.set_xlabel("machines m")
-            if c == 0:
-                ax.set_ylabel(f"{_construction(source[source['experiment'] == exp])}\nforced ALG/OPT")
+            # every panel has its own scale; the first column names the row's construction
+            construction = f"{_construction(source[source['experiment'] == exp])}\n" if c == 0 else ""
+            ax.set_ylabel(f"{construction}forced ALG/OPT")
     handles, labels = {}, {}
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):

@@ -319,14 +319,14 @@ def figure_caption(stem: str, kind: str | None) -> str | None:
         return (
             f"{title}: performance profiles, the ECDF of ALG/OPT over the instances of each family "
             f"experiment at the $\\varepsilon$ closest to $0.25$ (with the instance count in each panel's title; "
-            f"with fewer than ten instances a panel shows each instance's ratio, one row per setting, and no ECDF). "
+            f"where a line has fewer than ten instances the panel shows each instance's ratio, one row per setting, and no ECDF). "
             f"{layout} {bound_note}"
         )
     title = _per_problem_title("headline", stem)
     if title is not None:
         return (
             f"{title}, the comparison at a glance: per experiment, the mean ALG/OPT against "
-            "$\\varepsilon$ (each instance's curve where the experiment has fewer than ten) of the rejection-model "
+            "$\\varepsilon$ (each instance's curve where a line has fewer than ten instances at a point) of the rejection-model "
             "algorithm (solid), the speed-augmented baseline inside the model (dashed, speed $1+\\varepsilon$) and "
             "the plain baseline (dotted) with the lowest mean ALG/OPT over all $\\varepsilon$ on these same "
             "instances: a descriptive choice, made on the data shown (the held-out comparison, where the config "

@@ -1,0 +1,229 @@
+"""The figures' rules on constructed tables: no mean, band or ECDF over fewer than ten instances
+(counted per drawn line and point, only instances with a finite value), every ALG/OPT panel
+flagged when an OPT is only a bound, at most MAX_LINES_PER_PANEL lines a panel, every panel's
+y axis labelled. Each case builds the smallest table that would break a rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from schedbench.hall.figure_style import BOUND_FLAG, MAX_LINES_PER_PANEL
+from schedbench.hall.stats import MIN_SUMMARY_N
+from schedbench.scheduling.stage.figures import (
+    ecdf_figures,
+    fewest_instances,
+    ratio_vs_eps_figures,
+    rounds_figure,
+    sweep_figure,
+)
+from schedbench.scheduling.stage.headline import headline_figure
+
+BASE = dict(problem="load", status="ok", opt_status="optimal", rejected_frac=0.0, wasted_work_frac=0.0, seed=0)
+
+
+def _panels(fig):
+    return [ax for ax in fig.axes if ax.get_title()]
+
+
+def test_fewest_instances_counts_per_point_and_only_finite_values():
+    rows = pd.DataFrame(
+        {
+            "line": ["a"] * 4 + ["b"] * 3,
+            "instance": ["i0", "i1", "i2", "i3", "i0", "i1", "i2"],
+            "ratio": [1.0, 1.1, np.nan, 1.2, 1.0, np.inf, 1.3],
+        }
+    )
+    assert fewest_instances(rows, ["line"]) == 2  # b: i1 has no finite ratio
+    assert fewest_instances(rows[rows["line"] == "a"], ["line"]) == 3
+    assert fewest_instances(rows.iloc[:0], ["line"]) == 0
+
+
+def test_the_ecdf_panel_counts_its_thinnest_line():
+    """One setting validated on 3 of 12 instances: the panel draws each instance (no ECDF)."""
+    rows = [
+        dict(
+            BASE, experiment="fam", instance=f"fam/{i:04d}", algorithm=alg, model="plain", eps=np.nan, ratio=1 + i / 20
+        )
+        for i in range(12)
+        for alg in ("greedy", "random-two")
+        if alg == "greedy" or i < 3
+    ]
+    (fig,) = ecdf_figures(pd.DataFrame(rows), problem="load")
+    (ax,) = [ax for ax in fig.axes if ax.get_lines()]
+    assert f"n = 3 < {MIN_SUMMARY_N}: each instance, no ECDF" in ax.get_title()
+    assert all(line.get_linestyle() == "None" for line in ax.get_lines())  # dots, no step curve
+    assert sorted(len(line.get_xdata()) for line in ax.get_lines()) == [3, 12]
+
+
+def test_a_run_without_a_finite_ratio_does_not_count_towards_ten():
+    """Ten validated instances, one with an undefined ratio: nine drawn, so no mean and no band."""
+    rows = [
+        dict(BASE, experiment="fam", instance=f"fam/{i:04d}", algorithm=alg, model=model, eps=eps, ratio=ratio)
+        for i in range(10)
+        for alg, model, eps in (("greedy", "plain", np.nan), ("lb-unit-reject", "rejection", 0.25))
+        for ratio in [np.nan if i == 0 else 1 + i / 20]
+    ]
+    df = pd.DataFrame(rows)
+    for fig in ratio_vs_eps_figures(df, n_boot=20):
+        for ax in _panels(fig):
+            assert "n = 9 < 10: each instance" in ax.get_title() and not ax.collections
+    (fig,) = ecdf_figures(df, problem="load")
+    for ax in _panels(fig):
+        assert "n = 9 < 10: each instance, no ECDF" in ax.get_title()
+
+
+@pytest.mark.parametrize("speed_instances", [3, 12])
+def test_the_headline_counts_each_drawn_line(speed_instances):
+    """The speed line validated on 3 of 12 instances: each instance's curve, no mean."""
+    rows = [
+        dict(
+            BASE,
+            experiment="e",
+            problem="maxflow",
+            instance=f"e/{i:04d}",
+            algorithm=alg,
+            model=model,
+            eps=eps,
+            ratio=r + i / 100,
+            migratory=False,
+        )
+        for i in range(12)
+        for eps in (0.25, 0.125)
+        for alg, model, r in (("mft-unit", "rejection", 1.5), ("ll-fifo", "speed", 1.2))
+        if alg == "mft-unit" or i < speed_instances
+    ]
+    (ax,) = _panels(headline_figure(pd.DataFrame(rows), "maxflow"))
+    assert ax.get_ylabel() == "ALG / OPT (mean over instances)"
+    if speed_instances < MIN_SUMMARY_N:
+        assert ax.get_title() == "e (n = 3 < 10: each instance)"
+        assert len(ax.get_lines()) == 12 + 3  # a curve per instance of each line
+    else:
+        assert ax.get_title() == "e" and len(ax.get_lines()) == 2
+
+
+def test_every_alg_over_opt_panel_flags_an_unproven_opt():
+    unproven = dict(BASE, opt_status="feasible")
+    rounds = pd.DataFrame(
+        [
+            dict(
+                unproven,
+                experiment="lb_b",
+                instance=f"lb_b-{K}-{i}",
+                algorithm=a,
+                model=m,
+                eps=e,
+                ratio=1 + K / 4,
+                g_K=K,
+            )
+            for a, m, e in (("greedy", "plain", np.nan), ("lb-unit-reject", "rejection", 0.25))
+            for K in (2, 3, 4)
+            for i in range(12)
+        ]
+    )
+    assert all(ax.get_title().endswith(BOUND_FLAG) for ax in _panels(rounds_figure(rounds, "K", n_boot=20)))
+    swept = pd.DataFrame(
+        [
+            dict(
+                unproven,
+                experiment="e",
+                instance=f"i{i}",
+                algorithm="lb-unit-reject",
+                model="rejection",
+                eps=e,
+                p_alpha_rule=rule,
+                ratio=1 + i / 10,
+            )
+            for e in (0.25, 0.5)
+            for rule in ("paper", "safe")
+            for i in range(12)
+        ]
+    )
+    assert sweep_figure(swept, ["alpha_rule"], n_boot=20).axes[0].get_title().endswith(BOUND_FLAG)
+    plain = pd.DataFrame(
+        [
+            dict(unproven, experiment="e", instance=f"i{i}", algorithm=a, model="plain", eps=np.nan, ratio=1 + i / 10)
+            for a in ("greedy", "random-two")
+            for i in range(12)
+        ]
+    )
+    (fig,) = ratio_vs_eps_figures(plain, n_boot=20)
+    assert [ax.get_title() for ax in _panels(fig)] == ["e" + BOUND_FLAG]
+    proven = plain.assign(opt_status="optimal")
+    (fig,) = ratio_vs_eps_figures(proven, n_boot=20)
+    assert [ax.get_title() for ax in _panels(fig)] == ["e"]
+
+
+def _legend_sizes(fig) -> list[int]:
+    return [len(ax.get_legend().get_texts()) for ax in fig.axes if ax.get_legend() is not None]
+
+
+def test_rounds_and_sweep_panels_split_past_six_lines():
+    algs = [("greedy", "plain", np.nan)] + [(f"lb-unit-reject-{k}", "rejection", 0.25) for k in range(7)]
+    rounds = pd.DataFrame(
+        [
+            dict(BASE, experiment="lb_b", instance=f"lb_b-{K}-{i}", algorithm=a, model=m, eps=e, ratio=1 + K / 4, g_K=K)
+            for a, m, e in algs
+            for K in (2, 3)
+            for i in range(10)
+        ]
+    )
+    fig = rounds_figure(rounds, "K", n_boot=20)
+    assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]  # 8 lines: 6 + 2
+    assert [ax.get_title() for ax in _panels(fig)] == ["lb_b (1 of 2)", "lb_b (2 of 2)"]
+    eps = [2.0**-k for k in range(1, 9)]
+    swept = pd.DataFrame(
+        [
+            dict(
+                BASE,
+                experiment="e",
+                instance=f"i{i}",
+                algorithm="lb-unit-reject",
+                model="rejection",
+                eps=e,
+                p_alpha_rule=rule,
+                ratio=1 + i / 10,
+            )
+            for e in eps
+            for rule in ("paper", "safe")
+            for i in range(10)
+        ]
+    )
+    fig = sweep_figure(swept, ["alpha_rule"], n_boot=20)
+    assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]
+    colours = {}  # one ε, one colour, whichever column draws it
+    for ax in fig.axes:
+        if ax.get_legend() is not None:
+            for text, handle in zip(ax.get_legend().get_texts(), ax.get_legend().legend_handles):
+                colours.setdefault(text.get_text(), set()).add(tuple(handle.get_color()))
+    assert len(colours) == 8 and all(len(c) == 1 for c in colours.values())
+    assert len({next(iter(c)) for c in colours.values()}) == 8
+
+
+def test_loss_panels_split_past_six_colours(tmp_path, monkeypatch):
+    from schedbench.loss.stage import figures as loss_figures
+
+    drawn = []
+    monkeypatch.setattr(loss_figures, "save_figure", lambda fig, path: drawn.append(fig))
+    ds = list(range(1, 9))
+    df = pd.DataFrame(
+        [
+            {
+                "alpha": 0.5,
+                "d": d,
+                "n": n,
+                "blocking": 0.1 / n,
+                "blocking_ci_lo": 0.09 / n,
+                "blocking_ci_hi": 0.11 / n,
+                "exact_blocking": np.nan,
+            }
+            for d in ds
+            for n in (10, 100)
+        ]
+    )
+    loss_figures.plot_a1(df, tmp_path / "a1.pdf")
+    (fig,) = drawn
+    assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]
+    assert [ax.get_title() for ax in fig.axes] == ["alpha = 0.5 (1 of 2)", "alpha = 0.5 (2 of 2)"]
+    assert all(ax.get_ylabel() for ax in fig.axes)
