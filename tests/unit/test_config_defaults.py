@@ -206,3 +206,23 @@ def test_the_pipeline_s_limits_are_the_library_s():
     defaults = schema_defaults()
     assert defaults["opt.work_limit"] == DEFAULT_WORK_LIMIT and defaults["opt.time_limit"] == DEFAULT_TIME_LIMIT
     assert defaults["plugin_time_limit"] == PLUGIN_RUN_SECONDS
+
+
+@pytest.mark.parametrize("wing", ["loss", "bipartite"])
+def test_batch_means_intervals_rest_on_at_least_min_summary_n_batches(wing, tmp_path):
+    """A point's 95 % CI of the queueing wings is over its batch means: the schema's minimum is
+    the figures' MIN_SUMMARY_N, and a config below it is refused naming the key."""
+    from schedbench.hall.stats import MIN_SUMMARY_N
+
+    schema = yaml.safe_load(Path(CONFIG_SCHEMA).read_text())
+    assert schema["properties"][wing]["properties"]["batches"]["minimum"] == MIN_SUMMARY_N
+    data = yaml.safe_load(MINIMAL)
+    for batches, refused in ((MIN_SUMMARY_N - 1, True), (MIN_SUMMARY_N, False)):
+        data[wing]["batches"] = batches
+        path = tmp_path / f"{wing}-{batches}.yaml"
+        path.write_text(yaml.safe_dump(data))
+        if refused:
+            with pytest.raises(Exception, match="batches"):
+                load_config([path])
+        else:
+            assert load_config([path])[wing]["batches"] == MIN_SUMMARY_N

@@ -709,7 +709,7 @@ def test_practice_figure_draws_a_mean_and_band_only_over_ten_instances(n):
     means = [line for line in ax.get_lines() if line.get_marker() == "o" and line.get_linestyle() != "None"]
     dots = [line for line in ax.get_lines() if line.get_marker() == "."]
     if n < 10:  # no mean, no band: each instance's ratio, and the title says so
-        assert "(n < 10 at some ε: each instance)" in ax.get_title()
+        assert ax.get_title().endswith(" (n = 4 < 10: each instance)")
         assert all(np.isnan(np.asarray(line.get_ydata(), dtype=float)).all() for line in means)
         assert sum(len(line.get_ydata()) for line in dots) == n
         assert not any(len(c.get_paths()) for c in ax.collections)  # no band

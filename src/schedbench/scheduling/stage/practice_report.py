@@ -420,7 +420,7 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None, r
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
 
-    from schedbench.hall.figure_style import TEXT_WIDTH, apply_style, palette, split_lines
+    from schedbench.hall.figure_style import TEXT_WIDTH, apply_style, few_note, palette, split_lines
 
     apply_style()
     titles = titles or {}
@@ -447,7 +447,7 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None, r
     for ax, (title, rows) in zip(axes.flat, panels):
         fams = list(dict.fromkeys(rows["practice_family"]))
         colour = dict(zip(fams, palette(len(fams))))
-        few = False
+        fewest = None  # the fewest instances at a point drawn instance by instance
         for fam in fams:
             line = rows[rows["practice_family"] == fam].sort_values("eps")
             wide = line["instances"].to_numpy() >= MIN_SUMMARY_N
@@ -471,7 +471,7 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None, r
                     & (ratios["baseline"] == point["baseline"])
                 ]
                 ax.plot(np.full(len(dots), point["eps"]), dots["ratio"], ls="none", marker=".", color=colour[fam], ms=3)
-                few = True
+                fewest = int(point["instances"]) if fewest is None else min(fewest, int(point["instances"]))
             flagged = (line["flag"].to_numpy() != "") & wide
             if flagged.any():
                 ax.plot(x[flagged], y[flagged], ls="none", marker="o", mfc="white", color=colour[fam], ms=5)
@@ -487,7 +487,7 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None, r
         ax.xaxis.set_major_locator(FixedLocator(eps))
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xticklabels([eps_text(e) for e in eps])
-        ax.set_title(title + (f" (n < {MIN_SUMMARY_N} at some ε: each instance)" if few else ""))
+        ax.set_title(title + (few_note(fewest) if fewest is not None else ""))
         ax.set_xlabel("ε")
         ax.set_ylabel("ALG rejecting / ALG at speed")
         short = max(len(titles.get(f, f)) for f in fams) <= 18  # two legend columns fit under the panel
