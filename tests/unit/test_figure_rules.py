@@ -95,7 +95,7 @@ def test_the_headline_counts_each_drawn_line(speed_instances):
         if alg == "mft-unit" or i < speed_instances
     ]
     (ax,) = _panels(headline_figure(pd.DataFrame(rows), "maxflow"))
-    assert ax.get_ylabel() == "ALG / OPT (mean over instances)"
+    assert ax.get_ylabel() == "ALG / OPT"  # the title says whether a mean or each instance
     if speed_instances < MIN_SUMMARY_N:
         assert ax.get_title() == "e (n = 3 < 10: each instance)"
         assert len(ax.get_lines()) == 12 + 3  # a curve per instance of each line
@@ -227,3 +227,93 @@ def test_loss_panels_split_past_six_colours(tmp_path, monkeypatch):
     assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]
     assert [ax.get_title() for ax in fig.axes] == ["alpha = 0.5 (1 of 2)", "alpha = 0.5 (2 of 2)"]
     assert all(ax.get_ylabel() for ax in fig.axes)
+
+
+def test_an_adversary_s_replications_are_joined_across_its_points():
+    """An adversary realises a new instance at every K (and ε): with one or a few replications,
+    each replication's values are joined across the points (no mean), never left as loose dots."""
+    rounds = pd.DataFrame(
+        [
+            dict(
+                BASE,
+                experiment="lb_b",
+                instance=f"lb_b/{a}/{k:04d}",
+                algorithm=a,
+                model=m,
+                eps=e,
+                ratio=1 + K / 4,
+                g_K=K,
+            )
+            for a, m, e in (("greedy", "plain", np.nan), ("lb-general-reject", "rejection", 0.25))
+            for k, K in enumerate((2, 3, 4, 5, 6))
+        ]
+    )
+    (ax,) = _panels(rounds_figure(rounds, "K", n_boot=20))
+    assert ax.get_title() == "lb_b (n = 1 < 10: each instance)"
+    curves = [line for line in ax.get_lines() if len(line.get_xdata()) > 0 and not line.get_label().startswith("_")]
+    assert sorted(len(line.get_xdata()) for line in ax.get_lines() if len(line.get_xdata())) == [5, 5]
+    assert len(curves) <= 2
+    reps, eps_grid = 5, (0.5, 0.25, 0.125)
+    adaptive = pd.DataFrame(
+        [
+            dict(
+                BASE,
+                experiment="anr",
+                problem="maxflow",
+                instance=f"anr/{a}/{k:04d}",
+                algorithm=a,
+                model=m,
+                eps=e,
+                ratio=2 + r / 10 + (0.0 if e != e else e),
+                migratory=False,
+            )
+            for a, m, grid in (("mft-unit", "rejection", eps_grid), ("greedy", "plain", (np.nan,)))
+            for k, (e, r) in enumerate((e, r) for e in grid for r in range(reps))
+        ]
+    )
+    (ax,) = _panels(headline_figure(adaptive, "maxflow"))
+    assert ax.get_title() == "anr (n = 5 < 10: each instance)"
+    solid = [line for line in ax.get_lines() if line.get_linestyle() == "-"]
+    assert len(solid) == reps and all(len(line.get_xdata()) == len(eps_grid) for line in solid)
+
+
+def test_the_plain_only_figure_decides_each_experiment_on_its_own():
+    rows = [
+        dict(BASE, experiment=exp, instance=f"{exp}/{i}", algorithm=a, model="plain", eps=np.nan, ratio=1 + i / 40)
+        for exp, n in (("big", 30), ("small", 3))
+        for a in ("greedy", "random-two")
+        for i in range(n)
+    ]
+    (fig,) = ratio_vs_eps_figures(pd.DataFrame(rows), n_boot=20)
+    by_title = {ax.get_title(): ax for ax in _panels(fig)}
+    assert set(by_title) == {"big", "small (n = 3 < 10: each instance)"}
+    assert by_title["big"].get_lines() and not any(len(c.get_offsets()) for c in by_title["big"].collections)
+    assert sum(len(c.get_offsets()) for c in by_title["small (n = 3 < 10: each instance)"].collections) == 6
+
+
+def test_loss_panels_split_by_their_own_colours(tmp_path, monkeypatch):
+    from schedbench.loss.stage import figures as loss_figures
+
+    drawn = []
+    monkeypatch.setattr(loss_figures, "save_figure", lambda fig, path: drawn.append(fig))
+    grid = {0.5: range(1, 9), 0.7: range(1, 4)}  # 8 values of d at α = 0.5, 3 at α = 0.7
+    df = pd.DataFrame(
+        [
+            {
+                "alpha": alpha,
+                "d": d,
+                "n": n,
+                "blocking": 0.1 / n,
+                "blocking_ci_lo": 0.09 / n,
+                "blocking_ci_hi": 0.11 / n,
+                "exact_blocking": np.nan,
+            }
+            for alpha, ds in grid.items()
+            for d in ds
+            for n in (10, 100)
+        ]
+    )
+    loss_figures.plot_a1(df, tmp_path / "a1.pdf")
+    (fig,) = drawn
+    assert [ax.get_title() for ax in fig.axes] == ["alpha = 0.5 (1 of 2)", "alpha = 0.5 (2 of 2)", "alpha = 0.7"]
+    assert [len(ax.get_legend().get_texts()) for ax in fig.axes] == [MAX_LINES_PER_PANEL, 2, 3]

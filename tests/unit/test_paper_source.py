@@ -80,7 +80,7 @@ def test_config_macros():
     tex = config_macros_tex(cfg, "config/x.yaml", "abc123")
     assert "\\newcommand{\\LossBatches}{20}" in tex and "\\newcommand{\\LossFitMinN}{\\ensuremath{10^{3}}}" in tex
     assert "\\newcommand{\\LossSlopeTol}{0.05}" in tex and "\\newcommand{\\NBoot}{200}" in tex
-    assert "\\newcommand{\\MinSummaryN}{10}" in tex  # the figures' rule (hall.figure_style)
+    assert "\\newcommand{\\MinSummaryN}{10}" in tex  # the figures' rule (hall.stats)
     assert "\\newcommand{\\EpsGrid}{\\ensuremath{\\{1/4, 1/2\\}}}" in tex
     assert "BipBatches" not in tex  # no bipartite section in this config
 

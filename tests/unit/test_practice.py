@@ -717,3 +717,15 @@ def test_practice_figure_draws_a_mean_and_band_only_over_ten_instances(n):
         assert "each instance" not in ax.get_title() and not dots
         assert np.allclose([line.get_ydata() for line in means], 0.9)
         assert any(len(c.get_paths()) for c in ax.collections)  # the band
+
+
+def test_a_flagged_point_under_ten_instances_stays_marked_hollow():
+    from schedbench.scheduling.stage.practice_report import instance_ratios, practice_figure
+
+    runs = _planted(0.6, ties=False, n=4, train_used=0.01)  # budget unused on training: flagged
+    pairs = paired_table(runs, n_boot=200)
+    assert (pairs["flag"] != "").all()
+    (ax,) = [ax for ax in practice_figure(pairs, ratios=instance_ratios(runs)).axes if ax.get_visible()]
+    dots = [line for line in ax.get_lines() if line.get_linestyle() == "None" and len(line.get_xdata())]
+    assert dots and all(line.get_markerfacecolor() == "white" for line in dots)
+    assert sum(len(line.get_xdata()) for line in dots) == 4

@@ -18,12 +18,12 @@ import numpy as np  # noqa: E402
 
 from schedbench.hall.figure_style import save_figure  # noqa: E402
 from schedbench.hall.figure_style import (  # noqa: E402
-    MAX_LINES_PER_PANEL,
     PANEL_HEIGHT,
     PANEL_WIDTH,
     TEXT_WIDTH,
     apply_style,
-    palette,
+    colour_map,
+    split_lines,
 )
 
 #: lowest value drawn on a log axis (exact blocking at α < 1/2 falls far below anything simulable)
@@ -71,26 +71,30 @@ def _grid(ncols, nrows=1, w=PANEL_WIDTH, h=PANEL_HEIGHT):
     return fig, axes
 
 
+def _key(v):
+    return (str(type(v)), v)
+
+
 def _sorted(values) -> list:
-    return sorted(values, key=lambda v: (str(type(v)), v))
+    return sorted(values, key=_key)
 
 
 def _palette(values):
-    values = _sorted(values)
-    return dict(zip(values, palette(len(values))))
+    return colour_map(values, key=_key)
 
 
 def _hue_chunks(values) -> list[tuple[str, list]]:
-    """The colours of a panel, sorted, in chunks of at most :data:`MAX_LINES_PER_PANEL`, each with
-    its title suffix (" (k of n)" when split, else "")."""
-    values = _sorted(values)
-    chunks = [values[i : i + MAX_LINES_PER_PANEL] for i in range(0, len(values), MAX_LINES_PER_PANEL)]
-    return [(f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else "", c) for k, c in enumerate(chunks)]
+    """A panel's colours, sorted, as panels of at most :data:`MAX_LINES_PER_PANEL` each
+    (:func:`~schedbench.hall.figure_style.split_lines`), with the title suffix of each
+    (" (k of n)" when split, else "")."""
+    return split_lines("", _sorted(values))
 
 
 def _by_hue_panels(df, panel_col, hue_col, quantity, path, title, ref_slope=None, exact=None, legend_title=None):
-    panels = [
-        (p, part, chunk) for p in _sorted(df[panel_col].unique()) for part, chunk in _hue_chunks(df[hue_col].unique())
+    panels = [  # each panel value's own colours, split past six
+        (p, part, chunk)
+        for p in _sorted(df[panel_col].unique())
+        for part, chunk in _hue_chunks(df.loc[df[panel_col] == p, hue_col].unique())
     ]
     fig, axes = _grid(len(panels))
     colors = _palette(df[hue_col].unique())
@@ -151,7 +155,7 @@ def plot_a3(df, path):
     columns = [
         (alpha, part, chunk)
         for alpha in _sorted(df["alpha"].unique())
-        for part, chunk in _hue_chunks(df["k_param"].unique())
+        for part, chunk in _hue_chunks(df.loc[df["alpha"] == alpha, "k_param"].unique())  # its own c, split past six
     ]
     fig, axes = _grid(len(columns), nrows=2)
     colors = _palette(df["k_param"].unique())

@@ -22,6 +22,7 @@ from schedbench.hall.figure_style import (  # noqa: E402
     PANEL_HEIGHT,
     PANEL_WIDTH,
     apply_style,
+    colour_map,
     palette,
     save_pages,
     split_lines,
@@ -134,14 +135,30 @@ def fewest_instances(rows, by: list[str], y: str | list[str] = "ratio") -> int:
     return int(counted.groupby(by, dropna=False)["_drawn"].nunique().min())
 
 
-def _summary(rows, by: list[str], n_boot: int, seed: int, y: str | list[str] = "ratio") -> tuple[dict, int]:
-    """Seaborn's summary arguments for lines of ``y`` over the points ``by``, and the fewest
-    instances at a point (:func:`fewest_instances`): a mean with its 95 % bootstrap CI, or, with
-    fewer than :data:`MIN_SUMMARY_N` at some point, each instance's own line (no mean, no band)."""
-    fewest = fewest_instances(rows, by, y)
+def drawn_units(rows, line: str, point: str) -> pd.Series:
+    """What joins a line's values across its points where each value is drawn (no mean): the
+    instance where the line meets an instance at several points (a family's instances, run at
+    every ε), else the order of the values within a point (an adversary realises a new instance
+    at each point: its k-th replication at one point is joined to its k-th at the next)."""
+    if rows.empty:
+        return rows["instance"]
+    spread = rows.groupby([line, "instance"], dropna=False)[point].nunique(dropna=False)
+    recurs = rows[line].map(spread.groupby(level=0).max() > 1).fillna(False).to_numpy(dtype=bool)  # per line
+    order = rows.sort_values("instance", kind="stable")
+    rank = order.groupby([line, point], dropna=False).cumcount().reindex(rows.index)
+    return pd.Series(np.where(recurs, rows["instance"].astype(str), "#" + rank.astype(str)), index=rows.index)
+
+
+def _summary(rows, line: str, point: str, n_boot: int, seed: int, y: str | list[str] = "ratio"):
+    """Seaborn's summary arguments for lines ``line`` of ``y`` over the points ``point``, the
+    fewest instances at a point (:func:`fewest_instances`) and ``rows`` with their drawn unit
+    (``_unit``, :func:`drawn_units`): a mean with its 95 % bootstrap CI, or, with fewer than
+    :data:`MIN_SUMMARY_N` at some point, each value on its own (no mean, no band)."""
+    fewest = fewest_instances(rows, [line, point], y)
+    rows = rows.assign(_unit=drawn_units(rows, line, point))
     if fewest < MIN_SUMMARY_N:
-        return {"units": "instance", "estimator": None}, fewest
-    return {"errorbar": ("ci", 95), "n_boot": n_boot, "seed": seed}, fewest
+        return {"units": "_unit", "estimator": None}, fewest, rows
+    return {"errorbar": ("ci", 95), "n_boot": n_boot, "seed": seed}, fewest, rows
 
 
 def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
@@ -149,7 +166,7 @@ def _eps_panel(y: str, n_boot: int, seed: int, log_y: bool):
 
     def draw(ax, rows, styles, title):
         lines = sorted(rows["line"].unique())
-        summary, fewest = _summary(rows, ["line", "eps"], n_boot, seed, y)
+        summary, fewest, rows = _summary(rows, "line", "eps", n_boot, seed, y)
         sns.lineplot(
             data=rows,
             x="eps",
@@ -213,7 +230,7 @@ def ratio_vs_eps_figures(
     data = speed_one_as_reference(add_labels(rows))
     if data["eps"].dropna().empty and not data.empty:  # only plain algorithms: a point per algorithm
         return [
-            _no_eps_figure(data[data["experiment"].isin(page)], n_boot, seed).figure
+            _no_eps_figure(data[data["experiment"].isin(page)], n_boot, seed)
             for page in pages(_experiments(data, experiments))
         ]
     data = _eps_lines(broadcast_over_eps(data))
@@ -237,31 +254,30 @@ def ratio_vs_eps_figures(
     return paged_figures(data, _experiments(data, experiments), draw, colours=_colours(data))
 
 
-def _no_eps_figure(data, n_boot: int, seed: int):
-    """Only ε-free (plain) algorithms in the config: ALG/OPT per algorithm (a mean with its 95 % CI,
-    or each instance under :data:`MIN_SUMMARY_N`), one panel per experiment."""
+def _no_eps_figure(data, n_boot: int, seed: int) -> plt.Figure:
+    """Only ε-free (plain) algorithms in the config: ALG/OPT per algorithm, one panel per
+    experiment: a mean with its 95 % CI, or each instance's ratio where a setting of the panel has
+    fewer than :data:`MIN_SUMMARY_N` instances (the panel's title says so)."""
     if data.empty:
-        return _Placeholder("no validated runs in this config")
+        return _Placeholder("no validated runs in this config").figure
     data = data.astype({"label": object, "experiment": object})
     apply_style()
-    summary, fewest = _summary(data, ["experiment", "label"], n_boot, seed)
-    few = fewest < MIN_SUMMARY_N  # each instance a dot: no mean, no interval
-    grid = sns.catplot(
-        data=data,
-        x="label",
-        y="ratio",
-        col="experiment",
-        **({"kind": "strip"} if few else {"kind": "point", **summary}),
-        sharey=False,
-        height=3.0,
-        aspect=1.2,
-        col_order=sorted(data["experiment"].unique()),
-        order=sorted(data["label"].unique()),
-    )
-    grid.set_axis_labels("algorithm (no ε in this config)", "ALG / OPT")
-    for exp, ax in grid.axes_dict.items():
-        ax.set_title(ratio_title(exp + (few_note(fewest) if few else ""), data[data["experiment"] == exp]))
-    return grid
+    experiments = sorted(data["experiment"].unique())
+    fig, axes = plt.subplots(1, len(experiments), figsize=(3.6 * len(experiments), 3.0), squeeze=False)
+    for ax, exp in zip(axes[0], experiments):
+        rows = data[data["experiment"] == exp]
+        order = sorted(rows["label"].unique())
+        fewest = fewest_instances(rows, ["label"])
+        if fewest < MIN_SUMMARY_N:  # each instance a dot: no mean, no interval
+            sns.stripplot(data=rows, x="label", y="ratio", order=order, ax=ax)
+        else:
+            sns.pointplot(
+                data=rows, x="label", y="ratio", order=order, errorbar=("ci", 95), n_boot=n_boot, seed=seed, ax=ax
+            )
+        ax.set_title(ratio_title(exp + (few_note(fewest) if fewest < MIN_SUMMARY_N else ""), rows))
+        ax.set_xlabel("algorithm (no ε in this config)")
+        ax.set_ylabel("ALG / OPT")
+    return fig
 
 
 def rejection_vs_eps_figures(
@@ -350,7 +366,7 @@ def rounds_figure(df, parameter: str | list[str], n_boot: int = 1000, seed: int 
             line: MODEL_DASHES["reference" if line.endswith(SPEED_ONE) else mod]
             for line, mod in zip(rows["line"], rows["model"])
         }
-        summary, fewest = _summary(rows, ["line", col], n_boot, seed)
+        summary, fewest, rows = _summary(rows, "line", col, n_boot, seed)
         sns.lineplot(
             data=rows,
             x=col,
@@ -444,8 +460,7 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
     if not panels:
         return _Placeholder(f"no experiment sweeps {' or '.join(map(repr, parameters))} in this config").figure
     apply_style()
-    every_eps = sorted({e for *_, chunk in panels for e in chunk}, key=float)
-    colour = dict(zip(every_eps, palette(len(every_eps))))
+    colour = colour_map({e for *_, chunk in panels for e in chunk}, key=float)
     fig, axes = plt.subplots(3, len(panels), figsize=(4.2 * len(panels), 8.0), squeeze=False, sharex="col")
     metrics = (
         ("ratio", "ALG / OPT"),
@@ -459,7 +474,7 @@ def sweep_figure(df, parameters: list[str], n_boot: int = 1000, seed: int = 0) -
         rows["x"] = rows[col].map({v: i for i, v in enumerate(order)})
         rows["ε"] = rows["eps"].map(lambda e: f"{e:g}")
         rows = rows[rows["ε"].isin(chunk)]
-        summary, fewest = _summary(rows, ["ε", "x"], n_boot, seed, [y for y, _ in metrics])
+        summary, fewest, rows = _summary(rows, "ε", "x", n_boot, seed, [y for y, _ in metrics])
         for r, (y, label) in enumerate(metrics):
             ax = axes[r, k]
             sns.lineplot(

@@ -30,7 +30,12 @@ from schedbench.hall.figure_style import (  # noqa: E402
     save_figure,
 )
 from schedbench.hall.stats import MIN_SUMMARY_N  # noqa: E402
-from schedbench.scheduling.stage.figures import algorithm_colours, fewest_instances, ratio_title  # noqa: E402
+from schedbench.scheduling.stage.figures import (  # noqa: E402
+    algorithm_colours,
+    drawn_units,
+    fewest_instances,
+    ratio_title,
+)
 from schedbench.scheduling.stage.metrics import add_labels, successful  # noqa: E402
 
 __all__ = [
@@ -123,18 +128,19 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
         rows = data[data["experiment"] == exp]
         grid = sorted(rows.loc[rows["eps"] > 0, "eps"].unique())
         lines = panels[exp]
+        # a drawn line's points: its ε (a plain line, without one: all its runs at one point)
         drawn = rows[rows["label"].isin([label for label, _ in lines.values()])]
-        # the fewest instances of a drawn line at one of its points (a plain line: all its runs)
-        n = fewest_instances(drawn.assign(point=drawn["eps"].where(drawn["model"] != "plain", 0.0)), ["label", "point"])
+        drawn = drawn.assign(point=drawn["eps"].where(drawn["model"] != "plain", 0.0))
+        n = fewest_instances(drawn, ["label", "point"])  # the thinnest point of a drawn line
         few = n < MIN_SUMMARY_N
         for role, _, style, prefix in ROLES:
             if role not in lines:
                 continue
             label, algorithm = lines[role]
-            sel = rows[rows["label"] == label]
+            sel = drawn[drawn["label"] == label]
             text = f"{prefix}: {label}".replace(" (", "\n    (", 1) if len(label) > 24 else f"{prefix}: {label}"
             if few:  # fewer than MIN_SUMMARY_N instances: each instance's curve, no mean
-                for k, (_, one) in enumerate(sel.groupby("instance", sort=True)):
+                for k, (_, one) in enumerate(sel.groupby(drawn_units(sel, "label", "point"), sort=True)):
                     if role == "plain":
                         x, y = grid, [one["ratio"].mean()] * len(grid)  # one run: its own value
                     else:
@@ -165,7 +171,7 @@ def headline_figure(df: pd.DataFrame, problem: str, colours: dict | None = None)
     for ax in axes.flat[len(experiments) :]:
         ax.axis("off")
     for ax in axes[:, 0]:
-        ax.set_ylabel("ALG / OPT (mean over instances)")
+        ax.set_ylabel("ALG / OPT")  # a mean over instances, or each instance (the title says which)
     return fig
 
 

@@ -416,7 +416,8 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None, r
     ε, each instance's ratio (``ratios``, :func:`instance_ratios`: required then) as a small dot
     instead of the mean and the band (the panel's title says so). A panel per problem class and workload
     (:func:`_panels`, at most six lines each: a larger one is split), the dashed line a tie,
-    hollow markers a flagged (family, ε), log axes where the ratios span more than a factor 3."""
+    hollow markers (or hollow dots, under ten instances) a flagged (family, ε), log axes where the
+    ratios span more than a factor 3."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
 
@@ -470,7 +471,8 @@ def practice_figure(pairs: pd.DataFrame, titles: dict[str, str] | None = None, r
                     & (ratios["policy"] == point["policy"])
                     & (ratios["baseline"] == point["baseline"])
                 ]
-                ax.plot(np.full(len(dots), point["eps"]), dots["ratio"], ls="none", marker=".", color=colour[fam], ms=3)
+                hollow = {"marker": "o", "mfc": "white", "ms": 3} if point["flag"] else {"marker": ".", "ms": 3}
+                ax.plot(np.full(len(dots), point["eps"]), dots["ratio"], ls="none", color=colour[fam], **hollow)
                 fewest = int(point["instances"]) if fewest is None else min(fewest, int(point["instances"]))
             flagged = (line["flag"].to_numpy() != "") & wide
             if flagged.any():

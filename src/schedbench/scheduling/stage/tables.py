@@ -355,7 +355,8 @@ def figure_caption(stem: str, kind: str | None) -> str | None:
             "rejection policy (at $\\varepsilon$) and the speed baseline (at $1+\\varepsilon$) with the best training "
             "scores at that $\\varepsilon$ (Table~\\ref{tab:practice} names them); a panel per problem class and "
             "workload; constants tuned on separate training instances, no oracle, no OPT; band: 95\\,\\% "
-            "bootstrap CI over instances (from ten on); dashed: a tie; hollow: flagged (budget unused or all tied "
+            "bootstrap CI over instances; where fewer than ten instances stand at an $\\varepsilon$, each "
+            "instance's ratio as a dot instead of the mean and the band; dashed: a tie; hollow: flagged (budget unused or all tied "
             "on the training runs, or invalid runs); log axes where the ratios span more than a factor three."
         )
     if stem == "worst_cases":
