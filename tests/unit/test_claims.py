@@ -87,9 +87,12 @@ def test_a_planted_over_budget_run_is_listed_and_contradicts_the_bound():
     assert "largest prefix rejected fraction / ε 1.2" in c.measured
     # the row says which caps hold by construction (T* handed over) and which are measured
     mixed = [run("gwmft", 3.0, bound=9.0, p_oracle="opt"), run("gwmft", 2.0, bound=9.0, p_oracle="prefix-lb")]
-    assert "1 with T* given (holds by construction), 1 on an online estimate (measured)" in (
+    assert "Cap: 1 hold by construction (T* given, or a cap that holds with any T ≤ OPT), 1 measured" in (
         verdicts(mixed)["gwmft-upper"].measured
     )
+    # mft-unit's queue cap holds with any T ≤ OPT: a prefix oracle is by construction too
+    prefix = [run("mft-unit", 3.0, bound=9.0, problem="maxflow", p_oracle=o) for o in ("opt", "prefix", "prefix-pow2")]
+    assert "Cap: 3 hold by construction" in verdicts(prefix)["mft-unit-upper"].measured
 
 
 def test_a_lower_bound_is_confirmed_qualitatively_only_by_growth():
@@ -193,10 +196,11 @@ def test_section4_needs_the_per_class_srpt_rule_over_budget_and_a_within_it():
     assert verdicts([short, a_ok])["section4"].verdict == "not shown"
 
 
-def test_greedy_is_confirmed_when_the_anr_tree_reaches_its_bound():
-    tight = [run("greedy", 4.0, m=8, family="anr-tree"), run("greedy", 1.2, m=8)]
-    assert verdicts(tight)["greedy"].verdict == "confirmed"
-    assert verdicts([run("greedy", 1.2, m=8)])["greedy"].verdict == "confirmed qualitatively"
+def test_greedy_is_consistent_and_says_where_the_anr_tree_reaches_its_bound():
+    tight = verdicts([run("greedy", 4.0, m=8, family="anr-tree"), run("greedy", 1.2, m=8)])["greedy"]
+    assert tight.verdict == "consistent" and tight.measured.endswith("forces the bound in 1 of 1 runs; tight")
+    loose = verdicts([run("greedy", 1.2, m=8)])["greedy"]  # an upper bound no run broke: never "confirmed"
+    assert loose.verdict == "consistent" and "tight" not in loose.measured
     assert verdicts([run("greedy", 5.0, m=8)])["greedy"].verdict == "contradicted"  # above ⌈log₂ 8⌉ + 1
 
 
@@ -247,7 +251,18 @@ def slope(experiment, slope, consistent, claim="O(n^-1/2)", claimed=-0.5, quanti
 def test_loss_claims_follow_the_slope_table():
     ok = pd.DataFrame([slope("A1", -0.6, True), slope("A2", -0.5, True), slope("A4", -0.1, None, "none", None)])
     rows = loss_claims(ok, ["tab:loss_slopes"])
-    assert [(c.verdict, c.evidence) for c in rows] == [("confirmed", "tab:loss_slopes")]  # the unclaimed series: no row
+    assert [(c.verdict, c.evidence) for c in rows] == [
+        ("consistent", "tab:loss_slopes")
+    ]  # the unclaimed series: no row
+    unfitted = pd.DataFrame([slope("A1", -0.6, True), slope("A2", float("nan"), None)])
+    (c,) = loss_claims(unfitted, [])
+    assert (
+        c.verdict == "consistent"
+        and c.measured.startswith("1 series in 1 experiment")
+        and "1 without a fit" in c.measured
+    )
+    (c,) = loss_claims(pd.DataFrame([slope("A2", float("nan"), None)]), [])
+    assert c.verdict == "not shown" and "has a fit" in c.why
     bad = pd.DataFrame([slope("A1", -0.6, True), slope("A2", -0.2, False)])
     (c,) = loss_claims(bad, [])
     assert c.verdict == "contradicted" and "1 inconsistent" in c.measured and c.evidence == ""
@@ -498,3 +513,16 @@ def test_separation_summary_names_the_separated_eps_and_the_largest_m():
     assert s["SeparationRejection"] == "4" and s["SeparationSpeed"] == "5"
     assert "not yet separated" in s["FindingSeparation"]
     assert separation_summary([])["SeparationEps"] == "--"
+    # the abstract's and the conclusion's sentences say only what the points show
+    assert s["SeparationSentence"] == (
+        "On the adversarial immediate-dispatch construction, played up to 1,024 machines, at ε = 1/4 the "
+        "smallest ratio a rejection-model algorithm is forced to at the largest machine count is 4, while every "
+        "speed-(1+ε) algorithm is forced to at least 5 there, speed's forced ratio growing with m."
+    )
+    assert s["SeparationConclusion"].endswith(
+        "; at ε = 1/8 rejection's cap O(1/ε) lies beyond the machine counts played"
+    )
+    none = separation_summary([p for p in separation_points(pd.DataFrame(rows)) if p["eps"] == 0.125])
+    assert "does not separate the two models" in none["SeparationSentence"]
+    assert none["SeparationConclusion"].startswith("this run does not show the separation")
+    assert "plays no machine count" in separation_summary([])["SeparationSentence"]

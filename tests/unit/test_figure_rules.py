@@ -20,6 +20,14 @@ from schedbench.scheduling.stage.figures import (
 )
 from schedbench.scheduling.stage.headline import headline_figure
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
 BASE = dict(problem="load", status="ok", opt_status="optimal", rejected_frac=0.0, wasted_work_frac=0.0, seed=0)
 
 

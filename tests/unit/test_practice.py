@@ -456,10 +456,12 @@ def test_the_abstracts_tally_counts_the_headline_rows():
         "PracticeComparisons": "3",
         "PracticeWins": "2",
         "PracticeLosses": "1",
-        "PracticeRatioLow": "0.50",
-        "PracticeRatioHigh": "1.30",
+        "PracticeWinRatioLow": "0.50",  # over the wins only: the 1.3 loss is not in the range
+        "PracticeWinRatioHigh": "0.80",
     }
     assert set(practice_tally(None).values()) == {"--"}
+    lost = practice_tally(pairs.assign(geo_ratio_hi=pairs["geo_ratio_hi"] + 1))  # no interval below 1
+    assert lost["PracticeWins"] == "0" and lost["PracticeWinRatioLow"] == lost["PracticeWinRatioHigh"] == "--"
 
 
 def test_the_figure_keeps_the_print_rules_and_names_families_in_words():
@@ -729,3 +731,20 @@ def test_a_flagged_point_under_ten_instances_stays_marked_hollow():
     dots = [line for line in ax.get_lines() if line.get_linestyle() == "None" and len(line.get_xdata())]
     assert dots and all(line.get_markerfacecolor() == "white" for line in dots)
     assert sum(len(line.get_xdata()) for line in dots) == 4
+
+
+def test_the_summary_counts_each_side_s_tuned_settings_once_per_search():
+    from schedbench.scheduling.stage.practice import practice_summary
+
+    fam = {
+        "policies": [
+            {"algorithm": "edf-evict", "tune": {"c": [1, 2, 3]}},
+            {"algorithm": "edf-evict", "tune": {"c": [1, 2, 3]}, "spend": 0.5},  # its twin: the same search
+            {"algorithm": "edf-reject"},
+        ],
+        "baselines": [{"algorithm": "edf", "tune": {"T": [1, 2]}}],
+    }
+    small = {"policies": [{"algorithm": "edf-reject"}], "baselines": [{"algorithm": "edf"}]}
+    summary = practice_summary({"families": {"a": fam, "b": small}})
+    assert summary["policy_settings"] == (1, 3 + 1) and summary["baseline_settings"] == (1, 2)
+    assert summary["n_boot"] == 2000  # the section's default

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+import pandas as pd
 import pytest
 
 from schedbench.hall.config import ConfigError
@@ -156,6 +157,18 @@ def test_tasks_run_replay_and_tabulate(tmp_path):
     assert list(table["task"]) == ["g4", "bb"]
     tex = search_table_tex(table)
     assert "greedy & cp-sat (ratio) & 4 & -- & 3.000 & 1 & proved" in tex
+    # the adversaries' column: the largest ratio over proven optima only (a bound's ratio overstates)
+    adversary_runs = pd.DataFrame(
+        {
+            "algorithm": ["greedy"] * 3,
+            "claimed_opt": [1.0, 1.0, 1.0],
+            "status": ["ok", "ok", "invalid"],
+            "opt_status": ["optimal", "bound", "optimal"],
+            "ratio": [2.5, 9.0, 7.0],
+        }
+    )
+    row = next(line for line in search_table_tex(table, adversary_runs).splitlines() if line.startswith("greedy"))
+    assert row.rstrip(" \\").endswith("& 2.5")
     fig = worst_case_figure(table)
     assert fig.axes[0].get_xlabel() == "machines m"
     assert "no search tasks" in search_table_tex(collect_search([]))

@@ -629,3 +629,25 @@ def test_a_window_at_the_target_load_tells_algorithms_apart_where_the_log_pace_d
         opt = schedbench.solve_opt(inst, "maxflow", work_limit=30)
         assert opt.status == "optimal"
         assert (opt.value == flow_lower_bound(inst, "maxflow").lower_bound) == trivial, (load, opt)
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_reading_a_log_closes_every_file_it_opens(tmp_path, monkeypatch, compress):
+    """A GzipFile over an open file never closes that file: the reader let it leak (a
+    ResourceWarning per gzip log read) until gzip was made to own its file."""
+    import builtins
+
+    from schedbench.scheduling.instances import _swf
+
+    opened = []
+
+    def tracking_open(*args, **kwargs):
+        f = builtins.open(*args, **kwargs)
+        opened.append(f)
+        return f
+
+    monkeypatch.setattr(_swf, "open", tracking_open, raising=False)
+    p = tmp_path / "log.swf"
+    p.write_bytes(gzip.compress((HEADER + JOBS).encode()) if compress else (HEADER + JOBS).encode())
+    assert len(parse_swf(p)) > 0
+    assert opened and all(f.closed for f in opened)

@@ -104,8 +104,8 @@ def claims_table_tex(frame: pd.DataFrame, bib_keys: Iterable[str] = ()) -> str:
     caption = (
         "What was measured, claim by claim: each claim of the source papers, what this run "
         "measured, and a verdict written from the results (\\emph{confirmed}: the numbers agree with the "
-        "claim as stated; \\emph{consistent}: an upper bound met no violation of its cap or its budget in "
-        "the runs measured (the row says which caps hold by construction); "
+        "claim as stated; \\emph{consistent}: an upper bound met no violation of its cap, its budget or its "
+        "rate in the runs measured (the row says which caps hold by construction); "
         "\\emph{qualitatively}: they agree in direction over the finite range measured; "
         "\\emph{not shown}: this run cannot say, and why; \\emph{contradicted}); ``report'': the figure "
         "that shows it is in the HTML report, not in this paper."

@@ -16,9 +16,11 @@ _QUANTITY = {"blocking": "blocking probability", "excess_response": "excess resp
 
 
 def loss_claims(slopes: pd.DataFrame, present: Iterable[str]) -> list[Claim]:
-    """A claim per (claimed rate, quantity) of ``slopes``: confirmed when every series that tests
-    it is consistent (its fitted slope within the tolerance of the claimed rate), contradicted
-    when one is not; series without a claimed rate are not claims."""
+    """A claim per (claimed rate, quantity) of ``slopes``: a rate is an upper bound on how slowly
+    the quantity converges, which a finite range cannot confirm — consistent when every series
+    with a fit is (its fitted slope at most the claimed rate plus the tolerance), contradicted
+    when one is not, not shown when no series has a fit; series without a claimed rate are not
+    claims."""
     evidence = evidence_ref(["tab:loss_slopes"], present)
     tested = slopes[slopes["claimed_slope"].notna()]
     out = []
@@ -26,15 +28,21 @@ def loss_claims(slopes: pd.DataFrame, present: Iterable[str]) -> list[Claim]:
         what = _QUANTITY.get(quantity, quantity)
         statement = f"{what} of the loss system converges as {claim}"
         bad = int((g["consistent"] == False).sum())  # noqa: E712 (a column of True/False/None)
-        measured = (
-            f"{plural(len(g), 'series', 'series')} in {plural(g['experiment'].nunique(), 'experiment')}: "
-            f"fitted slopes {g['slope'].min():.3g} to {g['slope'].max():.3g}, claimed at most {claimed:.3g}"
-        )
+        fitted = g[g["consistent"].notna()]
         cid = f"loss {quantity} {claim} {claimed:g}"
+        if fitted.empty:
+            why = f"none of its {plural(len(g), 'series', 'series')} has a fit"
+            out.append(Claim(cid, "loss", statement, "--", evidence, "not shown", why))
+            continue
+        measured = (
+            f"{plural(len(fitted), 'series', 'series')} in {plural(fitted['experiment'].nunique(), 'experiment')}: "
+            f"fitted slopes {fitted['slope'].min():.3g} to {fitted['slope'].max():.3g}, claimed at most {claimed:.3g}"
+            + (f"; {len(g) - len(fitted)} without a fit" if len(fitted) < len(g) else "")
+        )
         if bad:
             out.append(Claim(cid, "loss", statement, measured + f"; {bad} inconsistent", evidence, "contradicted"))
         else:
-            out.append(Claim(cid, "loss", statement, measured, evidence, "confirmed"))
+            out.append(Claim(cid, "loss", statement, measured, evidence, "consistent"))
     omega = omega_claim(slopes, evidence)
     return out + ([omega] if omega is not None else [])
 

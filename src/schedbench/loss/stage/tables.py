@@ -99,5 +99,8 @@ TABLE_CAPTIONS = {
 def figure_caption(stem: str, kind: str | None) -> str | None:
     """The caption of a loss figure (``loss_<...>`` of letter ``kind``), None for another's."""
     if stem.startswith("loss_") and kind in FIGURE_CAPTIONS:
-        return FIGURE_CAPTIONS[kind] + " Markers: simulation with 95\\,\\% batch-means CIs (\\LossBatches{} batches)."
+        return FIGURE_CAPTIONS[kind] + (
+            " Markers: simulation with 95\\,\\% batch-means CIs (\\LossBatches{} batches; on a log axis a CI is "
+            "cut at a tenth of its estimate, and a zero estimate is not drawn)."
+        )
     return None

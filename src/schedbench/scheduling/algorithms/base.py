@@ -257,6 +257,13 @@ class OnlineAlgorithm:
         return None
 
     @classmethod
+    def cap_by_construction(cls, params: dict[str, Any]) -> bool:
+        """Whether the rule itself keeps a run within :meth:`ratio_bound` (it refuses whatever
+        would cross its cap), so the bound holds by construction rather than as a measurement:
+        by default when it is handed T* (:meth:`uses_oracle`)."""
+        return cls.uses_oracle(params)
+
+    @classmethod
     def uses_oracle(cls, params: dict[str, Any]) -> bool:
         """Whether a run with these (resolved) parameters needs T*: ``needs_opt``, or, for an
         algorithm with an ``oracle`` parameter, whether it is ``"opt"``."""

@@ -66,6 +66,12 @@ class MftUnit(OnlineAlgorithm):
         cls._positive_number(params, "cap_factor")
 
     @classmethod
+    def cap_by_construction(cls, params):
+        """Every oracle: the queue cap ⌈c·T/ε⌉ bounds the max flow and T ≤ OPT (T ≤ 2·OPT with
+        prefix-pow2, its bound doubled), so the bound holds whatever T the run has."""
+        return True
+
+    @classmethod
     def ratio_bound(cls, eps, params, opt=None):
         """⌈c·OPT/ε⌉/OPT (max flow ≤ Qcap and T ≤ OPT; T ≤ 2·OPT with prefix-pow2, so c doubles);
         c/ε + 1 when OPT is not known here."""

@@ -178,7 +178,8 @@ def _open(path: Path) -> tuple[BinaryIO, bool]:
         f.close()
         raise
     if magic == b"\x1f\x8b":  # gzip magic, whatever the file name says
-        return gzip.GzipFile(fileobj=f, mode="rb"), True
+        f.close()  # a GzipFile over an open file never closes it: let gzip own its file
+        return gzip.open(path, "rb"), True
     return f, False
 
 

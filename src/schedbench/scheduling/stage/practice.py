@@ -307,16 +307,28 @@ def practice_families(section: dict | None) -> list[str]:
 
 def practice_summary(section: dict | None) -> dict | None:
     """What the paper quotes of the section, defaults applied: every ε, training and test set
-    size over the families, the flag threshold and the number of families (None: no section)."""
+    size over the families, the flag threshold, the number of families and, per side, the fewest
+    and most settings a family tunes over (its entries' grid combinations summed, an entry and its
+    spending-floor twin once; None: no section)."""
     if not section:
         return None
     fams = [section["families"][n] for n in practice_families(section)]
     splits = [split_indices(section, f) for f in fams]
+
+    def settings(role: str) -> tuple[int, int]:
+        # an entry and its spending-floor twin share their training runs: one search
+        searched = [{training_key(e): e for e in family_entries(f, role)}.values() for f in fams]
+        counts = [sum(len(algorithm_grid(e["tune"])) for e in entries) for entries in searched]
+        return min(counts), max(counts)
+
     return {
+        "policy_settings": settings("policies"),
+        "baseline_settings": settings("baselines"),
         "eps": sorted({float(e) for f in fams for e in f.get("eps", section.get("eps", DEFAULT_EPS))}),
         "train_instances": sorted({len(tr) for tr, _ in splits}),
         "test_instances": sorted({len(te) for _, te in splits}),
         "min_budget_used": float(practice_setting(section, "min_budget_used")),
+        "n_boot": int(practice_setting(section, "n_boot")),
         "families": len(fams),
     }
 

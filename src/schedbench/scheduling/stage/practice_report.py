@@ -274,19 +274,19 @@ def practice_table_tex(pairs: pd.DataFrame, titles: dict[str, str] | None = None
 def practice_tally(pairs: pd.DataFrame | None) -> dict[str, str]:
     """The headline comparisons counted, as text keyed by the paper's macro: how many there are,
     in how many the policy's interval lies below 1 (wins) or above 1 (loses), and the range of
-    the geometric-mean ratios (``--`` without a headline comparison)."""
+    the wins' geometric-mean ratios (the abstract quotes it for the wins: ``--`` without a win,
+    everything ``--`` without a headline comparison)."""
+    keys = ("PracticeComparisons", "PracticeWins", "PracticeLosses", "PracticeWinRatioLow", "PracticeWinRatioHigh")
     head = pairs[pairs["headline"].astype(bool)] if pairs is not None and not pairs.empty else None
     if head is None or head.empty:
-        return {
-            k: "--"
-            for k in ("PracticeComparisons", "PracticeWins", "PracticeLosses", "PracticeRatioLow", "PracticeRatioHigh")
-        }
+        return dict.fromkeys(keys, "--")
+    wins = head[head["geo_ratio_hi"] < 1]
     return {
         "PracticeComparisons": str(len(head)),
-        "PracticeWins": str(int((head["geo_ratio_hi"] < 1).sum())),
+        "PracticeWins": str(len(wins)),
         "PracticeLosses": str(int((head["geo_ratio_lo"] > 1).sum())),
-        "PracticeRatioLow": f"{head['geo_ratio'].min():.2f}",
-        "PracticeRatioHigh": f"{head['geo_ratio'].max():.2f}",
+        "PracticeWinRatioLow": f"{wins['geo_ratio'].min():.2f}" if len(wins) else "--",
+        "PracticeWinRatioHigh": f"{wins['geo_ratio'].max():.2f}" if len(wins) else "--",
     }
 
 

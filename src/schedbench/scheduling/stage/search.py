@@ -306,10 +306,10 @@ def search_table_tex(table: pd.DataFrame, runs: pd.DataFrame | None = None) -> s
     """Per task: the worst ratio (or prefix rejection) found, certified or not, next to the
     proven upper bound (``ratio_bound``) and to what the hand-made adversaries force — at the
     same m (the black-box search's seeds) and in this config's adversary experiments (largest
-    ratio of that algorithm over every adversary run)."""
+    ratio of that algorithm over every adversary run, any m and ε, over proven optima only)."""
     forced = {}
     if runs is not None and not runs.empty:
-        adv = runs[runs["claimed_opt"].notna() & (runs["status"] == "ok")]
+        adv = runs[runs["claimed_opt"].notna() & (runs["status"] == "ok") & (runs["opt_status"] == "optimal")]
         forced = adv.groupby("algorithm")["ratio"].max().to_dict()
     lines = []
     if table.empty:
