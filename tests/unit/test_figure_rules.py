@@ -20,6 +20,7 @@ from schedbench.scheduling.stage.figures import (
 )
 from schedbench.scheduling.stage.headline import headline_figure
 
+
 @pytest.fixture(autouse=True)
 def _close_figures():
     yield
