@@ -32,6 +32,28 @@ def _close_figures():
 BASE = dict(problem="load", status="ok", opt_status="optimal", rejected_frac=0.0, wasted_work_frac=0.0, seed=0)
 
 
+def _rounds(algorithms, ks, replications: int, **extra) -> pd.DataFrame:
+    """LB-B-shaped adversary rows: each (algorithm, K, replication) its own realised instance,
+    numbered as ``run_adversary`` numbers them (``lb_b/<algorithm>/<k>``), ALG/OPT = 1 + K/4."""
+    return pd.DataFrame(
+        [
+            dict(
+                BASE,
+                experiment="lb_b",
+                instance=f"lb_b/{a}/{k:04d}",
+                algorithm=a,
+                model=m,
+                eps=e,
+                ratio=1 + K / 4,
+                g_K=K,
+                **extra,
+            )
+            for a, m, e in algorithms
+            for k, (K, _) in enumerate((K, r) for K in ks for r in range(replications))
+        ]
+    )
+
+
 def _panels(fig):
     return [ax for ax in fig.axes if ax.get_title()]
 
@@ -114,23 +136,8 @@ def test_the_headline_counts_each_drawn_line(speed_instances):
 
 def test_every_alg_over_opt_panel_flags_an_unproven_opt():
     unproven = dict(BASE, opt_status="feasible")
-    rounds = pd.DataFrame(
-        [
-            dict(
-                unproven,
-                experiment="lb_b",
-                instance=f"lb_b-{K}-{i}",
-                algorithm=a,
-                model=m,
-                eps=e,
-                ratio=1 + K / 4,
-                g_K=K,
-            )
-            for a, m, e in (("greedy", "plain", np.nan), ("lb-unit-reject", "rejection", 0.25))
-            for K in (2, 3, 4)
-            for i in range(12)
-        ]
-    )
+    plain_and_rejection = (("greedy", "plain", np.nan), ("lb-unit-reject", "rejection", 0.25))
+    rounds = _rounds(plain_and_rejection, (2, 3, 4), 12, opt_status="feasible")
     assert all(ax.get_title().endswith(BOUND_FLAG) for ax in _panels(rounds_figure(rounds, "K", n_boot=20)))
     swept = pd.DataFrame(
         [
@@ -170,14 +177,7 @@ def _legend_sizes(fig) -> list[int]:
 
 def test_rounds_and_sweep_panels_split_past_six_lines():
     algs = [("greedy", "plain", np.nan)] + [(f"lb-unit-reject-{k}", "rejection", 0.25) for k in range(7)]
-    rounds = pd.DataFrame(
-        [
-            dict(BASE, experiment="lb_b", instance=f"lb_b-{K}-{i}", algorithm=a, model=m, eps=e, ratio=1 + K / 4, g_K=K)
-            for a, m, e in algs
-            for K in (2, 3)
-            for i in range(10)
-        ]
-    )
+    rounds = _rounds(algs, (2, 3), 10)
     fig = rounds_figure(rounds, "K", n_boot=20)
     assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]  # 8 lines: 6 + 2
     assert [ax.get_title() for ax in _panels(fig)] == ["lb_b (1 of 2)", "lb_b (2 of 2)"]
@@ -241,22 +241,7 @@ def test_loss_panels_split_past_six_colours(tmp_path, monkeypatch):
 def test_an_adversary_s_replications_are_joined_across_its_points():
     """An adversary realises a new instance at every K (and ε): with one or a few replications,
     each replication's values are joined across the points (no mean), never left as loose dots."""
-    rounds = pd.DataFrame(
-        [
-            dict(
-                BASE,
-                experiment="lb_b",
-                instance=f"lb_b/{a}/{k:04d}",
-                algorithm=a,
-                model=m,
-                eps=e,
-                ratio=1 + K / 4,
-                g_K=K,
-            )
-            for a, m, e in (("greedy", "plain", np.nan), ("lb-general-reject", "rejection", 0.25))
-            for k, K in enumerate((2, 3, 4, 5, 6))
-        ]
-    )
+    rounds = _rounds((("greedy", "plain", np.nan), ("lb-general-reject", "rejection", 0.25)), (2, 3, 4, 5, 6), 1)
     (ax,) = _panels(rounds_figure(rounds, "K", n_boot=20))
     assert ax.get_title() == "lb_b (n = 1 < 10: each instance)"
     curves = [line for line in ax.get_lines() if len(line.get_xdata()) > 0 and not line.get_label().startswith("_")]

@@ -102,13 +102,18 @@ def _by_construction(rows: pd.DataFrame) -> pd.Series:
     """Whether each run's cap holds by construction (its algorithm's
     :meth:`~schedbench.scheduling.algorithms.base.OnlineAlgorithm.cap_by_construction` on the
     run's parameters, the ``p_*`` columns): handed T*, or a rule whose cap holds with any T ≤ OPT."""
+    if rows.empty:
+        return pd.Series(False, index=rows.index, dtype=bool)
     params = [c for c in rows.columns if c.startswith("p_")]
+    settings = rows[["algorithm", *params]].astype(object)
+    key = settings.astype(str).agg("|".join, axis=1)  # one decision per setting, not per run
 
     def one(r) -> bool:
         given = {c[2:]: r[c] for c in params if not (pd.api.types.is_scalar(r[c]) and pd.isna(r[c]))}
         return bool(get_algorithm(r["algorithm"]).cap_by_construction(given))
 
-    return pd.Series([one(r) for _, r in rows.iterrows()], index=rows.index, dtype=bool)
+    decided = {k: one(settings.loc[i]) for i, k in key.drop_duplicates().items()}
+    return key.map(decided).astype(bool)
 
 
 def _upper(cid, source, statement, runs, algorithms, evidence) -> Claim:
