@@ -30,6 +30,7 @@ def _close_figures():
 
 
 BASE = dict(problem="load", status="ok", opt_status="optimal", rejected_frac=0.0, wasted_work_frac=0.0, seed=0)
+FLOW = dict(BASE, problem="maxflow", migratory=False)  # a max-flow run, as the headline reads it
 
 
 def _rounds(algorithms, ks, replications: int, **extra) -> pd.DataFrame:
@@ -50,6 +51,28 @@ def _rounds(algorithms, ks, replications: int, **extra) -> pd.DataFrame:
             )
             for a, m, e in algorithms
             for k, (K, _) in enumerate((K, r) for K in ks for r in range(replications))
+        ]
+    )
+
+
+def _swept(eps, instances: int, **extra) -> pd.DataFrame:
+    """lb-unit-reject's alpha_rule swept (paper, safe) at each ε on the same instances."""
+    return pd.DataFrame(
+        [
+            dict(
+                BASE,
+                experiment="e",
+                instance=f"i{i}",
+                algorithm="lb-unit-reject",
+                model="rejection",
+                eps=e,
+                p_alpha_rule=rule,
+                ratio=1 + i / 10,
+                **extra,
+            )
+            for e in eps
+            for rule in ("paper", "safe")
+            for i in range(instances)
         ]
     )
 
@@ -109,17 +132,7 @@ def test_a_run_without_a_finite_ratio_does_not_count_towards_ten():
 def test_the_headline_counts_each_drawn_line(speed_instances):
     """The speed line validated on 3 of 12 instances: each instance's curve, no mean."""
     rows = [
-        dict(
-            BASE,
-            experiment="e",
-            problem="maxflow",
-            instance=f"e/{i:04d}",
-            algorithm=alg,
-            model=model,
-            eps=eps,
-            ratio=r + i / 100,
-            migratory=False,
-        )
+        dict(FLOW, experiment="e", instance=f"e/{i:04d}", algorithm=alg, model=model, eps=eps, ratio=r + i / 100)
         for i in range(12)
         for eps in (0.25, 0.125)
         for alg, model, r in (("mft-unit", "rejection", 1.5), ("ll-fifo", "speed", 1.2))
@@ -139,23 +152,7 @@ def test_every_alg_over_opt_panel_flags_an_unproven_opt():
     plain_and_rejection = (("greedy", "plain", np.nan), ("lb-unit-reject", "rejection", 0.25))
     rounds = _rounds(plain_and_rejection, (2, 3, 4), 12, opt_status="feasible")
     assert all(ax.get_title().endswith(BOUND_FLAG) for ax in _panels(rounds_figure(rounds, "K", n_boot=20)))
-    swept = pd.DataFrame(
-        [
-            dict(
-                unproven,
-                experiment="e",
-                instance=f"i{i}",
-                algorithm="lb-unit-reject",
-                model="rejection",
-                eps=e,
-                p_alpha_rule=rule,
-                ratio=1 + i / 10,
-            )
-            for e in (0.25, 0.5)
-            for rule in ("paper", "safe")
-            for i in range(12)
-        ]
-    )
+    swept = _swept((0.25, 0.5), 12, opt_status="feasible")
     assert sweep_figure(swept, ["alpha_rule"], n_boot=20).axes[0].get_title().endswith(BOUND_FLAG)
     plain = pd.DataFrame(
         [
@@ -182,23 +179,7 @@ def test_rounds_and_sweep_panels_split_past_six_lines():
     assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]  # 8 lines: 6 + 2
     assert [ax.get_title() for ax in _panels(fig)] == ["lb_b (1 of 2)", "lb_b (2 of 2)"]
     eps = [2.0**-k for k in range(1, 9)]
-    swept = pd.DataFrame(
-        [
-            dict(
-                BASE,
-                experiment="e",
-                instance=f"i{i}",
-                algorithm="lb-unit-reject",
-                model="rejection",
-                eps=e,
-                p_alpha_rule=rule,
-                ratio=1 + i / 10,
-            )
-            for e in eps
-            for rule in ("paper", "safe")
-            for i in range(10)
-        ]
-    )
+    swept = _swept(eps, 10)
     fig = sweep_figure(swept, ["alpha_rule"], n_boot=20)
     assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]
     colours = {}  # one ε, one colour, whichever column draws it
@@ -208,34 +189,6 @@ def test_rounds_and_sweep_panels_split_past_six_lines():
                 colours.setdefault(text.get_text(), set()).add(tuple(handle.get_color()))
     assert len(colours) == 8 and all(len(c) == 1 for c in colours.values())
     assert len({next(iter(c)) for c in colours.values()}) == 8
-
-
-def test_loss_panels_split_past_six_colours(tmp_path, monkeypatch):
-    from schedbench.loss.stage import figures as loss_figures
-
-    drawn = []
-    monkeypatch.setattr(loss_figures, "save_figure", lambda fig, path: drawn.append(fig))
-    ds = list(range(1, 9))
-    df = pd.DataFrame(
-        [
-            {
-                "alpha": 0.5,
-                "d": d,
-                "n": n,
-                "blocking": 0.1 / n,
-                "blocking_ci_lo": 0.09 / n,
-                "blocking_ci_hi": 0.11 / n,
-                "exact_blocking": np.nan,
-            }
-            for d in ds
-            for n in (10, 100)
-        ]
-    )
-    loss_figures.plot_a1(df, tmp_path / "a1.pdf")
-    (fig,) = drawn
-    assert sorted(_legend_sizes(fig)) == [2, MAX_LINES_PER_PANEL]
-    assert [ax.get_title() for ax in fig.axes] == ["alpha = 0.5 (1 of 2)", "alpha = 0.5 (2 of 2)"]
-    assert all(ax.get_ylabel() for ax in fig.axes)
 
 
 def test_an_adversary_s_replications_are_joined_across_its_points():
@@ -251,15 +204,13 @@ def test_an_adversary_s_replications_are_joined_across_its_points():
     adaptive = pd.DataFrame(
         [
             dict(
-                BASE,
+                FLOW,
                 experiment="anr",
-                problem="maxflow",
                 instance=f"anr/{a}/{k:04d}",
                 algorithm=a,
                 model=m,
                 eps=e,
                 ratio=2 + r / 10 + (0.0 if e != e else e),
-                migratory=False,
             )
             for a, m, grid in (("mft-unit", "rejection", eps_grid), ("greedy", "plain", (np.nan,)))
             for k, (e, r) in enumerate((e, r) for e in grid for r in range(reps))
@@ -311,3 +262,4 @@ def test_loss_panels_split_by_their_own_colours(tmp_path, monkeypatch):
     (fig,) = drawn
     assert [ax.get_title() for ax in fig.axes] == ["alpha = 0.5 (1 of 2)", "alpha = 0.5 (2 of 2)", "alpha = 0.7"]
     assert [len(ax.get_legend().get_texts()) for ax in fig.axes] == [MAX_LINES_PER_PANEL, 2, 3]
+    assert all(ax.get_ylabel() for ax in fig.axes)
