@@ -155,9 +155,8 @@ def _summary(rows, line: str, point: str, n_boot: int, seed: int, y: str | list[
     (``_unit``, :func:`drawn_units`): a mean with its 95 % bootstrap CI, or, with fewer than
     :data:`MIN_SUMMARY_N` at some point, each value on its own (no mean, no band)."""
     fewest = fewest_instances(rows, [line, point], y)
-    rows = rows.assign(_unit=drawn_units(rows, line, point))
-    if fewest < MIN_SUMMARY_N:
-        return {"units": "_unit", "estimator": None}, fewest, rows
+    if fewest < MIN_SUMMARY_N:  # the units only matter where each value is drawn
+        return {"units": "_unit", "estimator": None}, fewest, rows.assign(_unit=drawn_units(rows, line, point))
     return {"errorbar": ("ci", 95), "n_boot": n_boot, "seed": seed}, fewest, rows
 
 
